@@ -1,0 +1,43 @@
+# Thin wrapper around CMake: the two commands a new user needs are
+#   make run    install missing packages, build, start one broker on localhost:9092
+#   make test   install, build, run every test (normal and sanitizer builds)
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+JOBS       ?= 2
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build run test test-unit test-asan fuzz bench format clean
+
+all: build
+
+deps:
+	@bash ci/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@bash ci/run-broker.sh $(BUILD)
+
+test: build
+	@bash ci/test.sh $(BUILD) $(ASAN_BUILD)
+
+test-unit: build
+	@cd $(BUILD) && ctest -L unit -j $(JOBS) --output-on-failure
+
+test-asan: deps
+	@bash ci/test-asan.sh $(ASAN_BUILD)
+
+fuzz: deps
+	@bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+bench: deps
+	@bash ci/bench.sh
+
+format:
+	@git ls-files '*.c' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

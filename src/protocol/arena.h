@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A bump allocator for everything decoded from one request and built for its
+ * response. Blocks are chained; gr_arena_reset() keeps the first block for
+ * reuse, gr_arena_fini() frees all. Allocations are zeroed and 8-aligned.
+ */
+#ifndef GR_PROTOCOL_ARENA_H
+#define GR_PROTOCOL_ARENA_H
+
+#include <stddef.h>
+
+typedef struct gr_arena_block gr_arena_block_t;
+
+typedef struct gr_arena {
+    gr_arena_block_t *head;
+    size_t used; /* bytes used in head */
+} gr_arena_t;
+
+void gr_arena_init(gr_arena_t *a);
+void gr_arena_fini(gr_arena_t *a);
+void gr_arena_reset(gr_arena_t *a);
+
+/* Returns n zeroed bytes owned by the arena, or NULL when out of memory. */
+void *gr_arena_alloc(gr_arena_t *a, size_t n);
+
+/* Copies s (len bytes) into the arena and NUL-terminates it. */
+char *gr_arena_strndup(gr_arena_t *a, const char *s, size_t len);
+
+#endif
