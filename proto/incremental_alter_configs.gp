@@ -1,0 +1,18 @@
+api 44 IncrementalAlterConfigs
+request IncrementalAlterConfigsRequest versions 0-1 flexible 1+
+  Resources []AlterConfigsResource 0+
+    ResourceType int8 0+
+    ResourceName string 0+
+    Configs []AlterableConfig 0+
+      Name string 0+
+      ConfigOperation int8 0+
+      Value string 0+ nullable=0+
+  ValidateOnly bool 0+
+
+response IncrementalAlterConfigsResponse versions 0-1 flexible 1+
+  ThrottleTimeMs int32 0+
+  Responses []AlterConfigsResourceResponse 0+
+    ErrorCode int16 0+
+    ErrorMessage string 0+ nullable=0+
+    ResourceType int8 0+
+    ResourceName string 0+
