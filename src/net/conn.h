@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A client connection: frames in, responses out, in request order.
+ *
+ * Reading. The socket is non-blocking with TCP_NODELAY. A frame is a 4-byte
+ * big-endian size then that many bytes. A negative size or one above
+ * max_request_bytes closes the connection (logged). Frames are read into
+ * reference-counted read blocks; each complete frame is handed to on_frame
+ * in place (no copy) and its slot holds a reference on the block, so the
+ * frame bytes (and every decoded string pointing into them) stay valid until
+ * the slot is freed. When a block fills while frames in it are still live,
+ * only the partial tail is copied into a fresh block; a frame bigger than a
+ * block gets a block of its own size.
+ *
+ * Response slots. Every frame gets a gr_resp_slot_t appended to the
+ * connection's queue, with its own arena (for the decoded request and the
+ * response being built) and output chain. A slot's states:
+ *
+ *   HANDLING  inside on_frame. The handler either
+ *             - completes it: gr_resp_slot_complete(slot, chain) or
+ *               gr_resp_slot_complete_empty(slot) (acks=0 produce), or
+ *             - defers it: gr_resp_slot_defer(slot, cancel, arg), and
+ *               completes it later from the loop thread (acks=all,
+ *               long-poll fetch, join-group).
+ *             Returning from on_frame with neither done is a handler bug:
+ *             the connection is closed (the client would otherwise wait
+ *             forever for a response that never comes).
+ *   DEFERRED  waiting on a subsystem, which holds the slot pointer.
+ *   COMPLETE  has its response chain (possibly empty); waits for the slots
+ *             before it, then is sent and freed.
+ *
+ * Responses go out strictly in request order: only the head of the queue is
+ * ever sent, and a slot becomes the head once all earlier ones are sent.
+ *
+ * Closing with deferred slots (peer EOF, socket error, protocol violation,
+ * gr_conn_close). A deferred slot is borrowed by the subsystem that will
+ * complete it; on close the connection calls that subsystem's cancel(slot,
+ * arg) for each deferred slot, in queue order, then frees the slot. After
+ * cancel returns the holder must forget the pointer (e.g. unlink it from a
+ * fetch wait list, or null it in a worker job whose done_fn runs later on
+ * the loop thread). cancel must not complete the slot or close connections.
+ * Slots never outlive their connection, so no refcount is needed: the
+ * cancel callback is the only path by which a holder loses its slot.
+ *
+ * Back-pressure. While the queue holds max_inflight slots or the unsent
+ * response bytes reach max_unsent_bytes, the connection neither reads the
+ * socket nor dispatches frames already buffered; it resumes when responses
+ * drain below both limits.
+ *
+ * Lifetime. gr_conn_close may be called from any callback, including
+ * on_frame for the same connection; the memory is freed once the callbacks
+ * on the stack have returned. on_close is called exactly once, before the
+ * free, so the owner can unlink the connection.
+ *
+ * Runs on: loop thread, all of it.
+ */
+#ifndef GR_NET_CONN_H
+#define GR_NET_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ev.h>
+
+#include "net/chain.h"
+#include "net/net_log.h"
+#include "protocol/arena.h"
+
+/* Kafka's defaults for the corresponding broker settings. */
+#define GR_CONN_DEFAULT_MAX_REQUEST_BYTES 104857600 /* socket.request.max.bytes */
+#define GR_CONN_DEFAULT_MAX_INFLIGHT      500       /* queued.max.requests */
+#define GR_CONN_DEFAULT_MAX_UNSENT_BYTES  (64 * 1024 * 1024)
+#define GR_CONN_DEFAULT_READ_BLOCK        (64 * 1024)
+#define GR_CONN_FRAME_SIZE_BYTES          4  /* the big-endian int32 before each frame */
+#define GR_CONN_PEER_MAX                  64 /* "[v6 address]:port" plus NUL */
+
+typedef struct gr_conn gr_conn_t;
+typedef struct gr_resp_slot gr_resp_slot_t;
+
+/*
+ * One complete frame (without its size prefix). frame stays valid until the
+ * slot is freed. The handler must complete or defer the slot (see above).
+ */
+typedef void (*gr_conn_frame_fn)(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame,
+                                 size_t len, void *opaque);
+/* Called once when the connection closes, before it is freed. */
+typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *opaque);
+/* The connection is closing: forget the deferred slot. */
+typedef void (*gr_resp_slot_cancel_fn)(gr_resp_slot_t *slot, void *arg);
+
+typedef struct gr_conn_config {
+    int32_t max_request_bytes; /* socket.request.max.bytes; 0: default */
+    uint32_t max_inflight;     /* queued.max.requests per connection; 0: default */
+    int64_t max_unsent_bytes;  /* 0: default */
+    size_t read_block;         /* read block size; 0: default */
+    gr_conn_frame_fn on_frame; /* required */
+    gr_conn_close_fn on_close; /* may be NULL */
+    void *opaque;              /* passed to on_frame and on_close */
+    gr_chain_stats_t *stats;   /* send counters, may be NULL */
+    gr_net_log_t log;
+} gr_conn_config_t;
+
+/*
+ * Wraps an accepted socket: makes it non-blocking, sets TCP_NODELAY (when it
+ * is TCP), and starts reading. cfg is copied. On success the connection owns
+ * fd; on failure fd is left open for the caller.
+ * Returns the connection or NULL (-ENOMEM or a failed fcntl; errno set).
+ */
+gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg);
+
+/*
+ * Closes the connection now: stops watchers, closes the fd, cancels deferred
+ * slots, drops unsent responses, calls on_close, frees (possibly after the
+ * callbacks on the stack return). reason is logged with the peer address.
+ * Calling it again on a closing connection does nothing.
+ */
+void gr_conn_close(gr_conn_t *c, const char *reason);
+
+/*
+ * Graceful close: stops reading; once every queued response is sent, closes
+ * with reason. Used by the server's stop.
+ */
+void gr_conn_drain(gr_conn_t *c, const char *reason);
+
+/* "host:port" of the peer ("[v6]:port", or "local" for non-IP sockets). */
+const char *gr_conn_peer(const gr_conn_t *c);
+void *gr_conn_opaque(const gr_conn_t *c);
+/* Slots in the queue (handling, deferred or complete but unsent). */
+size_t gr_conn_queued(const gr_conn_t *c);
+/* Response bytes complete but not yet sent. */
+int64_t gr_conn_unsent(const gr_conn_t *c);
+/* Whether reading is paused by back-pressure or draining. */
+bool gr_conn_reading(const gr_conn_t *c);
+
+/*
+ * The slot's arena: for the decoded request and the response. Freed with the
+ * slot. Valid from on_frame until the slot is freed.
+ */
+gr_arena_t *gr_resp_slot_arena(gr_resp_slot_t *slot);
+/*
+ * The slot's own chain. A handler may build the response directly in it and
+ * then call gr_resp_slot_complete(slot, NULL).
+ */
+gr_chain_t *gr_resp_slot_chain(gr_resp_slot_t *slot);
+gr_conn_t *gr_resp_slot_conn(gr_resp_slot_t *slot);
+
+/*
+ * Marks a HANDLING slot as waiting on a subsystem; cancel(slot, arg) is
+ * called if the connection closes before gr_resp_slot_complete. cancel is
+ * required.
+ */
+void gr_resp_slot_defer(gr_resp_slot_t *slot, gr_resp_slot_cancel_fn cancel, void *arg);
+
+/*
+ * Completes a HANDLING or DEFERRED slot with a response. chain's links are
+ * moved into the slot (chain is left empty; NULL or the slot's own chain
+ * means the slot's chain already holds the response). After this call the
+ * slot belongs to the connection again: do not touch it. If the move fails
+ * for lack of memory the connection is closed.
+ */
+void gr_resp_slot_complete(gr_resp_slot_t *slot, gr_chain_t *chain);
+
+/* Completes a slot that has no response (acks=0 produce). */
+void gr_resp_slot_complete_empty(gr_resp_slot_t *slot);
+
+#endif
