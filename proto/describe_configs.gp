@@ -1,29 +1,31 @@
+# Admin tool reads configuration entries of topics, brokers and more.
+
 api 32 DescribeConfigs
 request DescribeConfigsRequest versions 0-4 flexible 4+
-  Resources []DescribeConfigsResource 0+
-    ResourceType int8 0+
-    ResourceName string 0+
-    ConfigurationKeys []string 0+ nullable=0+
-  IncludeSynonyms bool 1+ default=false
-  IncludeDocumentation bool 3+ default=false
+  Resources []DescribeConfigsResource 0+ -- resources to describe
+    ResourceType int8 0+ -- resource type code
+    ResourceName string 0+ -- resource name
+    ConfigurationKeys []string 0+ nullable=0+ -- keys wanted, null for all
+  IncludeSynonyms bool 1+ default=false -- also return synonym entries
+  IncludeDocumentation bool 3+ default=false -- also return config docs
 
 response DescribeConfigsResponse versions 0-4 flexible 4+
-  ThrottleTimeMs int32 0+
-  Results []DescribeConfigsResult 0+
-    ErrorCode int16 0+
-    ErrorMessage string 0+ nullable=0+
-    ResourceType int8 0+
-    ResourceName string 0+
-    Configs []DescribeConfigsResourceResult 0+
-      Name string 0+
-      Value string 0+ nullable=0+
-      ReadOnly bool 0+
-      IsDefault bool 0
-      ConfigSource int8 1+ default=-1 ignorable
-      IsSensitive bool 0+
-      Synonyms []DescribeConfigsSynonym 1+ ignorable
-        Name string 1+
-        Value string 1+ nullable=0+
-        Source int8 1+
-      ConfigType int8 3+ default=0 ignorable
-      Documentation string 3+ nullable=0+ ignorable
+  ThrottleTimeMs int32 0+ -- quota throttle delay in ms, 0 if none
+  Results []DescribeConfigsResult 0+ -- per-resource results
+    ErrorCode int16 0+ -- Kafka error code, 0 on success
+    ErrorMessage string 0+ nullable=0+ -- readable error detail, or null
+    ResourceType int8 0+ -- resource type code
+    ResourceName string 0+ -- resource name
+    Configs []DescribeConfigsResourceResult 0+ -- config entries
+      Name string 0+ -- config key
+      Value string 0+ nullable=0+ -- config value, or null
+      ReadOnly bool 0+ -- entry cannot be changed
+      IsDefault bool 0 -- value is the default (v0)
+      ConfigSource int8 1+ default=-1 ignorable -- origin of the value (source code)
+      IsSensitive bool 0+ -- value is secret and hidden
+      Synonyms []DescribeConfigsSynonym 1+ ignorable -- values from other sources, by precedence
+        Name string 1+ -- synonym config key
+        Value string 1+ nullable=0+ -- synonym value, or null
+        Source int8 1+ -- where the synonym value comes from
+      ConfigType int8 3+ default=0 ignorable -- value type code
+      Documentation string 3+ nullable=0+ ignorable -- config doc text, or null

@@ -1,10 +1,12 @@
+# A transactional producer commits or aborts its open transaction.
+
 api 26 EndTxn
 request EndTxnRequest versions 0-4 flexible 3+
-  TransactionalId string 0+
-  ProducerId int64 0+
-  ProducerEpoch int16 0+
-  Committed bool 0+
+  TransactionalId string 0+ -- transactional id
+  ProducerId int64 0+ -- producer id
+  ProducerEpoch int16 0+ -- producer epoch
+  Committed bool 0+ -- true commits, false aborts
 
 response EndTxnResponse versions 0-4 flexible 3+
-  ThrottleTimeMs int32 0+
-  ErrorCode int16 0+
+  ThrottleTimeMs int32 0+ -- quota throttle delay in ms, 0 if none
+  ErrorCode int16 0+ -- Kafka error code, 0 on success

@@ -1,18 +1,20 @@
+# Admin tool lists replica reassignments still in progress.
+
 api 46 ListPartitionReassignments
 request ListPartitionReassignmentsRequest versions 0 flexible 0+
-  TimeoutMs int32 0+ default=60000
-  Topics []ListPartitionReassignmentsTopics 0+ nullable=0+ default=null
-    Name string 0+
-    PartitionIndexes []int32 0+
+  TimeoutMs int32 0+ default=60000 -- time limit in ms
+  Topics []ListPartitionReassignmentsTopics 0+ nullable=0+ default=null -- topics to list, null for all
+    Name string 0+ -- topic name
+    PartitionIndexes []int32 0+ -- partition indexes
 
 response ListPartitionReassignmentsResponse versions 0 flexible 0+
-  ThrottleTimeMs int32 0+
-  ErrorCode int16 0+
-  ErrorMessage string 0+ nullable=0+
-  Topics []OngoingTopicReassignment 0+
-    Name string 0+
-    Partitions []OngoingPartitionReassignment 0+
-      PartitionIndex int32 0+
-      Replicas []int32 0+
-      AddingReplicas []int32 0+
-      RemovingReplicas []int32 0+
+  ThrottleTimeMs int32 0+ -- quota throttle delay in ms, 0 if none
+  ErrorCode int16 0+ -- Kafka error code, 0 on success
+  ErrorMessage string 0+ nullable=0+ -- readable error detail, or null
+  Topics []OngoingTopicReassignment 0+ -- topics being reassigned
+    Name string 0+ -- topic name
+    Partitions []OngoingPartitionReassignment 0+ -- partitions being reassigned
+      PartitionIndex int32 0+ -- partition index
+      Replicas []int32 0+ -- replicas assigned now
+      AddingReplicas []int32 0+ -- replicas being added
+      RemovingReplicas []int32 0+ -- replicas being removed

@@ -1,14 +1,16 @@
+# Admin tool lists transactions on a coordinator, filtered by state and producer.
+
 api 66 ListTransactions
 request ListTransactionsRequest versions 0-1 flexible 0+
-  StateFilters []string 0+
-  ProducerIdFilters []int64 0+
-  DurationFilter int64 1+ default=-1
+  StateFilters []string 0+ -- only these states; empty for all
+  ProducerIdFilters []int64 0+ -- only these producers; empty for all
+  DurationFilter int64 1+ default=-1 -- only older than this many ms, -1 off
 
 response ListTransactionsResponse versions 0-1 flexible 0+
-  ThrottleTimeMs int32 0+
-  ErrorCode int16 0+
-  UnknownStateFilters []string 0+
-  TransactionStates []TransactionState 0+
-    TransactionalId string 0+
-    ProducerId int64 0+
-    TransactionState string 0+
+  ThrottleTimeMs int32 0+ -- quota throttle delay in ms, 0 if none
+  ErrorCode int16 0+ -- Kafka error code, 0 on success
+  UnknownStateFilters []string 0+ -- state filters the broker did not know
+  TransactionStates []TransactionState 0+ -- per-transaction state entries
+    TransactionalId string 0+ -- transactional id
+    ProducerId int64 0+ -- producer id
+    TransactionState string 0+ -- transaction state name

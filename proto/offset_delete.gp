@@ -1,16 +1,18 @@
+# Admin tool removes a group's committed offsets for some partitions.
+
 api 47 OffsetDelete
 request OffsetDeleteRequest versions 0 flexible none
-  GroupId string 0+
-  Topics []OffsetDeleteRequestTopic 0+
-    Name string 0+
-    Partitions []OffsetDeleteRequestPartition 0+
-      PartitionIndex int32 0+
+  GroupId string 0+ -- group id
+  Topics []OffsetDeleteRequestTopic 0+ -- topics whose offsets go
+    Name string 0+ -- topic name
+    Partitions []OffsetDeleteRequestPartition 0+ -- per-partition entries
+      PartitionIndex int32 0+ -- partition index
 
 response OffsetDeleteResponse versions 0 flexible none
-  ErrorCode int16 0+
-  ThrottleTimeMs int32 0+ ignorable
-  Topics []OffsetDeleteResponseTopic 0+
-    Name string 0+
-    Partitions []OffsetDeleteResponsePartition 0+
-      PartitionIndex int32 0+
-      ErrorCode int16 0+
+  ErrorCode int16 0+ -- group-level error code
+  ThrottleTimeMs int32 0+ ignorable -- quota throttle delay in ms, 0 if none
+  Topics []OffsetDeleteResponseTopic 0+ -- per-topic results
+    Name string 0+ -- topic name
+    Partitions []OffsetDeleteResponsePartition 0+ -- per-partition entries
+      PartitionIndex int32 0+ -- partition index
+      ErrorCode int16 0+ -- Kafka error code, 0 on success

@@ -1,9 +1,11 @@
+# Carries SASL exchange tokens after the mechanism is chosen.
+
 api 36 SaslAuthenticate
 request SaslAuthenticateRequest versions 0-2 flexible 2+
-  AuthBytes bytes 0+
+  AuthBytes bytes 0+ -- SASL exchange bytes
 
 response SaslAuthenticateResponse versions 0-2 flexible 2+
-  ErrorCode int16 0+
-  ErrorMessage string 0+ nullable=0+
-  AuthBytes bytes 0+
-  SessionLifetimeMs int64 1+ default=0 ignorable
+  ErrorCode int16 0+ -- Kafka error code, 0 on success
+  ErrorMessage string 0+ nullable=0+ -- readable error detail, or null
+  AuthBytes bytes 0+ -- SASL exchange bytes
+  SessionLifetimeMs int64 1+ default=0 ignorable -- session lifetime in ms, 0 none

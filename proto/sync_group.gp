@@ -1,18 +1,20 @@
+# Classic group leader submits the assignment; every member gets its share back.
+
 api 14 SyncGroup
 request SyncGroupRequest versions 0-5 flexible 4+
-  GroupId string 0+
-  GenerationId int32 0+
-  MemberId string 0+
-  GroupInstanceId string 3+ nullable=3+ default=null
-  ProtocolType string 5+ nullable=5+ default=null ignorable
-  ProtocolName string 5+ nullable=5+ default=null ignorable
-  Assignments []SyncGroupRequestAssignment 0+
-    MemberId string 0+
-    Assignment bytes 0+
+  GroupId string 0+ -- group id
+  GenerationId int32 0+ -- group generation
+  MemberId string 0+ -- coordinator-assigned member id
+  GroupInstanceId string 3+ nullable=3+ default=null -- static member instance id, or null
+  ProtocolType string 5+ nullable=5+ default=null ignorable -- protocol family, or null
+  ProtocolName string 5+ nullable=5+ default=null ignorable -- chosen protocol, or null
+  Assignments []SyncGroupRequestAssignment 0+ -- leader's per-member assignments
+    MemberId string 0+ -- coordinator-assigned member id
+    Assignment bytes 0+ -- opaque assignment of that member
 
 response SyncGroupResponse versions 0-5 flexible 4+
-  ThrottleTimeMs int32 1+ ignorable
-  ErrorCode int16 0+
-  ProtocolType string 5+ nullable=5+ default=null ignorable
-  ProtocolName string 5+ nullable=5+ default=null ignorable
-  Assignment bytes 0+
+  ThrottleTimeMs int32 1+ ignorable -- quota throttle delay in ms, 0 if none
+  ErrorCode int16 0+ -- Kafka error code, 0 on success
+  ProtocolType string 5+ nullable=5+ default=null ignorable -- protocol family, or null
+  ProtocolName string 5+ nullable=5+ default=null ignorable -- chosen protocol, or null
+  Assignment bytes 0+ -- this member's opaque assignment
