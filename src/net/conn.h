@@ -63,7 +63,7 @@
 #include <ev.h>
 
 #include "net/chain.h"
-#include "net/net_log.h"
+#include "broker/logging.h"
 #include "protocol/arena.h"
 
 /* Kafka's defaults for the corresponding broker settings. */
@@ -97,7 +97,7 @@ typedef struct gr_conn_config {
     gr_conn_close_fn on_close; /* may be NULL */
     void *opaque;              /* passed to on_frame and on_close */
     gr_chain_stats_t *stats;   /* send counters, may be NULL */
-    gr_net_log_t log;
+    const gr_logger_t *log;    /* may be NULL: no log lines */
 } gr_conn_config_t;
 
 /*
