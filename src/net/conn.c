@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Connections: see conn.h for the slot states and the close protocol.
+ *
+ * Read blocks. The connection reads into its current block; [rpos, rend) is
+ * the unparsed tail. Each dispatched frame's slot takes a reference on the
+ * block holding the frame. A block is only ever moved in place (memmove of
+ * the tail to its start) when the connection holds the sole reference, i.e.
+ * no live frame points into it; otherwise the tail is copied to a new block.
+ *
+ * Re-entrancy. depth counts this connection's callbacks on the stack (read
+ * and write watchers). Sending happens only at depth 1 (end of a watcher
+ * callback) or from the write watcher, never inside gr_resp_slot_complete,
+ * so a handler never sees its connection freed under it. gr_conn_close at
+ * depth > 0 tears down everything but the memory; the last callback to
+ * unwind frees it.
+ *
+ * Runs on: loop thread.
+ */
+#include "net/conn.h"
+
+#include <arpa/inet.h>
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define GR_CONN_SLOT_CACHE 16 /* freed slots kept for reuse, with their arena block */
+
+typedef struct gr_rblock {
+    uint32_t refs;
+    size_t cap;
+    uint8_t data[];
+} gr_rblock_t;
+
+typedef enum gr_slot_state {
+    GR_SLOT_HANDLING,
+    GR_SLOT_DEFERRED,
+    GR_SLOT_COMPLETE,
+} gr_slot_state_t;
+
+struct gr_resp_slot {
+    gr_resp_slot_t *next;
+    gr_conn_t *conn;
+    gr_slot_state_t state;
+    gr_chain_t chain;
+    gr_arena_t arena;
+    gr_rblock_t *block; /* holds the request frame; one reference */
+    gr_resp_slot_cancel_fn cancel;
+    void *cancel_arg;
+};
+
+struct gr_conn {
+    struct ev_loop *loop;
+    int fd;
+    ev_io read_watcher;
+    ev_io write_watcher;
+    gr_conn_config_t cfg;
+    char peer[GR_CONN_PEER_MAX];
+
+    gr_rblock_t *block; /* current read block or NULL; one reference */
+    size_t rpos;        /* start of the unparsed bytes */
+    size_t rend;        /* end of the bytes read */
+
+    gr_resp_slot_t *head; /* response queue, oldest first */
+    gr_resp_slot_t *tail;
+    size_t queued;
+    int64_t unsent; /* bytes of COMPLETE slots not yet sent */
+
+    gr_resp_slot_t *spare; /* cache of freed slots */
+    size_t spare_count;
+
+    unsigned depth; /* our callbacks on the stack */
+    bool closing;
+    bool draining;
+    const char *drain_reason;
+};
+
+static void rblock_put(gr_rblock_t *b)
+{
+    if (b && --b->refs == 0)
+        free(b);
+}
+
+static gr_rblock_t *rblock_new(size_t cap)
+{
+    gr_rblock_t *b = malloc(sizeof(*b) + cap);
+    if (!b)
+        return NULL;
+    b->refs = 1;
+    b->cap = cap;
+    return b;
+}
+
+static void format_peer(gr_conn_t *c)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    char host[INET6_ADDRSTRLEN];
+    snprintf(c->peer, sizeof c->peer, "local");
+    if (getpeername(c->fd, (struct sockaddr *)&ss, &len) < 0)
+        return;
+    if (ss.ss_family == AF_INET) {
+        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+        if (inet_ntop(AF_INET, &in->sin_addr, host, sizeof host))
+            snprintf(c->peer, sizeof c->peer, "%s:%u", host, ntohs(in->sin_port));
+    } else if (ss.ss_family == AF_INET6) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host))
+            snprintf(c->peer, sizeof c->peer, "[%s]:%u", host, ntohs(in6->sin6_port));
+    }
+}
+
+static void read_cb(struct ev_loop *loop, ev_io *w, int revents);
+static void write_cb(struct ev_loop *loop, ev_io *w, int revents);
+
+gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg)
+{
+    assert(cfg->on_frame);
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return NULL;
+    gr_conn_t *c = calloc(1, sizeof(*c));
+    if (!c) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    c->loop = loop;
+    c->fd = fd;
+    c->cfg = *cfg;
+    if (c->cfg.max_request_bytes <= 0)
+        c->cfg.max_request_bytes = GR_CONN_DEFAULT_MAX_REQUEST_BYTES;
+    if (c->cfg.max_inflight == 0)
+        c->cfg.max_inflight = GR_CONN_DEFAULT_MAX_INFLIGHT;
+    if (c->cfg.max_unsent_bytes <= 0)
+        c->cfg.max_unsent_bytes = GR_CONN_DEFAULT_MAX_UNSENT_BYTES;
+    if (c->cfg.read_block < GR_CONN_FRAME_SIZE_BYTES)
+        c->cfg.read_block = GR_CONN_DEFAULT_READ_BLOCK;
+    /* Responses are written whole with writev/sendfile; Nagle would only delay them.
+     * Fails harmlessly on non-TCP sockets (tests use socketpairs). */
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    format_peer(c);
+    ev_io_init(&c->read_watcher, read_cb, fd, EV_READ);
+    ev_io_init(&c->write_watcher, write_cb, fd, EV_WRITE);
+    c->read_watcher.data = c;
+    c->write_watcher.data = c;
+    ev_io_start(loop, &c->read_watcher);
+    return c;
+}
+
+const char *gr_conn_peer(const gr_conn_t *c)
+{
+    return c->peer;
+}
+
+void *gr_conn_opaque(const gr_conn_t *c)
+{
+    return c->cfg.opaque;
+}
+
+size_t gr_conn_queued(const gr_conn_t *c)
+{
+    return c->queued;
+}
+
+int64_t gr_conn_unsent(const gr_conn_t *c)
+{
+    return c->unsent;
+}
+
+bool gr_conn_reading(const gr_conn_t *c)
+{
+    return ev_is_active(&c->read_watcher);
+}
+
+/* --- slots ------------------------------------------------------------- */
+
+static gr_resp_slot_t *slot_new(gr_conn_t *c)
+{
+    gr_resp_slot_t *s = c->spare;
+    if (s) {
+        c->spare = s->next;
+        c->spare_count--;
+    } else {
+        s = calloc(1, sizeof(*s));
+        if (!s)
+            return NULL;
+        gr_chain_init(&s->chain);
+        gr_arena_init(&s->arena);
+    }
+    s->next = NULL;
+    s->conn = c;
+    s->state = GR_SLOT_HANDLING;
+    s->block = c->block;
+    c->block->refs++;
+    s->cancel = NULL;
+    s->cancel_arg = NULL;
+    return s;
+}
+
+/* Releases a slot's response, frame and arena; caches the slot when there is room. */
+static void slot_free(gr_conn_t *c, gr_resp_slot_t *s)
+{
+    gr_chain_fini(&s->chain);
+    rblock_put(s->block);
+    s->block = NULL;
+    if (c->spare_count < GR_CONN_SLOT_CACHE && !c->closing) {
+        gr_arena_reset(&s->arena);
+        s->next = c->spare;
+        c->spare = s;
+        c->spare_count++;
+        return;
+    }
+    gr_arena_fini(&s->arena);
+    free(s);
+}
+
+gr_arena_t *gr_resp_slot_arena(gr_resp_slot_t *slot)
+{
+    return &slot->arena;
+}
+
+gr_chain_t *gr_resp_slot_chain(gr_resp_slot_t *slot)
+{
+    return &slot->chain;
+}
+
+gr_conn_t *gr_resp_slot_conn(gr_resp_slot_t *slot)
+{
+    return slot->conn;
+}
+
+void gr_resp_slot_defer(gr_resp_slot_t *slot, gr_resp_slot_cancel_fn cancel, void *arg)
+{
+    assert(slot->state == GR_SLOT_HANDLING);
+    assert(cancel);
+    slot->state = GR_SLOT_DEFERRED;
+    slot->cancel = cancel;
+    slot->cancel_arg = arg;
+}
+
+void gr_resp_slot_complete(gr_resp_slot_t *slot, gr_chain_t *chain)
+{
+    gr_conn_t *c = slot->conn;
+    assert(slot->state != GR_SLOT_COMPLETE);
+    slot->state = GR_SLOT_COMPLETE;
+    slot->cancel = NULL;
+    if (c->closing) {
+        /* Only the slot being handled can get here: the response has nowhere to go. */
+        if (chain)
+            gr_chain_fini(chain);
+        gr_chain_fini(&slot->chain);
+        return;
+    }
+    if (chain && gr_chain_move(&slot->chain, chain) < 0) {
+        gr_chain_fini(chain);
+        gr_conn_close(c, "out of memory building a response");
+        return;
+    }
+    c->unsent += gr_chain_unsent(&slot->chain);
+    /* Outside our own callbacks, let the write watcher send it (see the file comment). */
+    if (c->depth == 0 && c->head == slot)
+        ev_io_start(c->loop, &c->write_watcher);
+}
+
+void gr_resp_slot_complete_empty(gr_resp_slot_t *slot)
+{
+    gr_resp_slot_complete(slot, NULL);
+}
+
+/* --- closing ------------------------------------------------------------ */
+
+static void conn_free(gr_conn_t *c)
+{
+    gr_resp_slot_t *s = c->head;
+    while (s) {
+        gr_resp_slot_t *next = s->next;
+        slot_free(c, s);
+        s = next;
+    }
+    s = c->spare;
+    while (s) {
+        gr_resp_slot_t *next = s->next;
+        gr_arena_fini(&s->arena);
+        free(s);
+        s = next;
+    }
+    rblock_put(c->block);
+    free(c);
+}
+
+static void close_with(gr_conn_t *c, gr_log_level_t level, const char *reason)
+{
+    if (c->closing)
+        return;
+    c->closing = true;
+    gr_logf(c->cfg.log, level, "net", "closing connection from %s: %s", c->peer, reason);
+    ev_io_stop(c->loop, &c->read_watcher);
+    ev_io_stop(c->loop, &c->write_watcher);
+    close(c->fd);
+    c->fd = -1;
+    /* Deferred slots: their holders forget them now (conn.h, "Closing"). */
+    for (gr_resp_slot_t *s = c->head; s; s = s->next) {
+        if (s->state != GR_SLOT_DEFERRED)
+            continue;
+        gr_resp_slot_cancel_fn cancel = s->cancel;
+        s->state = GR_SLOT_COMPLETE;
+        s->cancel = NULL;
+        cancel(s, s->cancel_arg);
+    }
+    if (c->cfg.on_close)
+        c->cfg.on_close(c, c->cfg.opaque);
+    if (c->depth == 0)
+        conn_free(c);
+}
+
+void gr_conn_close(gr_conn_t *c, const char *reason)
+{
+    close_with(c, GR_LOG_INFO, reason);
+}
+
+/* --- reading ------------------------------------------------------------ */
+
+static bool may_read(const gr_conn_t *c)
+{
+    return !c->closing && !c->draining && c->queued < c->cfg.max_inflight &&
+           c->unsent < c->cfg.max_unsent_bytes;
+}
+
+static int32_t load_be32(const uint8_t *p)
+{
+    return (int32_t)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+                     (uint32_t)p[3]);
+}
+
+/*
+ * Hands complete buffered frames to on_frame while back-pressure allows.
+ * Returns how many were dispatched. May close the connection.
+ */
+static size_t dispatch_frames(gr_conn_t *c)
+{
+    size_t n = 0;
+    while (may_read(c) && c->block && c->rend - c->rpos >= GR_CONN_FRAME_SIZE_BYTES) {
+        int32_t size = load_be32(c->block->data + c->rpos);
+        if (size < 0 || size > c->cfg.max_request_bytes) {
+            char why[128];
+            snprintf(why, sizeof why, "request size %d outside 0..%d (socket.request.max.bytes)",
+                     size, c->cfg.max_request_bytes);
+            close_with(c, GR_LOG_WARN, why);
+            break;
+        }
+        size_t total = GR_CONN_FRAME_SIZE_BYTES + (size_t)size;
+        if (c->rend - c->rpos < total)
+            break;
+        gr_resp_slot_t *s = slot_new(c);
+        if (!s) {
+            close_with(c, GR_LOG_ERROR, "out of memory for a request slot");
+            break;
+        }
+        const uint8_t *frame = c->block->data + c->rpos + GR_CONN_FRAME_SIZE_BYTES;
+        c->rpos += total;
+        if (c->tail)
+            c->tail->next = s;
+        else
+            c->head = s;
+        c->tail = s;
+        c->queued++;
+        n++;
+        c->cfg.on_frame(c, s, frame, (size_t)size, c->cfg.opaque);
+        if (c->closing)
+            break;
+        if (s->state == GR_SLOT_HANDLING) {
+            close_with(c, GR_LOG_ERROR, "request handler neither completed nor deferred its slot");
+            break;
+        }
+    }
+    return n;
+}
+
+/*
+ * Makes room in the read block for the frame being assembled.
+ * Returns 0 or -ENOMEM.
+ */
+static int prepare_block(gr_conn_t *c)
+{
+    size_t tail = c->block ? c->rend - c->rpos : 0;
+    size_t need = c->cfg.read_block; /* block size wanted for the current frame */
+    size_t room_wanted = c->cfg.read_block / 4;
+    if (tail >= GR_CONN_FRAME_SIZE_BYTES) {
+        int32_t size = load_be32(c->block->data + c->rpos);
+        if (size < 0 || size > c->cfg.max_request_bytes)
+            return 0; /* dispatch_frames closes the connection before using it */
+        size_t total = GR_CONN_FRAME_SIZE_BYTES + (size_t)size;
+        if (total > need)
+            need = total;
+        if (total - tail < room_wanted)
+            room_wanted = total - tail;
+    }
+    if (room_wanted == 0)
+        room_wanted = 1;
+    gr_rblock_t *b = c->block;
+    if (b && b->cap - c->rpos >= need && b->cap - c->rend >= room_wanted)
+        return 0;
+    if (b && b->refs == 1 && b->cap >= need) {
+        /* No frame lives in this block: slide the tail to the front. */
+        memmove(b->data, b->data + c->rpos, tail);
+    } else {
+        gr_rblock_t *nb = rblock_new(need);
+        if (!nb)
+            return -ENOMEM;
+        if (tail)
+            memcpy(nb->data, b->data + c->rpos, tail);
+        rblock_put(b);
+        c->block = nb;
+    }
+    c->rpos = 0;
+    c->rend = tail;
+    return 0;
+}
+
+/*
+ * Sends complete responses at the head of the queue. May close the connection.
+ * Returns how many slots were sent and freed.
+ */
+static size_t flush(gr_conn_t *c)
+{
+    size_t sent = 0;
+    while (c->head && c->head->state == GR_SLOT_COMPLETE) {
+        gr_resp_slot_t *s = c->head;
+        int64_t before = gr_chain_unsent(&s->chain);
+        int rc = gr_chain_send(&s->chain, c->fd, c->cfg.stats);
+        c->unsent -= before - gr_chain_unsent(&s->chain);
+        if (rc == GR_CHAIN_AGAIN) {
+            ev_io_start(c->loop, &c->write_watcher);
+            return sent;
+        }
+        if (rc < 0) {
+            char why[128];
+            snprintf(why, sizeof why, "sending a response failed: %s",
+                     rc == -ENODATA ? "log segment shorter than the promised range"
+                                    : strerror(-rc));
+            close_with(c, rc == -ENODATA ? GR_LOG_ERROR : GR_LOG_DEBUG, why);
+            return sent;
+        }
+        c->head = s->next;
+        if (!c->head)
+            c->tail = NULL;
+        c->queued--;
+        slot_free(c, s);
+        sent++;
+    }
+    ev_io_stop(c->loop, &c->write_watcher);
+    if (c->draining && !c->head)
+        close_with(c, GR_LOG_INFO, c->drain_reason);
+    return sent;
+}
+
+/*
+ * Dispatches buffered frames and flushes responses until neither makes
+ * progress (a flush may lift back-pressure and let buffered frames through),
+ * then sets the read watcher. Terminates: each turn consumes a buffered frame
+ * or frees a slot.
+ */
+static void pump(gr_conn_t *c)
+{
+    for (;;) {
+        size_t dispatched = dispatch_frames(c);
+        if (c->closing)
+            return;
+        size_t sent = flush(c);
+        if (c->closing)
+            return;
+        if (dispatched == 0 && sent == 0)
+            break;
+    }
+    if (may_read(c))
+        ev_io_start(c->loop, &c->read_watcher);
+    else
+        ev_io_stop(c->loop, &c->read_watcher);
+}
+
+/* Ends one of our callbacks: frees the connection if it closed meanwhile. */
+static void leave(gr_conn_t *c)
+{
+    if (--c->depth == 0 && c->closing)
+        conn_free(c);
+}
+
+static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_conn_t *c = w->data;
+    c->depth++;
+    if (prepare_block(c) < 0) {
+        close_with(c, GR_LOG_ERROR, "out of memory for the read buffer");
+        leave(c);
+        return;
+    }
+    ssize_t n;
+    do {
+        n = read(c->fd, c->block->data + c->rend, c->block->cap - c->rend);
+    } while (n < 0 && errno == EINTR);
+    if (n == 0) {
+        close_with(c, GR_LOG_DEBUG, "peer closed the connection");
+    } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+        char why[128];
+        snprintf(why, sizeof why, "read failed: %s", strerror(errno));
+        close_with(c, GR_LOG_DEBUG, why);
+    } else {
+        if (n > 0)
+            c->rend += (size_t)n;
+        pump(c);
+    }
+    leave(c);
+}
+
+static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_conn_t *c = w->data;
+    c->depth++;
+    pump(c);
+    leave(c);
+}
+
+void gr_conn_drain(gr_conn_t *c, const char *reason)
+{
+    if (c->closing || c->draining)
+        return;
+    c->draining = true;
+    c->drain_reason = reason;
+    ev_io_stop(c->loop, &c->read_watcher);
+    if (!c->head)
+        close_with(c, GR_LOG_INFO, reason);
+    else if (c->depth == 0 && c->head->state == GR_SLOT_COMPLETE)
+        ev_io_start(c->loop, &c->write_watcher);
+}
