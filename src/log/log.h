@@ -107,6 +107,8 @@ void gr_segment_put(gr_segment_t *seg);
 /* void * versions, to plug into gr_chain_file_ops_t. */
 void gr_segment_get_opaque(void *seg);
 void gr_segment_put_opaque(void *seg);
+/* The segment's .log fd, opened through the fd cache if needed: fd or -errno. */
+int gr_segment_fd(gr_segment_t *seg);
 
 typedef struct gr_log gr_log_t;
 
@@ -117,7 +119,9 @@ typedef struct gr_log_open_args {
     bool clean_shutdown;      /* the dir's clean-shutdown marker was present */
     int64_t recovery_point;   /* from recovery-point-offset-checkpoint; -1 unknown */
     int64_t log_start_offset; /* from log-start-offset-checkpoint; -1 unknown */
-    int64_t now_ms;           /* wall clock, for segment.ms of recovered segments */
+    int64_t high_watermark;   /* from replication-offset-checkpoint; -1: log end offset
+                                 (the single-node choice) */
+    int64_t now_ms;           /* wall clock, for segment.ms and flush.ms */
 } gr_log_open_args_t;
 
 /* What gr_log_open did (recovery is observable through these). */
