@@ -253,12 +253,11 @@ typedef struct gr_config {
 typedef struct gr_config_def {
     const char *name;
     gr_config_type_t type;
-    const char *default_value; /* NULL: Kafka's null */
-    size_t offset;             /* of the field in gr_config_t */
-    bool has_min, has_max;
-    double min, max;            /* inclusive, for numeric types */
-    const char *const *allowed; /* NULL-terminated valid strings (each list item), or NULL */
-    const char *doc;            /* one line */
+    const char *default_value;     /* NULL: Kafka's null */
+    size_t offset;                 /* of the field in gr_config_t */
+    int64_t min, max;              /* inclusive bounds for INT, SHORT and LONG */
+    double min_double, max_double; /* inclusive bounds for DOUBLE */
+    const char *const *allowed;    /* NULL-terminated valid strings (each list item), or NULL */
 } gr_config_def_t;
 
 /* What gr_config_entry() reports for one key. */
