@@ -316,7 +316,7 @@ static void close_with(gr_conn_t *c, gr_log_level_t level, const char *reason)
         cancel(s, s->cancel_arg);
     }
     if (c->cfg.on_close)
-        c->cfg.on_close(c, c->cfg.opaque);
+        c->cfg.on_close(c, c->cfg.owner);
     if (c->depth == 0)
         conn_free(c);
 }

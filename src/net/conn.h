@@ -83,8 +83,8 @@ typedef struct gr_resp_slot gr_resp_slot_t;
  */
 typedef void (*gr_conn_frame_fn)(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame,
                                  size_t len, void *opaque);
-/* Called once when the connection closes, before it is freed. */
-typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *opaque);
+/* Called once when the connection closes, before it is freed; owner from the config. */
+typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *owner);
 /* The connection is closing: forget the deferred slot. */
 typedef void (*gr_resp_slot_cancel_fn)(gr_resp_slot_t *slot, void *arg);
 
@@ -95,7 +95,8 @@ typedef struct gr_conn_config {
     size_t read_block;         /* read block size; 0: default */
     gr_conn_frame_fn on_frame; /* required */
     gr_conn_close_fn on_close; /* may be NULL */
-    void *opaque;              /* passed to on_frame and on_close */
+    void *opaque;              /* passed to on_frame, returned by gr_conn_opaque */
+    void *owner;               /* passed to on_close (the server's bookkeeping) */
     gr_chain_stats_t *stats;   /* send counters, may be NULL */
     const gr_logger_t *log;    /* may be NULL: no log lines */
 } gr_conn_config_t;

@@ -113,9 +113,9 @@ static void on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame, s
     }
 }
 
-static void on_close(gr_conn_t *c, void *opaque)
+static void on_close(gr_conn_t *c, void *owner)
 {
-    fixture_t *f = opaque;
+    fixture_t *f = owner;
     assert_ptr_equal(c, f->conn);
     f->closed++;
     f->conn = NULL;
@@ -138,6 +138,7 @@ static fixture_t *fixture_new(test_mode_t mode, size_t read_block)
     f->cfg.on_frame = on_frame;
     f->cfg.on_close = on_close;
     f->cfg.opaque = f;
+    f->cfg.owner = f;
     f->cfg.stats = &f->stats;
     f->cfg.log = &f->logger;
     f->conn = gr_conn_new(f->loop, f->sv[0], &f->cfg);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The broker's network front: listeners plus the set of live connections.
+ *
+ * The server accepts, applies the connection limit (at max_connections it
+ * pauses its listeners, as Kafka's acceptor does, and resumes when one
+ * closes), wraps each socket in a gr_conn_t configured from its template,
+ * and keeps every connection on a list so it can stop them.
+ *
+ * States: running (gr_server_init, gr_server_listen) -> stopping
+ * (gr_server_stop: listeners closed, connections draining: no new requests
+ * read, in-flight ones finish and their responses flush) -> stopped (the last
+ * connection closed, or the deadline passed and the stragglers were closed
+ * with their deferred slots cancelled; the stopped callback runs once).
+ * gr_server_fini closes whatever is left at once and may follow either.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_NET_SERVER_H
+#define GR_NET_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ev.h>
+
+#include "net/conn.h"
+#include "net/listener.h"
+
+#define GR_SERVER_MAX_LISTENERS 8
+
+typedef struct gr_server gr_server_t;
+typedef struct gr_server_conn gr_server_conn_t;
+
+/* Runs once when a stop completes. It may call gr_server_fini. */
+typedef void (*gr_server_stopped_fn)(gr_server_t *srv, void *arg);
+
+typedef struct gr_server_config {
+    /* Template for every connection: limits, on_frame, opaque, log. The
+     * server sets on_close, owner and stats itself. */
+    gr_conn_config_t conn;
+    uint32_t max_connections; /* 0: no limit */
+    int backlog;              /* 0: GR_LISTENER_BACKLOG */
+} gr_server_config_t;
+
+struct gr_server {
+    struct ev_loop *loop;
+    gr_server_config_t cfg;
+    gr_listener_t listeners[GR_SERVER_MAX_LISTENERS];
+    size_t listener_count;
+    gr_server_conn_t *conns; /* doubly linked, newest first */
+    size_t conn_count;
+    uint64_t accepted; /* connections accepted since init */
+    gr_chain_stats_t stats;
+    bool stopping;
+    bool limited; /* listeners paused by max_connections */
+    ev_timer stop_timer;
+    gr_server_stopped_fn on_stopped;
+    void *stopped_arg;
+};
+
+/* Sets up an idle server; cfg is copied. Returns 0. */
+int gr_server_init(gr_server_t *srv, struct ev_loop *loop, const gr_server_config_t *cfg);
+
+/*
+ * Adds a listener on host:port (see gr_listener_open for host forms).
+ * out_port, if not NULL, receives the bound port (useful with port 0).
+ * Returns 0, -ENOSPC (GR_SERVER_MAX_LISTENERS reached), -ESHUTDOWN (stopping)
+ * or gr_listener_open's -errno.
+ */
+int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port,
+                     uint16_t *out_port /* out */);
+
+/*
+ * Adopts an already connected socket as a connection (tests, socket
+ * activation). On failure fd is closed. Returns the connection or NULL.
+ */
+gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd);
+
+/*
+ * Graceful stop: closes the listeners and drains every connection; calls
+ * on_stopped(srv, arg) once all are closed, or after deadline_sec seconds,
+ * having force-closed the rest. on_stopped may be NULL. A second call while
+ * stopping does nothing.
+ */
+void gr_server_stop(gr_server_t *srv, double deadline_sec, gr_server_stopped_fn on_stopped,
+                    void *arg);
+
+/* Closes listeners and connections now (deferred slots cancelled); no callback. */
+void gr_server_fini(gr_server_t *srv);
+
+static inline size_t gr_server_conn_count(const gr_server_t *srv)
+{
+    return srv->conn_count;
+}
+
+#endif
