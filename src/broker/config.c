@@ -1143,7 +1143,7 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map, gr_lis
         protocol_map = DEFAULT_PROTOCOL_MAP;
     if (list_split(list, &items) < 0)
         return -ENOMEM;
-    res.items = calloc((size_t)(items.count ? items.count : 1), sizeof(gr_listener_t));
+    res.items = calloc((size_t)(items.count ? items.count : 1), sizeof(gr_listener_spec_t));
     if (res.items == NULL) {
         rc = -ENOMEM;
         goto fail;
@@ -1151,7 +1151,7 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map, gr_lis
     for (int i = 0; i < items.count; i++) {
         const char *item = items.items[i];
         const char *sep = strstr(item, "://");
-        gr_listener_t *l = &res.items[res.count];
+        gr_listener_spec_t *l = &res.items[res.count];
         const char *hp, *host, *port;
         size_t host_len;
 
@@ -1327,7 +1327,7 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
     if (rc < 0)
         return rc;
     for (int i = 0; i < cfg->effective.advertised_listeners.count; i++) {
-        const gr_listener_t *a = &cfg->effective.advertised_listeners.items[i];
+        const gr_listener_spec_t *a = &cfg->effective.advertised_listeners.items[i];
         bool found = false;
         if (cfg->advertised_listeners != NULL &&
             (strcmp(a->host, "0.0.0.0") == 0 || strcmp(a->host, "::") == 0)) {

@@ -80,15 +80,15 @@ typedef enum gr_security_protocol {
 #define GR_LISTENER_HOST_MAX 256
 
 /* One listener, from "NAME://host:port". */
-typedef struct gr_listener {
+typedef struct gr_listener_spec {
     char name[GR_LISTENER_NAME_MAX]; /* upper-cased, as Kafka normalises listener names */
     char host[GR_LISTENER_HOST_MAX]; /* "" = all interfaces; IPv6 without brackets */
     uint16_t port;                   /* 0 = any free port */
     gr_security_protocol_t protocol;
-} gr_listener_t;
+} gr_listener_spec_t;
 
 typedef struct gr_listener_list {
-    gr_listener_t *items;
+    gr_listener_spec_t *items;
     int count;
 } gr_listener_list_t;
 
