@@ -20,8 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compress.h" /* gr_compression_t */
 #include "kerr.h"
+#include "reader.h"
 #include "types.h"
+#include "writer.h"
 
 #define GR_RECORD_BATCH_HEADER_SIZE      61
 #define GR_RECORD_BATCH_LOG_OVERHEAD     12 /* baseOffset + batchLength */
@@ -39,14 +42,6 @@
 #define GR_BATCH_ATTR_TRANSACTIONAL    0x10
 #define GR_BATCH_ATTR_CONTROL          0x20
 #define GR_BATCH_ATTR_DELETE_HORIZON   0x40
-
-typedef enum gr_compression {
-    GR_COMPRESSION_NONE = 0,
-    GR_COMPRESSION_GZIP = 1,
-    GR_COMPRESSION_SNAPPY = 2,
-    GR_COMPRESSION_LZ4 = 3,
-    GR_COMPRESSION_ZSTD = 4,
-} gr_compression_t;
 
 typedef struct gr_batch_header {
     int64_t base_offset;
@@ -116,13 +111,74 @@ void gr_record_iter_init(gr_record_iter_t *it, const uint8_t *records, size_t le
 int gr_record_iter_next(gr_record_iter_t *it, gr_record_t *rec);
 
 /*
+ * Reads the next header from a record's raw headers (a reader over
+ * rec->headers, rec->headers_len). Header keys are never null; a value may be
+ * (len GR_NULL_LEN). Returns 1 and fills key and value (pointing into the
+ * headers), 0 when the reader is empty, -EBADMSG on malformed bytes.
+ */
+int gr_record_header_next(gr_reader_t *r, gr_str_t *key, gr_bytes_t *value);
+
+/*
+ * Decompressed records sections larger than this are refused: a batch of at
+ * most message.max.bytes must not expand into unbounded memory.
+ */
+#define GR_BATCH_MAX_DECOMPRESSED (64u << 20)
+
+/* The codec in a batch's attributes (values above ZSTD are unknown codecs). */
+static inline gr_compression_t gr_batch_compression(const gr_batch_header_t *h)
+{
+    return (gr_compression_t)(h->attributes & GR_BATCH_ATTR_COMPRESSION_MASK);
+}
+
+/*
  * Validates one whole batch of exactly size bytes as the broker does on
  * produce: magic 2, batchLength == size - 12, CRC-32C, records count and
  * offset deltas (0..count-1 in order, lastOffsetDelta == count - 1), record
  * lengths and headers well formed (decompressing when compressed).
- * Returns GR_KERR_NONE, GR_KERR_CORRUPT_MESSAGE, GR_KERR_INVALID_RECORD or
- * GR_KERR_UNSUPPORTED_COMPRESSION_TYPE.
+ * Returns GR_KERR_NONE;
+ *   GR_KERR_CORRUPT_MESSAGE for a batch whose framing is broken (short,
+ *     batchLength not matching size, unknown magic, CRC mismatch) or whose
+ *     compressed bytes do not decompress;
+ *   GR_KERR_INVALID_RECORD for a well-framed batch whose contents break the
+ *     format (magic 0/1 in a v3+ produce, count <= 0 or not matching
+ *     lastOffsetDelta, malformed or misnumbered records, bytes left over),
+ *     which is what Kafka 3.x answers for these;
+ *   GR_KERR_UNSUPPORTED_COMPRESSION_TYPE for codec ids 5-7;
+ *   GR_KERR_MESSAGE_TOO_LARGE if the records decompress to more than
+ *     GR_BATCH_MAX_DECOMPRESSED bytes;
+ *   GR_KERR_UNKNOWN_SERVER_ERROR if memory runs out.
+ * Policy that depends on who sends the batch (control batches or a base
+ * sequence from clients, timestamps against the topic's limits) is left to
+ * the caller. Never reads outside [batch, batch + size).
  */
 gr_kerr_t gr_batch_validate(const uint8_t *batch, size_t size);
+
+/* As gr_batch_validate() with the decompressed-size limit given. */
+gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_decompressed);
+
+/*
+ * Copies the records section (what follows the 61-byte header) of a whole
+ * batch of size bytes into a new buffer, decompressing it when the batch is
+ * compressed; at most GR_BATCH_MAX_DECOMPRESSED bytes. Does not check the CRC.
+ * Returns 0 with *out malloc'd (caller frees) and *out_len set; -EBADMSG if
+ * size is below the header size or the records do not decompress, -ENOTSUP
+ * for an unknown codec, -EMSGSIZE if too large, -ENOMEM.
+ */
+int gr_batch_decompress(const uint8_t *batch, size_t size, uint8_t **out, size_t *out_len);
+
+/*
+ * Appends a complete v2 batch holding count records to w, compressed with
+ * codec. From h it takes base_offset, partition_leader_epoch, attributes
+ * (but for the codec bits, which become codec), last_offset_delta,
+ * base_timestamp, max_timestamp, producer_id, producer_epoch and
+ * base_sequence; batch_length, magic, crc and records_count are computed.
+ * Records are written as given (offset deltas included); their headers are
+ * copied raw. Returns 0, -EINVAL for count < 0 or a record with a key/value
+ * length below -1 or a negative header count, -ENOTSUP for an unknown codec,
+ * -EMSGSIZE if the batch exceeds 2 GiB, or the writer's or codec's error
+ * (then w holds a partial batch: reset or discard it).
+ */
+int gr_batch_build(gr_writer_t *w, const gr_batch_header_t *h, const gr_record_t *recs, int count,
+                   gr_compression_t codec);
 
 #endif
