@@ -29,6 +29,8 @@ typedef struct gr_io_ops {
     int (*ftruncate)(void *ctx, int fd, int64_t len);
     /* Size of the open file in bytes, or -errno. */
     int64_t (*fsize)(void *ctx, int fd);
+    /* Size and modification time (ms) of the file at path. 0 or -errno. */
+    int (*stat)(void *ctx, const char *path, int64_t *out_size, int64_t *out_mtime_ms);
     int (*rename)(void *ctx, const char *from, const char *to);
     int (*unlink)(void *ctx, const char *path);
     int (*mkdir)(void *ctx, const char *path, mode_t mode);

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Private to src/log/: segments, their in-memory indexes, the fd cache, the
+ * leader-epoch cache and the partition log struct.
+ *
+ * Segment lifecycle (segment.c unless noted):
+ *   created/loaded (gr_segment_new) → [active: appended by gr_segment_append]
+ *   → inactive (gr_segment_seal, at roll) → deleted (gr_segment_mark_deleted:
+ *   files renamed "*.deleted", segment out of its log) → freed when its last
+ *   reference is put (gr_segment_put).
+ * A segment's .log fd is opened lazily (gr_segment_fd) and registered in the
+ * fd cache's LRU; eviction closes it, and for inactive segments also frees
+ * the in-memory index copies, only when no reader holds a reference
+ * (refs == 1, the log's own). The active segment's indexes stay in memory:
+ * entries not yet written to disk live only there until the next flush, roll
+ * or close.
+ *
+ * Index entries (in memory and on disk, big-endian on disk):
+ *   offset index: relative offset of a batch's LAST offset, file position of
+ *                 that batch; one entry after each index.interval.bytes.
+ *   time index:   largest timestamp so far, relative offset of the (last
+ *                 offset of the) batch that had it; appended only when the
+ *                 timestamp grows, and once more when the segment is sealed.
+ * Both are strictly increasing in offset (and time entries in timestamp).
+ *
+ * Runs on: the loop thread.
+ */
+#ifndef GR_LOG_LOG_INT_H
+#define GR_LOG_LOG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log/log.h"
+#include "protocol/records.h"
+
+#define GR_SEGMENT_NAME_DIGITS 20
+#define GR_PATH_MAX            4096
+
+typedef struct gr_offset_entry {
+    int32_t rel_offset;
+    int32_t position;
+} gr_offset_entry_t;
+
+typedef struct gr_time_entry {
+    int64_t timestamp;
+    int32_t rel_offset;
+} gr_time_entry_t;
+
+struct gr_segment {
+    int refs; /* the log's own (while in a log) + readers' */
+    gr_fd_cache_t *cache;
+    const gr_io_ops_t *io;
+    char *path; /* "<dir>/<20-digit base offset>", no extension */
+    int64_t base_offset;
+    int64_t size;        /* bytes of valid batches in .log */
+    int64_t next_offset; /* offset after the last batch; base_offset if empty */
+    bool active;
+    bool deleted;
+
+    int fd; /* .log, -1 when closed */
+    gr_segment_t *lru_prev, *lru_next;
+    bool in_lru;
+
+    /* In-memory indexes; loaded lazily for inactive segments. */
+    bool index_loaded;
+    gr_offset_entry_t *oidx;
+    size_t oidx_count, oidx_cap, oidx_written, oidx_on_disk;
+    gr_time_entry_t *tidx;
+    size_t tidx_count, tidx_cap, tidx_written, tidx_on_disk;
+    int64_t bytes_since_index;
+
+    /* Largest batch max timestamp and the last offset of its batch. */
+    bool max_ts_known;
+    int64_t max_timestamp;
+    int64_t offset_of_max_timestamp;
+
+    /* Rolling by segment.ms (active segment). */
+    int64_t first_batch_timestamp; /* -1: none or unknown */
+    int64_t created_ms;
+
+    bool unflushed; /* bytes written since the last fsync */
+};
+
+struct gr_fd_cache {
+    int max_open;
+    int open;           /* fds opened through the cache and not yet closed */
+    gr_segment_t *head; /* most recently used */
+    gr_segment_t *tail;
+};
+
+/* fd_cache.c */
+/* Moves seg to the front of the LRU (inserting it). Evicts others over the cap. */
+void gr_fd_cache_touch(gr_fd_cache_t *cache, gr_segment_t *seg);
+void gr_fd_cache_remove(gr_fd_cache_t *cache, gr_segment_t *seg);
+
+/* segment.c */
+/* A segment struct for base_offset in dir (files not touched). NULL on ENOMEM. */
+gr_segment_t *gr_segment_new(const char *dir, int64_t base_offset, const gr_io_ops_t *io,
+                             gr_fd_cache_t *cache);
+/* Creates the segment's empty files (truncating any). 0 or -errno. */
+int gr_segment_create_files(gr_segment_t *seg);
+/* "<path><ext>" into buf. */
+void gr_segment_file(const gr_segment_t *seg, const char *ext, char *buf, size_t size);
+/* Closes the fd and, if inactive, drops the in-memory indexes (fd cache eviction). */
+void gr_segment_release(gr_segment_t *seg);
+
+/* Result of scanning a segment's batches. */
+typedef struct gr_segment_scan {
+    int64_t valid_bytes; /* length of the valid prefix */
+    int64_t bytes_read;  /* bytes read from the file */
+    int64_t next_offset; /* after the last valid batch */
+    int32_t max_epoch;   /* largest leader epoch seen, -1 if none */
+} gr_segment_scan_t;
+
+/* Called per valid batch during a scan (epoch cache rebuild). */
+typedef void (*gr_segment_batch_fn)(void *arg, const gr_batch_header_t *h);
+
+/*
+ * Rebuilds the in-memory indexes by scanning all batches from position 0
+ * (verifying CRCs when verify_crc), stopping at the first invalid one.
+ * Does not truncate: the caller compares out->valid_bytes with seg->size.
+ * Returns 0 or -errno (read failure).
+ */
+int gr_segment_scan(gr_segment_t *seg, bool verify_crc, int64_t index_interval,
+                    gr_segment_batch_fn fn, void *arg, gr_segment_scan_t *out);
+
+/*
+ * Header-only scan from the last offset index entry to the end (clean open
+ * of the active segment): refreshes next_offset and the max timestamp.
+ * Returns the valid length (< seg->size when the tail is damaged) or -errno;
+ * *out_read gets the bytes read.
+ */
+int64_t gr_segment_scan_tail(gr_segment_t *seg, int64_t *out_read);
+
+/* Cuts .log to size bytes and drops index entries at or past it. 0 or -errno. */
+int gr_segment_truncate(gr_segment_t *seg, int64_t size, int64_t next_offset);
+
+/*
+ * Loads the index files into memory if not loaded; damaged files (bad
+ * size, non-increasing entries, positions past the data) are replaced by a
+ * rebuild from the .log (no CRC checks, no truncation).
+ * Returns 0, 1 if rebuilt, or -errno.
+ */
+int gr_segment_load_indexes(gr_segment_t *seg, int64_t index_interval);
+/* Size-only sanity check of the index files: true when both look usable. */
+bool gr_segment_indexes_sane(gr_segment_t *seg);
+
+/*
+ * Appends len bytes of batches (offsets already assigned) at the end of the
+ * active segment and indexes them. On a write failure, cuts the file back.
+ * Returns 0 or -errno.
+ */
+int gr_segment_append(gr_segment_t *seg, const uint8_t *batches, size_t len,
+                      int64_t index_interval);
+
+/* Writes index entries not yet on disk; fsyncs them and .log when sync. 0 or -errno. */
+int gr_segment_write_indexes(gr_segment_t *seg, bool sync);
+int gr_segment_flush(gr_segment_t *seg);
+/* Active → inactive: final time index entry, indexes written. 0 or -errno. */
+int gr_segment_seal(gr_segment_t *seg);
+/* Inactive → active (after truncation): bytes_since_index, first batch ts. */
+int gr_segment_activate(gr_segment_t *seg, int64_t now_ms);
+
+/* Largest entry <= rel_offset: returns the position to scan from (0 if none). */
+int32_t gr_segment_index_lookup(const gr_segment_t *seg, int64_t offset);
+/* Largest time entry with timestamp <= ts: its absolute offset, or base_offset. */
+int64_t gr_segment_time_lookup(const gr_segment_t *seg, int64_t ts);
+
+/* Header of the batch at pos (reads GR_RECORD_BATCH_HEADER_SIZE bytes). */
+int gr_segment_read_header(gr_segment_t *seg, int64_t pos, gr_batch_header_t *out);
+/*
+ * Finds the first batch at or after position from whose last offset is >=
+ * offset. Returns 0 with *out_pos and *out (out_pos == seg->size if none),
+ * or -errno.
+ */
+int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64_t *out_pos,
+                          gr_batch_header_t *out);
+/*
+ * Length of the run of whole batches from pos: at most max_bytes (but one
+ * whole batch when min_one), stopping at a batch whose base offset is
+ * >= max_offset. Returns 0 with *out_len, or -errno.
+ */
+int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
+                    int64_t max_offset, int64_t *out_len);
+/* Largest timestamp (loading the indexes if needed); -1 if none. */
+int64_t gr_segment_max_timestamp(gr_segment_t *seg, int64_t index_interval);
+
+/* Renames the files "*.deleted" and marks the segment deleted. 0 or -errno. */
+int gr_segment_mark_deleted(gr_segment_t *seg);
+
+/* epoch_cache.c: the leader-epoch cache (epoch → start offset, both increasing). */
+typedef struct gr_epoch_entry {
+    int32_t epoch;
+    int64_t start_offset;
+} gr_epoch_entry_t;
+
+typedef struct gr_epoch_cache {
+    gr_epoch_entry_t *entries;
+    size_t count, cap;
+} gr_epoch_cache_t;
+
+void gr_epoch_cache_init(gr_epoch_cache_t *c);
+void gr_epoch_cache_fini(gr_epoch_cache_t *c);
+/* Records that epoch starts at start_offset; returns 1 if changed, 0 if not, -ENOMEM. */
+int gr_epoch_cache_assign(gr_epoch_cache_t *c, int32_t epoch, int64_t start_offset);
+/* Drops entries starting at or after end_offset. Returns 1 if changed. */
+int gr_epoch_cache_truncate_end(gr_epoch_cache_t *c, int64_t end_offset);
+/* Drops/moves entries below start_offset (the last one kept, moved up). 1 if changed. */
+int gr_epoch_cache_truncate_start(gr_epoch_cache_t *c, int64_t start_offset);
+int32_t gr_epoch_cache_latest(const gr_epoch_cache_t *c);
+/* The epoch of the entry covering offset, or -1. */
+int32_t gr_epoch_cache_epoch_for(const gr_epoch_cache_t *c, int64_t offset);
+void gr_epoch_cache_end_offset_for(const gr_epoch_cache_t *c, int32_t epoch, int64_t log_end,
+                                   int32_t *out_epoch, int64_t *out_offset);
+/* Reads/writes the leader-epoch-checkpoint file. Missing file: empty, 0. */
+int gr_epoch_cache_read(gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path);
+int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path);
+
+/* A file renamed "*.deleted", unlinked once its delay has passed. */
+typedef struct gr_pending_delete {
+    char *path;
+    int64_t due_ms;
+} gr_pending_delete_t;
+
+struct gr_log {
+    char *dir;
+    char *topic;
+    int32_t partition;
+    gr_log_config_t config;
+    const gr_io_ops_t *io;
+    gr_fd_cache_t *fds;
+
+    gr_segment_t **segs; /* by base offset; segs[nsegs - 1] is active */
+    size_t nsegs, segs_cap;
+
+    int64_t log_start_offset;
+    int64_t high_watermark;
+    int64_t recovery_point;
+
+    int64_t unflushed_messages;
+    int64_t last_flush_ms;
+    int64_t last_now_ms;
+    bool dir_dirty; /* segments created since the directory was last fsynced */
+
+    gr_epoch_cache_t epochs;
+    bool topic_id_known;
+    gr_uuid_t topic_id;
+
+    gr_pending_delete_t *pending;
+    size_t npending, pending_cap;
+};
+
+/* Big-endian helpers. */
+static inline void gr_be32_put(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static inline uint32_t gr_be32_get(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void gr_be64_put(uint8_t *p, uint64_t v)
+{
+    gr_be32_put(p, (uint32_t)(v >> 32));
+    gr_be32_put(p + 4, (uint32_t)v);
+}
+
+static inline uint64_t gr_be64_get(const uint8_t *p)
+{
+    return (uint64_t)gr_be32_get(p) << 32 | gr_be32_get(p + 4);
+}
+
+#endif
