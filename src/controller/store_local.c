@@ -18,7 +18,7 @@
  *   zxid <last transaction id>
  *   nodes <count>
  *   <path-len> <data-len> <czxid> <mzxid> <pzxid> <ctime> <mtime> <version> <cversion>
- *   <path bytes><data bytes>
+ *   <path bytes><data bytes>\n
  *   ... (count node records, parents before children, "/" first)
  *   crc <crc32 of all bytes above, 8 hex digits>
  *
@@ -316,6 +316,7 @@ static void write_node(FILE *f, const node_t *n)
     fwrite(path, 1, strlen(path), f);
     if (n->len > 0)
         fwrite(n->data, 1, n->len, f);
+    fputc('\n', f); /* not part of the data: keeps the file readable with less(1) */
     for (size_t i = 0; i < n->nchildren; i++)
         if (n->children[i]->stat.ephemeral_owner == 0)
             write_node(f, n->children[i]);
@@ -486,6 +487,9 @@ static int parse_tree(local_store_t *ls, const char *buf, size_t len)
             n->len = dlen;
         }
         pos += dlen;
+        if (pos >= body || buf[pos] != '\n')
+            goto corrupt;
+        pos++;
     }
     if (pos != body) {
         why = "trailing bytes";
