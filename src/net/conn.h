@@ -41,6 +41,10 @@
  * the loop thread). cancel must not complete the slot or close connections.
  * Slots never outlive their connection, so no refcount is needed: the
  * cancel callback is the only path by which a holder loses its slot.
+ * A holder that gives up on its own deferred slot and wants the connection
+ * closed (say, encoding its response failed) should complete it first
+ * (gr_resp_slot_complete_empty) and then call gr_conn_close; closing first
+ * runs that slot's cancel callback from inside the holder's own code.
  *
  * Back-pressure. While the queue holds max_inflight slots or the unsent
  * response bytes reach max_unsent_bytes, the connection neither reads the

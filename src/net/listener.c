@@ -201,7 +201,7 @@ int gr_listener_open(gr_listener_t *l, struct ev_loop *loop, const char *host, u
     ev_timer_init(&l->retry, retry_cb, GR_LISTENER_RETRY_SEC, 0.);
     l->retry.data = l;
     ev_io_start(loop, &l->watcher);
-    gr_logf(log, GR_LOG_INFO, "net", "listening on %s", l->addr);
+    gr_logf(log, GR_LOG_DEBUG, "net", "listener bound to %s", l->addr);
     return 0;
 }
 
