@@ -31,7 +31,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define GR_CONN_SLOT_CACHE 16 /* freed slots kept for reuse, with their arena block */
+#define GR_CONN_SLOT_CACHE  16            /* freed slots kept for reuse, with their arena block */
+#define GR_CONN_EAGER_BLOCK (1024 * 1024) /* frames up to this get their whole block at once */
 
 typedef struct gr_rblock {
     uint32_t refs;
@@ -398,8 +399,16 @@ static int prepare_block(gr_conn_t *c)
         if (size < 0 || size > c->cfg.max_request_bytes)
             return 0; /* dispatch_frames closes the connection before using it */
         size_t total = GR_CONN_FRAME_SIZE_BYTES + (size_t)size;
-        if (total > need)
-            need = total;
+        /* A size prefix alone does not earn a 100 MB buffer: beyond
+         * GR_CONN_EAGER_BLOCK the block grows with what actually arrived. */
+        size_t want = total;
+        if (total > GR_CONN_EAGER_BLOCK) {
+            want = tail > GR_CONN_EAGER_BLOCK / 2 ? 2 * tail : GR_CONN_EAGER_BLOCK;
+            if (want > total)
+                want = total;
+        }
+        if (want > need)
+            need = want;
         if (total - tail < room_wanted)
             room_wanted = total - tail;
     }

@@ -10,7 +10,8 @@
  * frame bytes (and every decoded string pointing into them) stay valid until
  * the slot is freed. When a block fills while frames in it are still live,
  * only the partial tail is copied into a fresh block; a frame bigger than a
- * block gets a block of its own size.
+ * block gets a block of its own size (at once up to 1 MiB; beyond that the
+ * block doubles as bytes arrive, so a bare size prefix cannot claim 100 MB).
  *
  * Response slots. Every frame gets a gr_resp_slot_t appended to the
  * connection's queue, with its own arena (for the decoded request and the

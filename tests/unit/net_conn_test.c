@@ -367,6 +367,38 @@ static void test_echo_many_pipelined(void **state)
     fixture_free(f);
 }
 
+static void test_large_frame_grows(void **state)
+{
+    (void)state;
+    enum { BIG = 3 * 1024 * 1024 + 17 };
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    f->cfg.max_request_bytes = 4 * 1024 * 1024;
+    reconnect(f, 0);
+    uint8_t *stream = malloc(BIG + 4 + 9);
+    stream[0] = (uint8_t)(BIG >> 24);
+    stream[1] = (uint8_t)(BIG >> 16);
+    stream[2] = (uint8_t)(BIG >> 8);
+    stream[3] = (uint8_t)BIG;
+    for (size_t i = 0; i < BIG; i++)
+        stream[4 + i] = (uint8_t)(i * 13 + (i >> 11));
+    size_t n = BIG + 4;
+    n += put_frame(stream + n, "after");
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(f->sv[1], stream + off, n - off);
+        if (w > 0)
+            off += (size_t)w;
+        else
+            ev_run(f->loop, EVRUN_NOWAIT);
+    }
+    run_until(f, frames_at_least, 2);
+    assert_int_equal(f->frame_len[0], BIG);
+    assert_memory_equal(f->frame_ptr[0], stream + 4, BIG);
+    assert_memory_equal(f->frame_ptr[1], "after", 5);
+    free(stream);
+    fixture_free(f);
+}
+
 static void test_oversized_frame_closes(void **state)
 {
     (void)state;
@@ -607,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_split_at_every_byte),
         cmocka_unit_test(test_one_byte_at_a_time),
         cmocka_unit_test(test_echo_many_pipelined),
+        cmocka_unit_test(test_large_frame_grows),
         cmocka_unit_test(test_oversized_frame_closes),
         cmocka_unit_test(test_limit_frame_accepted),
         cmocka_unit_test(test_negative_size_closes),
