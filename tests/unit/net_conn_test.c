@@ -632,6 +632,97 @@ static void test_drain_flushes_then_closes(void **state)
     fixture_free(f);
 }
 
+typedef struct segment {
+    int fd;
+    int refs;
+} segment_t;
+
+static void segment_get(void *p)
+{
+    ((segment_t *)p)->refs++;
+}
+
+static void segment_put(void *p)
+{
+    ((segment_t *)p)->refs--;
+}
+
+static const gr_chain_file_ops_t segment_ops = {segment_get, segment_put};
+
+static void segment_open(segment_t *seg, const char *text)
+{
+    char path[] = "/tmp/gr_conn_testXXXXXX";
+    seg->fd = mkstemp(path);
+    assert_true(seg->fd >= 0);
+    unlink(path);
+    assert_int_equal(write(seg->fd, text, strlen(text)), (ssize_t)strlen(text));
+    seg->refs = 0;
+}
+
+static void test_file_response(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    segment_t seg;
+    segment_open(&seg, "....record bytes....");
+    uint8_t stream[16];
+    size_t n = put_frame(stream, "fetch");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 1);
+    gr_chain_t *ch = gr_resp_slot_chain(f->slots[0]);
+    assert_int_equal(gr_chain_add_copy(ch, "\0\0\0\x0c", 4), 0);
+    assert_int_equal(gr_chain_add_file(ch, &seg, &segment_ops, seg.fd, 4, 12), 0);
+    assert_int_equal(seg.refs, 1);
+    gr_resp_slot_complete(f->slots[0], NULL);
+    expect_response(f, "record bytes");
+    assert_int_equal(f->stats.sendfile_bytes, 12);
+    assert_int_equal(seg.refs, 0);
+    close(seg.fd);
+    fixture_free(f);
+}
+
+static void test_short_file_closes(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    segment_t seg;
+    segment_open(&seg, "short");
+    uint8_t stream[16];
+    size_t n = put_frame(stream, "fetch");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 1);
+    gr_chain_t *ch = gr_resp_slot_chain(f->slots[0]);
+    assert_int_equal(gr_chain_add_copy(ch, "\0\0\0\x64", 4), 0);
+    assert_int_equal(gr_chain_add_file(ch, &seg, &segment_ops, seg.fd, 0, 100), 0);
+    gr_resp_slot_complete(f->slots[0], NULL);
+    uint8_t buf[9];
+    recv_exact(f, buf, 9); /* what was sent before the file ran out */
+    expect_eof(f);
+    assert_int_equal(seg.refs, 0);
+    assert_true(log_contains(f, "shorter than the promised range"));
+    close(seg.fd);
+    fixture_free(f);
+}
+
+static void test_send_error_cancels_rest(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    uint8_t stream[32];
+    size_t n = put_frame(stream, "a");
+    n += put_frame(stream + n, "b");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 2);
+    /* The peer stops reading: our next write fails with EPIPE. */
+    assert_int_equal(shutdown(f->sv[1], SHUT_RD), 0);
+    respond(f->slots[0], "ra", 2);
+    run_until(f, is_closed, 0);
+    assert_int_equal(f->cancels, 1);
+    assert_int_equal(f->cancel_order[0], 1);
+    assert_true(log_contains(f, "sending a response failed"));
+    fixture_free(f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -651,6 +742,9 @@ int main(void)
         cmocka_unit_test(test_close_from_handler),
         cmocka_unit_test(test_forgotten_slot_closes),
         cmocka_unit_test(test_drain_flushes_then_closes),
+        cmocka_unit_test(test_file_response),
+        cmocka_unit_test(test_short_file_closes),
+        cmocka_unit_test(test_send_error_cancels_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
