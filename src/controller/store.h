@@ -202,7 +202,10 @@ static inline void gr_store_close(gr_store_t *store)
 }
 
 /*
- * Opens a session. on_state (may be NULL) hears of connection and expiry.
+ * Opens a session. on_state (may be NULL) hears of connection and expiry,
+ * on the loop thread, never from inside this call; every backend reports
+ * GR_STORE_SESSION_CONNECTED once the session is usable (the local store at
+ * once, and never anything else). Operations may be issued before that.
  * Returns GR_STORE_OK and *out, or GR_STORE_NOMEM / GR_STORE_CLOSING.
  */
 static inline int gr_store_session_open(gr_store_t *store, gr_store_session_fn *on_state,

@@ -36,6 +36,9 @@
  * registered watch is itself the queue item it becomes when it fires, so a
  * change once applied always gets its notifications delivered.
  *
+ * Sessions report GR_STORE_SESSION_CONNECTED once, through the queue, and
+ * nothing else: nothing here can disconnect or expire.
+ *
  * Runs on: the loop thread only. Saves (write + two fsyncs) block it; metadata
  * changes are rare in single-node mode (topic and config changes).
  */
@@ -87,6 +90,7 @@ typedef enum item_kind {
     ITEM_DONE,     /* delete */
     ITEM_CHILDREN, /* children */
     ITEM_WATCH,    /* a watch: registered, or fired and queued */
+    ITEM_STATE,    /* the session's CONNECTED report */
 } item_kind_t;
 
 typedef enum watch_kind {
@@ -107,6 +111,7 @@ struct item {
         gr_store_done_fn *done;
         gr_store_children_fn *children;
         gr_store_watch_fn *watch;
+        gr_store_session_fn *state;
     } fn;
     void *opaque;
     gr_store_stat_t stat;
@@ -645,6 +650,9 @@ static void deliver(item_t *it, int rc)
     case ITEM_WATCH:
         it->fn.watch(it->opaque, it->event, it->path);
         break;
+    case ITEM_STATE:
+        it->fn.state(it->opaque, GR_STORE_SESSION_CONNECTED);
+        break;
     }
 }
 
@@ -1091,9 +1099,6 @@ static int local_session_open(gr_store_t *store, gr_store_session_fn *on_state, 
     local_store_t *ls = (local_store_t *)store;
     local_session_t *s;
 
-    /* The local store is always "connected": no state callback is ever due. */
-    (void)on_state;
-    (void)opaque;
     if (ls->closed)
         return GR_STORE_CLOSING;
     s = calloc(1, sizeof(*s));
@@ -1101,6 +1106,16 @@ static int local_session_open(gr_store_t *store, gr_store_session_fn *on_state, 
         return GR_STORE_NOMEM;
     s->base.store = store;
     s->ls = ls;
+    /* The local store is connected from the start and never loses it: report that once. */
+    if (on_state != NULL) {
+        item_t *it = item_new(s, ITEM_STATE, opaque);
+        if (it == NULL) {
+            free(s);
+            return GR_STORE_NOMEM;
+        }
+        it->fn.state = on_state;
+        enqueue(ls, it);
+    }
     s->id = ls->next_session_id++;
     s->next = ls->sessions;
     ls->sessions = s;
@@ -1143,7 +1158,7 @@ static void local_session_close(gr_store_session_t *base)
             ls->tail = &it->next;
         } else {
             ls->queued--;
-            if (it->kind == ITEM_WATCH) {
+            if (it->kind == ITEM_WATCH || it->kind == ITEM_STATE) {
                 item_free(it);
             } else {
                 *ptail = it;

@@ -579,6 +579,31 @@ static void test_close_pending(void **state)
     assert_int_equal(set.calls, 1);
 }
 
+static void on_session_state(void *opaque, gr_store_session_state_t state)
+{
+    result_t *r = opaque;
+    r->calls++;
+    r->done = true;
+    r->rc = (int)state;
+}
+
+/* A session reports CONNECTED once it is usable, never from inside the open call. */
+static void test_session_connected(void **state)
+{
+    fixture_t *fx = *state;
+    gr_store_session_t *other;
+    result_t r = {0};
+
+    assert_int_equal(gr_store_session_open(fx->store, on_session_state, &r, &other), GR_STORE_OK);
+    assert_false(r.done);
+    wait_for(fx, &r.done);
+    assert_int_equal(r.rc, GR_STORE_SESSION_CONNECTED);
+    assert_int_equal(do_create(fx, other, "/sc", "", 0, NULL), GR_STORE_OK);
+    barrier(fx, other);
+    assert_int_equal(r.calls, 1);
+    gr_store_session_close(other);
+}
+
 static void test_sequential(void **state)
 {
     fixture_t *fx = *state;
@@ -706,7 +731,7 @@ static int store_contract_run(const store_backend_t *backend)
         CONTRACT_TEST(test_children_watch), CONTRACT_TEST(test_ephemeral),
         CONTRACT_TEST(test_close_pending),  CONTRACT_TEST(test_sequential),
         CONTRACT_TEST(test_persistence),    CONTRACT_TEST(test_torn_save),
-        CONTRACT_TEST(test_order),
+        CONTRACT_TEST(test_order),          CONTRACT_TEST(test_session_connected),
     };
 #undef CONTRACT_TEST
     return cmocka_run_group_tests_name(backend->name, tests, NULL, NULL);
@@ -874,6 +899,49 @@ static void test_local_close_in_callback(void **state)
     local_teardown(c);
 }
 
+/* A save that fails undoes its change and completes with GR_STORE_IO. */
+static void test_local_failed_save_undone(void **state)
+{
+    local_ctx_t *c = local_setup();
+    fixture_t fx = {.loop = ev_loop_new(EVFLAG_AUTO)};
+    char path[256];
+    result_t r;
+    watch_log_t w = {0};
+    (void)state;
+
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    assert_int_equal(do_create(&fx, fx.s, "/a", "old", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_create(&fx, fx.s, "/p", "", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_get(&fx, "/a", &w, &r), GR_STORE_OK);
+
+    /* Take the directory away: every save now fails (even for root). */
+    const char *files[] = {"metadata", "lock"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", c->dir, files[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(c->dir), 0);
+
+    assert_int_equal(do_create(&fx, fx.s, "/b", "", 0, NULL), GR_STORE_IO);
+    assert_int_equal(do_exists(&fx, fx.s, "/b", NULL, NULL), GR_STORE_NONODE);
+    assert_int_equal(do_set(&fx, "/a", "new", 0, NULL), GR_STORE_IO);
+    assert_int_equal(do_delete(&fx, fx.s, "/p", 0), GR_STORE_IO);
+    assert_int_equal(do_get(&fx, "/a", NULL, &r), GR_STORE_OK);
+    assert_int_equal(r.len, 3);
+    assert_memory_equal(r.data, "old", 3);
+    assert_int_equal(r.stat.version, 0);
+    assert_int_equal(do_children(&fx, "/", NULL, &r), GR_STORE_OK);
+    assert_int_equal(r.count, 2);
+    assert_int_equal(r.stat.cversion, 2);
+    barrier(&fx, fx.s);
+    assert_int_equal(w.calls, 0); /* nothing changed, nothing fired */
+
+    gr_store_close(fx.store);
+    ev_loop_destroy(fx.loop);
+    local_teardown(c);
+}
+
 static void test_rc_names(void **state)
 {
     (void)state;
@@ -890,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_local_corrupt_file_refused),
         cmocka_unit_test(test_local_locked),
         cmocka_unit_test(test_local_close_in_callback),
+        cmocka_unit_test(test_local_failed_save_undone),
         cmocka_unit_test(test_rc_names),
     };
     int failed = store_contract_run(&local_backend);
