@@ -31,7 +31,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define GR_CONN_SLOT_CACHE  16            /* freed slots kept for reuse, with their arena block */
+#define GR_CONN_SLOT_CACHE  4 /* freed slots kept for reuse, each keeping one arena block */
 #define GR_CONN_EAGER_BLOCK (1024 * 1024) /* frames up to this get their whole block at once */
 
 typedef struct gr_rblock {
