@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * OffsetForLeaderEpoch (v0-4): per partition, the end offset of the asked
+ * leader epoch, from the log's leader-epoch cache: the largest epoch not
+ * above the asked one and the start offset of the next epoch (the log end
+ * offset for the latest). An epoch the cache cannot answer gets epoch -1 and
+ * end offset -1 with no error, as Kafka answers.
+ *
+ * Followers (replica_id >= 0, v3+) use it to truncate after a leader change,
+ * consumers (KIP-320) to detect truncation; both are answered alike, since
+ * this broker leads every partition. current_leader_epoch (v2+) fences as in
+ * Fetch: older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH.
+ * A missing topic or partition is UNKNOWN_TOPIC_OR_PARTITION.
+ *
+ * Runs on: loop thread.
+ */
+#include "broker/broker.h"
+#include "handlers/handlers.h"
+#include "offset_for_leader_epoch.h"
+
+typedef gr_offset_for_leader_epoch_request_offset_for_leader_topic_t topic_req_t;
+typedef gr_offset_for_leader_epoch_request_offset_for_leader_partition_t partition_req_t;
+typedef gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_t topic_resp_t;
+typedef gr_offset_for_leader_epoch_response_epoch_end_offset_t partition_resp_t;
+
+static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
+{
+    if (current < 0 || current == p->leader_epoch)
+        return GR_KERR_NONE;
+    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
+}
+
+static void end_offset(gr_topic_t *topic, const partition_req_t *want, partition_resp_t *out)
+{
+    gr_offset_for_leader_epoch_response_epoch_end_offset_init(out);
+    out->partition = want->partition;
+    gr_partition_t *p = topic ? gr_topic_partition(topic, want->partition) : NULL;
+    if (!p || !p->log) {
+        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        return;
+    }
+    out->error_code = check_leader_epoch(p, want->current_leader_epoch);
+    if (out->error_code)
+        return;
+    int32_t epoch = GR_LOG_NO_EPOCH;
+    int64_t offset = -1;
+    gr_log_end_offset_for_epoch(p->log, want->leader_epoch, &epoch, &offset);
+    if (offset < 0)
+        return; /* unknown: epoch -1, offset -1 */
+    out->end_offset = offset;
+    out->leader_epoch = epoch; /* encoded from v1 on; v0 carries the offset alone */
+}
+
+void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
+{
+    gr_offset_for_leader_epoch_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_offset_for_leader_epoch_response_t resp;
+    gr_offset_for_leader_epoch_response_init(&resp);
+    int32_t topics = in.topics_count > 0 ? in.topics_count : 0;
+    size_t total = 0;
+    for (int32_t t = 0; t < topics; t++)
+        total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
+    resp.topics = gr_request_alloc(req, (size_t)(topics ? topics : 1) * sizeof(*resp.topics));
+    partition_resp_t *parts = gr_request_alloc(req, (total ? total : 1) * sizeof(*parts));
+    if (!resp.topics || !parts) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    resp.topics_count = topics;
+    size_t n = 0;
+    for (int32_t t = 0; t < topics; t++) {
+        const topic_req_t *want = &in.topics[t];
+        topic_resp_t *out = &resp.topics[t];
+        gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_init(out);
+        out->topic = want->topic;
+        out->partitions = &parts[n];
+        out->partitions_count = want->partitions_count > 0 ? want->partitions_count : 0;
+        gr_topic_t *topic = want->topic.len > 0 ? gr_topics_find(&b->topics, want->topic.ptr,
+                                                                 (size_t)want->topic.len)
+                                                : NULL;
+        for (int32_t i = 0; i < out->partitions_count; i++, n++)
+            end_offset(topic, &want->partitions[i], &parts[n]);
+    }
+    gr_request_respond(req, &resp);
+}
