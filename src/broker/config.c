@@ -138,7 +138,14 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("message.max.bytes", message_max_bytes, "1048588", 0, IMAX),
     KEY_INT("fetch.max.bytes", fetch_max_bytes, "57671680", 1024, IMAX),
     KEY_STRING("compression.type", compression_type, "producer", compression_types),
-    KEY_INT("compression.gzip.level", compression_gzip_level, "-1", -1, 9),
+    {.name = "compression.gzip.level",
+     .type = GR_CONFIG_INT,
+     .default_value = "-1",
+     .offset = FIELD(compression_gzip_level),
+     .min = 1,
+     .max = 9,
+     .has_extra = true,
+     .extra = -1},
     KEY_INT("compression.lz4.level", compression_lz4_level, "9", 1, 17),
     KEY_INT("compression.zstd.level", compression_zstd_level, "3", -131072, 22),
     KEY_INT("min.insync.replicas", min_insync_replicas, "1", 1, IMAX),
@@ -473,10 +480,17 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
                                                       : INT32_MAX;
         if (!parse_int64(value, &v) || v < tmin || v > tmax)
             goto bad_type;
-        if (v < def->min || v > def->max) {
-            seterr(err, errlen,
-                   "invalid value '%s' for configuration %s: must be between %lld and %lld", value,
-                   def->name, (long long)def->min, (long long)def->max);
+        if ((v < def->min || v > def->max) && !(def->has_extra && v == def->extra)) {
+            if (def->has_extra)
+                seterr(err, errlen,
+                       "invalid value '%s' for configuration %s: must be %lld or between %lld "
+                       "and %lld",
+                       value, def->name, (long long)def->extra, (long long)def->min,
+                       (long long)def->max);
+            else
+                seterr(err, errlen,
+                       "invalid value '%s' for configuration %s: must be between %lld and %lld",
+                       value, def->name, (long long)def->min, (long long)def->max);
             goto fail;
         }
         if (def->type == GR_CONFIG_LONG)

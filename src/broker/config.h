@@ -256,6 +256,8 @@ typedef struct gr_config_def {
     const char *default_value;     /* NULL: Kafka's null */
     size_t offset;                 /* of the field in gr_config_t */
     int64_t min, max;              /* inclusive bounds for INT, SHORT and LONG */
+    bool has_extra;                /* extra is valid too, outside [min, max] */
+    int64_t extra;                 /* (compression.gzip.level: -1 or 1..9) */
     double min_double, max_double; /* inclusive bounds for DOUBLE */
     const char *const *allowed;    /* NULL-terminated valid strings (each list item), or NULL */
 } gr_config_def_t;

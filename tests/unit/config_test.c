@@ -264,6 +264,8 @@ static void test_invalid_values(void **state)
         {"log.cleaner.min.cleanable.ratio=half", "log.cleaner.min.cleanable.ratio", "half"},
         {"log.segment.bytes=10", "log.segment.bytes", "10"},
         {"broker.id=-2", "broker.id", "-2"},
+        {"compression.gzip.level=0", "compression.gzip.level", "0"},
+        {"compression.gzip.level=10", "compression.gzip.level", "10"},
     };
     (void)state;
 
@@ -293,6 +295,7 @@ static void test_valid_edge_values(void **state)
                            "auto.create.topics.enable=False\n"
                            "log.cleaner.min.cleanable.ratio=0.25\n"
                            "num.partitions=+12\n"
+                           "compression.gzip.level=9\n"
                            "advertised.listeners=\n",
                            err, sizeof(err)),
                      0);
