@@ -437,6 +437,12 @@ static const char *type_word(gr_config_type_t t)
     }
 }
 
+static void type_error(const gr_config_def_t *def, const char *value, char *err, size_t errlen)
+{
+    seterr(err, errlen, "invalid value '%s' for configuration %s: not %s", value, def->name,
+           type_word(def->type));
+}
+
 /*
  * Converts text (trimmed, NUL-terminated) for def and stores it in cfg,
  * replacing the old value. value NULL stores Kafka's null. Returns 0, -EINVAL
@@ -465,8 +471,10 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
         field_clear(cfg, def);
         break;
     case GR_CONFIG_BOOL:
-        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0)
-            goto bad_type;
+        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
+            type_error(def, value, err, errlen);
+            goto fail;
+        }
         *(bool *)f = strcasecmp(value, "true") == 0;
         break;
     case GR_CONFIG_INT:
@@ -478,8 +486,10 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
         int64_t tmax = def->type == GR_CONFIG_LONG    ? INT64_MAX
                        : def->type == GR_CONFIG_SHORT ? INT16_MAX
                                                       : INT32_MAX;
-        if (!parse_int64(value, &v) || v < tmin || v > tmax)
-            goto bad_type;
+        if (!parse_int64(value, &v) || v < tmin || v > tmax) {
+            type_error(def, value, err, errlen);
+            goto fail;
+        }
         if ((v < def->min || v > def->max) && !(def->has_extra && v == def->extra)) {
             if (def->has_extra)
                 seterr(err, errlen,
@@ -503,8 +513,10 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
         char *end;
         errno = 0;
         double v = strtod(value, &end);
-        if (value[0] == '\0' || *end != '\0' || isnan(v))
-            goto bad_type;
+        if (value[0] == '\0' || *end != '\0' || isnan(v)) {
+            type_error(def, value, err, errlen);
+            goto fail;
+        }
         if (v < def->min_double || v > def->max_double) {
             seterr(err, errlen,
                    "invalid value '%s' for configuration %s: must be between %g and %g", value,
@@ -557,9 +569,6 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
     cfg->source[idx] = (uint8_t)source;
     return 0;
 
-bad_type:
-    seterr(err, errlen, "invalid value '%s' for configuration %s: not %s", value, def->name,
-           type_word(def->type));
 fail:
     free(text);
     return -EINVAL;
