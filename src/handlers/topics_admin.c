@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CreateTopics (v0-7) and DeleteTopics (v0-6). This broker is the
+ * controller, so topics are created and deleted here and the response is
+ * sent once done (timeout_ms is not needed and ignored).
+ *
+ * CreateTopics, per topic, checks in Kafka's order and reports the first
+ * failure (with a message from v1 on):
+ *   a name asked twice in one request    INVALID_REQUEST (every copy)
+ *   the topic exists                      TOPIC_ALREADY_EXISTS
+ *   a config with a null value            INVALID_CONFIG
+ *   assignments with num_partitions or
+ *     replication_factor not -1           INVALID_REQUEST
+ *   partitions < 1 (-1: num.partitions)   INVALID_PARTITIONS
+ *   replication factor < 1, or above the
+ *     one broker (-1: default.replication.factor)  INVALID_REPLICATION_FACTOR
+ *   bad name, or colliding with an existing topic once '.' and '_' are
+ *     treated alike                       INVALID_TOPIC_EXCEPTION
+ *   assignments not numbering partitions 0..n-1, or a replica list other
+ *     than [this broker]                  INVALID_REPLICA_ASSIGNMENT
+ *   unknown key or bad value              INVALID_CONFIG
+ * validate_only (v1+) stops there. From v5 a created topic reports its
+ * partition count, replication factor and configs: only the overrides set
+ * on it (source DYNAMIC_TOPIC_CONFIG); defaults are not listed.
+ *
+ * DeleteTopics takes names (v0-5 topic_names, v6 topics[].name) or topic ids
+ * (v6 topics[].topic_id). delete.topic.enable=false answers every topic
+ * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3); an entry with both a
+ * name and an id makes the request INVALID_REQUEST for every topic; unknown
+ * names are UNKNOWN_TOPIC_OR_PARTITION, unknown ids UNKNOWN_TOPIC_ID. A topic
+ * named twice is deleted once and reported twice.
+ *
+ * Runs on: loop thread.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "create_topics.h"
+#include "delete_topics.h"
+#include "handlers/handlers.h"
+
+#define GR_NO_NUM_PARTITIONS                    (-1)
+#define GR_NO_REPLICATION_FACTOR                (-1)
+#define GR_BROKER_COUNT                         1 /* single node */
+#define GR_CONFIG_SOURCE_TOPIC                  1 /* DescribeConfigs' DYNAMIC_TOPIC_CONFIG */
+#define GR_DELETE_TOPICS_DISABLED_ERROR_VERSION 3 /* TOPIC_DELETION_DISABLED from v3 */
+#define GR_ADMIN_MESSAGE_MAX                    512
+
+typedef gr_create_topics_request_creatable_topic_t create_req_t;
+typedef gr_create_topics_response_creatable_topic_result_t create_resp_t;
+typedef gr_create_topics_response_creatable_topic_configs_t config_resp_t;
+typedef gr_delete_topics_response_deletable_topic_result_t delete_resp_t;
+
+/* Copies msg into the request's arena as a response string (null if out of memory). */
+static gr_str_t message_str(gr_request_t *req, const char *msg)
+{
+    char *copy = gr_arena_strndup(req->arena, msg, strlen(msg));
+    gr_str_t s = {copy, copy ? (int32_t)strlen(copy) : GR_NULL_LEN};
+    return s;
+}
+
+/* An index into a request array, sorted by a key to find repeats. */
+typedef struct keyed {
+    gr_str_t name;
+    uintptr_t ptr;
+    size_t index;
+} keyed_t;
+
+static int keyed_name_cmp(const void *a, const void *b)
+{
+    const keyed_t *x = a, *y = b;
+    if (x->name.len != y->name.len)
+        return x->name.len < y->name.len ? -1 : 1;
+    return x->name.len > 0 ? memcmp(x->name.ptr, y->name.ptr, (size_t)x->name.len) : 0;
+}
+
+static int keyed_ptr_cmp(const void *a, const void *b)
+{
+    const keyed_t *x = a, *y = b;
+    return (x->ptr > y->ptr) - (x->ptr < y->ptr);
+}
+
+/* Sorts keys by cmp and, if dup is not NULL, marks dup[index] of every repeated key. */
+static void mark_repeats(keyed_t *keys, size_t n, int (*cmp)(const void *, const void *), bool *dup)
+{
+    qsort(keys, n, sizeof(*keys), cmp);
+    for (size_t i = 1; dup && i < n; i++) {
+        if (cmp(&keys[i - 1], &keys[i]) == 0) {
+            dup[keys[i - 1].index] = true;
+            dup[keys[i].index] = true;
+        }
+    }
+}
+
+/* ---- CreateTopics ---- */
+
+typedef struct collision {
+    const char *name;
+    const char *found; /* out: an existing topic colliding with name */
+} collision_t;
+
+static bool same_but_dots(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a == '.' ? '_' : *a, y = *b == '.' ? '_' : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+static void find_collision(gr_topic_t *topic, void *arg)
+{
+    collision_t *c = arg;
+    if (!c->found && strcmp(topic->name, c->name) != 0 && same_but_dots(topic->name, c->name))
+        c->found = topic->name;
+}
+
+/* Names the configs with null values into msg; returns how many. */
+static int null_configs(const create_req_t *want, char *msg, size_t len)
+{
+    int n = 0;
+    size_t used = (size_t)snprintf(msg, len, "Null value not supported for topic configs: ");
+    for (int32_t i = 0; i < want->configs_count; i++) {
+        const gr_str_t *key = &want->configs[i].name;
+        if (want->configs[i].value.len != GR_NULL_LEN)
+            continue;
+        if (used < len)
+            used += (size_t)snprintf(msg + used, len - used, "%s%.*s", n ? "," : "",
+                                     key->len > 0 ? key->len : 0, key->ptr ? key->ptr : "");
+        n++;
+    }
+    return n;
+}
+
+/* Checks manual assignments: partitions 0..n-1 once each, each on [this broker]. */
+static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req, const create_req_t *want,
+                                   char *msg, size_t len)
+{
+    int32_t n = want->assignments_count;
+    bool *seen = gr_request_alloc(req, (size_t)n);
+    if (!seen) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const gr_create_topics_request_creatable_replica_assignment_t *a = &want->assignments[i];
+        if (a->partition_index < 0 || a->partition_index >= n || seen[a->partition_index]) {
+            snprintf(msg, len, "partitions should be a consecutive 0-based integer sequence");
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+        }
+        seen[a->partition_index] = true;
+        if (a->broker_ids_count <= 0) {
+            snprintf(msg, len, "Partition %d has an empty replica list", a->partition_index);
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+        }
+        for (int32_t r = 0; r < a->broker_ids_count; r++) {
+            if (a->broker_ids[r] != b->config.broker_id) {
+                snprintf(msg, len, "Partition %d is assigned to broker %d, which does not exist",
+                         a->partition_index, a->broker_ids[r]);
+                return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+            }
+        }
+        if (a->broker_ids_count > GR_BROKER_COUNT) {
+            snprintf(msg, len, "Duplicate replica assignment found for partition %d",
+                     a->partition_index);
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+        }
+    }
+    return GR_KERR_NONE;
+}
+
+/*
+ * Runs every check of the file comment but the duplicate one, and copies the
+ * configs into NUL-terminated strings in the request's arena.
+ * Returns GR_KERR_NONE with *out_partitions and configs filled, or an error
+ * with msg filled.
+ */
+static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_req_t *want,
+                              const char *name, int32_t *out_partitions, gr_topic_config_t *configs,
+                              char *msg, size_t len)
+{
+    if (gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)) {
+        snprintf(msg, len, "Topic '%s' already exists.", name);
+        return GR_KERR_TOPIC_ALREADY_EXISTS;
+    }
+    if (null_configs(want, msg, len) > 0)
+        return GR_KERR_INVALID_CONFIG;
+    bool manual = want->assignments_count > 0;
+    if (manual && (want->num_partitions != GR_NO_NUM_PARTITIONS ||
+                   want->replication_factor != GR_NO_REPLICATION_FACTOR)) {
+        snprintf(msg, len,
+                 "Both numPartitions or replicationFactor and replicasAssignments were set. "
+                 "Both cannot be used at the same time.");
+        return GR_KERR_INVALID_REQUEST;
+    }
+    int32_t partitions = want->num_partitions == GR_NO_NUM_PARTITIONS ? b->config.num_partitions
+                                                                      : want->num_partitions;
+    int32_t factor = want->replication_factor == GR_NO_REPLICATION_FACTOR
+                         ? b->config.default_replication_factor
+                         : want->replication_factor;
+    if (manual) {
+        partitions = want->assignments_count;
+        factor = GR_BROKER_COUNT; /* checked replica by replica below */
+    }
+    if (partitions <= 0) {
+        snprintf(msg, len, "Number of partitions must be larger than 0.");
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    if (factor <= 0) {
+        snprintf(msg, len, "Replication factor must be larger than 0.");
+        return GR_KERR_INVALID_REPLICATION_FACTOR;
+    }
+    if (factor > GR_BROKER_COUNT) {
+        snprintf(msg, len, "Replication factor: %d larger than available brokers: %d.", factor,
+                 GR_BROKER_COUNT);
+        return GR_KERR_INVALID_REPLICATION_FACTOR;
+    }
+    if (gr_topic_name_check(want->name.ptr, (size_t)want->name.len)) {
+        snprintf(msg, len,
+                 "Topic name \"%s\" is illegal: it must be 1 to %d characters of ASCII "
+                 "alphanumerics, '.', '_' and '-', and not \".\" or \"..\"",
+                 name, GR_TOPIC_NAME_LIMIT);
+        return GR_KERR_INVALID_TOPIC_EXCEPTION;
+    }
+    if (strpbrk(name, "._")) {
+        collision_t c = {name, NULL};
+        gr_topics_foreach(&b->topics, find_collision, &c);
+        if (c.found) {
+            snprintf(msg, len, "Topic '%s' collides with existing topic: %s", name, c.found);
+            return GR_KERR_INVALID_TOPIC_EXCEPTION;
+        }
+    }
+    if (manual) {
+        gr_kerr_t err = check_assignments(b, req, want, msg, len);
+        if (err)
+            return err;
+    }
+    if (want->configs_count > GR_TOPIC_MAX_CONFIGS) {
+        snprintf(msg, len, "At most %d topic configs can be set", GR_TOPIC_MAX_CONFIGS);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    for (int32_t i = 0; i < want->configs_count; i++) {
+        const gr_create_topics_request_createable_topic_config_t *c = &want->configs[i];
+        configs[i].key = gr_arena_strndup(req->arena, c->name.ptr ? c->name.ptr : "",
+                                          (size_t)(c->name.len > 0 ? c->name.len : 0));
+        configs[i].value =
+            gr_arena_strndup(req->arena, c->value.ptr ? c->value.ptr : "", (size_t)c->value.len);
+        if (!configs[i].key || !configs[i].value) {
+            snprintf(msg, len, "Out of memory");
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        }
+        gr_kerr_t err = gr_topic_config_check(configs[i].key, configs[i].value, msg, len);
+        if (err)
+            return err;
+    }
+    *out_partitions = partitions;
+    return GR_KERR_NONE;
+}
+
+/* Lists configs (the topic's overrides) in out (v5+). */
+static void fill_configs(gr_request_t *req, const gr_topic_config_t *configs, int count,
+                         create_resp_t *out)
+{
+    if (count <= 0)
+        return;
+    out->configs = gr_request_alloc(req, (size_t)count * sizeof(*out->configs));
+    if (!out->configs) {
+        out->topic_config_error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        config_resp_t *c = &out->configs[i];
+        gr_create_topics_response_creatable_topic_configs_init(c);
+        c->name = gr_str(configs[i].key);
+        c->value = gr_str(configs[i].value);
+        c->read_only = false;
+        c->config_source = GR_CONFIG_SOURCE_TOPIC;
+        c->is_sensitive = false;
+    }
+    out->configs_count = count;
+}
+
+static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
+                         const create_req_t *want, create_resp_t *out)
+{
+    char msg[GR_ADMIN_MESSAGE_MAX] = "";
+    int16_t version = req->api_version;
+    int32_t partitions = 0;
+    gr_topic_t *topic = NULL;
+    gr_topic_config_t *configs = NULL;
+    int config_count = want->configs_count > 0 ? want->configs_count : 0;
+    gr_kerr_t err = GR_KERR_NONE;
+    char *name = gr_arena_strndup(req->arena, want->name.ptr ? want->name.ptr : "",
+                                  (size_t)(want->name.len > 0 ? want->name.len : 0));
+    if (config_count > 0)
+        configs = gr_request_alloc(req, (size_t)config_count * sizeof(*configs));
+    if (!name || (config_count > 0 && !configs)) {
+        snprintf(msg, sizeof msg, "Out of memory");
+        err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    if (!err)
+        err = check_create(b, req, want, name, &partitions, configs, msg, sizeof msg);
+    if (!err && !validate_only)
+        err = gr_topics_create(b, name, partitions, configs, config_count, &topic, msg, sizeof msg);
+    if (err) {
+        out->error_code = err;
+        if (version >= 1)
+            out->error_message = message_str(req, msg);
+        return;
+    }
+    out->error_message.len = GR_NULL_LEN;
+    out->num_partitions = partitions;
+    out->replication_factor = GR_BROKER_COUNT;
+    if (topic) {
+        out->topic_id = topic->id;
+        if (version >= 5)
+            fill_configs(req, topic->configs, topic->config_count, out);
+    } else if (version >= 5) {
+        fill_configs(req, configs, config_count, out);
+    }
+}
+
+void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
+{
+    gr_create_topics_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_create_topics_response_t resp;
+    gr_create_topics_response_init(&resp);
+    size_t n = in.topics_count > 0 ? (size_t)in.topics_count : 0;
+    resp.topics = gr_request_alloc(req, (n ? n : 1) * sizeof(*resp.topics));
+    bool *dup = gr_request_alloc(req, n ? n : 1);
+    keyed_t *keys = gr_request_alloc(req, (n ? n : 1) * sizeof(*keys));
+    if (!resp.topics || !dup || !keys) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (keyed_t){in.topics[i].name, 0, i};
+    mark_repeats(keys, n, keyed_name_cmp, dup);
+    resp.topics_count = (int32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        create_resp_t *out = &resp.topics[i];
+        gr_create_topics_response_creatable_topic_result_init(out);
+        out->name = in.topics[i].name;
+        if (dup[i]) {
+            out->error_code = GR_KERR_INVALID_REQUEST;
+            if (req->api_version >= 1)
+                out->error_message = gr_str("Found multiple entries for this topic.");
+            continue;
+        }
+        create_topic(b, req, req->api_version >= 1 && in.validate_only, &in.topics[i], out);
+    }
+    gr_request_respond(req, &resp);
+}
+
+/* ---- DeleteTopics ---- */
+
+/* The v6 list, or the v0-5 names seen as one. */
+static gr_delete_topics_request_delete_topic_state_t *
+delete_targets(gr_request_t *req, gr_delete_topics_request_t *in, size_t *count)
+{
+    if (req->api_version >= 6) {
+        *count = in->topics_count > 0 ? (size_t)in->topics_count : 0;
+        return in->topics;
+    }
+    size_t n = in->topic_names_count > 0 ? (size_t)in->topic_names_count : 0;
+    gr_delete_topics_request_delete_topic_state_t *all =
+        gr_request_alloc(req, (n ? n : 1) * sizeof(*all));
+    if (all)
+        for (size_t i = 0; i < n; i++)
+            all[i].name = in->topic_names[i];
+    *count = n;
+    return all;
+}
+
+static void delete_error(gr_request_t *req, delete_resp_t *out, gr_kerr_t err, const char *msg)
+{
+    out->error_code = err;
+    if (req->api_version >= 5)
+        out->error_message = message_str(req, msg);
+}
+
+void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
+{
+    gr_delete_topics_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_delete_topics_response_t resp;
+    gr_delete_topics_response_init(&resp);
+    size_t n = 0;
+    gr_delete_topics_request_delete_topic_state_t *targets = delete_targets(req, &in, &n);
+    resp.responses = gr_request_alloc(req, (n ? n : 1) * sizeof(*resp.responses));
+    gr_topic_t **found = gr_request_alloc(req, (n ? n : 1) * sizeof(*found));
+    keyed_t *keys = gr_request_alloc(req, (n ? n : 1) * sizeof(*keys));
+    if (!targets || !resp.responses || !found || !keys) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    bool both = false;
+    for (size_t i = 0; i < n; i++)
+        both |= targets[i].name.len != GR_NULL_LEN && !gr_uuid_is_zero(targets[i].topic_id);
+    resp.responses_count = (int32_t)n;
+    size_t keyed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gr_delete_topics_request_delete_topic_state_t *want = &targets[i];
+        delete_resp_t *out = &resp.responses[i];
+        gr_delete_topics_response_deletable_topic_result_init(out);
+        out->name = want->name;
+        if (req->api_version >= 6)
+            out->topic_id = want->topic_id;
+        if (both) {
+            delete_error(req, out, GR_KERR_INVALID_REQUEST,
+                         "Topic name and topic ID can not both be specified.");
+        } else if (!b->config.delete_topic_enable) {
+            delete_error(req, out,
+                         req->api_version < GR_DELETE_TOPICS_DISABLED_ERROR_VERSION
+                             ? GR_KERR_INVALID_REQUEST
+                             : GR_KERR_TOPIC_DELETION_DISABLED,
+                         "Topic deletion is disabled.");
+        } else if (want->name.len == GR_NULL_LEN) {
+            found[i] = gr_topics_find_id(&b->topics, want->topic_id);
+            if (!found[i])
+                delete_error(req, out, GR_KERR_UNKNOWN_TOPIC_ID,
+                             "This server does not host this topic ID.");
+        } else {
+            found[i] = want->name.len > 0
+                           ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                           : NULL;
+            if (!found[i])
+                delete_error(req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION,
+                             "This server does not host this topic-partition.");
+        }
+        if (found[i]) {
+            /* The topic's own strings die with it: copy them first. */
+            out->name = message_str(req, found[i]->name);
+            if (req->api_version >= 6)
+                out->topic_id = found[i]->id;
+            keys[keyed++] = (keyed_t){{NULL, 0}, (uintptr_t)found[i], i};
+        }
+    }
+    mark_repeats(keys, keyed, keyed_ptr_cmp, NULL);
+    for (size_t k = 0; k < keyed; k++) {
+        /* keys are sorted by topic: delete each on its first entry only. */
+        if (k > 0 && keys[k].ptr == keys[k - 1].ptr)
+            continue;
+        size_t i = keys[k].index;
+        gr_kerr_t err = gr_topics_delete(b, found[i]);
+        if (err) {
+            for (size_t j = k; j < keyed && keys[j].ptr == keys[k].ptr; j++)
+                delete_error(req, &resp.responses[keys[j].index], err,
+                             "Deleting the topic failed.");
+        }
+    }
+    gr_request_respond(req, &resp);
+}
