@@ -5,7 +5,7 @@
  *
  * Usage:
  *   roundtrip -b bootstrap -t topic [-n count] [-z codec] [-a acks] [-s size]
- *             [-m both|produce|consume] [-E] [-T base_ms] [-A] [-L]
+ *             [-m both|produce|consume] [-E] [-p partition] [-T base_ms] [-A] [-L]
  *             [-x error_name] [-w seconds] [-X key=value]...
  *
  *   -n  records to produce (default 1000); in consume mode, records to wait
@@ -18,6 +18,7 @@
  *   -E  one record per partition: record i goes to partition i and the count
  *       is the topic's partition count (the topic is created, or auto-created,
  *       before producing)
+ *   -p  produce every record to this partition (default: by key hash)
  *   -T  record i carries timestamp base_ms + i (checked when consumed)
  *   -A  print "acked <partition> <offset> <id>" for each delivered record
  *   -L  print "got <partition> <offset> <id>" for each consumed record
@@ -78,6 +79,7 @@ typedef struct rt_run {
     long count;
     long value_size;
     bool each_partition;
+    int32_t partition; /* RD_KAFKA_PARTITION_UA: by key */
     bool print_acks;
     bool print_consumed;
     int64_t base_ts;
@@ -271,7 +273,7 @@ static int rt_produce(rt_run_t *run)
                 rk, RD_KAFKA_V_TOPIC(run->topic), RD_KAFKA_V_KEY(key, RT_KEY_SIZE - 1),
                 RD_KAFKA_V_VALUE(run->value_buf, (size_t)run->value_size),
                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                RD_KAFKA_V_PARTITION(run->each_partition ? (int32_t)id : RD_KAFKA_PARTITION_UA),
+                RD_KAFKA_V_PARTITION(run->each_partition ? (int32_t)id : run->partition),
                 RD_KAFKA_V_TIMESTAMP(run->has_ts ? run->base_ts + id : 0),
                 RD_KAFKA_V_OPAQUE((void *)(intptr_t)id), RD_KAFKA_V_END);
             if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL)
@@ -500,9 +502,10 @@ fail:
 
 static void rt_usage(void)
 {
-    fprintf(stderr, "usage: roundtrip -b bootstrap -t topic [-n count] [-z codec] [-a acks] "
-                    "[-s size] [-m both|produce|consume] [-E] [-T base_ms] [-A] [-L] "
-                    "[-x error_name] [-w seconds] [-X key=value]...\n");
+    fprintf(stderr,
+            "usage: roundtrip -b bootstrap -t topic [-n count] [-z codec] [-a acks] "
+            "[-s size] [-m both|produce|consume] [-E] [-p partition] [-T base_ms] [-A] [-L] "
+            "[-x error_name] [-w seconds] [-X key=value]...\n");
 }
 
 /* Parses a decimal long in [min, max]. Returns 0 and sets *out, or -EINVAL. */
@@ -528,13 +531,14 @@ int main(int argc, char **argv)
         .count = RT_DEFAULT_COUNT,
         .value_size = RT_DEFAULT_SIZE,
         .wait_s = RT_DEFAULT_WAIT_S,
+        .partition = RD_KAFKA_PARTITION_UA,
     };
     long number;
     int status = 2;
     int opt;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt(argc, argv, "b:t:n:z:a:s:m:ET:ALx:w:X:")) != -1) {
+    while ((opt = getopt(argc, argv, "b:t:n:z:a:s:m:Ep:T:ALx:w:X:")) != -1) {
         switch (opt) {
         case 'b':
             run.bootstrap = optarg;
@@ -568,6 +572,11 @@ int main(int argc, char **argv)
             break;
         case 'E':
             run.each_partition = true;
+            break;
+        case 'p':
+            if (rt_parse_long(optarg, 0, INT32_MAX, &number) != 0)
+                goto usage;
+            run.partition = (int32_t)number;
             break;
         case 'T':
             if (rt_parse_long(optarg, 0, LONG_MAX, &number) != 0)
