@@ -6,13 +6,18 @@
  * baseline to compare Gregor against.
  *
  * Usage:
- *   mock_cluster [-b brokers] [-t topic[:partitions[:replicas]]]... [-d debug]
+ *   mock_cluster [-b brokers] [-t topic[:partitions[:replicas]]]...
+ *                [-V api_key:min:max]... [-d debug]
  *
  * The first line written to stdout is the cluster's bootstrap address list
  * ("127.0.0.1:PORT[,127.0.0.1:PORT...]"), flushed at once; nothing else is
  * written to stdout, so a script can read that line and go. Diagnostics go
  * to stderr. The program runs until SIGINT or SIGTERM, then destroys the
  * cluster and exits 0.
+ *
+ * -V narrows the version range the cluster advertises (and accepts) for one
+ * API, e.g. to make clients fall back to older versions; -1:-1 disables the
+ * API. librdkafka requires max to stay within what its mock implements.
  *
  * Listen ports: librdkafka (2.0.x) binds each mock broker to 127.0.0.1 on
  * an ephemeral port and offers no way to choose it, hence the bootstrap line.
@@ -27,6 +32,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +47,13 @@
 #define MOCK_MAX_BROKERS        64
 #define MOCK_MAX_TOPIC_NAME     249 /* Kafka's limit on topic name length */
 
+/* Advertised version range of one API, parsed from "key:min:max". */
+typedef struct mock_api_range_s {
+    int api_key;
+    int min_version;
+    int max_version;
+} mock_api_range_t;
+
 /* One topic to create, parsed from "name[:partitions[:replicas]]". */
 typedef struct mock_topic_s {
     char name[MOCK_MAX_TOPIC_NAME + 1];
@@ -52,10 +65,12 @@ static void mock_usage(const char *prog)
 {
     fprintf(stderr,
             "usage: %s [-b brokers] [-t topic[:partitions[:replicas]]]... "
-            "[-d debug-contexts]\n"
+            "[-V api_key:min:max]... [-d debug-contexts]\n"
             "  -b  number of mock brokers (1..%d, default 1)\n"
             "  -t  create a topic (repeatable; default %d partition(s), "
             "replication %d)\n"
+            "  -V  advertise only versions min..max of an API (repeatable; "
+            "-1:-1 disables it)\n"
             "  -d  librdkafka debug contexts, e.g. \"mock,protocol\"\n"
             "Prints the bootstrap address list as the first line of "
             "stdout, then runs until SIGINT/SIGTERM.\n",
@@ -113,6 +128,35 @@ static int mock_parse_topic(const char *spec, mock_topic_t *topic /* out: parsed
 }
 
 /*
+ * Parses "api_key:min:max" into *range; min and max may both be -1.
+ * Returns 0, or -EINVAL on a malformed spec.
+ */
+static int mock_parse_api_range(const char *spec, mock_api_range_t *range /* out: parsed range */)
+{
+    char copy[64];
+    char *min_text;
+    char *max_text;
+
+    if (strlen(spec) >= sizeof(copy))
+        return -EINVAL;
+    strcpy(copy, spec);
+    min_text = strchr(copy, ':');
+    if (!min_text)
+        return -EINVAL;
+    *min_text++ = '\0';
+    max_text = strchr(min_text, ':');
+    if (!max_text)
+        return -EINVAL;
+    *max_text++ = '\0';
+    if (mock_parse_int(copy, 0, INT16_MAX, &range->api_key) != 0 ||
+        mock_parse_int(min_text, -1, INT16_MAX, &range->min_version) != 0 ||
+        mock_parse_int(max_text, -1, INT16_MAX, &range->max_version) != 0 ||
+        range->min_version > range->max_version)
+        return -EINVAL;
+    return 0;
+}
+
+/*
  * Creates the librdkafka handle that owns the mock cluster. It is a
  * producer with no bootstrap servers: it never connects anywhere itself.
  * Returns the handle, or NULL after printing the reason on stderr.
@@ -145,6 +189,8 @@ int main(int argc, char **argv)
     const char *debug = NULL;
     mock_topic_t *topics = NULL;
     int topic_count = 0;
+    mock_api_range_t *ranges = NULL;
+    int range_count = 0;
     rd_kafka_t *rk = NULL;
     rd_kafka_mock_cluster_t *cluster = NULL;
     sigset_t stop_signals;
@@ -154,11 +200,12 @@ int main(int argc, char **argv)
     int i;
 
     topics = calloc((size_t)argc, sizeof(*topics));
-    if (!topics) {
+    ranges = calloc((size_t)argc, sizeof(*ranges));
+    if (!topics || !ranges) {
         fprintf(stderr, "mock_cluster: out of memory\n");
-        return 1;
+        goto fail;
     }
-    while ((opt = getopt(argc, argv, "b:t:d:h")) != -1) {
+    while ((opt = getopt(argc, argv, "b:t:V:d:h")) != -1) {
         switch (opt) {
         case 'b':
             if (mock_parse_int(optarg, 1, MOCK_MAX_BROKERS, &broker_count) != 0) {
@@ -175,6 +222,13 @@ int main(int argc, char **argv)
                 goto fail;
             }
             topic_count++;
+            break;
+        case 'V':
+            if (mock_parse_api_range(optarg, &ranges[range_count]) != 0) {
+                fprintf(stderr, "mock_cluster: bad version range \"%s\"\n", optarg);
+                goto fail;
+            }
+            range_count++;
             break;
         case 'd':
             debug = optarg;
@@ -228,6 +282,17 @@ int main(int argc, char **argv)
         }
     }
 
+    for (i = 0; i < range_count; i++) {
+        const mock_api_range_t *r = &ranges[i];
+        rd_kafka_resp_err_t err = rd_kafka_mock_set_apiversion(
+            cluster, (int16_t)r->api_key, (int16_t)r->min_version, (int16_t)r->max_version);
+
+        if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+            fprintf(stderr, "mock_cluster: api %d: %s\n", r->api_key, rd_kafka_err2str(err));
+            goto fail;
+        }
+    }
+
     printf("%s\n", rd_kafka_mock_cluster_bootstraps(cluster));
     fflush(stdout);
 
@@ -241,6 +306,7 @@ fail:
         rd_kafka_mock_cluster_destroy(cluster);
     if (rk)
         rd_kafka_destroy(rk);
+    free(ranges);
     free(topics);
     return exit_code;
 }
