@@ -24,7 +24,7 @@ typedef struct gr_reader {
 static inline void gr_reader_init(gr_reader_t *r, const void *buf, size_t len)
 {
     r->p = buf;
-    r->end = r->p + len;
+    r->end = len ? r->p + len : r->p; /* buf may be NULL when len is 0 */
     r->err = 0;
 }
 

@@ -101,7 +101,7 @@ void gr_batch_set_log_append_time(uint8_t *batch, size_t size, int64_t timestamp
 void gr_record_iter_init(gr_record_iter_t *it, const uint8_t *records, size_t len, int32_t count)
 {
     it->p = records;
-    it->end = records + len;
+    it->end = len ? records + len : records; /* records may be NULL when empty */
     it->remaining = count;
 }
 

@@ -34,11 +34,11 @@ void gr_writer_fail(gr_writer_t *w, int err)
         w->err = err;
 }
 
-/* Makes room for n more bytes; returns where they go, or NULL on failure. */
+/* Makes room for n more bytes; returns where they go, or NULL on failure or n == 0. */
 static uint8_t *grow(gr_writer_t *w, size_t n)
 {
-    if (w->err)
-        return NULL;
+    if (w->err || n == 0)
+        return NULL; /* n == 0: nothing to place, and buf may still be NULL */
     if (w->cap - w->len < n) {
         size_t cap = w->cap ? w->cap : GR_WRITER_MIN_CAP;
         while (cap - w->len < n) {
