@@ -281,7 +281,7 @@ static int cmp_i64(const void *a, const void *b)
 
 static bool bsearch_i64(const int64_t *v, size_t n, int64_t key)
 {
-    return bsearch(&key, v, n, sizeof *v, cmp_i64) != NULL;
+    return n > 0 && bsearch(&key, v, n, sizeof *v, cmp_i64) != NULL;
 }
 
 /*
@@ -321,7 +321,8 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
         }
         bases[n++] = base;
     }
-    qsort(bases, n, sizeof *bases, cmp_i64);
+    if (n > 1)
+        qsort(bases, n, sizeof *bases, cmp_i64);
     rewinddir(d);
     while ((e = readdir(d)) != NULL) {
         int64_t base = segment_name_offset(e->d_name, ".index");
@@ -705,9 +706,8 @@ static bool log_should_roll(const gr_log_t *log, int64_t len, int64_t max_ts, in
         return false;
     if (seg->size > cfg->segment_bytes - len)
         return true;
-    int64_t waited = seg->first_batch_timestamp >= 0 && max_ts >= 0
-                         ? max_ts - seg->first_batch_timestamp
-                         : now_ms - seg->created_ms;
+    int64_t waited = seg->first_batch_timestamp >= 0 ? max_ts - seg->first_batch_timestamp
+                                                     : now_ms - seg->created_ms;
     if (waited > cfg->segment_ms)
         return true;
     if ((int64_t)seg->oidx_count >= cfg->segment_index_bytes / GR_OFFSET_INDEX_ENTRY_SIZE ||
