@@ -67,29 +67,28 @@ def main():
     with open(os.path.join(HERE, "manifest.txt")) as f:
         lines = f.readlines()
     for line in lines:
-        if True:
-            name, kind, _key, version, message, hv = line.split()
-            with open(os.path.join(HERE, name)) as h:
-                frame = bytes.fromhex(h.read().strip())
-            size = header_size(frame, kind, int(hv))
-            if size != header_bytes[name]:
-                sys.exit("%s: header is %d bytes, headers.txt says %d" %
-                         (name, size, header_bytes[name]))
-            result = subprocess.run(
-                [sys.executable, ORACLE, "decode", "--schemas", args.schemas,
-                 "--message", message, "--version", version, "--hex", frame[size:].hex()],
-                capture_output=True, text=True)
-            expected = os.path.join(HERE, name + ".expected")
-            if result.returncode != 0:
-                reason = " ".join(result.stderr.split())
-                failed.append("%s # %s\n" % (line.strip(), reason))
-                print("%s: %s" % (name, reason), file=sys.stderr)
-                if os.path.exists(expected):
-                    os.remove(expected)
-                continue
-            kept.append(line)
-            with open(expected, "w") as out:
-                out.write(result.stdout.strip() + "\n")
+        name, kind, _key, version, message, hv = line.split()
+        with open(os.path.join(HERE, name)) as h:
+            frame = bytes.fromhex(h.read().strip())
+        size = header_size(frame, kind, int(hv))
+        if size != header_bytes[name]:
+            sys.exit("%s: header is %d bytes, headers.txt says %d" %
+                     (name, size, header_bytes[name]))
+        result = subprocess.run(
+            [sys.executable, ORACLE, "decode", "--schemas", args.schemas,
+             "--message", message, "--version", version, "--hex", frame[size:].hex()],
+            capture_output=True, text=True)
+        expected = os.path.join(HERE, name + ".expected")
+        if result.returncode != 0:
+            reason = " ".join(result.stderr.split())
+            failed.append("%s # %s\n" % (line.strip(), reason))
+            print("%s: %s" % (name, reason), file=sys.stderr)
+            if os.path.exists(expected):
+                os.remove(expected)
+            continue
+        kept.append(line)
+        with open(expected, "w") as out:
+            out.write(result.stdout.strip() + "\n")
     with open(os.path.join(HERE, "manifest.txt"), "w") as f:
         f.writelines(kept)
     if failed:
