@@ -108,13 +108,18 @@ fail:
     return err;
 }
 
-/* Writes Java's xerial framing: header, then blocks of int32 length + raw snappy. */
+/*
+ * Writes Java's xerial framing: header, then blocks of int32 length + raw
+ * snappy. Empty input still gets one (empty) block: librdkafka only takes a
+ * stream for xerial when it is longer than the header plus a length word.
+ */
 static int compress_snappy(const uint8_t *in, size_t len, gr_writer_t *w)
 {
     gr_write_raw(w, xerial_magic, sizeof xerial_magic);
     gr_write_int32(w, XERIAL_VERSION);
     gr_write_int32(w, XERIAL_COMPAT);
-    for (size_t off = 0; off < len && !w->err;) {
+    size_t off = 0;
+    do {
         size_t n =
             len - off < GR_SNAPPY_XERIAL_BLOCK_SIZE ? len - off : GR_SNAPPY_XERIAL_BLOCK_SIZE;
         size_t bound = snappy_max_compressed_length(n);
@@ -123,15 +128,15 @@ static int compress_snappy(const uint8_t *in, size_t len, gr_writer_t *w)
         if (!dst)
             break;
         size_t clen = bound;
-        if (snappy_compress((const char *)in + off, n, (char *)dst + XERIAL_BLOCK_LEN_SIZE,
-                            &clen) != SNAPPY_OK) {
+        const char *src = n ? (const char *)in + off : ""; /* in may be NULL when empty */
+        if (snappy_compress(src, n, (char *)dst + XERIAL_BLOCK_LEN_SIZE, &clen) != SNAPPY_OK) {
             unreserve(w, pos, 0);
             return -EIO;
         }
         gr_writer_put_int32(w, pos, (int32_t)clen);
         unreserve(w, pos, XERIAL_BLOCK_LEN_SIZE + clen);
         off += n;
-    }
+    } while (off < len);
     return w->err;
 }
 
