@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Record batches: building, validating and iterating batches for every
- * codec; batches written by another implementation (kafka-python 2.0.2);
- * every truncated prefix and every flipped byte of a valid batch; malformed
- * counts, offset deltas and records; the in-place rewrites.
+ * codec; batches written by other implementations (kafka-python 2.0.2,
+ * librdkafka 2.0.2 with every codec); every truncated prefix and every
+ * flipped byte of a valid batch; malformed counts, offset deltas and
+ * records; the in-place rewrites.
  *
  * Batches under test are copied into exact-size heap buffers, so any read
  * past their end is caught when run under AddressSanitizer.
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,37 @@ static const uint8_t python_gzip[] = {
     0x48, 0xcd, 0xc9, 0xc9, 0x67, 0x62, 0xc9, 0x30, 0x64, 0x29, 0x33, 0x2c, 0x60, 0xe0, 0x62, 0x62,
     0x4c, 0x29, 0xcf, 0x2f, 0xca, 0x21, 0x8d, 0x60, 0x90, 0x62, 0x10, 0x62, 0x61, 0x60, 0x64, 0x61,
     0x4a, 0x64, 0x64, 0x49, 0x4a, 0x62, 0x00, 0x00, 0x31, 0x7f, 0xf6, 0x57, 0x5b, 0x00, 0x00, 0x00};
+
+/*
+ * Produce batches written by librdkafka 2.0.2 (kcat 1.7.1 -z <codec>, captured on the
+ * wire): keys c1, c2, c3; values "<codec> value one", "<codec> value two" and
+ * 3000 'x'. Snappy here is raw (librdkafka's framing), not xerial.
+ */
+static const char *const librdkafka_batches[] = {
+    /* gzip */
+    "00000000000000000000008800000000020069d658000100000002000001a236880a34000001a236880a34ff"
+    "ffffffffffffffffffffffffff000000031f8b0800000000000003d36160606049369449afca2c50284bcc29"
+    "4d55c8cf4b65d061606062493642162e29cf6768d207aa664936fea057310a46c1281805a360148c8251300a"
+    "46c12818f4800100afb09c38f10b0000",
+    /* snappy */
+    "0000000000000000000000f600000000029a16c586000200000002000001a236881d53000001a236881d53ff"
+    "ffffffffffffffffffffffffff00000003f5177c3000000004633120736e617070792076616c7565206f6e65"
+    "00300000020463323619003874776f00822f000004046333f02e78fe0100fe0100fe0100fe0100fe0100fe01"
+    "00fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe"
+    "0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100"
+    "fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100fe0100da01000000",
+    /* lz4 */
+    "00000000000000000000008600000000026641c21a000300000002000001a2368831d5000001a2368831d5ff"
+    "ffffffffffffffffffffffffff0000000304224d1860408246000000f70e2a0000000463311a6c7a34207661"
+    "6c7565206f6e65002a0000020463321600ff0074776f00822f000004046333f02e780100ffffffffffffffff"
+    "ffffffab50787878780000000000",
+    /* zstd */
+    "000000000000000000000073000000000267280828000400000002000001a2368843e9000001a2368843eaff"
+    "ffffffffffffffffffffffffff0000000328b52ffd0058cd0100e4022c0000000463311c7a7374642076616c"
+    "7565206f6e65002c00000204633274776f00822f000204046333f02e78000200b4c3f955e5661e",
+};
+static const gr_compression_t librdkafka_codecs[] = {GR_COMPRESSION_GZIP, GR_COMPRESSION_SNAPPY,
+                                                     GR_COMPRESSION_LZ4, GR_COMPRESSION_ZSTD};
 
 /* Raw headers: [h1: v1] and [a: null, bb: ""]. */
 static const uint8_t headers0[] = {0x04, 'h', '1', 0x04, 'v', '1'};
@@ -270,6 +303,78 @@ static void test_other_implementation(void **state)
     free(ours);
     free(plain);
     free(gz);
+}
+
+/* Decodes a hex string into an exact-size heap buffer. */
+static uint8_t *from_hex(const char *hex, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    uint8_t *p = malloc(n);
+    assert_non_null(p);
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        assert_int_equal(sscanf(hex + 2 * i, "%2x", &v), 1);
+        p[i] = (uint8_t)v;
+    }
+    *len = n;
+    return p;
+}
+
+static void test_librdkafka_batches(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof librdkafka_codecs / sizeof librdkafka_codecs[0]; i++) {
+        size_t size;
+        uint8_t *b = from_hex(librdkafka_batches[i], &size);
+        gr_batch_header_t h;
+        assert_int_equal(gr_batch_header_parse(b, size, &h), 0);
+        assert_int_equal(gr_batch_compression(&h), librdkafka_codecs[i]);
+        assert_int_equal(gr_batch_validate(b, size), GR_KERR_NONE);
+
+        uint8_t *plain;
+        size_t plain_len;
+        assert_int_equal(gr_batch_decompress(b, size, &plain, &plain_len), 0);
+        gr_record_iter_t it;
+        gr_record_t rec;
+        gr_record_iter_init(&it, plain, plain_len, h.records_count);
+        const char *codec = gr_compression_name(librdkafka_codecs[i]);
+        char want[64];
+        for (int r = 0; r < 3; r++) {
+            assert_int_equal(gr_record_iter_next(&it, &rec), 1);
+            assert_int_equal(rec.offset_delta, r);
+            assert_int_equal(rec.key.len, 2);
+            assert_memory_equal(rec.key.ptr, r == 0 ? "c1" : r == 1 ? "c2" : "c3", 2);
+            if (r < 2) {
+                snprintf(want, sizeof want, "%s value %s", codec, r == 0 ? "one" : "two");
+                assert_int_equal(rec.value.len, (int32_t)strlen(want));
+                assert_memory_equal(rec.value.ptr, want, strlen(want));
+            } else {
+                assert_int_equal(rec.value.len, 3000);
+                assert_int_equal(rec.value.ptr[2999], 'x');
+            }
+        }
+        assert_int_equal(gr_record_iter_next(&it, &rec), 0);
+
+        /* Recompressing with each codec keeps the records. */
+        gr_record_t recs[3];
+        gr_record_iter_init(&it, plain, plain_len, h.records_count);
+        for (int r = 0; r < 3; r++)
+            assert_int_equal(gr_record_iter_next(&it, &recs[r]), 1);
+        for (size_t c = 0; c < CODEC_COUNT; c++) {
+            size_t size2;
+            uint8_t *b2 = build(&h, recs, 3, codecs[c], &size2);
+            assert_int_equal(gr_batch_validate(b2, size2), GR_KERR_NONE);
+            uint8_t *plain2;
+            size_t plain2_len;
+            assert_int_equal(gr_batch_decompress(b2, size2, &plain2, &plain2_len), 0);
+            assert_int_equal(plain2_len, plain_len);
+            assert_memory_equal(plain2, plain, plain_len);
+            free(plain2);
+            free(b2);
+        }
+        free(plain);
+        free(b);
+    }
 }
 
 static void test_truncated_prefixes(void **state)
@@ -634,6 +739,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_and_validate_each_codec),
         cmocka_unit_test(test_other_implementation),
+        cmocka_unit_test(test_librdkafka_batches),
         cmocka_unit_test(test_truncated_prefixes),
         cmocka_unit_test(test_truncated_records_with_valid_framing),
         cmocka_unit_test(test_flipped_bytes),
