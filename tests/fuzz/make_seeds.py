@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Seed corpora for the libFuzzer targets in tests/fuzz/.
+
+fuzz_request: every oracle fixture (tests/fixtures/oracle/<Message>.fix, one
+"v<N> <hex>" line per version) becomes one binary seed laid out as the target
+reads it: api key (int16 BE) | version selector (version - API min, uint16 BE)
+| header | body. Requests get the request header the broker expects for that
+version (v0 for ControlledShutdown v0, v2 when flexible, v1 otherwise);
+responses get the response header (v1 when flexible, v0 otherwise and always
+for ApiVersions). API keys and version ranges come from proto/*.gp.
+
+fuzz_records: a few valid v2 record batches (uncompressed and gzip, with keys,
+null values and headers), one alone per seed and all of them in a row.
+
+Usage: make_seeds.py REPO_ROOT OUT_DIR   (writes OUT_DIR/request, OUT_DIR/records)
+"""
+import glob
+import gzip
+import os
+import re
+import struct
+import sys
+
+API_CONTROLLED_SHUTDOWN = 7
+API_API_VERSIONS = 18
+CLIENT_ID = b"fuzz"
+CORRELATION_ID = 7
+
+
+def parse_versions(text):
+    lo, _, hi = text.partition("-")
+    return int(lo), int(hi or lo)
+
+
+def load_apis(proto_dir):
+    """Returns {message name: (api key, api min version, flexible min or None, kind)}."""
+    messages = {}
+    for path in sorted(glob.glob(os.path.join(proto_dir, "*.gp"))):
+        key = None
+        api_min = None
+        for line in open(path, encoding="utf-8"):
+            words = line.split()
+            if len(words) >= 2 and words[0] == "api":
+                key = int(words[1])
+                api_min = None
+            elif len(words) >= 4 and words[0] in ("request", "response") and key is not None:
+                lo, _ = parse_versions(words[3])
+                flex = None
+                if "flexible" in words:
+                    value = words[words.index("flexible") + 1]
+                    if value != "none":
+                        flex = int(value.rstrip("+"))
+                if words[0] == "request":
+                    api_min = lo
+                messages[words[1]] = (key, api_min if api_min is not None else lo, flex, words[0])
+    return messages
+
+
+def request_header(key, version, flex):
+    head = struct.pack(">hhi", key, version, CORRELATION_ID)
+    if key == API_CONTROLLED_SHUTDOWN and version == 0:
+        return head
+    head += struct.pack(">h", len(CLIENT_ID)) + CLIENT_ID
+    if flex is not None and version >= flex:
+        head += b"\x00"  # no tagged fields
+    return head
+
+
+def response_header(key, version, flex):
+    head = struct.pack(">i", CORRELATION_ID)
+    if key != API_API_VERSIONS and flex is not None and version >= flex:
+        head += b"\x00"
+    return head
+
+
+def request_seeds(root, out):
+    messages = load_apis(os.path.join(root, "proto"))
+    count = 0
+    for path in sorted(glob.glob(os.path.join(root, "tests", "fixtures", "oracle", "*.fix"))):
+        name = os.path.basename(path)[: -len(".fix")]
+        if name not in messages:
+            continue  # headers and data messages
+        key, api_min, flex, kind = messages[name]
+        for line in open(path, encoding="utf-8"):
+            m = re.match(r"^v(\d+) ([0-9a-fA-F]*)$", line.rstrip("\n"))
+            if not m:
+                continue
+            version = int(m.group(1))
+            body = bytes.fromhex(m.group(2))
+            if kind == "request":
+                head = request_header(key, version, flex)
+            else:
+                head = response_header(key, version, flex)
+            seed = struct.pack(">hH", key, version - api_min) + head + body
+            with open(os.path.join(out, "%s-v%d" % (name, version)), "wb") as f:
+                f.write(seed)
+            count += 1
+    return count
+
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def varint(n):
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while z >= 0x80:
+        out.append((z & 0x7F) | 0x80)
+        z >>= 7
+    out.append(z)
+    return bytes(out)
+
+
+def varbytes(b):
+    return varint(-1) if b is None else varint(len(b)) + b
+
+
+def record(offset_delta, key, value, headers):
+    body = b"\x00" + varint(offset_delta) + varint(offset_delta) + varbytes(key) + varbytes(value)
+    body += varint(len(headers))
+    for hk, hv in headers:
+        body += varbytes(hk) + varbytes(hv)
+    return varint(len(body)) + body
+
+
+def batch(base_offset, records, codec=0):
+    plain = b"".join(record(i, k, v, h) for i, (k, v, h) in enumerate(records))
+    payload = gzip.compress(plain) if codec == 1 else plain
+    tail = struct.pack(">hiqqqhii", codec, len(records) - 1, 1700000000000, 1700000000000 + len(records),
+                       -1, -1, -1, len(records)) + payload
+    crc = crc32c(tail)
+    rest = struct.pack(">ibI", 0, 2, crc) + tail
+    return struct.pack(">qi", base_offset, len(rest)) + rest
+
+
+def record_seeds(out):
+    batches = [
+        batch(0, [(None, b"v", [])]),
+        batch(5, [(b"k1", b"value one", [(b"h", b"x")]), (b"k2", None, [(b"a", None), (b"b", b"")])]),
+        batch(9, [(b"key", b"gzip" * 20, [])] * 3, codec=1),
+    ]
+    for i, b in enumerate(batches):
+        with open(os.path.join(out, "batch-%d" % i), "wb") as f:
+            f.write(b)
+    with open(os.path.join(out, "segment"), "wb") as f:
+        f.write(b"".join(batches))
+    return len(batches) + 1
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: make_seeds.py REPO_ROOT OUT_DIR")
+    root, out = sys.argv[1], sys.argv[2]
+    for sub in ("request", "records"):
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+    n = request_seeds(root, os.path.join(out, "request"))
+    m = record_seeds(os.path.join(out, "records"))
+    print("seeds: %d request/response, %d record batch" % (n, m))
+
+
+if __name__ == "__main__":
+    main()
