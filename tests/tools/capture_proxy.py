@@ -5,6 +5,7 @@
 Usage:
     capture_proxy.py --upstream 127.0.0.1:PORT [--upstream ...] --out DIR
                      --client LABEL [--listen-port N] [--log FILE]
+                     [--only ApiName[,ApiName...]]
 
 For every --upstream broker the proxy listens on one loopback port (the first
 one on --listen-port, if given, the others on ephemeral ports) and prints the
@@ -20,7 +21,9 @@ header + body), as lowercase hex on one line to
     DIR/<client>_<ApiName>_v<version>_request.hex
 and the response to that same request to ..._response.hex. A file that
 already exists is never overwritten, so several runs of the proxy with the
-same label add to one collection. For each file written it appends a line to
+same label add to one collection. With --only, only the named APIs (e.g.
+"Produce,Fetch") are saved; every frame is still forwarded and logged. For
+each file written it appends a line to
     DIR/manifest.txt: <file> <request|response> <api_key> <api_version>
                       <MessageName> <header_version>
     DIR/headers.txt:  <file> <correlation_id> <client_id> <header_bytes>
@@ -219,9 +222,10 @@ def address_patterns(host, port):
 class Capture:
     """Writes golden files and the manifest; shared by all connections."""
 
-    def __init__(self, out_dir, client, log_file):
+    def __init__(self, out_dir, client, log_file, only):
         self.out_dir = out_dir
         self.client = client
+        self.only = only
         self.lock = threading.Lock()
         self.log = open(log_file, "a") if log_file else None
 
@@ -237,6 +241,8 @@ class Capture:
     def save(self, key, version, kind, frame, header_version, correlation_id,
              client_id, header_bytes):
         """Writes one golden file unless it exists. Returns True if written."""
+        if self.only and api_name(key) not in self.only:
+            return False
         name = self.file_name(key, version, kind)
         path = os.path.join(self.out_dir, name)
         message = api_name(key) + ("Request" if kind == "request" else "Response")
@@ -431,10 +437,12 @@ def main():
     parser.add_argument("--listen-port", type=int, default=0,
                         help="port for the first upstream (default ephemeral)")
     parser.add_argument("--log", help="append a line per frame to this file")
+    parser.add_argument("--only", help="save only these APIs, comma separated")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
-    capture = Capture(args.out, args.client, args.log)
+    only = set(args.only.split(",")) if args.only else None
+    capture = Capture(args.out, args.client, args.log, only)
     proxy = Proxy(args.upstream, args.listen_port, capture)
     stop = threading.Event()
     for signo in (signal.SIGINT, signal.SIGTERM):

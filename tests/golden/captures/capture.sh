@@ -41,12 +41,14 @@ first_line() {
     return 1
 }
 
-# Starts a capture proxy for one client label and sets $p to its address
-# (not run in a subshell, so that its PID stays in pids for cleanup).
+# Starts a capture proxy for one client label (extra arguments go to the
+# proxy) and sets $p to its address (not run in a subshell, so that its PID
+# stays in pids for cleanup).
 start_proxy() {
     local label=$1
+    shift
     python3 "$repo/tests/tools/capture_proxy.py" --upstream "$broker" --out "$out" \
-        --client "$label" --log "$out/$label.log" >"$work/$label.addr" 2>"$work/$label.err" &
+        --client "$label" --log "$out/$label.log" "$@" >"$work/$label.addr" 2>"$work/$label.err" &
     pids+=($!)
     p=$(first_line "$work/$label.addr")
 }
@@ -61,7 +63,7 @@ if [ -z "$kafkajs_modules" ]; then
     kafkajs_modules=$work/node_modules
 fi
 
-"$work/mock_cluster" -t t1:3 -t t2:1 -t t3:2 >"$work/mock.addr" 2>"$work/mock.err" &
+"$work/mock_cluster" -t t1:3 -t t2:1 -t t3:2 -t t4:1 >"$work/mock.addr" 2>"$work/mock.err" &
 pids+=($!)
 broker=$(first_line "$work/mock.addr")
 
@@ -72,6 +74,18 @@ printf 'k1\tv1\nk2\tv2\nk3\tv3\n' | timeout 30 kcat -b "$p" -P -t t1 -K '\t' -p 
 timeout 30 kcat -b "$p" -C -t t1 -p 0 -o beginning -e -f '%k=%s@%o\n'
 timeout 30 kcat -b "$p" -Q -t t1:0:0 -t t1:1:-1
 timeout -s INT 30 kcat -b "$p" -G grp1 -X auto.offset.reset=earliest -e -f '%t[%p] %k=%s@%o\n' t1 t2
+
+# kcat with each compression codec: Produce and Fetch only (record batches
+# with compressed records, as produced by librdkafka and stored by the mock).
+# librdkafka sends a batch uncompressed when compressing does not make it
+# smaller, hence the long repetitive values; linger.ms puts both in one batch.
+filler=$(printf '%0.s compressible' $(seq 40))
+for codec in gzip snappy lz4 zstd; do
+    start_proxy "kcat-$codec" --only Produce,Fetch
+    printf 'c1\t%s one%s\nc2\t%s two%s\n' "$codec" "$filler" "$codec" "$filler" |
+        timeout 30 kcat -b "$p" -P -t t4 -p 0 -K '\t' -z "$codec" -X linger.ms=200
+    timeout 30 kcat -b "$p" -C -t t4 -p 0 -o -2 -e -q
+done
 
 # librdkafka with enable.idempotence=true: InitProducerId (flexible).
 start_proxy librdkafka
