@@ -263,19 +263,49 @@ static void finish_head(gr_chain_t *ch)
     ch->head++;
 }
 
-/* Sends the run of memory links at head with one gather write. */
-static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
+int gr_chain_iov(const gr_chain_t *ch, struct iovec *iov, int max)
 {
-    struct iovec iov[IOV_MAX];
     int n = 0;
-    for (size_t i = ch->head; i < ch->count && n < IOV_MAX; i++) {
-        gr_link_t *l = &ch->links[i];
+    for (size_t i = ch->head; i < ch->count && n < max; i++) {
+        const gr_link_t *l = &ch->links[i];
         if (l->kind != GR_LINK_MEM)
             break;
         iov[n].iov_base = (void *)l->u.mem.ptr;
         iov[n].iov_len = l->u.mem.len;
         n++;
     }
+    return n;
+}
+
+size_t gr_chain_consume(gr_chain_t *ch, size_t n)
+{
+    size_t done = 0;
+    while (done < n && ch->head < ch->count) {
+        gr_link_t *l = &ch->links[ch->head];
+        if (l->kind != GR_LINK_MEM)
+            break;
+        size_t take = n - done;
+        if (take < l->u.mem.len) {
+            l->u.mem.ptr += take;
+            l->u.mem.len -= take;
+            done += take;
+            break;
+        }
+        done += l->u.mem.len;
+        finish_head(ch);
+    }
+    ch->unsent_bytes -= (int64_t)done;
+    return done;
+}
+
+/* Sends the run of memory links at head with one gather write. */
+static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
+{
+    struct iovec iov[IOV_MAX];
+    int n = gr_chain_iov(ch, iov, IOV_MAX);
+    size_t want = 0;
+    for (int i = 0; i < n; i++)
+        want += iov[i].iov_len;
     struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
     ssize_t sent;
     do {
@@ -287,19 +317,9 @@ static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
         stats->writev_calls++;
         stats->writev_bytes += (uint64_t)sent;
     }
-    ch->unsent_bytes -= sent;
-    size_t left = (size_t)sent;
-    while (left > 0) {
-        gr_link_t *l = &ch->links[ch->head];
-        if (left < l->u.mem.len) {
-            l->u.mem.ptr += left;
-            l->u.mem.len -= left;
-            return GR_CHAIN_AGAIN; /* short write: the socket is full */
-        }
-        left -= l->u.mem.len;
-        finish_head(ch);
-    }
-    return 0;
+    gr_chain_consume(ch, (size_t)sent);
+    /* A short write means the socket is full: skip the call that would say EAGAIN. */
+    return (size_t)sent < want ? GR_CHAIN_AGAIN : 0;
 }
 
 /* Sends the file link at head, together with adjacent ranges of the same file. */

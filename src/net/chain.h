@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "protocol/writer.h"
 
@@ -154,6 +155,27 @@ typedef int (*gr_chain_resolve_fn)(void *opaque, void *file, int *out_fd /* out 
  * unchanged and the writer keeps its buffer.
  */
 int gr_chain_add_writer(gr_chain_t *ch, gr_writer_t *w, gr_chain_resolve_fn resolve, void *opaque);
+
+/* Links not yet sent. */
+static inline size_t gr_chain_links(const gr_chain_t *ch)
+{
+    return ch->count - ch->head;
+}
+
+/*
+ * Fills iov with the leading unsent memory links, at most max of them, for a
+ * caller gathering several chains into one write. Returns how many were
+ * filled; fewer than gr_chain_links(ch) means a file link comes next (or max
+ * was reached).
+ */
+int gr_chain_iov(const gr_chain_t *ch, struct iovec *iov, int max);
+
+/*
+ * Marks up to n bytes of the leading memory links as sent (after a gather
+ * write of what gr_chain_iov offered). Stops at a file link. Returns the
+ * bytes consumed.
+ */
+size_t gr_chain_consume(gr_chain_t *ch, size_t n);
 
 /*
  * Sends as much of the chain as the socket takes: consecutive memory links

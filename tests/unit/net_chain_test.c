@@ -372,6 +372,34 @@ static void test_writer_holes(void **state)
     close(tf.fd);
 }
 
+static void test_iov_and_consume(void **state)
+{
+    (void)state;
+    test_file_t tf;
+    file_open(&tf, 100);
+    gr_chain_t ch;
+    gr_chain_init(&ch);
+    assert_int_equal(gr_chain_add_copy(&ch, "abc", 3), 0);
+    assert_int_equal(gr_chain_add_copy(&ch, "defg", 4), 0);
+    assert_int_equal(gr_chain_add_file(&ch, &tf, &file_ops, tf.fd, 0, 10), 0);
+    assert_int_equal(gr_chain_links(&ch), 3);
+    struct iovec iov[4];
+    assert_int_equal(gr_chain_iov(&ch, iov, 4), 2); /* stops at the file link */
+    assert_int_equal(gr_chain_iov(&ch, iov, 1), 1);
+    assert_int_equal(gr_chain_consume(&ch, 5), 5);
+    assert_int_equal(gr_chain_links(&ch), 2);
+    assert_int_equal(gr_chain_iov(&ch, iov, 4), 1);
+    assert_int_equal(iov[0].iov_len, 2);
+    assert_memory_equal(iov[0].iov_base, "fg", 2);
+    /* Consuming stops at the file link. */
+    assert_int_equal(gr_chain_consume(&ch, 100), 2);
+    assert_int_equal(gr_chain_unsent(&ch), 10);
+    assert_int_equal(tf.refs, 1);
+    gr_chain_fini(&ch);
+    assert_int_equal(tf.refs, 0);
+    close(tf.fd);
+}
+
 static void test_peer_gone(void **state)
 {
     (void)state;
@@ -398,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_file_shorter_than_range),
         cmocka_unit_test(test_fini_puts_unsent_files),
         cmocka_unit_test(test_writer_holes),
+        cmocka_unit_test(test_iov_and_consume),
         cmocka_unit_test(test_peer_gone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

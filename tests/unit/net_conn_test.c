@@ -451,10 +451,14 @@ static void test_in_order_when_first_completes_last(void **state)
     respond(f->slots[1], "r2", 2);
     expect_nothing_to_read(f);
     assert_int_equal(gr_conn_unsent(f->conn), 12);
+    assert_int_equal(f->stats.writev_calls, 0);
     respond(f->slots[0], "r1", 2);
     expect_response(f, "r1");
     expect_response(f, "r2");
     expect_response(f, "r3");
+    /* The three responses left in one gathered write. */
+    assert_int_equal(f->stats.writev_calls, 1);
+    assert_int_equal(f->stats.writev_bytes, 18);
     assert_int_equal(gr_conn_queued(f->conn), 0);
     assert_int_equal(gr_conn_unsent(f->conn), 0);
     fixture_free(f);
@@ -632,6 +636,36 @@ static void test_drain_flushes_then_closes(void **state)
     fixture_free(f);
 }
 
+static void test_gathered_short_writes(void **state)
+{
+    (void)state;
+    enum { SLOTS = 8, RESP = 30000 };
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    reconnect(f, 4096);
+    uint8_t stream[128];
+    size_t n = 0;
+    for (int i = 0; i < SLOTS; i++)
+        n += put_frame(stream + n, "r");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, SLOTS);
+    static uint8_t body[SLOTS][RESP];
+    for (int i = SLOTS - 1; i >= 0; i--) {
+        for (size_t j = 0; j < RESP; j++)
+            body[i][j] = (uint8_t)(i * 31 + j);
+        respond(f->slots[i], body[i], RESP);
+    }
+    static uint8_t got[RESP + 4];
+    for (int i = 0; i < SLOTS; i++) {
+        recv_exact(f, got, RESP + 4);
+        assert_int_equal(got[2], (RESP >> 8) & 0xff);
+        assert_memory_equal(got + 4, body[i], RESP);
+    }
+    assert_int_equal(gr_conn_queued(f->conn), 0);
+    assert_int_equal(gr_conn_unsent(f->conn), 0);
+    assert_int_equal(f->stats.writev_bytes, SLOTS * (RESP + 4));
+    fixture_free(f);
+}
+
 typedef struct segment {
     int fd;
     int refs;
@@ -742,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_close_from_handler),
         cmocka_unit_test(test_forgotten_slot_closes),
         cmocka_unit_test(test_drain_flushes_then_closes),
+        cmocka_unit_test(test_gathered_short_writes),
         cmocka_unit_test(test_file_response),
         cmocka_unit_test(test_short_file_closes),
         cmocka_unit_test(test_send_error_cancels_rest),
