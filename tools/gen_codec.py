@@ -929,6 +929,9 @@ def generate_file(stem, source_name, api, messages):
         for st in structs:
             emit_struct_decl(h, st)
         emit_struct_decl(h, top)
+        h("/* Set every field to its schema default (nested structs too). */")
+        for st in structs:
+            h("void %s_init(%s *out);" % (st.fn, st.c_type))
         h("void %s_init(%s *out);" % (top.fn, top.c_type))
         h("/* Returns 0 or a negative errno; strings point into r's buffer, arrays into a. */")
         h("int %s_decode(gr_reader_t *r, int16_t v, gr_arena_t *a, %s *out);" % (top.fn, top.c_type))
@@ -940,12 +943,11 @@ def generate_file(stem, source_name, api, messages):
         h()
         # forward declarations so structs can be emitted leaves first
         for st in structs:
-            c("static void %s_init(%s *out);" % (st.fn, st.c_type))
             c(IS_DEFAULT_DECL % (st.fn, st.c_type))
         c(IS_DEFAULT_DECL % (top.fn, top.c_type))
         c()
         for st in structs:
-            gen.emit_init(c, st, False)
+            gen.emit_init(c, st, True)
             gen.emit_is_default(c, st)
             gen.emit_decode(c, st, False)
             gen.emit_encode(c, st, False)

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Broker lifecycle: see broker.h. Runs on: loop thread. */
+#include "broker/broker.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GR_STOP_DEADLINE_SEC   10.0
+#define GR_MS_PER_SEC          1000.0
+#define GR_CLUSTER_ID_BYTES    16
+#define GR_HOSTNAME_MAX        256
+#define GR_FLUSH_TICK_SEC      1.0
+
+int64_t gr_broker_now_ms(const gr_broker_t *b)
+{
+    (void)b;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
+{
+    memset(b, 0, sizeof(*b));
+    b->loop = loop;
+    b->config = *config;
+    memset(config, 0, sizeof(*config));
+    gr_logger_init(&b->log, stderr, GR_LOG_INFO);
+    gr_arena_init(&b->scratch);
+    return gr_topics_init(&b->topics);
+}
+
+/* Kafka's cluster ids: a random UUID in URL-safe base64 without padding. */
+static void make_cluster_id(char *out, size_t len)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    uint8_t raw[GR_CLUSTER_ID_BYTES];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+        memset(raw, 0x5a, sizeof raw);
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < sizeof raw && n + 1 < len; i++) {
+        acc = acc << 8 | raw[i];
+        bits += 8;
+        while (bits >= 6 && n + 1 < len) {
+            out[n++] = alphabet[(acc >> (bits - 6)) & 63];
+            bits -= 6;
+        }
+    }
+    if (bits > 0 && n + 1 < len)
+        out[n++] = alphabet[(acc << (6 - bits)) & 63];
+    out[n] = '\0';
+}
+
+static int load_identity(gr_broker_t *b)
+{
+    gr_meta_properties_t meta;
+    int rc = gr_log_dir_read_meta(b->log_dir, &meta);
+    if (rc == 0) {
+        if (meta.broker_id != b->config.broker_id) {
+            gr_logf(&b->log, GR_LOG_ERROR, "broker",
+                    "broker.id %d does not match %d in meta.properties of %s",
+                    b->config.broker_id, meta.broker_id, gr_log_dir_path(b->log_dir));
+            return -EINVAL;
+        }
+        snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);
+    }
+    if (rc != 0 && rc != -ENOENT)
+        return rc;
+    if (b->cluster_id[0])
+        return 0;
+    make_cluster_id(b->cluster_id, sizeof b->cluster_id);
+    memset(&meta, 0, sizeof meta);
+    meta.broker_id = b->config.broker_id;
+    snprintf(meta.cluster_id, sizeof meta.cluster_id, "%s", b->cluster_id);
+    return gr_log_dir_write_meta(b->log_dir, &meta);
+}
+
+/* Thousands of partitions mean thousands of files: raise the soft limit. */
+static void raise_fd_limit(gr_broker_t *b)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == rl.rlim_max)
+        return;
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+        gr_logf(&b->log, GR_LOG_WARN, "broker", "cannot raise the open file limit: %s",
+                strerror(errno));
+}
+
+static int open_log_dir(gr_broker_t *b)
+{
+    const char *path = b->config.effective.log_dirs.items[0];
+    if (b->config.effective.log_dirs.count > 1)
+        gr_logf(&b->log, GR_LOG_WARN, "log", "only the first of %d log.dirs is used: %s",
+                b->config.effective.log_dirs.count, path);
+    int rc = gr_log_dir_open(path, NULL, &b->log_dir);
+    if (rc == -EWOULDBLOCK) {
+        gr_logf(&b->log, GR_LOG_ERROR, "log",
+                "%s is in use by another broker (its .lock is held)", path);
+        return rc;
+    }
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "log", "cannot open log dir %s: %s", path, strerror(-rc));
+        return rc;
+    }
+    gr_logf(&b->log, GR_LOG_INFO, "log", "log dir %s: %s", path,
+            gr_log_dir_was_clean(b->log_dir)
+                ? "clean shutdown marker found, no recovery needed"
+                : "no clean shutdown marker, recovering from checkpoints");
+    return 0;
+}
+
+static void pick_advertised(gr_broker_t *b, uint16_t bound_port)
+{
+    const gr_listener_list_t *adv = &b->config.effective.advertised_listeners;
+    const gr_listener_spec_t *l =
+        adv->count > 0 ? &adv->items[0] : &b->config.effective.listeners.items[0];
+    snprintf(b->advertised_host, sizeof b->advertised_host, "%s", l->host);
+    if (!b->advertised_host[0] && gethostname(b->advertised_host, sizeof b->advertised_host))
+        snprintf(b->advertised_host, sizeof b->advertised_host, "localhost");
+    b->advertised_port = l->port ? l->port : bound_port;
+}
+
+static int start_listeners(gr_broker_t *b)
+{
+    gr_server_config_t scfg;
+    memset(&scfg, 0, sizeof scfg);
+    scfg.conn.max_request_bytes = b->config.socket_request_max_bytes;
+    scfg.conn.max_inflight = (uint32_t)b->config.queued_max_requests;
+    scfg.conn.on_frame = gr_request_dispatch;
+    scfg.conn.opaque = b;
+    scfg.conn.log = &b->log;
+    scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;
+    gr_server_init(&b->server, b->loop, &scfg);
+    const gr_listener_list_t *ls = &b->config.effective.listeners;
+    uint16_t first_port = 0;
+    for (int i = 0; i < ls->count; i++) {
+        uint16_t port = 0;
+        int rc = gr_server_listen(&b->server, ls->items[i].host, ls->items[i].port, &port);
+        if (rc) {
+            gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s",
+                    ls->items[i].host, ls->items[i].port, strerror(-rc));
+            return rc;
+        }
+        if (i == 0)
+            first_port = port;
+        gr_logf(&b->log, GR_LOG_INFO, "net", "listening on %s:%u (%s)",
+                ls->items[i].host[0] ? ls->items[i].host : "*", port, ls->items[i].name);
+    }
+    pick_advertised(b, first_port);
+    return 0;
+}
+
+static void enforce_retention(gr_topic_t *topic, void *arg)
+{
+    gr_broker_t *b = arg;
+    for (int32_t i = 0; i < topic->partition_count; i++) {
+        gr_log_t *log = topic->partitions[i].log;
+        if (!log || !topic->settings.log.cleanup_delete)
+            continue;
+        int rc = gr_log_enforce_retention(log, gr_broker_now_ms(b));
+        if (rc > 0)
+            gr_logf(&b->log, GR_LOG_INFO, "log", "retention deleted %d segment(s) of %s-%d",
+                    rc, topic->name, i);
+        else if (rc < 0)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "retention on %s-%d failed: %s", topic->name,
+                    i, strerror(-rc));
+    }
+}
+
+static void on_retention_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_broker_t *b = w->data;
+    gr_topics_foreach(&b->topics, enforce_retention, b);
+}
+
+static void flush_topic(gr_topic_t *topic, void *arg)
+{
+    gr_broker_t *b = arg;
+    for (int32_t i = 0; i < topic->partition_count; i++)
+        if (topic->partitions[i].log)
+            (void)gr_log_maybe_flush(topic->partitions[i].log, gr_broker_now_ms(b));
+}
+
+static void on_flush_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_broker_t *b = w->data;
+    gr_topics_foreach(&b->topics, flush_topic, b);
+}
+
+static void on_checkpoint_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_broker_t *b = w->data;
+    int rc = gr_topics_checkpoint(b);
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "log", "writing checkpoints failed: %s", strerror(-rc));
+}
+
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_broker_t *b = w->data;
+    gr_logf(&b->log, GR_LOG_INFO, "broker", "signal %d: shutting down", w->signum);
+    gr_broker_stop(b);
+}
+
+static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *, ev_timer *, int),
+                        double every_sec)
+{
+    ev_timer_init(t, cb, every_sec, every_sec);
+    t->data = b;
+    ev_timer_start(b->loop, t);
+    ev_unref(b->loop); /* timers alone do not keep the loop running */
+}
+
+static void start_timers(gr_broker_t *b)
+{
+    start_timer(b, &b->retention_timer, on_retention_timer,
+                (double)b->config.log_retention_check_interval_ms / GR_MS_PER_SEC);
+    start_timer(b, &b->flush_timer, on_flush_timer, GR_FLUSH_TICK_SEC);
+    start_timer(b, &b->checkpoint_timer, on_checkpoint_timer,
+                (double)b->config.log_flush_offset_checkpoint_interval_ms / GR_MS_PER_SEC);
+    ev_signal_init(&b->sigterm, on_signal, SIGTERM);
+    b->sigterm.data = b;
+    ev_signal_start(b->loop, &b->sigterm);
+    ev_unref(b->loop);
+    ev_signal_init(&b->sigint, on_signal, SIGINT);
+    b->sigint.data = b;
+    ev_signal_start(b->loop, &b->sigint);
+    ev_unref(b->loop);
+}
+
+int gr_broker_start(gr_broker_t *b)
+{
+    raise_fd_limit(b);
+    b->fds = gr_fd_cache_new(GR_BROKER_MAX_OPEN_SEGMENTS);
+    if (!b->fds)
+        return -ENOMEM;
+    int rc = open_log_dir(b);
+    if (rc == 0)
+        rc = load_identity(b);
+    if (rc == 0) {
+        rc = gr_topics_load(b);
+        if (rc)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "loading topics failed: %s", strerror(-rc));
+    }
+    if (rc == 0)
+        rc = gr_log_dir_mark_dirty(b->log_dir);
+    if (rc == 0)
+        rc = start_listeners(b);
+    if (rc)
+        return rc;
+    b->started = true;
+    start_timers(b);
+    gr_logf(&b->log, GR_LOG_INFO, "broker",
+            "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d",
+            b->config.broker_id, b->cluster_id, b->topics.count, b->advertised_host,
+            b->advertised_port);
+    return 0;
+}
+
+static void on_server_stopped(gr_server_t *srv, void *arg)
+{
+    (void)srv;
+    gr_broker_t *b = arg;
+    ev_break(b->loop, EVBREAK_ALL);
+}
+
+void gr_broker_stop(gr_broker_t *b)
+{
+    if (b->stopping)
+        return;
+    b->stopping = true;
+    ev_timer_stop(b->loop, &b->retention_timer);
+    ev_timer_stop(b->loop, &b->flush_timer);
+    ev_timer_stop(b->loop, &b->checkpoint_timer);
+    gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
+}
+
+int gr_broker_fini(gr_broker_t *b)
+{
+    int rc = 0;
+    if (b->started) {
+        gr_server_fini(&b->server);
+        gr_logf(&b->log, GR_LOG_INFO, "net",
+                "sent %" PRIu64 " bytes with sendfile and %" PRIu64
+                " with writev; fetch responses carried %" PRIu64 " record bytes",
+                b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
+                b->stats.fetch_record_bytes);
+    }
+    if (b->log_dir) {
+        rc = gr_topics_checkpoint(b);
+        int close_rc = gr_topics_fini(&b->topics);
+        if (!rc)
+            rc = close_rc;
+        if (!rc && b->started)
+            rc = gr_log_dir_mark_clean(b->log_dir);
+        gr_log_dir_close(b->log_dir);
+        b->log_dir = NULL;
+    } else {
+        gr_topics_fini(&b->topics);
+    }
+    gr_fd_cache_free(b->fds);
+    gr_arena_fini(&b->scratch);
+    gr_config_fini(&b->config);
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "broker", "unclean shutdown: %s", strerror(-rc));
+    else if (b->started)
+        gr_logf(&b->log, GR_LOG_INFO, "broker", "stopped cleanly");
+    return rc;
+}

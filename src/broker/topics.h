@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The broker's topics and their partitions, each partition with its log.
+ *
+ * A topic is created with a partition count and per-topic config overrides
+ * (Kafka's topic-level keys: retention.ms, segment.bytes, max.message.bytes,
+ * message.timestamp.type, compression.type, cleanup.policy, ...); those not
+ * set fall back to the broker's log.* defaults. In single-node mode this
+ * broker is every partition's leader, with leader epoch 0 and an ISR of one.
+ *
+ * The table is the source of truth while running; on disk a topic is its
+ * partition directories (with the topic id in partition.metadata) plus
+ * "<log dir>/__gregor_topics/<name>.conf" holding its overrides, so a restart
+ * recovers both (single-node metadata; the cluster mode keeps them in
+ * ZooKeeper).
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_BROKER_TOPICS_H
+#define GR_BROKER_TOPICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "log/log.h"
+#include "protocol/kerr.h"
+#include "protocol/types.h"
+
+#define GR_TOPIC_NAME_LIMIT 249
+#define GR_TOPIC_MAX_CONFIGS 64
+
+typedef struct gr_broker gr_broker_t;
+typedef struct gr_topic gr_topic_t;
+typedef struct gr_fetch_wait gr_fetch_wait_t;
+
+typedef enum gr_timestamp_type {
+    GR_TIMESTAMP_CREATE_TIME = 0,
+    GR_TIMESTAMP_LOG_APPEND_TIME = 1,
+} gr_timestamp_type_t;
+
+/* Topic-level settings the data path applies, after defaults. */
+typedef struct gr_topic_settings {
+    gr_log_config_t log;
+    int32_t max_message_bytes;      /* max.message.bytes */
+    gr_timestamp_type_t timestamp_type;
+    int64_t timestamp_before_max_ms; /* message.timestamp.before.max.ms */
+    int64_t timestamp_after_max_ms;  /* message.timestamp.after.max.ms */
+    int compression;                 /* gr_compression_t, or -1 for "producer" */
+    int32_t min_insync_replicas;
+} gr_topic_settings_t;
+
+typedef struct gr_partition {
+    gr_topic_t *topic;
+    int32_t index;
+    gr_log_t *log;
+    int32_t leader_epoch;
+    gr_fetch_wait_t *waiters; /* fetches waiting for data here (fetch.c) */
+} gr_partition_t;
+
+typedef struct gr_topic_config {
+    char *key;
+    char *value;
+} gr_topic_config_t;
+
+struct gr_topic {
+    char *name;
+    gr_uuid_t id;
+    int32_t partition_count;
+    gr_partition_t *partitions;
+    bool internal;
+    gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
+    int config_count;
+    gr_topic_settings_t settings;
+    gr_topic_t *next; /* hash chain */
+};
+
+typedef struct gr_topics {
+    gr_topic_t **buckets;
+    size_t bucket_count;
+    size_t count;
+} gr_topics_t;
+
+int gr_topics_init(gr_topics_t *t);
+/* Closes every log (flushing) and frees the table. Returns the first -errno. */
+int gr_topics_fini(gr_topics_t *t);
+
+gr_topic_t *gr_topics_find(gr_topics_t *t, const char *name, size_t len);
+gr_topic_t *gr_topics_find_id(gr_topics_t *t, gr_uuid_t id);
+gr_partition_t *gr_topic_partition(gr_topic_t *topic, int32_t index);
+
+/* Calls fn for every topic (order unspecified). */
+void gr_topics_foreach(gr_topics_t *t, void (*fn)(gr_topic_t *, void *), void *arg);
+
+/*
+ * Checks a topic name as Kafka does: 1..249 characters of [a-zA-Z0-9._-],
+ * not "." or "..". Returns GR_KERR_NONE or GR_KERR_INVALID_TOPIC_EXCEPTION.
+ */
+gr_kerr_t gr_topic_name_check(const char *name, size_t len);
+
+/*
+ * Validates one topic config key/value. Returns GR_KERR_NONE, or
+ * GR_KERR_INVALID_CONFIG with a message in err.
+ */
+gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen);
+
+/*
+ * Creates a topic: directories and logs for each partition, topic id,
+ * config file. configs are validated first (nothing is created on error).
+ * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
+ * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
+ */
+gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
+                           const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
+                           char *err, size_t errlen);
+
+/* Deletes a topic and its data. Returns GR_KERR_NONE or UNKNOWN_TOPIC_OR_PART. */
+gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
+
+/* Opens every partition found in the log dir (start-up). 0 or -errno. */
+int gr_topics_load(gr_broker_t *b);
+
+/* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
+int gr_topics_checkpoint(gr_broker_t *b);
+
+/* Computes a topic's effective settings from broker defaults and overrides. */
+void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic);
+
+#endif

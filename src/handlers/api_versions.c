@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ApiVersions: the advertised API table. v3 replies carry the tagged
+ * feature fields as a ZooKeeper-mode Kafka 3.8 broker does: no supported or
+ * finalized features, and finalized features epoch -1.
+ */
+#include "broker/broker.h"
+#include "handlers/handlers.h"
+
+void gr_broker_fill_api_versions(gr_broker_t *b, gr_request_t *req,
+                                 gr_api_versions_response_t *resp)
+{
+    (void)b;
+    resp->api_keys =
+        gr_request_alloc(req, gr_api_handler_count * sizeof(*resp->api_keys));
+    if (!resp->api_keys) {
+        resp->api_keys_count = 0;
+        resp->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        return;
+    }
+    resp->api_keys_count = (int32_t)gr_api_handler_count;
+    for (size_t i = 0; i < gr_api_handler_count; i++) {
+        resp->api_keys[i].api_key = gr_api_handlers[i].key;
+        resp->api_keys[i].min_version = gr_api_handlers[i].min_version;
+        resp->api_keys[i].max_version = gr_api_handlers[i].max_version;
+    }
+}
+
+void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req)
+{
+    gr_api_versions_request_t request;
+    if (gr_request_decode(req, &request))
+        return;
+    gr_api_versions_response_t resp;
+    gr_api_versions_response_init(&resp);
+    gr_broker_fill_api_versions(b, req, &resp);
+    gr_request_respond(req, &resp);
+}

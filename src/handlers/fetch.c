@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Fetch: read record batches, long-polling until min_bytes are available.
+ *
+ * A fetch is evaluated by fetch_build(): every requested partition is read
+ * (gr_log_read, up to the high watermark) within partition_max_bytes and the
+ * response's max_bytes, the first partition with data getting at least one
+ * whole batch even when it is larger (KIP-74). Record bytes are not copied:
+ * each partition's records field names a range of a segment file, which the
+ * response chain sends with sendfile.
+ *
+ * States of a fetch:
+ *   evaluate -> enough bytes (>= min_bytes), an error, or max_wait_ms == 0:
+ *               respond now.
+ *            -> otherwise WAITING: the slot is deferred, a link per partition
+ *               is put on that partition's waiter list and a timer armed.
+ *   WAITING  -> gr_fetch_wake (an append to one of its partitions):
+ *               evaluate again; respond if enough.
+ *            -> timer: respond with what there is.
+ *            -> connection closed: fetch_cancel unlinks and frees.
+ * Segment references from reads are held only while a response is built
+ * (the chain takes its own) and are put right after.
+ *
+ * Fetch sessions (KIP-227) are not kept: every response has session id 0,
+ * which tells clients to send full fetches (sessionless, as Java clients
+ * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "fetch.h"
+#include "handlers/handlers.h"
+
+#define GR_ISOLATION_READ_COMMITTED 1
+#define GR_FETCH_INITIAL_EPOCH      0
+#define GR_FETCH_FINAL_EPOCH        (-1)
+#define GR_MS_PER_SEC               1000.0
+
+typedef gr_fetch_response_partition_data_t partition_data_t;
+
+typedef struct fetch_op fetch_op_t;
+
+/* One link of a waiting fetch on one partition's waiter list. */
+struct gr_fetch_wait {
+    fetch_op_t *op;
+    gr_partition_t *partition;
+    gr_fetch_wait_t *prev;
+    gr_fetch_wait_t *next;
+};
+
+struct fetch_op {
+    gr_broker_t *b;
+    gr_request_t *req;
+    gr_fetch_request_t in;
+    ev_timer timer;
+    gr_fetch_wait_t *links;
+    int32_t link_count;
+    gr_segment_t **held; /* segment references taken by the last build */
+    int32_t held_count;
+    bool waiting;
+};
+
+static void links_remove(fetch_op_t *op)
+{
+    for (int32_t i = 0; i < op->link_count; i++) {
+        gr_fetch_wait_t *l = &op->links[i];
+        if (!l->partition)
+            continue;
+        if (l->prev)
+            l->prev->next = l->next;
+        else
+            l->partition->waiters = l->next;
+        if (l->next)
+            l->next->prev = l->prev;
+        l->partition = NULL;
+        l->prev = l->next = NULL;
+    }
+    op->link_count = 0;
+}
+
+static void put_held(fetch_op_t *op)
+{
+    for (int32_t i = 0; i < op->held_count; i++)
+        gr_segment_put(op->held[i]);
+    op->held_count = 0;
+}
+
+static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
+                              const gr_fetch_request_fetch_topic_t *t)
+{
+    if (version >= 13)
+        return gr_topics_find_id(&b->topics, t->topic_id);
+    return gr_topics_find(&b->topics, t->topic.ptr, (size_t)t->topic.len);
+}
+
+static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
+{
+    if (current < 0 || current == p->leader_epoch)
+        return GR_KERR_NONE;
+    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH
+                                     : GR_KERR_FENCED_LEADER_EPOCH;
+}
+
+typedef struct fetch_budget {
+    int64_t total;     /* record bytes in the response so far */
+    int64_t remaining; /* response max_bytes left */
+} fetch_budget_t;
+
+/* Reads one partition into out. Returns true if it carries an error. */
+static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
+                           const gr_fetch_request_fetch_partition_t *in, fetch_budget_t *budget,
+                           partition_data_t *out)
+{
+    int16_t version = op->req->api_version;
+    out->partition_index = in->partition;
+    out->records.ptr = (const uint8_t *)"";
+    out->records.len = 0;
+    if (op->in.isolation_level != GR_ISOLATION_READ_COMMITTED)
+        out->aborted_transactions_count = GR_NULL_LEN;
+    gr_partition_t *p = gr_topic_partition(topic, in->partition);
+    if (!p || !p->log) {
+        out->error_code =
+            version >= 13 ? GR_KERR_UNKNOWN_TOPIC_ID : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        return true;
+    }
+    out->high_watermark = gr_log_high_watermark(p->log);
+    out->last_stable_offset = out->high_watermark;
+    out->log_start_offset = gr_log_start_offset(p->log);
+    out->error_code = check_leader_epoch(p, in->current_leader_epoch);
+    if (out->error_code)
+        return true;
+    int64_t limit = in->partition_max_bytes;
+    if (limit > budget->remaining)
+        limit = budget->remaining;
+    if (limit < 0)
+        limit = 0;
+    gr_log_read_result_t rd;
+    int rc = gr_log_read(p->log, in->fetch_offset, (int32_t)limit, budget->total == 0,
+                         out->high_watermark, &rd);
+    if (rc == -ERANGE) {
+        out->error_code = GR_KERR_OFFSET_OUT_OF_RANGE;
+        return true;
+    }
+    if (rc) {
+        out->error_code = gr_kerr_from_errno(rc);
+        return true;
+    }
+    if (rd.len > 0 && rd.segment) {
+        op->held[op->held_count++] = rd.segment;
+        out->records.ptr = NULL;
+        out->records.len = rd.len;
+        out->records.file = rd.segment;
+        out->records.file_off = rd.file_pos;
+        budget->total += rd.len;
+        budget->remaining -= rd.len;
+    }
+    return false;
+}
+
+/*
+ * Builds the response into resp. Returns true when it should be sent now
+ * (enough bytes or an error); false to keep waiting (references put).
+ */
+static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
+{
+    gr_request_t *req = op->req;
+    gr_broker_t *b = op->b;
+    const gr_fetch_request_t *in = &op->in;
+    bool any_error = false;
+    fetch_budget_t budget = {0, req->api_version >= 3 ? in->max_bytes : INT32_MAX};
+    gr_fetch_response_init(resp);
+    resp->responses_count = in->topics_count;
+    resp->responses = gr_request_alloc(req, (size_t)(in->topics_count ? in->topics_count : 1) *
+                                                sizeof(*resp->responses));
+    if (!resp->responses)
+        return true;
+    for (int32_t t = 0; t < in->topics_count; t++) {
+        const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
+        gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
+        gr_fetch_response_fetchable_topic_response_init(tout);
+        tout->topic = tin->topic;
+        tout->topic_id = tin->topic_id;
+        gr_topic_t *topic = find_topic(b, req->api_version, tin);
+        int32_t n = tin->partitions_count;
+        tout->partitions = gr_request_alloc(req, (size_t)(n ? n : 1) * sizeof(*tout->partitions));
+        if (!tout->partitions)
+            return true;
+        tout->partitions_count = n;
+        for (int32_t i = 0; i < n; i++) {
+            partition_data_t *pout = &tout->partitions[i];
+            gr_fetch_response_partition_data_init(pout);
+            any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
+        }
+    }
+    if (final || any_error || budget.total >= in->min_bytes || in->max_wait_ms <= 0)
+        return true;
+    put_held(op);
+    return false;
+}
+
+static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
+{
+    for (int32_t t = 0; t < resp->responses_count; t++)
+        for (int32_t i = 0; i < resp->responses[t].partitions_count; i++)
+            if (resp->responses[t].partitions[i].records.file)
+                op->b->stats.fetch_record_bytes +=
+                    (uint64_t)resp->responses[t].partitions[i].records.len;
+    if (op->waiting)
+        ev_timer_stop(op->b->loop, &op->timer);
+    links_remove(op);
+    gr_request_t *req = op->req;
+    int rc = gr_request_encode(req, resp);
+    put_held(op);
+    /* Completing may free the slot's arena, op included. */
+    if (rc == 0)
+        gr_request_complete(req);
+}
+
+/* Re-evaluates a waiting fetch; responds if it can (or must). */
+static void fetch_evaluate(fetch_op_t *op, bool final)
+{
+    gr_fetch_response_t resp;
+    if (fetch_build(op, &resp, final))
+        fetch_respond(op, &resp);
+}
+
+static void fetch_timeout(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    fetch_evaluate(w->data, true);
+}
+
+static void fetch_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    fetch_op_t *op = arg;
+    (void)slot;
+    ev_timer_stop(op->b->loop, &op->timer);
+    links_remove(op);
+    put_held(op);
+}
+
+static void fetch_wait(fetch_op_t *op)
+{
+    gr_broker_t *b = op->b;
+    int32_t count = 0;
+    for (int32_t t = 0; t < op->in.topics_count; t++)
+        count += op->in.topics[t].partitions_count;
+    op->links = gr_request_alloc(op->req, (size_t)(count ? count : 1) * sizeof(*op->links));
+    if (!op->links) {
+        fetch_evaluate(op, true);
+        return;
+    }
+    for (int32_t t = 0; t < op->in.topics_count; t++) {
+        gr_topic_t *topic = find_topic(b, op->req->api_version, &op->in.topics[t]);
+        for (int32_t i = 0; i < op->in.topics[t].partitions_count; i++) {
+            gr_partition_t *p = gr_topic_partition(topic, op->in.topics[t].partitions[i].partition);
+            /* Links of one op are pushed together: a repeat is at the head. */
+            if (!p || (p->waiters && p->waiters->op == op))
+                continue;
+            gr_fetch_wait_t *l = &op->links[op->link_count++];
+            l->op = op;
+            l->partition = p;
+            l->prev = NULL;
+            l->next = p->waiters;
+            if (p->waiters)
+                p->waiters->prev = l;
+            p->waiters = l;
+        }
+    }
+    op->waiting = true;
+    ev_timer_init(&op->timer, fetch_timeout, op->in.max_wait_ms / GR_MS_PER_SEC, 0.);
+    op->timer.data = op;
+    ev_timer_start(b->loop, &op->timer);
+    gr_resp_slot_defer(op->req->slot, fetch_cancel, op);
+}
+
+void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p)
+{
+    (void)b;
+    gr_fetch_wait_t *l = p->waiters;
+    while (l) {
+        gr_fetch_wait_t *next = l->next;
+        fetch_op_t *op = l->op;
+        /* op has one link here; responding unlinks only op's links. */
+        fetch_evaluate(op, false);
+        l = next;
+    }
+}
+
+void gr_fetch_wake_all(gr_broker_t *b, gr_partition_t *p)
+{
+    (void)b;
+    while (p->waiters)
+        fetch_evaluate(p->waiters->op, true);
+}
+
+static int32_t count_partitions(const gr_fetch_request_t *in)
+{
+    int32_t count = 0;
+    for (int32_t t = 0; t < in->topics_count; t++)
+        count += in->topics[t].partitions_count > 0 ? in->topics[t].partitions_count : 0;
+    return count;
+}
+
+void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
+{
+    fetch_op_t *op = gr_request_alloc(req, sizeof(*op));
+    if (!op) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    if (gr_request_decode(req, &op->in))
+        return;
+    op->b = b;
+    op->req = req;
+    if (op->in.topics_count < 0)
+        op->in.topics_count = 0;
+    op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
+    if (!op->held) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    if (req->api_version >= 7 && op->in.session_id != 0) {
+        gr_fetch_response_t resp;
+        gr_fetch_response_init(&resp);
+        resp.error_code = GR_KERR_FETCH_SESSION_ID_NOT_FOUND;
+        gr_request_respond(req, &resp);
+        return;
+    }
+    gr_fetch_response_t resp;
+    if (fetch_build(op, &resp, false))
+        fetch_respond(op, &resp);
+    else
+        fetch_wait(op);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Request handlers, one file per API family. Each takes the broker and the
+ * request, decodes the body with the generated codec, and completes (or
+ * defers) the request's response slot. Runs on: loop thread.
+ */
+#ifndef GR_HANDLERS_HANDLERS_H
+#define GR_HANDLERS_HANDLERS_H
+
+#include "broker/request.h"
+#include "broker/topics.h"
+
+void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req);
+void gr_handle_metadata(gr_broker_t *b, gr_request_t *req);
+void gr_handle_produce(gr_broker_t *b, gr_request_t *req);
+void gr_handle_fetch(gr_broker_t *b, gr_request_t *req);
+void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req);
+void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req);
+void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req);
+
+/* Fetches waiting on p may now have data: answer those that can be. */
+void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p);
+/* p is going away: answer every fetch waiting on it now. */
+void gr_fetch_wake_all(gr_broker_t *b, gr_partition_t *p);
+
+/*
+ * Auto-creation for Metadata and Produce: returns the topic, creating it with
+ * num.partitions when auto.create.topics.enable allows, else NULL with
+ * *kerr set (UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION, ...).
+ */
+gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_create,
+                                    gr_kerr_t *kerr);
+
+#endif
