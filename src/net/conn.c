@@ -115,7 +115,11 @@ static void format_peer(gr_conn_t *c)
             snprintf(c->peer, sizeof c->peer, "%s:%u", host, ntohs(in->sin_port));
     } else if (ss.ss_family == AF_INET6) {
         struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host))
+        /* IPv4 clients of a dual-stack listener: log them as plain IPv4. */
+        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) &&
+            inet_ntop(AF_INET, &in6->sin6_addr.s6_addr[12], host, sizeof host))
+            snprintf(c->peer, sizeof c->peer, "%s:%u", host, ntohs(in6->sin6_port));
+        else if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host))
             snprintf(c->peer, sizeof c->peer, "[%s]:%u", host, ntohs(in6->sin6_port));
     }
 }

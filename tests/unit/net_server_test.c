@@ -233,6 +233,9 @@ static void test_ipv6_and_any(void **state)
     assert_int_equal(gr_server_listen(&f->srv, NULL, 0, &any_port), 0);
     fd = client(AF_INET, any_port);
     run_until_conns(f, 1);
+    /* Logged as plain IPv4, not as an IPv4-mapped IPv6 address. */
+    assert_true(log_contains(f, "accepted connection from 127.0.0.1:"));
+    assert_false(log_contains(f, "::ffff:"));
     send_frame(fd, "four");
     expect_echo(f, fd, "four");
     close(fd);
