@@ -228,6 +228,7 @@ static void test_ipv6_and_any(void **state)
     send_frame(fd, "six");
     expect_echo(f, fd, "six");
     close(fd);
+    run_until_conns(f, 0);
     /* Every interface: IPv4 clients get in through the dual-stack socket. */
     uint16_t any_port = 0;
     assert_int_equal(gr_server_listen(&f->srv, NULL, 0, &any_port), 0);
