@@ -7,7 +7,7 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build run test test-unit test-asan fuzz bench format clean
+.PHONY: all deps build run test test-unit test-asan fuzz format clean
 
 all: build
 
@@ -32,9 +32,6 @@ test-asan: deps
 
 fuzz: deps
 	@bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
-
-bench: deps
-	@bash ci/bench.sh
 
 format:
 	@git ls-files '*.c' '*.h' | xargs clang-format -i

@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define GR_STOP_DEADLINE_SEC   10.0
-#define GR_MS_PER_SEC          1000.0
-#define GR_CLUSTER_ID_BYTES    16
-#define GR_HOSTNAME_MAX        256
-#define GR_FLUSH_TICK_SEC      1.0
+#define GR_STOP_DEADLINE_SEC 10.0
+#define GR_MS_PER_SEC        1000.0
+#define GR_CLUSTER_ID_BYTES  16
+#define GR_HOSTNAME_MAX      256
+#define GR_FLUSH_TICK_SEC    1.0
 
 int64_t gr_broker_now_ms(const gr_broker_t *b)
 {
@@ -69,8 +69,8 @@ static int load_identity(gr_broker_t *b)
     if (rc == 0) {
         if (meta.broker_id != b->config.broker_id) {
             gr_logf(&b->log, GR_LOG_ERROR, "broker",
-                    "broker.id %d does not match %d in meta.properties of %s",
-                    b->config.broker_id, meta.broker_id, gr_log_dir_path(b->log_dir));
+                    "broker.id %d does not match %d in meta.properties of %s", b->config.broker_id,
+                    meta.broker_id, gr_log_dir_path(b->log_dir));
             return -EINVAL;
         }
         snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);
@@ -106,8 +106,8 @@ static int open_log_dir(gr_broker_t *b)
                 b->config.effective.log_dirs.count, path);
     int rc = gr_log_dir_open(path, NULL, &b->log_dir);
     if (rc == -EWOULDBLOCK) {
-        gr_logf(&b->log, GR_LOG_ERROR, "log",
-                "%s is in use by another broker (its .lock is held)", path);
+        gr_logf(&b->log, GR_LOG_ERROR, "log", "%s is in use by another broker (its .lock is held)",
+                path);
         return rc;
     }
     if (rc) {
@@ -149,8 +149,8 @@ static int start_listeners(gr_broker_t *b)
         uint16_t port = 0;
         int rc = gr_server_listen(&b->server, ls->items[i].host, ls->items[i].port, &port);
         if (rc) {
-            gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s",
-                    ls->items[i].host, ls->items[i].port, strerror(-rc));
+            gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
+                    ls->items[i].port, strerror(-rc));
             return rc;
         }
         if (i == 0)
@@ -171,11 +171,11 @@ static void enforce_retention(gr_topic_t *topic, void *arg)
             continue;
         int rc = gr_log_enforce_retention(log, gr_broker_now_ms(b));
         if (rc > 0)
-            gr_logf(&b->log, GR_LOG_INFO, "log", "retention deleted %d segment(s) of %s-%d",
-                    rc, topic->name, i);
+            gr_logf(&b->log, GR_LOG_INFO, "log", "retention deleted %d segment(s) of %s-%d", rc,
+                    topic->name, i);
         else if (rc < 0)
-            gr_logf(&b->log, GR_LOG_ERROR, "log", "retention on %s-%d failed: %s", topic->name,
-                    i, strerror(-rc));
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "retention on %s-%d failed: %s", topic->name, i,
+                    strerror(-rc));
     }
 }
 
@@ -271,9 +271,8 @@ int gr_broker_start(gr_broker_t *b)
     b->started = true;
     start_timers(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
-            "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d",
-            b->config.broker_id, b->cluster_id, b->topics.count, b->advertised_host,
-            b->advertised_port);
+            "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d", b->config.broker_id,
+            b->cluster_id, b->topics.count, b->advertised_host, b->advertised_port);
     return 0;
 }
 

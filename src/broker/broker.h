@@ -27,7 +27,7 @@
 #include "net/chain.h"
 #include "net/server.h"
 
-#define GR_CLUSTER_ID_MAX 64
+#define GR_CLUSTER_ID_MAX           64
 #define GR_BROKER_MAX_OPEN_SEGMENTS 8192
 
 typedef struct gr_broker_stats {

@@ -97,8 +97,8 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     req->api = gr_api_find(req->api_key);
     const gr_api_handler_t *h = gr_api_handler_find(req->api_key);
     if (!h || !req->api) {
-        gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing",
-                gr_conn_peer(c), req->api_key);
+        gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing", gr_conn_peer(c),
+                req->api_key);
         gr_conn_close(c, "unknown API key");
         return;
     }
@@ -134,8 +134,7 @@ int gr_request_decode(gr_request_t *req, void *msg)
     int rc = req->api->request->decode(&req->body, req->api_version, req->arena, msg);
     if (rc) {
         gr_logf(&req->broker->log, GR_LOG_WARN, "net", "%s: malformed %s v%d body (%s), closing",
-                gr_conn_peer(req->conn), req->api->request->name, req->api_version,
-                strerror(-rc));
+                gr_conn_peer(req->conn), req->api->request->name, req->api_version, strerror(-rc));
         gr_conn_close(req->conn, "malformed request body");
         return -EBADMSG;
     }
@@ -164,8 +163,7 @@ int gr_request_encode(gr_request_t *req, const void *msg)
     gr_response_header_t header;
     gr_response_header_init(&header);
     header.correlation_id = req->correlation_id;
-    gr_response_header_encode(&w, gr_response_header_version(req->api, req->api_version),
-                              &header);
+    gr_response_header_encode(&w, gr_response_header_version(req->api, req->api_version), &header);
     int rc = req->api->response->encode(&w, req->api_version, msg);
     gr_writer_put_int32(&w, size_pos, (int32_t)(gr_writer_total(&w) - GR_FRAME_SIZE_BYTES));
     if (rc == 0)
@@ -173,8 +171,7 @@ int gr_request_encode(gr_request_t *req, const void *msg)
     gr_writer_fini(&w);
     if (rc) {
         gr_logf(&req->broker->log, GR_LOG_ERROR, "net", "%s: cannot encode %s v%d: %s",
-                gr_conn_peer(req->conn), req->api->response->name, req->api_version,
-                strerror(-rc));
+                gr_conn_peer(req->conn), req->api->response->name, req->api_version, strerror(-rc));
         gr_conn_close(req->conn, "response encoding failed");
     }
     return rc;

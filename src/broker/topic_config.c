@@ -31,7 +31,7 @@ typedef struct topic_config_def {
 
 static const char *const cleanup_policies[] = {"delete", "compact", NULL};
 static const char *const timestamp_types[] = {"CreateTime", "LogAppendTime", NULL};
-static const char *const compression_types[] = {"uncompressed", "zstd", "lz4", "snappy",
+static const char *const compression_types[] = {"uncompressed", "zstd",     "lz4", "snappy",
                                                 "gzip",         "producer", NULL};
 
 #define NO_MAX INT64_MAX
@@ -199,13 +199,13 @@ void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic)
     log->segment_bytes = long_of(topic, "segment.bytes", c->log_segment_bytes);
     log->segment_ms = long_of(topic, "segment.ms", c->effective.log_roll_ms);
     log->segment_index_bytes = long_of(topic, "segment.index.bytes", c->log_index_size_max_bytes);
-    log->index_interval_bytes =
-        long_of(topic, "index.interval.bytes", c->log_index_interval_bytes);
+    log->index_interval_bytes = long_of(topic, "index.interval.bytes", c->log_index_interval_bytes);
     log->retention_ms = long_of(topic, "retention.ms", c->effective.log_retention_ms);
     log->retention_bytes = long_of(topic, "retention.bytes", c->log_retention_bytes);
     log->flush_messages = long_of(topic, "flush.messages", c->log_flush_interval_messages);
     log->flush_ms = long_of(topic, "flush.ms", c->effective.log_flush_interval_ms);
-    log->file_delete_delay_ms = long_of(topic, "file.delete.delay.ms", c->log_segment_delete_delay_ms);
+    log->file_delete_delay_ms =
+        long_of(topic, "file.delete.delay.ms", c->log_segment_delete_delay_ms);
     const char *policy = override_of(topic, "cleanup.policy");
     if (policy) {
         log->cleanup_delete = list_has(policy, "delete");
@@ -224,10 +224,10 @@ void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic)
         ts = c->log_message_timestamp_type;
     s->timestamp_type = ts && strcmp(ts, "LogAppendTime") == 0 ? GR_TIMESTAMP_LOG_APPEND_TIME
                                                                : GR_TIMESTAMP_CREATE_TIME;
-    s->timestamp_before_max_ms = long_of(topic, "message.timestamp.before.max.ms",
-                                         c->log_message_timestamp_before_max_ms);
-    s->timestamp_after_max_ms = long_of(topic, "message.timestamp.after.max.ms",
-                                        c->log_message_timestamp_after_max_ms);
+    s->timestamp_before_max_ms =
+        long_of(topic, "message.timestamp.before.max.ms", c->log_message_timestamp_before_max_ms);
+    s->timestamp_after_max_ms =
+        long_of(topic, "message.timestamp.after.max.ms", c->log_message_timestamp_after_max_ms);
     const char *comp = override_of(topic, "compression.type");
     s->compression = compression_of(comp ? comp : c->compression_type);
     s->min_insync_replicas = (int32_t)long_of(topic, "min.insync.replicas", c->min_insync_replicas);

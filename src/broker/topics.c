@@ -20,12 +20,12 @@
 #include "broker/broker.h"
 #include "handlers/handlers.h"
 
-#define TOPICS_DIR          ".gregor-topics"
-#define TOPIC_FILE_MAX      (64 * 1024)
-#define TOPICS_BUCKETS      1024
-#define KEY_PARTITIONS      "topic.partitions"
-#define KEY_ID              "topic.id"
-#define PATH_BUF            4096
+#define TOPICS_DIR     ".gregor-topics"
+#define TOPIC_FILE_MAX (64 * 1024)
+#define TOPICS_BUCKETS 1024
+#define KEY_PARTITIONS "topic.partitions"
+#define KEY_ID         "topic.id"
+#define PATH_BUF       4096
 
 static size_t hash_name(const char *name, size_t len)
 {
@@ -424,8 +424,7 @@ int gr_topics_load(gr_broker_t *b)
         gr_topic_t *topic = NULL;
         rc = topic_read_file(path, name, &topic);
         if (rc) {
-            gr_logf(&b->log, GR_LOG_ERROR, "topics", "bad topic file %s: %s", path,
-                    strerror(-rc));
+            gr_logf(&b->log, GR_LOG_ERROR, "topics", "bad topic file %s: %s", path, strerror(-rc));
             break;
         }
         gr_topic_settings_compute(b, topic);

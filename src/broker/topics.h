@@ -26,7 +26,7 @@
 #include "protocol/kerr.h"
 #include "protocol/types.h"
 
-#define GR_TOPIC_NAME_LIMIT 249
+#define GR_TOPIC_NAME_LIMIT  249
 #define GR_TOPIC_MAX_CONFIGS 64
 
 typedef struct gr_broker gr_broker_t;
@@ -41,7 +41,7 @@ typedef enum gr_timestamp_type {
 /* Topic-level settings the data path applies, after defaults. */
 typedef struct gr_topic_settings {
     gr_log_config_t log;
-    int32_t max_message_bytes;      /* max.message.bytes */
+    int32_t max_message_bytes; /* max.message.bytes */
     gr_timestamp_type_t timestamp_type;
     int64_t timestamp_before_max_ms; /* message.timestamp.before.max.ms */
     int64_t timestamp_after_max_ms;  /* message.timestamp.after.max.ms */

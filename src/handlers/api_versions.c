@@ -11,8 +11,7 @@ void gr_broker_fill_api_versions(gr_broker_t *b, gr_request_t *req,
                                  gr_api_versions_response_t *resp)
 {
     (void)b;
-    resp->api_keys =
-        gr_request_alloc(req, gr_api_handler_count * sizeof(*resp->api_keys));
+    resp->api_keys = gr_request_alloc(req, gr_api_handler_count * sizeof(*resp->api_keys));
     if (!resp->api_keys) {
         resp->api_keys_count = 0;
         resp->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;

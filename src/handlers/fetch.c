@@ -98,8 +98,7 @@ static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
 {
     if (current < 0 || current == p->leader_epoch)
         return GR_KERR_NONE;
-    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH
-                                     : GR_KERR_FENCED_LEADER_EPOCH;
+    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
 }
 
 typedef struct fetch_budget {

@@ -12,9 +12,10 @@
 #include "metadata.h"
 
 /* Bitfields of ACL operations allowed when no authorizer is configured. */
-#define GR_ACL_OPS_ALL_TOPIC   3576 /* read, write, create, delete, alter, describe, configs */
-#define GR_ACL_OPS_ALL_CLUSTER 8096 /* create, alter, describe, cluster action, configs, idempotent */
-#define GR_ACL_OPS_UNKNOWN     INT32_MIN
+#define GR_ACL_OPS_ALL_TOPIC 3576 /* read, write, create, delete, alter, describe, configs */
+#define GR_ACL_OPS_ALL_CLUSTER                                                                     \
+    8096 /* create, alter, describe, cluster action, configs, idempotent */
+#define GR_ACL_OPS_UNKNOWN INT32_MIN
 
 gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_create,
                                     gr_kerr_t *kerr)
@@ -36,8 +37,8 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
                   : GR_KERR_UNKNOWN_SERVER_ERROR;
     gr_arena_reset(&b->scratch);
     if (*kerr) {
-        gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len,
-                name.ptr, err);
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len, name.ptr,
+                err);
         return NULL;
     }
     return topic;

@@ -26,10 +26,10 @@
 #include "produce.h"
 #include "protocol/records.h"
 
-#define GR_ACKS_NONE   0
-#define GR_ACKS_ALL    (-1)
-#define GR_ISR_SIZE    1 /* single node: the leader alone */
-#define GR_ERROR_MAX   200
+#define GR_ACKS_NONE 0
+#define GR_ACKS_ALL  (-1)
+#define GR_ISR_SIZE  1 /* single node: the leader alone */
+#define GR_ERROR_MAX 200
 
 typedef gr_produce_response_partition_produce_response_t partition_resp_t;
 
@@ -77,7 +77,8 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
             snprintf(msg, msglen, "Record batch failed validation");
             return err;
         }
-        if (s->timestamp_type == GR_TIMESTAMP_CREATE_TIME && !(h.attributes & GR_BATCH_ATTR_CONTROL)) {
+        if (s->timestamp_type == GR_TIMESTAMP_CREATE_TIME &&
+            !(h.attributes & GR_BATCH_ATTR_CONTROL)) {
             if ((h.base_timestamp >= 0 && now - h.base_timestamp > s->timestamp_before_max_ms) ||
                 h.max_timestamp - now > s->timestamp_after_max_ms) {
                 snprintf(msg, msglen, "Timestamp out of the acceptable range");
@@ -91,8 +92,8 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
     return GR_KERR_NONE;
 }
 
-static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic,
-                              int16_t acks, const gr_produce_request_partition_produce_data_t *in,
+static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, int16_t acks,
+                              const gr_produce_request_partition_produce_data_t *in,
                               partition_resp_t *out)
 {
     char msg[GR_ERROR_MAX];
@@ -121,11 +122,10 @@ static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *top
     int rc = gr_log_append(p->log, data, (size_t)in->records.len, p->leader_epoch,
                            gr_broker_now_ms(b), &info);
     if (rc) {
-        gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
-                in->index, strerror(-rc));
-        set_error(req, out, rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE
-                                            : gr_kerr_from_errno(rc),
-                  NULL);
+        gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name, in->index,
+                strerror(-rc));
+        set_error(req, out,
+                  rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc), NULL);
         return;
     }
     gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
@@ -143,8 +143,8 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         return;
     gr_produce_response_t resp;
     gr_produce_response_init(&resp);
-    resp.responses = gr_request_alloc(req, (size_t)(in.topic_data_count > 0 ? in.topic_data_count : 1) *
-                                               sizeof(*resp.responses));
+    resp.responses = gr_request_alloc(
+        req, (size_t)(in.topic_data_count > 0 ? in.topic_data_count : 1) * sizeof(*resp.responses));
     if (!resp.responses) {
         gr_conn_close(req->conn, "out of memory");
         return;
