@@ -13,6 +13,10 @@ for ApiVersions). API keys and version ranges come from proto/*.gp.
 fuzz_records: a few valid v2 record batches (uncompressed and gzip, with keys,
 null values and headers), one alone per seed and all of them in a row.
 
+When tests/golden/captures/ is present, its client frames (header + body) are
+request/response seeds too, and the records fields of their expected dumps
+(Produce and Fetch, compressed with every codec) are record seeds.
+
 Usage: make_seeds.py REPO_ROOT OUT_DIR   (writes OUT_DIR/request, OUT_DIR/records)
 """
 import glob
@@ -99,6 +103,37 @@ def request_seeds(root, out):
     return count
 
 
+def capture_seeds(root, out, messages, records_out):
+    """Client captures (tests/golden/captures/, when present): whole frames
+    (header + body) as request/response seeds, and the record batches their
+    decoded Produce/Fetch bodies hold as record seeds."""
+    cap = os.path.join(root, "tests", "golden", "captures")
+    manifest = os.path.join(cap, "manifest.txt")
+    if not os.path.exists(manifest):
+        return 0, 0
+    frames = batches = 0
+    for line in open(manifest, encoding="utf-8"):
+        words = line.split()
+        if len(words) < 5 or words[4] not in messages:
+            continue
+        name, key, version = words[0], int(words[2]), int(words[3])
+        api_min = messages[words[4]][1]
+        with open(os.path.join(cap, name), encoding="utf-8") as f:
+            frame = bytes.fromhex(f.read().strip())
+        with open(os.path.join(out, "capture-" + name[: -len(".hex")]), "wb") as f:
+            f.write(struct.pack(">hH", key, version - api_min) + frame)
+        frames += 1
+        expected = os.path.join(cap, name + ".expected")
+        if not os.path.exists(expected):
+            continue
+        text = open(expected, encoding="utf-8").read()
+        for i, hexdata in enumerate(re.findall(r'"Records":"([0-9a-f]+)"', text)):
+            with open(os.path.join(records_out, "capture-%s-%d" % (name[: -len(".hex")], i)), "wb") as f:
+                f.write(bytes.fromhex(hexdata))
+            batches += 1
+    return frames, batches
+
+
 def crc32c(data):
     crc = 0xFFFFFFFF
     for byte in data:
@@ -162,7 +197,10 @@ def main():
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     n = request_seeds(root, os.path.join(out, "request"))
     m = record_seeds(os.path.join(out, "records"))
-    print("seeds: %d request/response, %d record batch" % (n, m))
+    frames, batches = capture_seeds(root, os.path.join(out, "request"),
+                                    load_apis(os.path.join(root, "proto")), os.path.join(out, "records"))
+    print("seeds: %d request/response fixtures, %d client captures, %d record batch sets"
+          % (n, frames, m + batches))
 
 
 if __name__ == "__main__":
