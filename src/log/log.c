@@ -457,6 +457,7 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, gr_log_open_s
     if (rc == 1)
         stats->indexes_rebuilt++;
     rc = gr_segment_activate(active, args->now_ms);
+    stats->bytes_read_tail = active->bytes_since_index; /* from the last index entry */
     if (rc == -EBADMSG || rc == -ENODATA) {
         /* Damaged tail after a "clean" shutdown: recover it anyway. */
         rc = log_recover_segment(log, log->nsegs - 1, stats);
@@ -1136,7 +1137,7 @@ int gr_log_delete_records_before(gr_log_t *log, int64_t offset, int64_t *out_low
     if (offset > log->log_start_offset) {
         log->log_start_offset = offset;
         if (log->recovery_point < offset)
-            log->recovery_point = offset < gr_log_end_offset(log) ? log->recovery_point : offset;
+            log->recovery_point = offset; /* recovery rescans the segment holding it */
         while (log_front_deletable(log) && log->segs[1]->base_offset <= log->log_start_offset) {
             rc = log_delete_front(log);
             deleted++;

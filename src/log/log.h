@@ -130,6 +130,7 @@ typedef struct gr_log_open_stats {
     int segments_recovered;  /* segments scanned batch by batch with CRC checks */
     int indexes_rebuilt;     /* segments whose indexes were rebuilt */
     int64_t bytes_scanned;   /* bytes read by recovery scans */
+    int64_t bytes_read_tail; /* bytes of the active segment's tail read to find its end */
     int64_t bytes_truncated; /* bytes cut from torn or corrupt tails */
     int segments_deleted;    /* segments after a corrupt one, dropped */
 } gr_log_open_stats_t;

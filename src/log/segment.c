@@ -801,8 +801,15 @@ fail:
 
 int64_t gr_segment_max_timestamp(gr_segment_t *seg, int64_t index_interval)
 {
-    if (!seg->max_ts_known && gr_segment_load_indexes(seg, index_interval) < 0)
+    if (seg->max_ts_known)
+        return seg->max_timestamp;
+    if (gr_segment_load_indexes(seg, index_interval) < 0)
         return GR_LOG_NO_TIMESTAMP;
+    /* Loaded only for this: a segment without an open fd is not in the LRU,
+     * so nothing would ever free these copies (retention visits them all). */
+    if (!seg->active && seg->fd < 0 && seg->oidx_written == seg->oidx_count &&
+        seg->tidx_written == seg->tidx_count)
+        seg_drop_indexes(seg);
     return seg->max_timestamp;
 }
 

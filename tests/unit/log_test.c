@@ -497,6 +497,7 @@ static void test_clean_restart_no_scan(void **state)
     assert_int_equal(f->stats.segments_recovered, 0);
     assert_int_equal(f->stats.bytes_scanned, 0);
     assert_int_equal(f->stats.indexes_rebuilt, 0);
+    assert_true(f->stats.bytes_read_tail <= 256 + (int64_t)blen);
     assert_int_equal(gr_log_end_offset(f->log), 200);
     /* Inactive indexes are not even loaded until used. */
     assert_false(f->log->segs[0]->index_loaded);
@@ -865,9 +866,10 @@ static ssize_t fault_pwrite(void *ctx, int fd, const void *buf, size_t len, int6
 static int fault_fsync(void *ctx, int fd)
 {
     fault_io_t *io = ctx;
+    (void)fd;
     if (++io->fsyncs == io->fail_fsync_at)
         return -io->err;
-    return gr_io_default()->fsync(NULL, fd);
+    return 0; /* durability is not under test: keep the suite fast */
 }
 
 static void fault_init(fault_io_t *io)
@@ -948,6 +950,7 @@ static void test_io_fault_every_write(void **state)
         f->cfg.index_interval_bytes = 50;
         f->args.clean_shutdown = false;
         f->args.recovery_point = 0;
+        snprintf(f->dir, sizeof f->dir, "%s/fault-%d", f->root, n);
         open_log(f);
         io.fail_write_at = io.writes + n;
         int64_t expect = gr_log_end_offset(f->log);
@@ -963,14 +966,16 @@ static void test_io_fault_every_write(void **state)
         int64_t leo = gr_log_end_offset(f->log);
         gr_log_close(f->log);
         f->log = NULL;
-        f->args.io = NULL;
+        io.fail_write_at = 0;
         open_log(f);
         assert_int_equal(gr_log_end_offset(f->log), leo);
         for (int64_t off = gr_log_start_offset(f->log); off < leo; off++)
             check_read(f, off);
         gr_log_close(f->log);
         f->log = NULL;
+        gr_log_dir_remove_tree(NULL, f->dir);
     }
+    f->args.io = NULL;
 }
 
 static void test_flush_policy(void **state)
