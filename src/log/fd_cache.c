@@ -4,9 +4,9 @@
  * logs of a broker, so thousands of partitions cost a bounded number of fds.
  *
  * Invariants: cache->open counts every fd opened by gr_segment_fd and not
- * yet closed, including those of deleted segments kept open by readers
+ * yet closed, including those of detached segments kept open by readers
  * (those are off the list but still counted). The list holds exactly the
- * non-deleted segments with fd >= 0, most recently used first. Eviction
+ * attached segments with fd >= 0, most recently used first. Eviction
  * (from the tail, when open > max_open) skips segments with readers
  * (refs > 1) and the segment just touched, so the cap is soft.
  *

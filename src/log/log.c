@@ -159,7 +159,7 @@ static int log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_m
                         delay_ms > INT64_MAX - log->last_now_ms ? INT64_MAX
                                                                 : log->last_now_ms + delay_ms);
     }
-    gr_segment_put(seg);
+    gr_segment_detach(seg);
     return rc;
 }
 
@@ -473,6 +473,19 @@ fail:
     return rc;
 }
 
+static void log_free(gr_log_t *log)
+{
+    for (size_t i = 0; i < log->nsegs; i++)
+        gr_segment_detach(log->segs[i]);
+    log_pending_run(log, INT64_MAX);
+    free(log->pending);
+    free(log->segs);
+    gr_epoch_cache_fini(&log->epochs);
+    free(log->dir);
+    free(log->topic);
+    free(log);
+}
+
 int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_args_t *args,
                 gr_log_t **out, gr_log_open_stats_t *stats)
 {
@@ -543,21 +556,8 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
     *out = log;
     return 0;
 fail:
-    gr_log_close(log);
+    log_free(log); /* no flush: nothing recovered is trusted yet */
     return rc;
-}
-
-static void log_free(gr_log_t *log)
-{
-    for (size_t i = 0; i < log->nsegs; i++)
-        gr_segment_put(log->segs[i]);
-    log_pending_run(log, INT64_MAX);
-    free(log->pending);
-    free(log->segs);
-    gr_epoch_cache_fini(&log->epochs);
-    free(log->dir);
-    free(log->topic);
-    free(log);
 }
 
 int gr_log_close(gr_log_t *log)
@@ -587,8 +587,6 @@ int gr_log_delete(gr_log_t *log)
     for (size_t i = 0; i < log->npending; i++)
         free(log->pending[i].path);
     log->npending = 0;
-    for (size_t i = 0; i < log->nsegs; i++)
-        log->segs[i]->active = false;
     char *dir = strdup(log->dir);
     log_free(log);
     if (!dir)

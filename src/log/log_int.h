@@ -6,8 +6,9 @@
  * Segment lifecycle (segment.c unless noted):
  *   created/loaded (gr_segment_new) → [active: appended by gr_segment_append]
  *   → inactive (gr_segment_seal, at roll) → deleted (gr_segment_mark_deleted:
- *   files renamed "*.deleted", segment out of its log) → freed when its last
- *   reference is put (gr_segment_put).
+ *   files renamed "*.deleted") → detached (gr_segment_detach: out of its log,
+ *   also when the log closes) → freed when its last reference is put
+ *   (gr_segment_put).
  * A segment's .log fd is opened lazily (gr_segment_fd) and registered in the
  * fd cache's LRU; eviction closes it, and for inactive segments also frees
  * the in-memory index copies, only when no reader holds a reference
@@ -57,7 +58,8 @@ struct gr_segment {
     int64_t size;        /* bytes of valid batches in .log */
     int64_t next_offset; /* offset after the last batch; base_offset if empty */
     bool active;
-    bool deleted;
+    bool detached; /* out of its log (deleted, or the log closed): readers only,
+                      off the LRU, fd closed by the last put */
 
     int fd; /* .log, -1 when closed */
     gr_segment_t *lru_prev, *lru_next;
@@ -187,8 +189,13 @@ int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_
 /* Largest timestamp (loading the indexes if needed); -1 if none. */
 int64_t gr_segment_max_timestamp(gr_segment_t *seg, int64_t index_interval);
 
-/* Renames the files "*.deleted" and marks the segment deleted. 0 or -errno. */
+/* Renames the files "*.deleted" and detaches the segment. 0 or -errno. */
 int gr_segment_mark_deleted(gr_segment_t *seg);
+/*
+ * Drops the log's own reference. If readers still hold the segment, it
+ * leaves the LRU first, so its fd stays open until the last reader's put.
+ */
+void gr_segment_detach(gr_segment_t *seg);
 
 /* epoch_cache.c: the leader-epoch cache (epoch → start offset, both increasing). */
 typedef struct gr_epoch_entry {

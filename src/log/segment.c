@@ -173,11 +173,11 @@ void gr_segment_release(gr_segment_t *seg)
 int gr_segment_fd(gr_segment_t *seg)
 {
     if (seg->fd >= 0) {
-        if (!seg->deleted)
+        if (!seg->detached)
             gr_fd_cache_touch(seg->cache, seg);
         return seg->fd;
     }
-    if (seg->deleted)
+    if (seg->detached)
         return -ENOENT;
     char path[GR_PATH_MAX];
     gr_segment_file(seg, ".log", path, sizeof path);
@@ -825,10 +825,18 @@ int gr_segment_mark_deleted(gr_segment_t *seg)
         if (r < 0 && r != -ENOENT && rc == 0)
             rc = r;
     }
-    seg->deleted = true;
     seg->active = false;
-    gr_fd_cache_remove(seg->cache, seg);
     return rc;
+}
+
+void gr_segment_detach(gr_segment_t *seg)
+{
+    seg->active = false;
+    if (seg->refs > 1) {
+        gr_fd_cache_remove(seg->cache, seg);
+        seg->detached = true;
+    }
+    gr_segment_put(seg);
 }
 
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
