@@ -432,10 +432,9 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, gr_log_open_s
     }
     for (size_t i = 0; i < log->nsegs; i++) {
         gr_segment_t *seg = log->segs[i];
-        if (i >= first_recover || !gr_segment_indexes_sane(seg)) {
-            if (i < first_recover)
-                stats->indexes_rebuilt++;
-            else if (!gr_segment_indexes_sane(seg))
+        bool sane = gr_segment_indexes_sane(seg);
+        if (i >= first_recover || !sane) {
+            if (!sane)
                 stats->indexes_rebuilt++;
             rc = log_recover_segment(log, i, stats);
             if (rc < 0)

@@ -192,9 +192,14 @@ typedef struct gr_log_append_info {
  * adds sparse index entries every index.interval.bytes; applies flush.messages
  * and flush.ms. append_time is the broker's "now" in ms.
  * On a write failure the segment is cut back to its previous end, so no part
- * of the batches is visible or indexed.
+ * of the batches is visible or indexed. If the write succeeds but the flush
+ * policy's fsync fails, the batches ARE appended (out is filled, offsets
+ * moved) and the fsync's -errno is returned: treat the log dir as failed, as
+ * Kafka does with a KafkaStorageException.
+ * Does not move the high watermark: the caller does (single node: set it to
+ * the log end offset after each append).
  * Returns 0, -EINVAL (malformed batches), -EMSGSIZE (a batch larger than
- * segment.bytes), -ENOMEM, or an I/O -errno.
+ * segment.bytes: Kafka's RECORD_LIST_TOO_LARGE), -ENOMEM, or an I/O -errno.
  */
 int gr_log_append(gr_log_t *log, uint8_t *batches, size_t len, int32_t leader_epoch,
                   int64_t append_time, gr_log_append_info_t *out);
@@ -272,7 +277,8 @@ int32_t gr_log_latest_epoch(const gr_log_t *log);
 /*
  * Deletes whole segments whose largest timestamp is older than retention.ms
  * before now_ms, then the oldest while the log stays over retention.bytes,
- * and segments wholly below the log start offset; never the active segment.
+ * and segments wholly below the log start offset; never the active segment,
+ * and only segments wholly below the high watermark (as Kafka).
  * Deleted files are renamed "*.deleted" and unlinked after
  * file.delete.delay.ms (on a later call) or at close. Advances the log start
  * offset. Returns the number of segments deleted, or -errno.
