@@ -15,12 +15,14 @@ gr_allow_log_errors 'recover|corrupt|truncat|torn|CRC|crc|invalid|checksum'
 
 topic=crash
 gr_start_broker num.partitions=2
-gr_prog roundtrip -b "$GR_BOOTSTRAP" -t $topic -n 999999999 -s 200 -a all -m produce -A -w 300 \
+# Started directly (not through a shell function) so that $! is the producer
+# itself and it can be stopped before the broker comes back on the same port.
+"$GR_PROGS/roundtrip" -b "$GR_BOOTSTRAP" -t $topic -n 999999999 -s 200 -a all -m produce -A -w 300 \
     >"$GR_TMP/acked" 2>"$GR_TMP/producer.err" &
 producer=$!
 gr_wait_until 60 "20000 acknowledged records" eval '[ "$(wc -l <"$GR_TMP/acked")" -ge 20000 ]'
 gr_kill9_broker
-kill -TERM "$producer" 2>/dev/null || true
+kill -KILL "$producer" 2>/dev/null || true
 wait "$producer" 2>/dev/null || true
 grep '^acked ' "$GR_TMP/acked" | awk '{ print $2, $3, $4 }' | sort >"$GR_TMP/acked.sorted"
 acked=$(wc -l <"$GR_TMP/acked.sorted")

@@ -19,7 +19,8 @@ echo first | gr_kcat -P -t $topic -p 0
 # Not -e: kcat keeps fetching after the end. (librdkafka reports the end only
 # from a fetch response that starts at the high watermark, which is the parked
 # one, so there is no EOF notice to wait for.)
-gr_kcat -C -t $topic -p 0 -o beginning -u -f '%s\n' \
+# Started directly (not through gr_kcat) so that $! is kcat itself.
+"$GR_KCAT" -b "$GR_BOOTSTRAP" -C -t $topic -p 0 -o beginning -u -f '%s\n' \
     -X fetch.wait.max.ms=$wait_ms -X socket.timeout.ms=$((wait_ms + 60000)) \
     >"$GR_TMP/consumed" 2>"$GR_TMP/consumer.err" &
 consumer=$!

@@ -222,15 +222,21 @@ gr_restart_broker()
 
 gr_kcat()
 {
-    timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" "$@"
+    local rc=0
+    timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" "$@" || rc=$?
+    [ $rc != 124 ] || gr_note "kcat killed after ${GR_CMD_TIMEOUT_S}s: $*"
+    return $rc
 }
 
 gr_prog()
 {
     local name=$1
     shift
+    local rc=0
     [ -x "${GR_PROGS:-}/$name" ] || gr_fail "program $name not built (GR_PROGS=${GR_PROGS:-unset})"
-    timeout "$GR_CMD_TIMEOUT_S" "$GR_PROGS/$name" "$@"
+    timeout "$GR_CMD_TIMEOUT_S" "$GR_PROGS/$name" "$@" || rc=$?
+    [ $rc != 124 ] || gr_note "$name killed after ${GR_CMD_TIMEOUT_S}s: $*"
+    return $rc
 }
 
 # Scans the whole broker log. Prints the problems; returns 1 if any.

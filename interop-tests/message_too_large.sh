@@ -20,7 +20,8 @@ echo "$out" >&2
 grep -q "acked=0 failed=2" <<<"$out" || gr_fail "unexpected outcome: $out"
 
 # A record just under the limit (the batch overhead included) is accepted.
-out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t under_limit -n 1 -s $((mib - 512)) -w 60) ||
+out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t under_limit -n 1 -s $((mib - 512)) -w 60 \
+    -X message.max.bytes=10000000) ||
     gr_fail "a record just under the default limit failed: $out"
 
 gr_stop_broker

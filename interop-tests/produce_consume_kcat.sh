@@ -10,14 +10,14 @@ topic=kcat_roundtrip
 fmt='%K|%k|%S|%s|%h\n' # key length (-1 = null), key, value length, value, headers
 
 # 1000 keyed records; every 100th has an empty value.
-: >"$GR_TMP/in1"
-: >"$GR_TMP/want"
-for i in $(seq 1 1000); do
-    v="value-$i-$((i * 7919 % 10007))"
-    [ $((i % 100)) -ne 0 ] || v=
-    printf 'key-%d:%s\n' "$i" "$v" >>"$GR_TMP/in1"
-    printf '%d|key-%d|%d|%s|\n' "${#i}" "$i" "${#v}" "$v" | awk -F'|' -v OFS='|' '{ $1 = $1 + 4; print }' >>"$GR_TMP/want"
-done
+awk -v in1="$GR_TMP/in1" -v want="$GR_TMP/want" 'BEGIN {
+    for (i = 1; i <= 1000; i++) {
+        k = "key-" i
+        v = (i % 100 == 0) ? "" : "value-" i "-" (i * 7919 % 10007)
+        print k ":" v >in1
+        print length(k) "|" k "|" length(v) "|" v "|" >want
+    }
+}'
 gr_kcat -P -t $topic -p 0 -K: <"$GR_TMP/in1"
 
 # -Z: an empty key or value is sent as null.
