@@ -198,7 +198,7 @@ static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
         gr_logf(&b->log, GR_LOG_ERROR, "log", "cannot open %s: %s", path, strerror(-rc));
         return rc;
     }
-    if (stats.segments_recovered || stats.bytes_truncated)
+    if (stats.bytes_scanned || stats.bytes_truncated)
         gr_logf(&b->log, GR_LOG_WARN, "log",
                 "recovered %s-%d: %d segment(s) scanned, %" PRId64 " bytes scanned, %" PRId64
                 " bytes truncated, %d index(es) rebuilt",
