@@ -482,6 +482,45 @@ static void test_recovery_missing_index(void **state)
         check_read(f, off);
 }
 
+static void test_damaged_index_contents(void **state)
+{
+    fixture_t *f = *state;
+    f->cfg.index_interval_bytes = 100;
+    f->cfg.segment_bytes = 2000;
+    open_log(f);
+    size_t blen;
+    fill_and_crash(f, 60, &blen);
+    assert_true(gr_log_segment_count(f->log) >= 2);
+    assert_int_equal(gr_log_close(f->log), 0);
+    f->log = NULL;
+    /* Right size, wrong contents: entries out of order, then Kafka-style
+     * zero preallocation on the time index. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/00000000000000000000.index", f->dir);
+    off_t size = file_size(f->dir, "00000000000000000000.index");
+    assert_true(size >= 16);
+    int fd = open(path, O_RDWR);
+    uint8_t junk[8] = {0, 0, 0, 9, 0, 0, 0, 1};
+    assert_int_equal(pwrite(fd, junk, 8, size - 8), 8);
+    close(fd);
+    snprintf(path, sizeof path, "%s/00000000000000000000.timeindex", f->dir);
+    off_t tsize = file_size(f->dir, "00000000000000000000.timeindex");
+    assert_int_equal(truncate(path, tsize + 120), 0);
+
+    open_log(f);
+    assert_int_equal(f->stats.indexes_rebuilt, 0); /* sizes look fine: found lazily */
+    for (int64_t off = 0; off < 60; off++)
+        check_read(f, off);
+    gr_log_offset_ts_t o;
+    assert_int_equal(gr_log_offset_for_timestamp(f->log, 105, &o), 0);
+    assert_int_equal(o.offset, 5);
+    /* The rebuilt index was written back. */
+    assert_int_equal(gr_log_close(f->log), 0);
+    f->log = NULL;
+    assert_int_equal(file_size(f->dir, "00000000000000000000.index"), size);
+    assert_int_equal(file_size(f->dir, "00000000000000000000.timeindex"), tsize);
+}
+
 static void test_clean_restart_no_scan(void **state)
 {
     fixture_t *f = *state;
@@ -1089,6 +1128,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_recovery_truncated_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recovery_corrupt_byte, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recovery_missing_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_damaged_index_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_restart_no_scan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention_size_and_delay, setup, teardown),
