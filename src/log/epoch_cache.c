@@ -71,16 +71,23 @@ int gr_epoch_cache_truncate_end(gr_epoch_cache_t *c, int64_t end_offset)
 
 int gr_epoch_cache_truncate_start(gr_epoch_cache_t *c, int64_t start_offset)
 {
+    if (c->count == 0)
+        return 0;
     /* Keep the last entry starting at or below start_offset, moved up to it. */
     size_t keep = 0;
     while (keep + 1 < c->count && c->entries[keep + 1].start_offset <= start_offset)
         keep++;
-    if (c->count == 0 || c->entries[keep].start_offset >= start_offset)
-        return 0;
-    memmove(c->entries, c->entries + keep, (c->count - keep) * sizeof *c->entries);
-    c->count -= keep;
-    c->entries[0].start_offset = start_offset;
-    return 1;
+    int changed = 0;
+    if (keep > 0) {
+        memmove(c->entries, c->entries + keep, (c->count - keep) * sizeof *c->entries);
+        c->count -= keep;
+        changed = 1;
+    }
+    if (c->entries[0].start_offset < start_offset) {
+        c->entries[0].start_offset = start_offset;
+        changed = 1;
+    }
+    return changed;
 }
 
 int32_t gr_epoch_cache_epoch_for(const gr_epoch_cache_t *c, int64_t offset)

@@ -782,6 +782,63 @@ static void test_leader_epoch_cache(void **state)
     free(text);
 }
 
+static void test_epoch_cache_unit(void **state)
+{
+    fixture_t *f = *state;
+    gr_epoch_cache_t c;
+    gr_epoch_cache_init(&c);
+    assert_int_equal(gr_epoch_cache_assign(&c, 0, 0), 1);
+    assert_int_equal(gr_epoch_cache_assign(&c, 0, 5), 0); /* same epoch */
+    assert_int_equal(gr_epoch_cache_assign(&c, 2, 10), 1);
+    assert_int_equal(gr_epoch_cache_assign(&c, 1, 20), 0); /* lower epoch */
+    assert_int_equal(gr_epoch_cache_assign(&c, 5, 30), 1);
+    /* A higher epoch starting earlier replaces the later history. */
+    assert_int_equal(gr_epoch_cache_assign(&c, 6, 12), 1);
+    assert_int_equal(c.count, 3);
+    assert_int_equal(c.entries[2].epoch, 6);
+    assert_int_equal(gr_epoch_cache_epoch_for(&c, 11), 2);
+    assert_int_equal(gr_epoch_cache_epoch_for(&c, 12), 6);
+    /* Start exactly at an entry: the ones before go. */
+    assert_int_equal(gr_epoch_cache_truncate_start(&c, 10), 1);
+    assert_int_equal(c.count, 2);
+    assert_int_equal(c.entries[0].epoch, 2);
+    assert_int_equal(c.entries[0].start_offset, 10);
+    assert_int_equal(gr_epoch_cache_truncate_start(&c, 10), 0);
+    assert_int_equal(gr_epoch_cache_truncate_start(&c, 11), 1);
+    assert_int_equal(c.entries[0].start_offset, 11);
+    assert_int_equal(gr_epoch_cache_truncate_end(&c, 12), 1);
+    assert_int_equal(c.count, 1);
+    int32_t e;
+    int64_t off;
+    gr_epoch_cache_end_offset_for(&c, 2, 50, &e, &off);
+    assert_int_equal(e, 2);
+    assert_int_equal(off, 50);
+    gr_epoch_cache_end_offset_for(&c, -1, 50, &e, &off);
+    assert_int_equal(e, -1);
+    assert_int_equal(off, -1);
+
+    /* The checkpoint file: round trip, and garbage refused. */
+    char path[256];
+    assert_int_equal(mkdir(f->dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/leader-epoch-checkpoint", f->dir);
+    assert_int_equal(gr_epoch_cache_write(&c, gr_io_default(), path), 0);
+    gr_epoch_cache_t d;
+    gr_epoch_cache_init(&d);
+    assert_int_equal(gr_epoch_cache_read(&d, gr_io_default(), path), 0);
+    assert_int_equal(d.count, 1);
+    assert_int_equal(d.entries[0].epoch, 2);
+    assert_int_equal(d.entries[0].start_offset, 11);
+    FILE *fp = fopen(path, "w");
+    fputs("0\n2\n1 5\n", fp);
+    fclose(fp);
+    assert_int_equal(gr_epoch_cache_read(&d, gr_io_default(), path), -EINVAL);
+    assert_int_equal(d.count, 0);
+    unlink(path);
+    assert_int_equal(gr_epoch_cache_read(&d, gr_io_default(), path), 0);
+    gr_epoch_cache_fini(&d);
+    gr_epoch_cache_fini(&c);
+}
+
 static void test_truncate_to(void **state)
 {
     fixture_t *f = *state;
@@ -1135,6 +1192,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_delete_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timestamp_lookup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leader_epoch_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_epoch_cache_unit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncate_to, setup, teardown),
         cmocka_unit_test_setup_teardown(test_follower_append, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fd_cache_cap, setup, teardown),
