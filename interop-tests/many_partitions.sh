@@ -8,6 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 partitions=${GR_MANY_PARTITIONS:-5000}
+# Creating 5000 partitions may take a while; let the client wait for it.
+GR_CMD_TIMEOUT_S=${GR_MANY_PARTITIONS_TIMEOUT_S:-200}
 fd_cap=${GR_MANY_PARTITIONS_FD_CAP:-$((8192 + 512))}
 gr_start_broker num.partitions="$partitions"
 
