@@ -92,6 +92,39 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
     return GR_KERR_NONE;
 }
 
+/*
+ * A topic whose compression.type names a codec stores every batch with it:
+ * batches in another codec are rewritten into out (left empty when every
+ * batch already matches). Runs on the loop thread: batches are bounded by
+ * max.message.bytes. Returns 0 or -errno.
+ */
+static int recompress_batches(const gr_topic_t *topic, const uint8_t *data, size_t len,
+                              gr_writer_t *out)
+{
+    int target = topic->settings.compression;
+    if (target < 0)
+        return 0;
+    bool needed = false;
+    for (size_t pos = 0; pos < len && !needed;) {
+        gr_batch_header_t h;
+        (void)gr_batch_header_parse(data + pos, len - pos, &h);
+        needed = (int)gr_batch_compression(&h) != target;
+        pos += (size_t)gr_batch_size(&h);
+    }
+    for (size_t pos = 0; needed && pos < len;) {
+        gr_batch_header_t h;
+        (void)gr_batch_header_parse(data + pos, len - pos, &h);
+        size_t size = (size_t)gr_batch_size(&h);
+        int rc = (int)gr_batch_compression(&h) == target
+                     ? (gr_write_raw(out, data + pos, size), out->err)
+                     : gr_batch_recompress(data + pos, size, (gr_compression_t)target, out);
+        if (rc)
+            return rc;
+        pos += size;
+    }
+    return 0;
+}
+
 static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, int16_t acks,
                               const gr_produce_request_partition_produce_data_t *in,
                               partition_resp_t *out)
@@ -118,9 +151,18 @@ static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *top
         set_error(req, out, err, msg);
         return;
     }
+    gr_writer_t recompressed;
+    gr_writer_init(&recompressed);
+    size_t len = (size_t)in->records.len;
+    int rc = recompress_batches(topic, data, len, &recompressed);
+    if (rc == 0 && recompressed.len > 0) {
+        data = recompressed.buf;
+        len = recompressed.len;
+    }
     gr_log_append_info_t info;
-    int rc = gr_log_append(p->log, data, (size_t)in->records.len, p->leader_epoch,
-                           gr_broker_now_ms(b), &info);
+    if (rc == 0)
+        rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
+    gr_writer_fini(&recompressed);
     if (rc) {
         gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name, in->index,
                 strerror(-rc));

@@ -305,6 +305,47 @@ static int write_records(gr_writer_t *w, const gr_record_t *recs, int count)
     return w->err;
 }
 
+/* Positions of the fields patched once a batch's body is written. */
+typedef struct batch_frame {
+    size_t start;
+    size_t length_pos;
+    size_t crc_pos;
+} batch_frame_t;
+
+static void write_batch_header(gr_writer_t *w, const gr_batch_header_t *h, int count,
+                               gr_compression_t codec, batch_frame_t *frame)
+{
+    int16_t attrs = (int16_t)((h->attributes & ~GR_BATCH_ATTR_COMPRESSION_MASK) | codec);
+    frame->start = w->len;
+    gr_write_int64(w, h->base_offset);
+    frame->length_pos = gr_write_reserve(w, 4);
+    gr_write_int32(w, h->partition_leader_epoch);
+    gr_write_int8(w, GR_RECORD_BATCH_MAGIC_V2);
+    frame->crc_pos = gr_write_reserve(w, 4);
+    gr_write_int16(w, attrs);
+    gr_write_int32(w, h->last_offset_delta);
+    gr_write_int64(w, h->base_timestamp);
+    gr_write_int64(w, h->max_timestamp);
+    gr_write_int64(w, h->producer_id);
+    gr_write_int16(w, h->producer_epoch);
+    gr_write_int32(w, h->base_sequence);
+    gr_write_int32(w, count);
+}
+
+/* Patches batchLength and the CRC once the body is written. */
+static int finish_batch(gr_writer_t *w, const batch_frame_t *frame)
+{
+    if (w->err)
+        return w->err;
+    size_t size = w->len - frame->start;
+    if (size - GR_RECORD_BATCH_LOG_OVERHEAD > INT32_MAX)
+        return -EMSGSIZE;
+    gr_writer_put_int32(w, frame->length_pos, (int32_t)(size - GR_RECORD_BATCH_LOG_OVERHEAD));
+    gr_writer_put_int32(w, frame->crc_pos,
+                        (int32_t)gr_batch_compute_crc(w->buf + frame->start, size));
+    return 0;
+}
+
 int gr_batch_build(gr_writer_t *w, const gr_batch_header_t *h, const gr_record_t *recs, int count,
                    gr_compression_t codec)
 {
@@ -314,23 +355,8 @@ int gr_batch_build(gr_writer_t *w, const gr_batch_header_t *h, const gr_record_t
         return -ENOTSUP;
     if (w->err)
         return w->err;
-
-    size_t start = w->len;
-    int16_t attrs = (int16_t)((h->attributes & ~GR_BATCH_ATTR_COMPRESSION_MASK) | codec);
-    gr_write_int64(w, h->base_offset);
-    size_t length_pos = gr_write_reserve(w, 4);
-    gr_write_int32(w, h->partition_leader_epoch);
-    gr_write_int8(w, GR_RECORD_BATCH_MAGIC_V2);
-    size_t crc_pos = gr_write_reserve(w, 4);
-    gr_write_int16(w, attrs);
-    gr_write_int32(w, h->last_offset_delta);
-    gr_write_int64(w, h->base_timestamp);
-    gr_write_int64(w, h->max_timestamp);
-    gr_write_int64(w, h->producer_id);
-    gr_write_int16(w, h->producer_epoch);
-    gr_write_int32(w, h->base_sequence);
-    gr_write_int32(w, count);
-
+    batch_frame_t frame;
+    write_batch_header(w, h, count, codec, &frame);
     int err;
     if (codec == GR_COMPRESSION_NONE) {
         err = write_records(w, recs, count);
@@ -342,15 +368,28 @@ int gr_batch_build(gr_writer_t *w, const gr_batch_header_t *h, const gr_record_t
             err = gr_compress(codec, plain.buf, plain.len, w);
         gr_writer_fini(&plain);
     }
-    if (!err)
-        err = w->err;
-    if (err)
-        return err;
+    return err ? err : finish_batch(w, &frame);
+}
 
-    size_t size = w->len - start;
-    if (size - GR_RECORD_BATCH_LOG_OVERHEAD > INT32_MAX)
-        return -EMSGSIZE;
-    gr_writer_put_int32(w, length_pos, (int32_t)(size - GR_RECORD_BATCH_LOG_OVERHEAD));
-    gr_writer_put_int32(w, crc_pos, (int32_t)gr_batch_compute_crc(w->buf + start, size));
-    return 0;
+int gr_batch_recompress(const uint8_t *batch, size_t size, gr_compression_t codec, gr_writer_t *w)
+{
+    gr_batch_header_t h;
+    int rc = gr_batch_header_parse(batch, size, &h);
+    if (rc)
+        return rc;
+    if (!gr_compression_name(codec))
+        return -ENOTSUP;
+    uint8_t *plain = NULL;
+    size_t plain_len = 0;
+    rc = gr_batch_decompress(batch, size, &plain, &plain_len);
+    if (rc)
+        return rc;
+    batch_frame_t frame;
+    write_batch_header(w, &h, h.records_count, codec, &frame);
+    if (codec == GR_COMPRESSION_NONE)
+        gr_write_raw(w, plain, plain_len);
+    else
+        rc = gr_compress(codec, plain, plain_len, w);
+    free(plain);
+    return rc ? rc : finish_batch(w, &frame);
 }

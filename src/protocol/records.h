@@ -181,4 +181,12 @@ int gr_batch_decompress(const uint8_t *batch, size_t size, uint8_t **out, size_t
 int gr_batch_build(gr_writer_t *w, const gr_batch_header_t *h, const gr_record_t *recs, int count,
                    gr_compression_t codec);
 
+/*
+ * Appends to w the batch of size bytes rewritten with codec: same header
+ * fields (offsets, timestamps, producer fields, control and transactional
+ * bits) and the same records, recompressed. Returns 0, or as
+ * gr_batch_decompress / gr_batch_build.
+ */
+int gr_batch_recompress(const uint8_t *batch, size_t size, gr_compression_t codec, gr_writer_t *w);
+
 #endif
