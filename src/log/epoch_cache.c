@@ -126,8 +126,6 @@ int gr_epoch_cache_read(gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *
     char *data = NULL;
     int rc = gr_io_read_file(io, path, EPOCH_CHECKPOINT_MAX, &data, NULL);
     c->count = 0;
-    if (rc == -ENOENT)
-        return 0;
     if (rc < 0)
         return rc;
     char *p = data, *end;
@@ -162,7 +160,8 @@ bad:
     return -EINVAL;
 }
 
-int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path)
+int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path,
+                         bool durable)
 {
     size_t cap = 32 + c->count * 48;
     char *buf = malloc(cap);
@@ -172,7 +171,7 @@ int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const
     for (size_t i = 0; i < c->count; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%" PRId32 " %" PRId64 "\n",
                                 c->entries[i].epoch, c->entries[i].start_offset);
-    int rc = gr_io_write_file_atomic(io, path, buf, len);
+    int rc = gr_io_write_file_replace(io, path, buf, len, durable);
     free(buf);
     return rc;
 }

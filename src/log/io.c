@@ -194,7 +194,8 @@ int gr_io_fsync_dir(const gr_io_ops_t *io, const char *dir)
     return rc;
 }
 
-int gr_io_write_file_atomic(const gr_io_ops_t *io, const char *path, const void *data, size_t len)
+int gr_io_write_file_replace(const gr_io_ops_t *io, const char *path, const void *data, size_t len,
+                             bool durable)
 {
     char tmp[4096], dir[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
@@ -203,7 +204,7 @@ int gr_io_write_file_atomic(const gr_io_ops_t *io, const char *path, const void 
     if (fd < 0)
         return fd;
     int rc = gr_io_pwrite_all(io, fd, data, len, 0);
-    if (rc == 0)
+    if (rc == 0 && durable)
         rc = io->fsync(io->ctx, fd);
     int crc = io->close(io->ctx, fd);
     if (rc == 0)
@@ -214,8 +215,15 @@ int gr_io_write_file_atomic(const gr_io_ops_t *io, const char *path, const void 
         io->unlink(io->ctx, tmp);
         return rc;
     }
+    if (!durable)
+        return 0;
     io_dirname(path, dir, sizeof dir);
     return gr_io_fsync_dir(io, dir);
+}
+
+int gr_io_write_file_atomic(const gr_io_ops_t *io, const char *path, const void *data, size_t len)
+{
+    return gr_io_write_file_replace(io, path, data, len, true);
 }
 
 int gr_io_read_file(const gr_io_ops_t *io, const char *path, size_t max_len, char **out_data,

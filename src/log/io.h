@@ -13,6 +13,7 @@
 #ifndef GR_LOG_IO_H
 #define GR_LOG_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -55,6 +56,16 @@ ssize_t gr_io_pread_all(const gr_io_ops_t *io, int fd, void *buf, size_t len, in
  * Returns 0 or -errno (the old file is untouched on failure).
  */
 int gr_io_write_file_atomic(const gr_io_ops_t *io, const char *path, const void *data, size_t len);
+
+/*
+ * As gr_io_write_file_atomic, but without any fsync when !durable: readers
+ * never see a torn file while the system runs, but after a machine crash
+ * the file may be the old one, the new one, or empty. For files that are
+ * rebuilt or rewritten when found missing or unreadable (partition.metadata,
+ * leader-epoch-checkpoint between flushes). 0 or -errno.
+ */
+int gr_io_write_file_replace(const gr_io_ops_t *io, const char *path, const void *data, size_t len,
+                             bool durable);
 
 /*
  * Reads a whole (small) file into a NUL-terminated malloc'd buffer the

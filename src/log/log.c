@@ -101,7 +101,12 @@ static int log_write_epochs(gr_log_t *log)
 {
     char path[GR_PATH_MAX];
     log_path(log, EPOCH_CHECKPOINT_FILE, path, sizeof path);
-    return gr_epoch_cache_write(&log->epochs, log->io, path);
+    /* Not fsynced here (appends must not wait for it): gr_log_flush makes it
+     * durable together with the data it describes. */
+    int rc = gr_epoch_cache_write(&log->epochs, log->io, path, false);
+    if (rc == 0)
+        log->epochs_dirty = true;
+    return rc;
 }
 
 /* Queues path for unlinking at due_ms (now if the delay is 0). */
@@ -242,7 +247,9 @@ int gr_log_set_topic_id(gr_log_t *log, gr_uuid_t id)
     uuid_to_base64url(id, b64);
     int len = snprintf(text, sizeof text, "version: 0\ntopic_id: %s\n", b64);
     log_path(log, PARTITION_METADATA_FILE, path, sizeof path);
-    int rc = gr_io_write_file_atomic(log->io, path, text, (size_t)len);
+    /* No fsync: a file lost or emptied by a crash reads as absent, and the
+     * caller rewrites it when it finds no (or another) topic id at open. */
+    int rc = gr_io_write_file_replace(log->io, path, text, (size_t)len, false);
     if (rc == 0) {
         log->topic_id = id;
         log->topic_id_known = true;
@@ -381,7 +388,8 @@ static int log_recover_segment(gr_log_t *log, size_t i, gr_log_open_stats_t *sta
     return gr_segment_write_indexes(seg, false);
 }
 
-static int log_load(gr_log_t *log, const gr_log_open_args_t *args, gr_log_open_stats_t *stats)
+static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_epochs,
+                    gr_log_open_stats_t *stats)
 {
     int64_t *bases = NULL;
     size_t nbases = 0;
@@ -439,8 +447,14 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, gr_log_open_s
             rc = log_recover_segment(log, i, stats);
             if (rc < 0)
                 return rc;
-        } else if (i + 1 < log->nsegs) {
-            seg->next_offset = log->segs[i + 1]->base_offset;
+        } else {
+            if (i + 1 < log->nsegs)
+                seg->next_offset = log->segs[i + 1]->base_offset;
+            if (rebuild_epochs && seg->size > 0) {
+                rc = gr_segment_walk(seg, log_epoch_from_batch, log);
+                if (rc < 0)
+                    return rc;
+            }
         }
         if (i + 1 < log->nsegs && seg->next_offset > log->segs[i + 1]->base_offset) {
             /* Overlapping segments: keep the data up to here. */
@@ -521,9 +535,14 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
         goto fail;
     log_read_partition_metadata(log);
     log_path(log, EPOCH_CHECKPOINT_FILE, path, sizeof path);
-    bool epochs_bad = gr_epoch_cache_read(&log->epochs, log->io, path) == -EINVAL;
+    rc = gr_epoch_cache_read(&log->epochs, log->io, path);
+    if (rc < 0 && rc != -ENOENT && rc != -EINVAL)
+        goto fail;
+    /* Missing or unreadable (a crash between flushes may leave it empty):
+     * rebuilt from the batch headers while loading. */
+    bool epochs_bad = rc < 0;
 
-    rc = log_load(log, args, stats);
+    rc = log_load(log, args, epochs_bad, stats);
     if (rc < 0)
         goto fail;
 
@@ -537,21 +556,21 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
                                                                            : log->log_start_offset;
     bool epochs_changed = gr_epoch_cache_truncate_end(&log->epochs, leo) > 0;
     epochs_changed |= gr_epoch_cache_truncate_start(&log->epochs, log->log_start_offset) > 0;
-    if (epochs_changed || epochs_bad || stats->segments_recovered > 0) {
+    if (epochs_changed || stats->segments_recovered > 0 || (epochs_bad && log->epochs.count)) {
         rc = log_write_epochs(log);
         if (rc < 0)
             goto fail;
     }
 
-    /* Recovered data is made durable now, so the recovery point is the end. */
-    log->recovery_point = args->recovery_point > 0 ? args->recovery_point : 0;
-    if (args->clean_shutdown || stats->segments_recovered > 0 || log->dir_dirty) {
+    /* After a clean shutdown everything is durable; recovered data is made
+     * durable now. Either way the recovery point is the end. A new log's
+     * directory is fsynced by its first flush. */
+    log->recovery_point = leo;
+    if (stats->segments_recovered > 0) {
         rc = gr_log_flush(log);
         if (rc < 0)
             goto fail;
     }
-    if (log->recovery_point > leo)
-        log->recovery_point = leo;
     *out = log;
     return 0;
 fail:
@@ -848,6 +867,13 @@ int gr_log_flush(gr_log_t *log)
     int rc = 0;
     for (size_t i = 0; i < log->nsegs && rc == 0; i++)
         rc = gr_segment_flush(log->segs[i]);
+    if (rc == 0 && log->epochs_dirty) {
+        char path[GR_PATH_MAX];
+        log_path(log, EPOCH_CHECKPOINT_FILE, path, sizeof path);
+        rc = gr_epoch_cache_write(&log->epochs, log->io, path, true);
+        if (rc == 0)
+            log->epochs_dirty = false;
+    }
     if (rc == 0 && log->dir_dirty) {
         rc = gr_io_fsync_dir(log->io, log->dir);
         if (rc == 0)

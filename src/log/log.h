@@ -316,7 +316,9 @@ int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms);
 
 /*
  * The topic id in partition.metadata. gr_log_topic_id returns false when the
- * file is absent. gr_log_set_topic_id writes it atomically (0 or -errno).
+ * file is absent or unreadable. gr_log_set_topic_id replaces it atomically
+ * but without fsync (a crash may lose it: check and rewrite at each open).
+ * 0 or -errno.
  */
 bool gr_log_topic_id(const gr_log_t *log, gr_uuid_t *out);
 int gr_log_set_topic_id(gr_log_t *log, gr_uuid_t id);

@@ -186,6 +186,8 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
  */
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
                     int64_t max_offset, int64_t *out_len);
+/* Calls fn for each batch header from position 0 (no CRC checks). 0 or -errno. */
+int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg);
 /* Largest timestamp (loading the indexes if needed); -1 if none. */
 int64_t gr_segment_max_timestamp(gr_segment_t *seg, int64_t index_interval);
 
@@ -221,9 +223,11 @@ int32_t gr_epoch_cache_latest(const gr_epoch_cache_t *c);
 int32_t gr_epoch_cache_epoch_for(const gr_epoch_cache_t *c, int64_t offset);
 void gr_epoch_cache_end_offset_for(const gr_epoch_cache_t *c, int32_t epoch, int64_t log_end,
                                    int32_t *out_epoch, int64_t *out_offset);
-/* Reads/writes the leader-epoch-checkpoint file. Missing file: empty, 0. */
+/* Reads the leader-epoch-checkpoint file: 0, -ENOENT, -EINVAL (then empty), -errno. */
 int gr_epoch_cache_read(gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path);
-int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path);
+/* durable: fsync file and directory (at flush); otherwise a plain replace. */
+int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path,
+                         bool durable);
 
 /* A file renamed "*.deleted", unlinked once its delay has passed. */
 typedef struct gr_pending_delete {
@@ -249,7 +253,8 @@ struct gr_log {
     int64_t unflushed_messages;
     int64_t last_flush_ms;
     int64_t last_now_ms;
-    bool dir_dirty; /* segments created since the directory was last fsynced */
+    bool dir_dirty;    /* segments created since the directory was last fsynced */
+    bool epochs_dirty; /* leader-epoch-checkpoint written without fsync since the last flush */
 
     gr_epoch_cache_t epochs;
     bool topic_id_known;

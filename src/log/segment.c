@@ -873,3 +873,28 @@ fail:
     reader_fini(&r);
     return rc;
 }
+
+int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg)
+{
+    seg_reader_t r;
+    reader_init(&r, seg, SEG_READ_CHUNK);
+    int64_t pos = 0;
+    int rc = 0;
+    while (pos < seg->size) {
+        const uint8_t *p;
+        gr_batch_header_t h;
+        rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        if (rc == -ENODATA)
+            break;
+        if (rc < 0)
+            goto fail;
+        if (gr_batch_header_parse(p, GR_RECORD_BATCH_HEADER_SIZE, &h) < 0)
+            break;
+        fn(arg, &h);
+        pos += gr_batch_size(&h);
+    }
+    rc = 0;
+fail:
+    reader_fini(&r);
+    return rc;
+}
