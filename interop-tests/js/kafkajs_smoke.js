@@ -39,6 +39,9 @@ async function main() {
   if (sent !== acks.length) fail('produce errors: ' + JSON.stringify(acks));
 
   const consumer = kafka.consumer({ groupId: group });
+  // kafkajs retries inside the client first; a crash is what is left after
+  // those retries, so report it at once instead of waiting for the deadline.
+  consumer.on(consumer.events.CRASH, (e) => fail('consumer crashed: ' + (e.payload.error && e.payload.error.message)));
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   const seen = new Map();
