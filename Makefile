@@ -7,24 +7,30 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build run test test-unit test-asan fuzz format clean
+
+.PHONY: all deps deps-build compile build run test test-unit test-asan fuzz format clean
 
 all: build
 
 deps:
 	@bash ci/install-deps.sh
 
-build: deps
+deps-build:
+	@bash ci/install-deps.sh --build-only
+
+compile:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+build: deps compile
+
+run: deps-build compile
 	@bash ci/run-broker.sh $(BUILD)
 
-test: build
+test: deps compile
 	@bash ci/test.sh $(BUILD) $(ASAN_BUILD)
 
-test-unit: build
+test-unit: compile
 	@cd $(BUILD) && ctest -L unit -j $(JOBS) --output-on-failure
 
 test-asan: deps

@@ -22,11 +22,16 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=$(echo "$missing" | tr ' ' '\n' | grep -vx -e nodejs -e npm | tr '\n' ' ')
 fi
 missing=$(echo $missing)
-[ -z "$missing" ] && exit 0
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "ci/install-deps.sh: installing: $missing"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# The interop tests' Node.js client (kafkajs), pinned by interop-tests/package-lock.json.
+if [ "${1:-}" != "--build-only" ]; then
+  bash "$(dirname "$0")/install-node-deps.sh"
+fi
 
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "ci/install-deps.sh: installing: $missing"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
