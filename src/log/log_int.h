@@ -72,6 +72,7 @@ struct gr_segment {
     gr_time_entry_t *tidx;
     size_t tidx_count, tidx_cap, tidx_written, tidx_on_disk;
     int64_t bytes_since_index;
+    bool oidx_unsynced, tidx_unsynced; /* file changed since its last fsync */
 
     /* Largest batch max timestamp and the last offset of its batch. */
     bool max_ts_known;

@@ -573,10 +573,11 @@ bool gr_segment_indexes_sane(gr_segment_t *seg)
 
 /* Writes entries [*written, count) of one index file. */
 static int seg_write_index_file(gr_segment_t *seg, const char *ext, size_t entry_size, size_t count,
-                                size_t *written, size_t *on_disk, bool sync)
+                                size_t *written, size_t *on_disk, bool *unsynced, bool sync)
 {
-    if (*written == count && *on_disk == count && !sync)
-        return 0;
+    bool write = *written != count || *on_disk != count;
+    if (!write && (!sync || !*unsynced))
+        return 0; /* nothing new, and what is there was already fsynced */
     char path[GR_PATH_MAX];
     gr_segment_file(seg, ext, path, sizeof path);
     const gr_io_ops_t *io = seg->io;
@@ -617,8 +618,13 @@ static int seg_write_index_file(gr_segment_t *seg, const char *ext, size_t entry
             goto fail;
         *written = *on_disk = count;
     }
-    if (sync)
+    if (write)
+        *unsynced = true;
+    if (sync) {
         rc = io->fsync(io->ctx, fd);
+        if (rc == 0)
+            *unsynced = false;
+    }
 fail:
     free(buf);
     io->close(io->ctx, fd);
@@ -629,12 +635,13 @@ int gr_segment_write_indexes(gr_segment_t *seg, bool sync)
 {
     if (!seg->index_loaded)
         return 0;
-    int rc = seg_write_index_file(seg, ".index", GR_OFFSET_INDEX_ENTRY_SIZE, seg->oidx_count,
-                                  &seg->oidx_written, &seg->oidx_on_disk, sync);
+    int rc =
+        seg_write_index_file(seg, ".index", GR_OFFSET_INDEX_ENTRY_SIZE, seg->oidx_count,
+                             &seg->oidx_written, &seg->oidx_on_disk, &seg->oidx_unsynced, sync);
     if (rc < 0)
         return rc;
     return seg_write_index_file(seg, ".timeindex", GR_TIME_INDEX_ENTRY_SIZE, seg->tidx_count,
-                                &seg->tidx_written, &seg->tidx_on_disk, sync);
+                                &seg->tidx_written, &seg->tidx_on_disk, &seg->tidx_unsynced, sync);
 }
 
 int gr_segment_flush(gr_segment_t *seg)
