@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
+#include "controller/zk_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,18 @@
 #define GR_CLUSTER_ID_BYTES  16
 #define GR_HOSTNAME_MAX      256
 #define GR_FLUSH_TICK_SEC    1.0
+
+/* The metadata store's directory under the first log dir (no "-<n>": not a partition). */
+#define GR_STORE_DIR "__gregor_metadata"
+/* How long gr_broker_fini waits for store writes still in flight. */
+#define GR_STORE_DRAIN_SEC 10.0
+/* Kafka's /cluster/id document carries its version as a string. */
+#define GR_CLUSTER_ID_JSON_VERSION "1"
+#define GR_CLUSTER_ID_PATH         "/cluster/id"
+
+/* Persistent parents of the nodes single-node mode writes, parents first. */
+static const char *const store_parents[] = {"/brokers", "/brokers/topics", "/config",
+                                            "/config/topics", "/cluster"};
 
 int64_t gr_broker_now_ms(const gr_broker_t *b)
 {
@@ -121,6 +134,99 @@ static int open_log_dir(gr_broker_t *b)
     return 0;
 }
 
+static void on_store_prepared(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    gr_broker_t *b = opaque;
+    b->store_pending--;
+    if (rc != GR_STORE_OK && rc != GR_STORE_NODEEXISTS)
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "preparing the metadata store failed: %s",
+                gr_store_rc_name(rc));
+}
+
+/* Creates path unless it exists; the topic loading issued after it sees the result. */
+static void store_prepare(gr_broker_t *b, const char *path, const char *data, size_t len)
+{
+    int rc = gr_store_create(b->store_session, path, data, len, GR_STORE_PERSISTENT,
+                             on_store_prepared, b);
+    if (rc == GR_STORE_OK)
+        b->store_pending++;
+    else
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot create %s: %s", path,
+                gr_store_rc_name(rc));
+}
+
+/*
+ * Opens the local metadata store under the first log dir and the broker's
+ * session, and creates the parents Kafka's layout needs and /cluster/id when
+ * absent. 0 or -errno (logged); gr_broker_fini closes what was opened.
+ */
+static int open_store(gr_broker_t *b)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", gr_log_dir_path(b->log_dir), GR_STORE_DIR);
+    int rc = gr_store_local_open(b->loop, dir, &b->log, &b->store);
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot open the metadata store %s: %s", dir,
+                strerror(-rc));
+        return rc;
+    }
+    rc = gr_store_session_open(b->store, NULL, NULL, &b->store_session);
+    if (rc != GR_STORE_OK) {
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot open a metadata store session: %s",
+                gr_store_rc_name(rc));
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < sizeof store_parents / sizeof store_parents[0]; i++)
+        store_prepare(b, store_parents[i], NULL, 0);
+    gr_zk_json_writer_t w;
+    const char *text = NULL;
+    size_t len = 0;
+    gr_zk_json_writer_init(&w);
+    gr_zk_json_object_begin(&w);
+    gr_zk_json_key(&w, "version");
+    gr_zk_json_string(&w, GR_CLUSTER_ID_JSON_VERSION);
+    gr_zk_json_key(&w, "id");
+    gr_zk_json_string(&w, b->cluster_id);
+    gr_zk_json_object_end(&w);
+    rc = gr_zk_json_writer_finish(&w, &text, &len);
+    if (rc == 0)
+        store_prepare(b, GR_CLUSTER_ID_PATH, text, len);
+    gr_zk_json_writer_fini(&w);
+    return rc;
+}
+
+static void on_store_drain_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+/* Lets store writes in flight complete (bounded), then closes the session and the store. */
+static void close_store(gr_broker_t *b)
+{
+    if (b->store_session) {
+        bool expired = false;
+        ev_timer deadline;
+        ev_timer_init(&deadline, on_store_drain_deadline, GR_STORE_DRAIN_SEC, 0.);
+        deadline.data = &expired;
+        ev_timer_start(b->loop, &deadline);
+        while (b->store_pending > 0 && !expired)
+            ev_run(b->loop, EVRUN_ONCE);
+        ev_timer_stop(b->loop, &deadline);
+        if (b->store_pending > 0)
+            gr_logf(&b->log, GR_LOG_ERROR, "metadata",
+                    "%d metadata store write(s) did not complete", b->store_pending);
+        gr_store_session_close(b->store_session); /* completes the rest with CLOSING */
+        b->store_session = NULL;
+    }
+    if (b->store) {
+        gr_store_close(b->store);
+        b->store = NULL;
+    }
+}
+
 static void pick_advertised(gr_broker_t *b, uint16_t bound_port)
 {
     const gr_listener_list_t *adv = &b->config.effective.advertised_listeners;
@@ -167,7 +273,7 @@ static void enforce_retention(gr_topic_t *topic, void *arg)
     gr_broker_t *b = arg;
     for (int32_t i = 0; i < topic->partition_count; i++) {
         gr_log_t *log = topic->partitions[i].log;
-        if (!log || !topic->settings.log.cleanup_delete)
+        if (!log)
             continue;
         int rc = gr_log_enforce_retention(log, gr_broker_now_ms(b));
         if (rc > 0)
@@ -257,6 +363,8 @@ int gr_broker_start(gr_broker_t *b)
     int rc = open_log_dir(b);
     if (rc == 0)
         rc = load_identity(b);
+    if (rc == 0)
+        rc = open_store(b);
     if (rc == 0) {
         rc = gr_topics_load(b);
         if (rc)
@@ -294,6 +402,29 @@ void gr_broker_stop(gr_broker_t *b)
     gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
+/*
+ * Stops the timers and signal watchers still active, so that the loop holds
+ * nothing of b once it is freed (a test may start another broker on it).
+ * They were started unreferenced: take the reference back before stopping.
+ */
+static void release_watchers(gr_broker_t *b)
+{
+    ev_timer *timers[] = {&b->retention_timer, &b->flush_timer, &b->checkpoint_timer};
+    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
+        if (ev_is_active(timers[i])) {
+            ev_ref(b->loop);
+            ev_timer_stop(b->loop, timers[i]);
+        }
+    }
+    ev_signal *signals[] = {&b->sigterm, &b->sigint};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        if (ev_is_active(signals[i])) {
+            ev_ref(b->loop);
+            ev_signal_stop(b->loop, signals[i]);
+        }
+    }
+}
+
 int gr_broker_fini(gr_broker_t *b)
 {
     int rc = 0;
@@ -305,6 +436,9 @@ int gr_broker_fini(gr_broker_t *b)
                 b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
                 b->stats.fetch_record_bytes);
     }
+    if (b->started)
+        release_watchers(b);
+    close_store(b);
     if (b->log_dir) {
         rc = gr_topics_checkpoint(b);
         int close_rc = gr_topics_fini(&b->topics);

@@ -5,10 +5,11 @@
  * brokers in one process.
  *
  * Lifecycle: gr_broker_init (config loaded) -> gr_broker_start (log dir
- * locked, partitions opened and recovered, store opened, listeners bound,
- * timers armed) -> ev_run -> gr_broker_stop (stop accepting, drain
- * responses, flush logs, write checkpoints and the clean-shutdown marker)
- * -> gr_broker_fini.
+ * locked, metadata store opened under it, topics loaded from the store and
+ * their partitions opened and recovered, listeners bound, timers armed)
+ * -> ev_run -> gr_broker_stop (stop accepting, drain responses) ->
+ * gr_broker_fini (store writes completed, store closed, logs flushed,
+ * checkpoints and the clean-shutdown marker written).
  *
  * Runs on: loop thread.
  */
@@ -22,6 +23,7 @@
 #include "broker/logging.h"
 #include "broker/request.h"
 #include "broker/topics.h"
+#include "controller/store.h"
 #include "log/log.h"
 #include "log/log_dir.h"
 #include "net/chain.h"
@@ -43,6 +45,9 @@ struct gr_broker {
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_topics_t topics;
+    gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
+    gr_store_session_t *store_session; /* the broker's session on it */
+    int store_pending;                 /* store writes issued and not yet completed */
     gr_chain_stats_t net_stats;
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];

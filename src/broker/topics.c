@@ -1,11 +1,46 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The topic table: see topics.h. A topic's definition file
- * "<log dir>/.gregor-topics/<name>.conf" holds "topic.partitions=N",
- * "topic.id=<hex>" and one "key=value" line per config override; it is
- * written atomically before the partitions are created, so a crash leaves
- * either no topic or a topic whose missing partition logs are created at
- * the next start.
+ * The topic table: see topics.h.
+ *
+ * Persistence. A topic's definition lives in the metadata store (store.h;
+ * in single-node mode the local store under the first log dir), in Kafka's
+ * ZooKeeper layout and JSON so that the ZooKeeper store can replace it:
+ *   /config/topics/<name>   {"version":1,"config":{"retention.ms":"1000",...}}
+ *   /brokers/topics/<name>  {"partitions":{"0":[<broker id>],...},
+ *                            "topic_id":"<base64url uuid>","adding_replicas":{},
+ *                            "removing_replicas":{},"version":3}
+ * The config is written before the assignment, as Kafka does, so whoever
+ * sees the assignment also finds the config. The partitions' data is in the
+ * log dir, each partition.metadata holding the topic id.
+ *
+ * gr_topics_create is synchronous for the table and the logs (handlers answer
+ * at once) and issues the two store writes asynchronously on the broker's
+ * session; the session applies them in issue order. The local store applies
+ * and fsyncs a change inside the call that issues it, so in single-node mode
+ * the store is already durable when gr_topics_create returns; a ZooKeeper
+ * store would apply them later. A failed write is logged as an ERROR (the
+ * topic then lives until the next restart only). gr_topics_delete issues the
+ * store deletes (assignment, then config) before deleting the logs, so a
+ * deleted topic never comes back. Kafka's ZooKeeper mode goes through
+ * /admin/delete_topics because the controller, another process, performs the
+ * deletion and must resume it after a failover; here the broker is its own
+ * controller and deletes synchronously, so a direct delete is enough.
+ *
+ * Crashes, and how gr_topics_load reconciles them at start-up:
+ *  - between creating the partition dirs and the store writes (or after a
+ *    failed write): the dirs exist, the topic is not in the store. Partition
+ *    dirs of topics missing from the store are left alone and logged (never
+ *    deleted: a lost or foreign store must not destroy data); creating the
+ *    topic again adopts them, with the new topic id;
+ *  - between the config and the assignment write (or between the assignment
+ *    and the config delete): a config without an assignment. It is deleted;
+ *  - between the store deletes and the log deletion: as the first case;
+ *  - a topic in the store whose partition dirs are missing (lost, or never
+ *    created): the missing partitions are created empty.
+ * A store document that cannot be parsed fails the start-up rather than
+ * dropping a topic silently.
+ *
+ * Runs on: loop thread.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,18 +49,24 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include "broker/broker.h"
+#include "controller/store.h"
+#include "controller/zk_json.h"
 #include "handlers/handlers.h"
 
-#define TOPICS_DIR     ".gregor-topics"
-#define TOPIC_FILE_MAX (64 * 1024)
 #define TOPICS_BUCKETS 1024
-#define KEY_PARTITIONS "topic.partitions"
-#define KEY_ID         "topic.id"
 #define PATH_BUF       4096
+
+/* Kafka's znodes for topics, and the versions of their JSON documents. */
+#define STORE_TOPICS_PATH         "/brokers/topics"
+#define STORE_TOPIC_CONFIGS_PATH  "/config/topics"
+#define ASSIGNMENT_JSON_VERSION   3
+#define TOPIC_CONFIG_JSON_VERSION 1
+
+/* How long start-up waits for one store read before giving up. */
+#define STORE_READ_DEADLINE_SEC 30.0
 
 static size_t hash_name(const char *name, size_t len)
 {
@@ -143,34 +184,176 @@ static const char *first_log_dir(const gr_broker_t *b)
     return gr_log_dir_path(b->log_dir);
 }
 
-static void topic_file_path(const gr_broker_t *b, const char *name, char *buf, size_t len)
+/* ---- store writes ------------------------------------------------------------------ */
+
+typedef enum store_op {
+    STORE_OP_CREATE,
+    STORE_OP_SET,
+    STORE_OP_DELETE,
+} store_op_t;
+
+static const char *const store_op_names[] = {"create", "set", "delete"};
+
+/* One asynchronous write of a topic's node, owning copies of its path and data. */
+typedef struct store_write {
+    gr_broker_t *b;
+    store_op_t op;
+    char *data;
+    size_t len;
+    char path[GR_STORE_PATH_MAX + 1];
+} store_write_t;
+
+/* Reports w's outcome (an ERROR unless it succeeded) and frees it. */
+static void store_write_finish(store_write_t *w, int rc)
 {
-    snprintf(buf, len, "%s/%s/%s.conf", first_log_dir(b), TOPICS_DIR, name);
+    if (rc == GR_STORE_NONODE && w->op == STORE_OP_DELETE)
+        gr_logf(&w->b->log, GR_LOG_WARN, "metadata", "%s was already absent from the store",
+                w->path);
+    else if (rc != GR_STORE_OK)
+        gr_logf(&w->b->log, GR_LOG_ERROR, "metadata", "%s of %s in the store failed: %s",
+                store_op_names[w->op], w->path, gr_store_rc_name(rc));
+    free(w->data);
+    free(w);
 }
 
-static int topic_write_file(gr_broker_t *b, const gr_topic_t *topic)
+static void store_write_issue(store_write_t *w);
+
+static void on_store_created(void *opaque, int rc, const char *path)
 {
-    char path[PATH_BUF];
-    char dir[PATH_BUF];
-    snprintf(dir, sizeof dir, "%s/%s", first_log_dir(b), TOPICS_DIR);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -errno;
-    topic_file_path(b, topic->name, path, sizeof path);
-    char *text = malloc(TOPIC_FILE_MAX);
-    if (!text)
-        return -ENOMEM;
-    int n = snprintf(text, TOPIC_FILE_MAX, "%s=%d\n%s=", KEY_PARTITIONS, topic->partition_count,
-                     KEY_ID);
-    for (size_t i = 0; i < sizeof topic->id.b; i++)
-        n += snprintf(text + n, TOPIC_FILE_MAX - (size_t)n, "%02x", topic->id.b[i]);
-    n += snprintf(text + n, TOPIC_FILE_MAX - (size_t)n, "\n");
-    for (int i = 0; i < topic->config_count && n < TOPIC_FILE_MAX; i++)
-        n += snprintf(text + n, TOPIC_FILE_MAX - (size_t)n, "%s=%s\n", topic->configs[i].key,
-                      topic->configs[i].value);
-    int rc = n >= TOPIC_FILE_MAX ? -E2BIG
-                                 : gr_io_write_file_atomic(gr_io_default(), path, text, (size_t)n);
-    free(text);
-    return rc;
+    (void)path;
+    store_write_t *w = opaque;
+    w->b->store_pending--;
+    if (rc == GR_STORE_NODEEXISTS && w->b->store_session) {
+        /* Left behind by a delete that failed earlier: replace it. */
+        gr_logf(&w->b->log, GR_LOG_WARN, "metadata", "%s was already in the store: replacing it",
+                w->path);
+        w->op = STORE_OP_SET;
+        store_write_issue(w);
+        return;
+    }
+    store_write_finish(w, rc);
+}
+
+static void on_store_set(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    (void)stat;
+    store_write_t *w = opaque;
+    w->b->store_pending--;
+    store_write_finish(w, rc);
+}
+
+static void on_store_deleted(void *opaque, int rc)
+{
+    store_write_t *w = opaque;
+    w->b->store_pending--;
+    store_write_finish(w, rc);
+}
+
+/* Issues w on the broker's session; its completion (or a refusal now) finishes it. */
+static void store_write_issue(store_write_t *w)
+{
+    gr_store_session_t *s = w->b->store_session;
+    int rc = GR_STORE_CLOSING;
+    if (s && w->op == STORE_OP_CREATE)
+        rc = gr_store_create(s, w->path, w->data, w->len, GR_STORE_PERSISTENT, on_store_created, w);
+    else if (s && w->op == STORE_OP_SET)
+        rc = gr_store_set(s, w->path, w->data, w->len, GR_STORE_ANY_VERSION, on_store_set, w);
+    else if (s)
+        rc = gr_store_delete(s, w->path, GR_STORE_ANY_VERSION, on_store_deleted, w);
+    if (rc == GR_STORE_OK)
+        w->b->store_pending++;
+    else
+        store_write_finish(w, rc);
+}
+
+/* Writes (op) parent/name with json's text, or deletes it (json NULL); errors are logged. */
+static void topic_store_write(gr_broker_t *b, store_op_t op, const char *parent, const char *name,
+                              gr_zk_json_writer_t *json)
+{
+    store_write_t *w = calloc(1, sizeof(*w));
+    const char *text = NULL;
+    size_t len = 0;
+    int rc = w ? 0 : -ENOMEM;
+    if (rc == 0 && json)
+        rc = gr_zk_json_writer_finish(json, &text, &len);
+    if (rc == 0 && json && !(w->data = malloc(len)))
+        rc = -ENOMEM;
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot %s %s/%s in the store: %s",
+                store_op_names[op], parent, name, strerror(-rc));
+        free(w);
+        return;
+    }
+    if (json)
+        memcpy(w->data, text, len);
+    w->len = len;
+    w->b = b;
+    w->op = op;
+    snprintf(w->path, sizeof w->path, "%s/%s", parent, name);
+    store_write_issue(w);
+}
+
+/* {"version":1,"config":{"<key>":"<value>",...}} */
+static void topic_config_json(const gr_topic_t *topic, gr_zk_json_writer_t *w)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, TOPIC_CONFIG_JSON_VERSION);
+    gr_zk_json_key(w, "config");
+    gr_zk_json_object_begin(w);
+    for (int i = 0; i < topic->config_count; i++) {
+        gr_zk_json_key(w, topic->configs[i].key);
+        gr_zk_json_string(w, topic->configs[i].value);
+    }
+    gr_zk_json_object_end(w);
+    gr_zk_json_object_end(w);
+}
+
+/* Kafka's partition assignment, every partition on this broker alone. */
+static void topic_assignment_json(const gr_broker_t *b, const gr_topic_t *topic,
+                                  gr_zk_json_writer_t *w)
+{
+    char key[16];
+    char id[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "partitions");
+    gr_zk_json_object_begin(w);
+    for (int32_t i = 0; i < topic->partition_count; i++) {
+        snprintf(key, sizeof key, "%" PRId32, i);
+        gr_zk_json_key(w, key);
+        gr_zk_json_array_begin(w);
+        gr_zk_json_int(w, b->config.broker_id);
+        gr_zk_json_array_end(w);
+    }
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "topic_id");
+    gr_zk_json_uuid_format(topic->id, id);
+    gr_zk_json_string(w, id);
+    gr_zk_json_key(w, "adding_replicas");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "removing_replicas");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, ASSIGNMENT_JSON_VERSION);
+    gr_zk_json_object_end(w);
+}
+
+/* Writes the assignment only (op CREATE or SET), or the config then the assignment (both). */
+static void topic_store_save(gr_broker_t *b, const gr_topic_t *topic, store_op_t op, bool config)
+{
+    gr_zk_json_writer_t w;
+    if (config) {
+        gr_zk_json_writer_init(&w);
+        topic_config_json(topic, &w);
+        topic_store_write(b, op, STORE_TOPIC_CONFIGS_PATH, topic->name, &w);
+        gr_zk_json_writer_fini(&w);
+    }
+    gr_zk_json_writer_init(&w);
+    topic_assignment_json(b, topic, &w);
+    topic_store_write(b, op, STORE_TOPICS_PATH, topic->name, &w);
+    gr_zk_json_writer_fini(&w);
 }
 
 static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
@@ -205,7 +388,12 @@ static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
                 topic->name, index, stats.segments_recovered, stats.bytes_scanned,
                 stats.bytes_truncated, stats.indexes_rebuilt);
     gr_uuid_t id;
-    if (!gr_log_topic_id(p->log, &id) || memcmp(id.b, topic->id.b, sizeof id.b) != 0)
+    bool had_id = gr_log_topic_id(p->log, &id);
+    if (had_id && memcmp(id.b, topic->id.b, sizeof id.b) != 0)
+        gr_logf(&b->log, GR_LOG_WARN, "topics",
+                "%s held another topic id (left by an earlier topic of that name): replacing it",
+                path);
+    if (!had_id || memcmp(id.b, topic->id.b, sizeof id.b) != 0)
         rc = gr_log_set_topic_id(p->log, topic->id);
     return rc;
 }
@@ -314,9 +502,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_settings_compute(b, topic);
-    int rc = topic_write_file(b, topic);
-    if (rc == 0)
-        rc = open_partitions(b, topic);
+    int rc = open_partitions(b, topic);
     if (rc) {
         topic_close_logs(topic);
         topic_free(topic);
@@ -324,6 +510,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         return gr_kerr_from_errno(rc);
     }
     topics_insert(&b->topics, topic);
+    topic_store_save(b, topic, STORE_OP_CREATE, true);
     gr_logf(&b->log, GR_LOG_INFO, "topics", "created topic %s with %d partition(s)", name,
             partitions);
     if (out)
@@ -333,11 +520,10 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
 
 gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
 {
-    char path[PATH_BUF];
-    topic_file_path(b, topic->name, path, sizeof path);
     topics_remove(&b->topics, topic);
-    if (unlink(path) != 0 && errno != ENOENT)
-        gr_logf(&b->log, GR_LOG_WARN, "topics", "cannot remove %s: %s", path, strerror(errno));
+    /* The assignment first: a crash in between leaves a config alone, which start-up removes. */
+    topic_store_write(b, STORE_OP_DELETE, STORE_TOPICS_PATH, topic->name, NULL);
+    topic_store_write(b, STORE_OP_DELETE, STORE_TOPIC_CONFIGS_PATH, topic->name, NULL);
     for (int32_t i = 0; i < topic->partition_count; i++) {
         gr_partition_t *p = &topic->partitions[i];
         gr_fetch_wake_all(b, p);
@@ -352,91 +538,309 @@ gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
     return GR_KERR_NONE;
 }
 
-/* Parses one definition file into a new topic. 0 or -errno. */
-static int topic_read_file(const char *path, const char *name, gr_topic_t **out)
+/* ---- start-up load ------------------------------------------------------------------ */
+
+/* A store read start-up waits for. If the wait gives up, the callback frees it. */
+typedef struct store_read {
+    bool done;
+    bool abandoned;
+    int rc;
+    char *data; /* get: the data, NUL-terminated */
+    size_t len;
+    char **names; /* children: the names */
+    size_t count;
+} store_read_t;
+
+static void store_read_free(store_read_t *r)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc = gr_io_read_file(gr_io_default(), path, TOPIC_FILE_MAX, &text, &len);
-    if (rc)
-        return rc;
-    int32_t partitions = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, KEY_PARTITIONS "=", strlen(KEY_PARTITIONS) + 1) == 0)
-            partitions = (int32_t)atoi(line + strlen(KEY_PARTITIONS) + 1);
-    free(text);
-    if (partitions <= 0)
-        return -EINVAL;
-    gr_topic_t *topic = topic_new(name, partitions);
-    if (!topic)
-        return -ENOMEM;
-    rc = gr_io_read_file(gr_io_default(), path, TOPIC_FILE_MAX, &text, &len);
-    if (rc) {
-        topic_free(topic);
-        return rc;
-    }
-    for (char *line = strtok_r(text, "\n", &save); line && rc == 0;
-         line = strtok_r(NULL, "\n", &save)) {
-        char *eq = strchr(line, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        if (strcmp(line, KEY_ID) == 0) {
-            for (size_t i = 0; i < sizeof topic->id.b && eq[1 + 2 * i]; i++) {
-                unsigned int byte = 0;
-                sscanf(eq + 1 + 2 * i, "%2x", &byte);
-                topic->id.b[i] = (uint8_t)byte;
-            }
-        } else if (strcmp(line, KEY_PARTITIONS) != 0) {
-            rc = topic_add_config(topic, line, eq + 1);
+    for (size_t i = 0; i < r->count; i++)
+        free(r->names[i]);
+    free(r->names);
+    free(r->data);
+    free(r);
+}
+
+static void on_read_data(void *opaque, int rc, const void *data, size_t len,
+                         const gr_store_stat_t *stat)
+{
+    (void)stat;
+    store_read_t *r = opaque;
+    r->done = true;
+    r->rc = rc;
+    if (rc == GR_STORE_OK) {
+        r->data = malloc(len + 1);
+        if (r->data) {
+            if (len)
+                memcpy(r->data, data, len);
+            r->data[len] = '\0';
+            r->len = len;
+        } else {
+            r->rc = GR_STORE_NOMEM;
         }
     }
-    free(text);
+    if (r->abandoned)
+        store_read_free(r);
+}
+
+static void on_read_children(void *opaque, int rc, const char *const *names, size_t count,
+                             const gr_store_stat_t *stat)
+{
+    (void)stat;
+    store_read_t *r = opaque;
+    r->done = true;
+    r->rc = rc;
+    if (rc == GR_STORE_OK) {
+        r->names = calloc(count ? count : 1, sizeof(*r->names));
+        for (size_t i = 0; r->names && i < count; i++) {
+            r->names[i] = strdup(names[i]);
+            if (!r->names[i])
+                break;
+            r->count++;
+        }
+        if (r->count != count)
+            r->rc = GR_STORE_NOMEM;
+    }
+    if (r->abandoned)
+        store_read_free(r);
+}
+
+static void on_read_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+static int store_rc_to_errno(int rc)
+{
+    switch (rc) {
+    case GR_STORE_OK:
+        return 0;
+    case GR_STORE_NONODE:
+        return -ENOENT;
+    case GR_STORE_NOMEM:
+        return -ENOMEM;
+    case GR_STORE_OPERATIONTIMEOUT:
+        return -ETIMEDOUT;
+    default:
+        return -EIO;
+    }
+}
+
+/*
+ * Reads path's data, or its children's names when children is true, running
+ * the loop until the read completes (start-up only: no connection exists yet,
+ * so nothing else is served meanwhile). Returns 0 and *out (free with
+ * store_read_free), -ENOENT (no such node), -ETIMEDOUT, -EIO, -ENOMEM.
+ */
+static int store_read(gr_broker_t *b, const char *path, bool children, store_read_t **out)
+{
+    if (!b->store_session)
+        return -EIO;
+    store_read_t *r = calloc(1, sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    int rc = children ? gr_store_children(b->store_session, path, NULL, NULL, on_read_children, r)
+                      : gr_store_get(b->store_session, path, NULL, NULL, on_read_data, r);
+    if (rc != GR_STORE_OK) {
+        free(r);
+        return store_rc_to_errno(rc);
+    }
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_read_deadline, STORE_READ_DEADLINE_SEC, 0.);
+    deadline.data = &expired;
+    ev_timer_start(b->loop, &deadline);
+    while (!r->done && !expired)
+        ev_run(b->loop, EVRUN_ONCE);
+    ev_timer_stop(b->loop, &deadline);
+    if (!r->done) {
+        r->abandoned = true; /* its completion frees it */
+        return -ETIMEDOUT;
+    }
+    rc = store_rc_to_errno(r->rc);
     if (rc) {
-        topic_free(topic);
+        store_read_free(r);
         return rc;
     }
-    *out = topic;
+    *out = r;
     return 0;
+}
+
+/*
+ * Reads the partition count and topic id of an assignment document. The
+ * partitions' keys must be exactly "0".."N-1" (the parser refuses duplicate
+ * keys, so checking each is a canonical number below N is enough). *has_id is
+ * false when topic_id is absent or null (documents before Kafka 2.8).
+ * 0 or -EINVAL, -ENOMEM.
+ */
+static int parse_assignment(const char *text, size_t len, int32_t *partitions, gr_uuid_t *id,
+                            bool *has_id)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *parts = gr_zk_json_find(doc, "partitions");
+    const gr_zk_json_t *topic_id = gr_zk_json_find(doc, "topic_id");
+    rc = -EINVAL;
+    if (!parts || parts->type != GR_ZK_JSON_OBJECT || parts->count == 0 || parts->count > INT32_MAX)
+        goto fail;
+    for (size_t i = 0; i < parts->count; i++) {
+        const char *key = parts->keys[i];
+        char *end = NULL;
+        char canonical[16];
+        long index = strtol(key, &end, 10);
+        snprintf(canonical, sizeof canonical, "%ld", index);
+        if (*end || strcmp(canonical, key) != 0 || index < 0 || (size_t)index >= parts->count ||
+            parts->items[i]->type != GR_ZK_JSON_ARRAY)
+            goto fail;
+    }
+    *has_id = false;
+    if (topic_id && topic_id->type == GR_ZK_JSON_STRING) {
+        if (gr_zk_json_uuid_parse(topic_id->string, topic_id->string_len, id) != 0)
+            goto fail;
+        *has_id = !gr_uuid_is_zero(*id);
+    } else if (topic_id && topic_id->type != GR_ZK_JSON_NULL) {
+        goto fail;
+    }
+    *partitions = (int32_t)parts->count;
+    rc = 0;
+fail:
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+/* Adds the overrides of a topic config document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */
+static int parse_topic_config(const char *text, size_t len, gr_topic_t *topic)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
+    if (!config || config->type != GR_ZK_JSON_OBJECT)
+        rc = -EINVAL;
+    for (size_t i = 0; rc == 0 && i < config->count; i++) {
+        const gr_zk_json_t *value = config->items[i];
+        if (value->type != GR_ZK_JSON_STRING || strlen(value->string) != value->string_len)
+            rc = -EINVAL;
+        else
+            rc = topic_add_config(topic, config->keys[i], value->string);
+    }
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+/* Loads one topic from the store and opens its partitions. 0 or -errno (logged). */
+static int topic_load(gr_broker_t *b, const char *name)
+{
+    char path[GR_STORE_PATH_MAX + 1];
+    store_read_t *assignment = NULL, *config = NULL;
+    gr_topic_t *topic = NULL;
+    int32_t partitions = 0;
+    gr_uuid_t id;
+    bool has_id = false;
+    int rc = -EINVAL;
+    snprintf(path, sizeof path, "%s/%s", STORE_TOPICS_PATH, name);
+    if (gr_topic_name_check(name, strlen(name)) != GR_KERR_NONE)
+        goto fail;
+    rc = store_read(b, path, false, &assignment);
+    if (rc == 0)
+        rc = parse_assignment(assignment->data, assignment->len, &partitions, &id, &has_id);
+    if (rc)
+        goto fail;
+    topic = topic_new(name, partitions);
+    rc = topic ? 0 : -ENOMEM;
+    if (rc)
+        goto fail;
+    snprintf(path, sizeof path, "%s/%s", STORE_TOPIC_CONFIGS_PATH, name);
+    rc = store_read(b, path, false, &config);
+    if (rc == -ENOENT)
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "%s is missing: topic %s uses broker defaults",
+                path, name);
+    if (rc == -ENOENT)
+        rc = 0;
+    else if (rc == 0)
+        rc = parse_topic_config(config->data, config->len, topic);
+    if (rc)
+        goto fail;
+    if (has_id) {
+        topic->id = id;
+    } else {
+        rc =
+            getrandom(topic->id.b, sizeof topic->id.b, 0) == (ssize_t)sizeof topic->id.b ? 0 : -EIO;
+        if (rc)
+            goto fail;
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "topic %s had no topic id: assigning one", name);
+        topic_store_save(b, topic, STORE_OP_SET, false);
+    }
+    gr_topic_settings_compute(b, topic);
+    rc = open_partitions(b, topic);
+    if (rc == 0) {
+        topics_insert(&b->topics, topic);
+        topic = NULL;
+    }
+fail:
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "topics", "cannot load topic %s (%s): %s", name, path,
+                strerror(-rc));
+    if (topic) {
+        topic_close_logs(topic);
+        topic_free(topic);
+    }
+    if (assignment)
+        store_read_free(assignment);
+    if (config)
+        store_read_free(config);
+    return rc;
+}
+
+/* Logs partition directories that no topic in the store owns; they are left alone. */
+static void report_stray_partitions(gr_broker_t *b)
+{
+    gr_log_dir_partition_t *parts = NULL;
+    size_t count = 0;
+    int rc = gr_log_dir_list_partitions(b->log_dir, &parts, &count);
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "cannot list partition directories: %s",
+                strerror(-rc));
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        gr_topic_t *topic = gr_topics_find(&b->topics, parts[i].topic, strlen(parts[i].topic));
+        if (!topic || parts[i].partition >= topic->partition_count)
+            gr_logf(&b->log, GR_LOG_WARN, "topics",
+                    "%s/%s belongs to no partition in the metadata store: left alone",
+                    first_log_dir(b), parts[i].name);
+    }
+    free(parts);
 }
 
 int gr_topics_load(gr_broker_t *b)
 {
-    char dir[PATH_BUF];
-    snprintf(dir, sizeof dir, "%s/%s", first_log_dir(b), TOPICS_DIR);
-    DIR *d = opendir(dir);
-    if (!d)
-        return errno == ENOENT ? 0 : -errno;
-    int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n <= 5 || strcmp(e->d_name + n - 5, ".conf") != 0)
+    store_read_t *names = NULL;
+    int rc = store_read(b, STORE_TOPICS_PATH, true, &names);
+    for (size_t i = 0; rc == 0 && i < names->count; i++)
+        rc = topic_load(b, names->names[i]);
+    if (names)
+        store_read_free(names);
+    names = NULL;
+    /* A config without its topic: a crash between the two writes of a creation or deletion. */
+    if (rc == 0)
+        rc = store_read(b, STORE_TOPIC_CONFIGS_PATH, true, &names);
+    for (size_t i = 0; rc == 0 && i < names->count; i++) {
+        const char *name = names->names[i];
+        if (gr_topics_find(&b->topics, name, strlen(name)))
             continue;
-        char name[GR_TOPIC_NAME_LIMIT + 1];
-        if (n - 5 > GR_TOPIC_NAME_LIMIT)
-            continue;
-        memcpy(name, e->d_name, n - 5);
-        name[n - 5] = '\0';
-        char path[PATH_BUF + 256];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        gr_topic_t *topic = NULL;
-        rc = topic_read_file(path, name, &topic);
-        if (rc) {
-            gr_logf(&b->log, GR_LOG_ERROR, "topics", "bad topic file %s: %s", path, strerror(-rc));
-            break;
-        }
-        gr_topic_settings_compute(b, topic);
-        rc = open_partitions(b, topic);
-        if (rc) {
-            topic_close_logs(topic);
-            topic_free(topic);
-            break;
-        }
-        topics_insert(&b->topics, topic);
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "removing %s/%s: topic %s is not in %s",
+                STORE_TOPIC_CONFIGS_PATH, name, name, STORE_TOPICS_PATH);
+        topic_store_write(b, STORE_OP_DELETE, STORE_TOPIC_CONFIGS_PATH, name, NULL);
     }
-    closedir(d);
+    if (names)
+        store_read_free(names);
+    if (rc == 0)
+        report_stray_partitions(b);
     return rc;
 }
 

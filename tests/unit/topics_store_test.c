@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Topic persistence through the metadata store (broker/topics.c): a real
+ * broker (gr_broker_init/start on a temporary log dir, listening on an
+ * ephemeral localhost port) creates topics, the store holds Kafka's JSON
+ * documents for them, and a restart (fini, then init and start again on the
+ * same dir, each on a fresh loop) brings back names, ids, partition counts and
+ * configs; deletion removes both documents. Start-up reconciliation: missing
+ * partition dirs are created, configs without a topic are removed, partition
+ * dirs without a topic are left alone and logged, a corrupt document fails
+ * the start.
+ *
+ * Nothing sleeps: the loop runs until a completion arrives, under a deadline.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <ev.h>
+
+#include "broker/broker.h"
+#include "controller/store.h"
+#include "controller/zk_json.h"
+#include "log/log_dir.h"
+
+#define WAIT_DEADLINE_S 20.0
+
+typedef struct fixture {
+    char dir[64];
+    struct ev_loop *loop;
+    gr_broker_t *b;
+    char *log_text; /* the broker's log lines (open_memstream) */
+    size_t log_len;
+    FILE *log_file;
+} fixture_t;
+
+/* ---- loop driving ------------------------------------------------------------------ */
+
+static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+/* Runs the loop until *flag is true or, with flag NULL, the broker's store writes are done. */
+static void run_until(fixture_t *fx, const bool *flag)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (!expired && (flag ? !*flag : fx->b->store_pending > 0))
+        ev_run(fx->loop, EVRUN_ONCE);
+    ev_timer_stop(fx->loop, &deadline);
+    if (expired)
+        fail_msg("nothing completed within %.0f s", WAIT_DEADLINE_S);
+}
+
+/* ---- broker lifecycle -------------------------------------------------------------- */
+
+static int broker_start(fixture_t *fx)
+{
+    char dirs[128];
+    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
+    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0"};
+    gr_config_t config;
+    char err[256];
+    assert_int_equal(gr_config_load(&config, NULL, overrides, 2, NULL, err, sizeof err), 0);
+    fx->loop = ev_loop_new(EVFLAG_AUTO);
+    assert_non_null(fx->loop);
+    fx->b = calloc(1, sizeof(*fx->b));
+    assert_non_null(fx->b);
+    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
+    fx->log_file = open_memstream(&fx->log_text, &fx->log_len);
+    assert_non_null(fx->log_file);
+    fx->b->log.out = fx->log_file;
+    return gr_broker_start(fx->b);
+}
+
+/* Whether the broker logged a line containing text so far. */
+static bool logged(fixture_t *fx, const char *text)
+{
+    fflush(fx->log_file);
+    return fx->log_text && strstr(fx->log_text, text) != NULL;
+}
+
+static void broker_stop(fixture_t *fx)
+{
+    (void)gr_broker_fini(fx->b);
+    free(fx->b);
+    fx->b = NULL;
+    ev_loop_destroy(fx->loop);
+    fx->loop = NULL;
+    fclose(fx->log_file);
+    free(fx->log_text);
+    fx->log_text = NULL;
+    fx->log_file = NULL;
+}
+
+static int setup(void **state)
+{
+    fixture_t *fx = calloc(1, sizeof(*fx));
+    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-topics-store-XXXXXX");
+    if (!mkdtemp(fx->dir))
+        return -1;
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *fx = *state;
+    if (fx->b)
+        broker_stop(fx);
+    gr_log_dir_remove_tree(NULL, fx->dir);
+    free(fx);
+    return 0;
+}
+
+/* ---- direct store reads ------------------------------------------------------------ */
+
+typedef struct read_result {
+    bool done;
+    int rc;
+    char data[1024];
+} read_result_t;
+
+static void on_get(void *opaque, int rc, const void *data, size_t len, const gr_store_stat_t *st)
+{
+    (void)st;
+    read_result_t *r = opaque;
+    r->done = true;
+    r->rc = rc;
+    if (rc == GR_STORE_OK) {
+        assert_true(len < sizeof r->data);
+        memcpy(r->data, data, len);
+        r->data[len] = '\0';
+    }
+}
+
+static void on_created(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    read_result_t *r = opaque;
+    r->done = true;
+    r->rc = rc;
+}
+
+static void on_set(void *opaque, int rc, const gr_store_stat_t *st)
+{
+    (void)st;
+    read_result_t *r = opaque;
+    r->done = true;
+    r->rc = rc;
+}
+
+/* Reads path through the broker's store on a session of the test's own. */
+static int store_get(fixture_t *fx, const char *path, char *out, size_t outlen)
+{
+    gr_store_session_t *s = NULL;
+    read_result_t r = {0};
+    assert_int_equal(gr_store_session_open(fx->b->store, NULL, NULL, &s), GR_STORE_OK);
+    assert_int_equal(gr_store_get(s, path, NULL, NULL, on_get, &r), GR_STORE_OK);
+    run_until(fx, &r.done);
+    gr_store_session_close(s);
+    if (out)
+        snprintf(out, outlen, "%s", r.data);
+    return r.rc;
+}
+
+/* Creates (or with set, replaces) path with text on the test's own session. */
+static void store_put(fixture_t *fx, const char *path, const char *text, bool set)
+{
+    gr_store_session_t *s = NULL;
+    read_result_t r = {0};
+    assert_int_equal(gr_store_session_open(fx->b->store, NULL, NULL, &s), GR_STORE_OK);
+    if (set)
+        assert_int_equal(gr_store_set(s, path, text, strlen(text), -1, on_set, &r), GR_STORE_OK);
+    else
+        assert_int_equal(gr_store_create(s, path, text, strlen(text), 0, on_created, &r),
+                         GR_STORE_OK);
+    run_until(fx, &r.done);
+    assert_int_equal(r.rc, GR_STORE_OK);
+    gr_store_session_close(s);
+}
+
+/* ---- helpers ----------------------------------------------------------------------- */
+
+static gr_topic_t *create(fixture_t *fx, const char *name, int32_t partitions,
+                          const gr_topic_config_t *configs, int count)
+{
+    gr_topic_t *topic = NULL;
+    char err[256] = "";
+    gr_kerr_t kerr =
+        gr_topics_create(fx->b, name, partitions, configs, count, &topic, err, sizeof err);
+    if (kerr != GR_KERR_NONE)
+        fail_msg("create %s: %d %s", name, kerr, err);
+    run_until(fx, NULL);
+    return topic;
+}
+
+static gr_topic_t *find(fixture_t *fx, const char *name)
+{
+    return gr_topics_find(&fx->b->topics, name, strlen(name));
+}
+
+static bool dir_exists(fixture_t *fx, const char *name)
+{
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", fx->dir, name);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const gr_topic_config_t alpha_configs[] = {
+    {(char *)"retention.ms", (char *)"1000"},
+    {(char *)"cleanup.policy", (char *)"delete"},
+};
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void test_documents_and_restart(void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal(broker_start(fx), 0);
+    assert_true(dir_exists(fx, "__gregor_metadata"));
+    gr_topic_t *alpha = create(fx, "alpha", 3, alpha_configs, 2);
+    gr_topic_t *beta = create(fx, "beta", 1, NULL, 0);
+    gr_uuid_t alpha_id = alpha->id, beta_id = beta->id;
+    char cluster_id[GR_CLUSTER_ID_MAX];
+    snprintf(cluster_id, sizeof cluster_id, "%s", fx->b->cluster_id);
+
+    /* Kafka's documents, byte for byte. */
+    char text[1024], want[1024], id[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_uuid_format(alpha_id, id);
+    snprintf(want, sizeof want,
+             "{\"partitions\":{\"0\":[%d],\"1\":[%d],\"2\":[%d]},\"topic_id\":\"%s\","
+             "\"adding_replicas\":{},\"removing_replicas\":{},\"version\":3}",
+             fx->b->config.broker_id, fx->b->config.broker_id, fx->b->config.broker_id, id);
+    assert_int_equal(store_get(fx, "/brokers/topics/alpha", text, sizeof text), GR_STORE_OK);
+    assert_string_equal(text, want);
+    assert_int_equal(store_get(fx, "/config/topics/alpha", text, sizeof text), GR_STORE_OK);
+    assert_string_equal(text,
+                        "{\"version\":1,\"config\":{\"retention.ms\":\"1000\",\"cleanup.policy\":"
+                        "\"delete\"}}");
+    assert_int_equal(store_get(fx, "/config/topics/beta", text, sizeof text), GR_STORE_OK);
+    assert_string_equal(text, "{\"version\":1,\"config\":{}}");
+    assert_int_equal(store_get(fx, "/cluster/id", text, sizeof text), GR_STORE_OK);
+    snprintf(want, sizeof want, "{\"version\":\"1\",\"id\":\"%s\"}", cluster_id);
+    assert_string_equal(text, want);
+    broker_stop(fx);
+
+    assert_int_equal(broker_start(fx), 0);
+    assert_int_equal(fx->b->topics.count, 2);
+    assert_string_equal(fx->b->cluster_id, cluster_id);
+    alpha = find(fx, "alpha");
+    assert_non_null(alpha);
+    assert_int_equal(alpha->partition_count, 3);
+    assert_memory_equal(alpha->id.b, alpha_id.b, sizeof alpha_id.b);
+    assert_int_equal(alpha->config_count, 2);
+    assert_string_equal(alpha->configs[0].key, "retention.ms");
+    assert_string_equal(alpha->configs[0].value, "1000");
+    assert_string_equal(alpha->configs[1].key, "cleanup.policy");
+    assert_string_equal(alpha->configs[1].value, "delete");
+    assert_true(alpha->settings.log.retention_ms == 1000);
+    beta = find(fx, "beta");
+    assert_non_null(beta);
+    assert_int_equal(beta->partition_count, 1);
+    assert_memory_equal(beta->id.b, beta_id.b, sizeof beta_id.b);
+    assert_int_equal(beta->config_count, 0);
+    for (int32_t i = 0; i < 3; i++) {
+        gr_uuid_t on_disk;
+        assert_true(gr_log_topic_id(alpha->partitions[i].log, &on_disk));
+        assert_memory_equal(on_disk.b, alpha_id.b, sizeof on_disk.b);
+    }
+
+    /* Deletion removes both documents, for good. */
+    assert_int_equal(gr_topics_delete(fx->b, alpha), GR_KERR_NONE);
+    run_until(fx, NULL);
+    assert_int_equal(store_get(fx, "/brokers/topics/alpha", NULL, 0), GR_STORE_NONODE);
+    assert_int_equal(store_get(fx, "/config/topics/alpha", NULL, 0), GR_STORE_NONODE);
+    assert_int_equal(store_get(fx, "/brokers/topics/beta", NULL, 0), GR_STORE_OK);
+    assert_false(logged(fx, "ERROR"));
+    broker_stop(fx);
+
+    assert_int_equal(broker_start(fx), 0);
+    assert_int_equal(fx->b->topics.count, 1);
+    assert_null(find(fx, "alpha"));
+    assert_non_null(find(fx, "beta"));
+    assert_false(dir_exists(fx, "alpha-0"));
+    assert_false(logged(fx, "WARN"));
+}
+
+static void test_start_up_reconciles(void **state)
+{
+    fixture_t *fx = *state;
+    char path[256];
+    assert_int_equal(broker_start(fx), 0);
+    create(fx, "alpha", 2, alpha_configs, 1);
+    /* A config whose assignment never got written (a crash between the two). */
+    store_put(fx, "/config/topics/ghost", "{\"version\":1,\"config\":{}}", false);
+    broker_stop(fx);
+    /* A lost partition dir, and a partition dir whose topic the store does not know. */
+    snprintf(path, sizeof path, "%s/alpha-1", fx->dir);
+    assert_int_equal(gr_log_dir_remove_tree(NULL, path), 0);
+    snprintf(path, sizeof path, "%s/stray-0", fx->dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+
+    assert_int_equal(broker_start(fx), 0);
+    run_until(fx, NULL);
+    gr_topic_t *alpha = find(fx, "alpha");
+    assert_non_null(alpha);
+    assert_int_equal(alpha->partition_count, 2);
+    assert_true(dir_exists(fx, "alpha-1"));
+    assert_null(find(fx, "stray"));
+    assert_true(dir_exists(fx, "stray-0"));
+    assert_true(logged(fx, "stray-0 belongs to no partition"));
+    assert_int_equal(store_get(fx, "/config/topics/ghost", NULL, 0), GR_STORE_NONODE);
+    assert_true(logged(fx, "removing /config/topics/ghost"));
+    assert_int_equal(store_get(fx, "/config/topics/alpha", NULL, 0), GR_STORE_OK);
+}
+
+static void test_topic_without_id_or_config(void **state)
+{
+    fixture_t *fx = *state;
+    char text[1024];
+    assert_int_equal(broker_start(fx), 0);
+    /* An assignment as Kafka before 2.8 wrote it: no topic_id, and no config node. */
+    store_put(fx, "/brokers/topics/old", "{\"version\":1,\"partitions\":{\"1\":[0],\"0\":[0]}}",
+              false);
+    broker_stop(fx);
+    assert_int_equal(broker_start(fx), 0);
+    run_until(fx, NULL);
+    gr_topic_t *old = find(fx, "old");
+    assert_non_null(old);
+    assert_int_equal(old->partition_count, 2);
+    assert_false(gr_uuid_is_zero(old->id));
+    /* The id it got is written back. */
+    assert_int_equal(store_get(fx, "/brokers/topics/old", text, sizeof text), GR_STORE_OK);
+    char id[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_uuid_format(old->id, id);
+    assert_non_null(strstr(text, id));
+    gr_uuid_t first = old->id;
+    broker_stop(fx);
+    assert_int_equal(broker_start(fx), 0);
+    old = find(fx, "old");
+    assert_non_null(old);
+    assert_memory_equal(old->id.b, first.b, sizeof first.b);
+}
+
+static void test_corrupt_document_fails_start(void **state)
+{
+    fixture_t *fx = *state;
+    static const char *const bad[] = {
+        "{\"partitions\":{",                                   /* not JSON */
+        "{\"partitions\":{}}",                                 /* no partitions */
+        "{\"partitions\":{\"0\":[0],\"2\":[0]}}",              /* a gap */
+        "{\"partitions\":{\"00\":[0]}}",                       /* not canonical */
+        "{\"partitions\":{\"0\":0}}",                          /* not a replica list */
+        "{\"partitions\":{\"0\":[0]},\"topic_id\":\"short\"}", /* bad id */
+    };
+    assert_int_equal(broker_start(fx), 0);
+    create(fx, "alpha", 1, NULL, 0);
+    store_put(fx, "/brokers/topics/bad", bad[0], false);
+    broker_stop(fx);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(broker_start(fx), -EINVAL);
+        assert_true(logged(fx, "cannot load topic bad"));
+        if (i + 1 < sizeof bad / sizeof bad[0])
+            store_put(fx, "/brokers/topics/bad", bad[i + 1], true);
+        broker_stop(fx);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_documents_and_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_start_up_reconciles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_topic_without_id_or_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corrupt_document_fails_start, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
