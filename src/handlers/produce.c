@@ -164,8 +164,10 @@ static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *top
         rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
     gr_writer_fini(&recompressed);
     if (rc) {
-        gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name, in->index,
-                strerror(-rc));
+        /* A batch over segment.bytes is the client's error, not the log's. */
+        if (rc != -EMSGSIZE)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
+                    in->index, strerror(-rc));
         set_error(req, out,
                   rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc), NULL);
         return;
