@@ -88,6 +88,18 @@ gr_topic_t *gr_topics_find(gr_topics_t *t, const char *name, size_t len);
 gr_topic_t *gr_topics_find_id(gr_topics_t *t, gr_uuid_t id);
 gr_partition_t *gr_topic_partition(gr_topic_t *topic, int32_t index);
 
+/*
+ * Checks a client's view of p's leader epoch (-1: no check). Returns
+ * GR_KERR_NONE, FENCED_LEADER_EPOCH when the client's is older, or
+ * UNKNOWN_LEADER_EPOCH when it is newer than this broker's.
+ */
+static inline gr_kerr_t gr_partition_check_leader_epoch(const gr_partition_t *p, int32_t current)
+{
+    if (current < 0 || current == p->leader_epoch)
+        return GR_KERR_NONE;
+    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
+}
+
 /* Calls fn for every topic (order unspecified). */
 void gr_topics_foreach(gr_topics_t *t, void (*fn)(gr_topic_t *, void *), void *arg);
 

@@ -94,13 +94,6 @@ static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
     return gr_topics_find(&b->topics, t->topic.ptr, (size_t)t->topic.len);
 }
 
-static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
-{
-    if (current < 0 || current == p->leader_epoch)
-        return GR_KERR_NONE;
-    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
-}
-
 typedef struct fetch_budget {
     int64_t total;     /* record bytes in the response so far */
     int64_t remaining; /* response max_bytes left */
@@ -126,7 +119,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->high_watermark = gr_log_high_watermark(p->log);
     out->last_stable_offset = out->high_watermark;
     out->log_start_offset = gr_log_start_offset(p->log);
-    out->error_code = check_leader_epoch(p, in->current_leader_epoch);
+    out->error_code = gr_partition_check_leader_epoch(p, in->current_leader_epoch);
     if (out->error_code)
         return true;
     int64_t limit = in->partition_max_bytes;

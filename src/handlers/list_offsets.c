@@ -86,13 +86,6 @@ static int find_duplicates(const gr_list_offsets_request_t *in, size_t total, bo
     return 0;
 }
 
-static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
-{
-    if (current < 0 || current == p->leader_epoch)
-        return GR_KERR_NONE;
-    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
-}
-
 /*
  * Looks up one partition. Returns GR_KERR_NONE with *found filled (offset -1
  * when nothing qualifies), or the partition's error.
@@ -147,7 +140,7 @@ static void list_partition(gr_broker_t *b, gr_request_t *req, const gr_list_offs
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         return;
     }
-    out->error_code = check_leader_epoch(p, want->current_leader_epoch);
+    out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
     if (out->error_code)
         return;
     gr_log_offset_ts_t found;

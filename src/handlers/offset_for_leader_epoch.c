@@ -23,13 +23,6 @@ typedef gr_offset_for_leader_epoch_request_offset_for_leader_partition_t partiti
 typedef gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_t topic_resp_t;
 typedef gr_offset_for_leader_epoch_response_epoch_end_offset_t partition_resp_t;
 
-static gr_kerr_t check_leader_epoch(const gr_partition_t *p, int32_t current)
-{
-    if (current < 0 || current == p->leader_epoch)
-        return GR_KERR_NONE;
-    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
-}
-
 static void end_offset(gr_topic_t *topic, const partition_req_t *want, partition_resp_t *out)
 {
     gr_offset_for_leader_epoch_response_epoch_end_offset_init(out);
@@ -39,7 +32,7 @@ static void end_offset(gr_topic_t *topic, const partition_req_t *want, partition
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         return;
     }
-    out->error_code = check_leader_epoch(p, want->current_leader_epoch);
+    out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
     if (out->error_code)
         return;
     int32_t epoch = GR_LOG_NO_EPOCH;
