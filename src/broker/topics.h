@@ -9,10 +9,10 @@
  * broker is every partition's leader, with leader epoch 0 and an ISR of one.
  *
  * The table is the source of truth while running; on disk a topic is its
- * partition directories (with the topic id in partition.metadata) plus
- * "<log dir>/__gregor_topics/<name>.conf" holding its overrides, so a restart
- * recovers both (single-node metadata; the cluster mode keeps them in
- * ZooKeeper).
+ * partition directories (with the topic id in partition.metadata) plus its
+ * definition in the metadata store (b->store: Kafka's /brokers/topics/<name>
+ * and /config/topics/<name> JSON), so a restart recovers both. See topics.c
+ * for the write order and how start-up reconciles a crash between them.
  *
  * Runs on: loop thread.
  */
@@ -116,8 +116,9 @@ gr_kerr_t gr_topic_name_check(const char *name, size_t len);
 gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen);
 
 /*
- * Creates a topic: directories and logs for each partition, topic id,
- * config file. configs are validated first (nothing is created on error).
+ * Creates a topic: topic id, directories and logs for each partition, then
+ * its store documents, written asynchronously (a failed write is logged, not
+ * returned). configs are validated first (nothing is created on error).
  * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
  * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
  */
@@ -125,10 +126,16 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
                            const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
                            char *err, size_t errlen);
 
-/* Deletes a topic and its data. Returns GR_KERR_NONE or UNKNOWN_TOPIC_OR_PART. */
+/* Deletes a topic's store documents (asynchronously) and its data. Returns GR_KERR_NONE. */
 gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
 
-/* Opens every partition found in the log dir (start-up). 0 or -errno. */
+/*
+ * Start-up: loads every topic of the store's /brokers/topics with its config
+ * and opens its partitions (creating missing ones), running the loop until
+ * each store read completes; removes configs without a topic and logs
+ * partition dirs without one. 0 or -errno (logged): -EINVAL for a document
+ * that cannot be parsed, -ETIMEDOUT, -EIO, or the logs' errors.
+ */
 int gr_topics_load(gr_broker_t *b);
 
 /* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
