@@ -48,8 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "broker/broker.h"
 #include "controller/store.h"
