@@ -48,6 +48,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     gr_arena_init(&b->scratch);
+    gr_batch_io_init(&b->io);
     return gr_topics_init(&b->topics);
 }
 

@@ -19,6 +19,7 @@
 #include <ev.h>
 
 #include "api_versions.h"
+#include "broker/batch_io.h"
 #include "broker/config.h"
 #include "broker/logging.h"
 #include "broker/request.h"
@@ -44,6 +45,7 @@ struct gr_broker {
     gr_server_t server;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
+    gr_batch_io_t io; /* the logs' I/O table */
     gr_topics_t topics;
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
     gr_store_session_t *store_session; /* the broker's session on it */

@@ -361,7 +361,7 @@ static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%s-%d", first_log_dir(b), topic->name, index);
     gr_log_open_args_t args = {
-        .io = NULL,
+        .io = &b->io.ops,
         .fds = b->fds,
         .clean_shutdown = gr_log_dir_was_clean(b->log_dir),
         .recovery_point = gr_checkpoint_find(recovery, recovery_count, topic->name, index, -1),
@@ -500,7 +500,11 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_settings_compute(b, topic);
+    gr_batch_io_begin(&b->io);
     int rc = open_partitions(b, topic);
+    int sync_rc = gr_batch_io_end(&b->io, first_log_dir(b));
+    if (rc == 0)
+        rc = sync_rc;
     if (rc) {
         topic_close_logs(topic);
         topic_free(topic);
