@@ -392,14 +392,24 @@ static void on_server_stopped(gr_server_t *srv, void *arg)
     ev_break(b->loop, EVBREAK_ALL);
 }
 
+/* Stops the periodic timers; they were started unreferenced (see start_timer). */
+static void release_timers(gr_broker_t *b)
+{
+    ev_timer *timers[] = {&b->retention_timer, &b->flush_timer, &b->checkpoint_timer};
+    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
+        if (ev_is_active(timers[i])) {
+            ev_ref(b->loop);
+            ev_timer_stop(b->loop, timers[i]);
+        }
+    }
+}
+
 void gr_broker_stop(gr_broker_t *b)
 {
     if (b->stopping)
         return;
     b->stopping = true;
-    ev_timer_stop(b->loop, &b->retention_timer);
-    ev_timer_stop(b->loop, &b->flush_timer);
-    ev_timer_stop(b->loop, &b->checkpoint_timer);
+    release_timers(b);
     gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
@@ -410,13 +420,7 @@ void gr_broker_stop(gr_broker_t *b)
  */
 static void release_watchers(gr_broker_t *b)
 {
-    ev_timer *timers[] = {&b->retention_timer, &b->flush_timer, &b->checkpoint_timer};
-    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
-        if (ev_is_active(timers[i])) {
-            ev_ref(b->loop);
-            ev_timer_stop(b->loop, timers[i]);
-        }
-    }
+    release_timers(b);
     ev_signal *signals[] = {&b->sigterm, &b->sigint};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         if (ev_is_active(signals[i])) {
