@@ -21,6 +21,7 @@ for i in $(seq 1 "$pairs"); do
         >"$GR_TMP/producer.$i" 2>&1 &
     pids+=($!)
 done
+gr_track "${pids[@]}"
 failed=0
 for pid in "${pids[@]}"; do
     wait "$pid" || failed=$((failed + 1))

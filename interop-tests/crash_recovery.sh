@@ -20,6 +20,7 @@ gr_start_broker num.partitions=2
 "$GR_PROGS/roundtrip" -b "$GR_BOOTSTRAP" -t $topic -n 999999999 -s 200 -a all -m produce -A -w 300 \
     >"$GR_TMP/acked" 2>"$GR_TMP/producer.err" &
 producer=$!
+gr_track $producer
 gr_wait_until 60 "20000 acknowledged records" eval '[ "$(wc -l <"$GR_TMP/acked")" -ge 20000 ]'
 gr_kill9_broker
 kill -KILL "$producer" 2>/dev/null || true

@@ -24,6 +24,7 @@ echo first | gr_kcat -P -t $topic -p 0
     -X fetch.wait.max.ms=$wait_ms -X socket.timeout.ms=$((wait_ms + 60000)) \
     >"$GR_TMP/consumed" 2>"$GR_TMP/consumer.err" &
 consumer=$!
+gr_track $consumer
 stop_consumer() { kill -TERM "$consumer" 2>/dev/null || true; wait "$consumer" 2>/dev/null || true; }
 
 gr_wait_until 30 "the consumer to read the first record" grep -qx first "$GR_TMP/consumed"

@@ -33,6 +33,8 @@
 #   gr_prog NAME ARGS...             a progs/ program (with a timeout)
 #   gr_wait_until SECONDS DESC CMD.. poll CMD until it succeeds, or fail
 #   gr_require_gregor                skip (exit 77) when not running gregor
+#   gr_track PID...                  background clients to kill (with their
+#                                    descendants) if the test ends first
 #   gr_fail MESSAGE / gr_pass
 #
 # Exit status: 0 pass, 1 fail, 77 skipped (CTest's SKIP_RETURN_CODE).
@@ -60,6 +62,7 @@ GR_RUN_START_LINE=1
 GR_ALLOWED_ERRORS=
 GR_PASSED=0
 GR_OVERRIDES=()
+GR_CHILDREN=()
 GR_EXIT_STATUS=
 # Partitions of an auto-created topic at the default num.partitions (Kafka's
 # default is 1; librdkafka's mock cluster uses 4).
@@ -130,6 +133,16 @@ gr_wait_until()
         [ $SECONDS -lt $deadline ] || gr_fail "timed out after ${seconds}s waiting for: $desc"
         sleep 0.05
     done
+}
+
+gr_track() { GR_CHILDREN+=("$@"); }
+
+# SIGKILLs a process and its descendants, children first listed by parent id.
+gr_kill_tree()
+{
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do gr_kill_tree "$child"; done
+    kill -KILL "$1" 2>/dev/null || true
 }
 
 gr_broker_log() { cat "$GR_LOG"; }
@@ -264,6 +277,8 @@ gr_cleanup()
     local status=$? crashed=0 rc
     trap - EXIT
     set +e
+    local child
+    for child in "${GR_CHILDREN[@]}"; do gr_kill_tree "$child"; done
     if [ -n "$GR_PID" ]; then
         if ! gr_alive "$GR_PID"; then
             wait "$GR_PID"
