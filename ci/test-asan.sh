@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds with AddressSanitizer + UndefinedBehaviorSanitizer and runs the unit
-# tests and the interop smoke set (label "smoke"). Any sanitizer report fails
-# the test that produced it (halt_on_error, and the interop harness scans the
-# broker's log for reports).
+# Builds with AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer
+# included) and runs every test against that build: unit tests and the whole
+# interop suite with a sanitized broker. Any sanitizer report fails the test
+# that produced it (halt_on_error, and the interop harness scans the broker's
+# log for reports).
 set -euo pipefail
 build=${1:-build-asan}
 cd "$(dirname "$0")/.."
@@ -11,4 +12,4 @@ cmake --build "$build" -j 2
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd "$build"
-ctest -j2 --output-on-failure -L 'unit|smoke'
+ctest -j2 --output-on-failure
