@@ -21,9 +21,9 @@
 
 #include "codec_registry.h"
 
-#define FIXTURE_DIR   GR_TEST_DATA_DIR "/fixtures/oracle"
-#define MAX_LINE      (4 * 1024 * 1024)
-#define MAX_VERSIONS  64
+#define FIXTURE_DIR  GR_TEST_DATA_DIR "/fixtures/oracle"
+#define MAX_LINE     (4 * 1024 * 1024)
+#define MAX_VERSIONS 64
 
 static int hex_value(char c)
 {
@@ -63,8 +63,8 @@ static void chomp(char *s)
 }
 
 /* Checks one fixture: bytes of message desc at version v, expected dump. */
-static void check_fixture(const gr_codec_desc_t *desc, int16_t v, const uint8_t *bytes,
-                          size_t len, const char *expected)
+static void check_fixture(const gr_codec_desc_t *desc, int16_t v, const uint8_t *bytes, size_t len,
+                          const char *expected)
 {
     gr_arena_t arena;
     gr_arena_init(&arena);
@@ -105,8 +105,8 @@ static void check_fixture(const gr_codec_desc_t *desc, int16_t v, const uint8_t 
         rc = desc->decode(&r, v, &arena, m);
         free(copy);
         if (rc == 0)
-            fail_msg("%s v%d: a %zu-byte prefix of %zu decoded without error", desc->name, v,
-                     cut, len);
+            fail_msg("%s v%d: a %zu-byte prefix of %zu decoded without error", desc->name, v, cut,
+                     len);
     }
     gr_arena_fini(&arena);
 }
@@ -132,8 +132,8 @@ static int check_file(const gr_codec_desc_t *desc, bool *covered)
         *space = '\0';
         int v = atoi(line + 1);
         if (v < desc->min_version || v > desc->max_version)
-            fail_msg("%s: fixture v%d outside the codec's %d-%d", desc->name, v,
-                     desc->min_version, desc->max_version);
+            fail_msg("%s: fixture v%d outside the codec's %d-%d", desc->name, v, desc->min_version,
+                     desc->max_version);
         uint8_t *bytes = NULL;
         long len = unhex(space + 1, &bytes);
         if (len < 0)
