@@ -3,8 +3,8 @@
 # A topic whose compression.type names a codec stores every batch with that
 # codec, whatever the producer sent: here the broker default
 # compression.type=gzip applies to an auto-created topic, kcat produces
-# uncompressed and lz4 batches, the segment file holds only gzip batches, and
-# a consumer reads every record back.
+# uncompressed and lz4 batches, the segment file holds only gzip batches, a
+# consumer reads every record back, and the recompression ran on the worker.
 source "$(dirname "$0")/lib.sh"
 gr_require_gregor
 gr_start_broker compression.type=gzip
@@ -29,4 +29,8 @@ print(",".join(str(c) for c in sorted(codecs)))
 PY
 )
 [ "$codecs" = "1" ] || gr_fail "segment holds batches with codecs '$codecs', want only gzip (1)"
+# Recompression is slow work: it must have run on the worker, off the loop.
+gr_stop_broker
+jobs=$(gr_broker_run_log | sed -nE 's/.* ([0-9]+) produce\(s\) recompressed on the worker.*/\1/p')
+[ "${jobs:-0}" -gt 0 ] || gr_fail "no produce was recompressed on the worker"
 gr_pass

@@ -373,6 +373,11 @@ int gr_broker_start(gr_broker_t *b)
     }
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
+    /* One thread: jobs finish in submission order (produce.c relies on it). */
+    if (rc == 0) {
+        rc = gr_worker_init(&b->worker, b->loop, 1, &b->log);
+        b->worker_started = rc == 0;
+    }
     if (rc == 0)
         rc = start_listeners(b);
     if (rc)
@@ -433,13 +438,18 @@ static void release_watchers(gr_broker_t *b)
 int gr_broker_fini(gr_broker_t *b)
 {
     int rc = 0;
-    if (b->started) {
+    if (b->started)
         gr_server_fini(&b->server);
+    /* After the connections: jobs still out append their data, answer no one. */
+    if (b->worker_started)
+        gr_worker_fini(&b->worker);
+    if (b->started) {
         gr_logf(&b->log, GR_LOG_INFO, "net",
                 "sent %" PRIu64 " bytes with sendfile and %" PRIu64
-                " with writev; fetch responses carried %" PRIu64 " record bytes",
+                " with writev; fetch responses carried %" PRIu64 " record bytes; %" PRIu64
+                " produce(s) recompressed on the worker",
                 b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
-                b->stats.fetch_record_bytes);
+                b->stats.fetch_record_bytes, b->stats.recompress_jobs);
     }
     if (b->started)
         release_watchers(b);

@@ -23,6 +23,7 @@
 #include "broker/config.h"
 #include "broker/logging.h"
 #include "broker/request.h"
+#include "broker/worker.h"
 #include "broker/topics.h"
 #include "controller/store.h"
 #include "log/log.h"
@@ -36,6 +37,7 @@
 typedef struct gr_broker_stats {
     uint64_t requests;
     uint64_t fetch_record_bytes; /* record bytes put into fetch responses */
+    uint64_t recompress_jobs;    /* produces recompressed on the worker */
 } gr_broker_stats_t;
 
 struct gr_broker {
@@ -45,7 +47,9 @@ struct gr_broker {
     gr_server_t server;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
-    gr_batch_io_t io; /* the logs' I/O table */
+    gr_batch_io_t io;   /* the logs' I/O table */
+    gr_worker_t worker; /* slow work off the loop: recompression */
+    bool worker_started;
     gr_topics_t topics;
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
     gr_store_session_t *store_session; /* the broker's session on it */

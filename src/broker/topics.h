@@ -55,6 +55,7 @@ typedef struct gr_partition {
     gr_log_t *log;
     int32_t leader_epoch;
     gr_fetch_wait_t *waiters; /* fetches waiting for data here (fetch.c) */
+    int pending_jobs;         /* produces out on the worker (produce.c) */
 } gr_partition_t;
 
 typedef struct gr_topic_config {

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "broker/broker.h"
@@ -93,31 +94,65 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
 }
 
 /*
- * A topic whose compression.type names a codec stores every batch with it:
- * batches in another codec are rewritten into out (left empty when every
- * batch already matches). Runs on the loop thread: batches are bounded by
- * max.message.bytes. Returns 0 or -errno.
+ * Recompression (a topic whose compression.type names a codec) is slow work:
+ * it runs on the broker's worker thread. The batches are copied into a job;
+ * the worker rewrites those in another codec; back on the loop thread the
+ * result is appended and the partition's response filled. The request's
+ * slot is deferred until its last job is back. The worker has one thread, so
+ * jobs finish in submission order, and while a partition has jobs out every
+ * later produce to it goes through the worker too: appends keep their order.
+ * A job outlives a closed connection (the data is still appended, as Kafka
+ * does); it then just has no response to fill.
  */
-static int recompress_batches(const gr_topic_t *topic, const uint8_t *data, size_t len,
-                              gr_writer_t *out)
+typedef struct produce_op produce_op_t;
+
+typedef struct recompress_job {
+    gr_broker_t *b;
+    produce_op_t *op;      /* NULL once the request's connection has closed */
+    partition_resp_t *out; /* in the request's arena: valid while op is */
+    char *topic;
+    gr_uuid_t topic_id;
+    int32_t partition;
+    int target; /* gr_compression_t */
+    uint8_t *data;
+    size_t len;
+    gr_writer_t result;
+} recompress_job_t;
+
+struct produce_op {
+    gr_broker_t *b;
+    gr_request_t *req;
+    gr_produce_response_t resp;
+    int16_t acks;
+    int outstanding;
+    recompress_job_t **jobs;
+    int job_count;
+};
+
+static bool needs_recompression(int target, const uint8_t *data, size_t len)
 {
-    int target = topic->settings.compression;
-    if (target < 0)
-        return 0;
-    bool needed = false;
-    for (size_t pos = 0; pos < len && !needed;) {
+    for (size_t pos = 0; pos < len;) {
         gr_batch_header_t h;
         (void)gr_batch_header_parse(data + pos, len - pos, &h);
-        needed = (int)gr_batch_compression(&h) != target;
+        if ((int)gr_batch_compression(&h) != target)
+            return true;
         pos += (size_t)gr_batch_size(&h);
     }
-    for (size_t pos = 0; needed && pos < len;) {
+    return false;
+}
+
+/* Runs on the worker thread: every batch of the job, in the target codec. */
+static int recompress_job_run(void *arg)
+{
+    recompress_job_t *job = arg;
+    for (size_t pos = 0; pos < job->len;) {
         gr_batch_header_t h;
-        (void)gr_batch_header_parse(data + pos, len - pos, &h);
+        (void)gr_batch_header_parse(job->data + pos, job->len - pos, &h);
         size_t size = (size_t)gr_batch_size(&h);
-        int rc = (int)gr_batch_compression(&h) == target
-                     ? (gr_write_raw(out, data + pos, size), out->err)
-                     : gr_batch_recompress(data + pos, size, (gr_compression_t)target, out);
+        int rc = (int)gr_batch_compression(&h) == job->target
+                     ? (gr_write_raw(&job->result, job->data + pos, size), job->result.err)
+                     : gr_batch_recompress(job->data + pos, size, (gr_compression_t)job->target,
+                                           &job->result);
         if (rc)
             return rc;
         pos += size;
@@ -125,17 +160,133 @@ static int recompress_batches(const gr_topic_t *topic, const uint8_t *data, size
     return 0;
 }
 
-static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, int16_t acks,
+/* Appends validated batches to p and fills out. */
+static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, gr_partition_t *p,
+                            uint8_t *data, size_t len, partition_resp_t *out)
+{
+    gr_log_append_info_t info;
+    int rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
+    if (rc) {
+        /* A batch over segment.bytes is the client's error, not the log's. */
+        if (rc != -EMSGSIZE)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
+                    p->index, strerror(-rc));
+        if (out)
+            set_error(req, out,
+                      rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc),
+                      NULL);
+        return;
+    }
+    gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
+    if (out) {
+        out->base_offset = info.first_offset;
+        out->log_append_time_ms = topic->settings.timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME
+                                      ? info.log_append_time
+                                      : -1;
+        out->log_start_offset = info.log_start_offset;
+    }
+    gr_fetch_wake(b, p);
+}
+
+static void produce_finish(produce_op_t *op)
+{
+    if (op->acks == GR_ACKS_NONE)
+        gr_request_respond_none(op->req);
+    else
+        gr_request_respond(op->req, &op->resp);
+}
+
+static void recompress_job_free(recompress_job_t *job)
+{
+    gr_writer_fini(&job->result);
+    free(job->data);
+    free(job->topic);
+    free(job);
+}
+
+/* Back on the loop thread: append the recompressed batches. */
+static void recompress_job_done(void *arg, int result)
+{
+    recompress_job_t *job = arg;
+    gr_broker_t *b = job->b;
+    gr_topic_t *topic = gr_topics_find(&b->topics, job->topic, strlen(job->topic));
+    gr_partition_t *p = topic && memcmp(topic->id.b, job->topic_id.b, sizeof job->topic_id.b) == 0
+                            ? gr_topic_partition(topic, job->partition)
+                            : NULL;
+    produce_op_t *op = job->op;
+    if (p)
+        p->pending_jobs--;
+    if (p && p->log && result == 0) {
+        append_and_fill(b, op ? op->req : NULL, topic, p, job->result.buf, job->result.len,
+                        job->out);
+    } else if (op) {
+        set_error(op->req, job->out,
+                  p ? gr_kerr_from_errno(result) : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
+    }
+    recompress_job_free(job);
+    if (op && --op->outstanding == 0)
+        produce_finish(op);
+}
+
+static void produce_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    produce_op_t *op = arg;
+    (void)slot;
+    for (int i = 0; i < op->job_count; i++) {
+        op->jobs[i]->op = NULL;
+        op->jobs[i]->out = NULL;
+    }
+}
+
+/* Hands the batches to the worker; false (out filled) if that fails. */
+static bool recompress_submit(produce_op_t *op, gr_topic_t *topic, gr_partition_t *p,
+                              const uint8_t *data, size_t len, partition_resp_t *out)
+{
+    recompress_job_t *job = calloc(1, sizeof(*job));
+    if (job) {
+        job->data = malloc(len);
+        job->topic = strdup(topic->name);
+    }
+    if (!job || !job->data || !job->topic) {
+        if (job)
+            recompress_job_free(job);
+        set_error(op->req, out, GR_KERR_UNKNOWN_SERVER_ERROR, NULL);
+        return false;
+    }
+    memcpy(job->data, data, len);
+    job->len = len;
+    job->b = op->b;
+    job->op = op;
+    job->out = out;
+    job->topic_id = topic->id;
+    job->partition = p->index;
+    job->target = topic->settings.compression;
+    gr_writer_init(&job->result);
+    if (gr_worker_submit(&op->b->worker, recompress_job_run, recompress_job_done, job) != 0) {
+        recompress_job_free(job);
+        set_error(op->req, out, GR_KERR_UNKNOWN_SERVER_ERROR, NULL);
+        return false;
+    }
+    p->pending_jobs++;
+    op->b->stats.recompress_jobs++;
+    op->jobs[op->job_count++] = job;
+    op->outstanding++;
+    return true;
+}
+
+static void produce_partition(produce_op_t *op, gr_topic_t *topic,
                               const gr_produce_request_partition_produce_data_t *in,
                               partition_resp_t *out)
 {
+    gr_broker_t *b = op->b;
+    gr_request_t *req = op->req;
     char msg[GR_ERROR_MAX];
     gr_partition_t *p = gr_topic_partition(topic, in->index);
     if (!p || !p->log) {
         set_error(req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
         return;
     }
-    if (acks == GR_ACKS_ALL && topic->settings.min_insync_replicas > GR_ISR_SIZE) {
+    if (op->acks == GR_ACKS_ALL && topic->settings.min_insync_replicas > GR_ISR_SIZE) {
         snprintf(msg, sizeof msg, "ISR of %d is below min.insync.replicas %d", GR_ISR_SIZE,
                  topic->settings.min_insync_replicas);
         set_error(req, out, GR_KERR_NOT_ENOUGH_REPLICAS, msg);
@@ -146,38 +297,26 @@ static void produce_partition(gr_broker_t *b, gr_request_t *req, gr_topic_t *top
         return;
     }
     uint8_t *data = (uint8_t *)in->records.ptr; /* our frame: see the file comment */
-    gr_kerr_t err = check_batches(b, topic, data, (size_t)in->records.len, msg, sizeof msg);
+    size_t len = (size_t)in->records.len;
+    gr_kerr_t err = check_batches(b, topic, data, len, msg, sizeof msg);
     if (err) {
         set_error(req, out, err, msg);
         return;
     }
-    gr_writer_t recompressed;
-    gr_writer_init(&recompressed);
-    size_t len = (size_t)in->records.len;
-    int rc = recompress_batches(topic, data, len, &recompressed);
-    if (rc == 0 && recompressed.len > 0) {
-        data = recompressed.buf;
-        len = recompressed.len;
-    }
-    gr_log_append_info_t info;
-    if (rc == 0)
-        rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
-    gr_writer_fini(&recompressed);
-    if (rc) {
-        /* A batch over segment.bytes is the client's error, not the log's. */
-        if (rc != -EMSGSIZE)
-            gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
-                    in->index, strerror(-rc));
-        set_error(req, out,
-                  rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc), NULL);
-        return;
-    }
-    gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
-    out->base_offset = info.first_offset;
-    out->log_append_time_ms =
-        topic->settings.timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME ? info.log_append_time : -1;
-    out->log_start_offset = info.log_start_offset;
-    gr_fetch_wake(b, p);
+    int target = topic->settings.compression;
+    if (target >= 0 && (p->pending_jobs > 0 || needs_recompression(target, data, len)))
+        recompress_submit(op, topic, p, data, len, out);
+    else
+        append_and_fill(b, req, topic, p, data, len, out);
+}
+
+static int32_t count_partitions(const gr_produce_request_t *in)
+{
+    int32_t n = 0;
+    for (int32_t t = 0; t < in->topic_data_count; t++)
+        n +=
+            in->topic_data[t].partition_data_count > 0 ? in->topic_data[t].partition_data_count : 0;
+    return n;
 }
 
 void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
@@ -185,18 +324,30 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     gr_produce_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    gr_produce_response_t resp;
-    gr_produce_response_init(&resp);
-    resp.responses = gr_request_alloc(
-        req, (size_t)(in.topic_data_count > 0 ? in.topic_data_count : 1) * sizeof(*resp.responses));
-    if (!resp.responses) {
+    produce_op_t *op = gr_request_alloc(req, sizeof(*op));
+    if (in.topic_data_count < 0)
+        in.topic_data_count = 0;
+    int32_t topics = in.topic_data_count;
+    if (op)
+        op->jobs = gr_request_alloc(req, (size_t)(count_partitions(&in) + 1) * sizeof(*op->jobs));
+    if (op)
+        op->resp.responses =
+            gr_request_alloc(req, (size_t)(topics ? topics : 1) * sizeof(*op->resp.responses));
+    if (!op || !op->jobs || !op->resp.responses) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    resp.responses_count = in.topic_data_count > 0 ? in.topic_data_count : 0;
-    for (int32_t t = 0; t < resp.responses_count; t++) {
+    op->b = b;
+    op->req = req;
+    op->acks = in.acks;
+    gr_produce_response_t *resp = &op->resp;
+    gr_produce_response_topic_produce_response_t *responses = resp->responses;
+    gr_produce_response_init(resp);
+    resp->responses = responses;
+    resp->responses_count = topics;
+    for (int32_t t = 0; t < topics; t++) {
         const gr_produce_request_topic_produce_data_t *tin = &in.topic_data[t];
-        gr_produce_response_topic_produce_response_t *tout = &resp.responses[t];
+        gr_produce_response_topic_produce_response_t *tout = &resp->responses[t];
         gr_produce_response_topic_produce_response_init(tout);
         tout->name = tin->name;
         int32_t n = tin->partition_data_count > 0 ? tin->partition_data_count : 0;
@@ -215,11 +366,11 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
             if (!topic)
                 set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
             else
-                produce_partition(b, req, topic, in.acks, &tin->partition_data[i], pout);
+                produce_partition(op, topic, &tin->partition_data[i], pout);
         }
     }
-    if (in.acks == GR_ACKS_NONE)
-        gr_request_respond_none(req);
+    if (op->outstanding > 0)
+        gr_resp_slot_defer(req->slot, produce_cancel, op);
     else
-        gr_request_respond(req, &resp);
+        produce_finish(op);
 }
