@@ -25,6 +25,25 @@ void gr_broker_fill_api_versions(gr_broker_t *b, gr_request_t *req,
     }
 }
 
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * Kafka's rule for client software names and versions (v3+): letters and
+ * digits, with '-' and '.' allowed inside but not at either end.
+ */
+static bool software_field_ok(gr_str_t s)
+{
+    if (s.len <= 0 || !is_alnum(s.ptr[0]) || !is_alnum(s.ptr[s.len - 1]))
+        return false;
+    for (int32_t i = 0; i < s.len; i++)
+        if (!is_alnum(s.ptr[i]) && s.ptr[i] != '-' && s.ptr[i] != '.')
+            return false;
+    return true;
+}
+
 void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req)
 {
     gr_api_versions_request_t request;
@@ -33,5 +52,8 @@ void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req)
     gr_api_versions_response_t resp;
     gr_api_versions_response_init(&resp);
     gr_broker_fill_api_versions(b, req, &resp);
+    if (req->api_version >= 3 && (!software_field_ok(request.client_software_name) ||
+                                  !software_field_ok(request.client_software_version)))
+        resp.error_code = GR_KERR_INVALID_REQUEST;
     gr_request_respond(req, &resp);
 }

@@ -176,6 +176,19 @@ static void sweep_api_versions(sweep_t *s)
     }
 }
 
+/* v3 checks the client software fields as Kafka does. */
+static void sweep_api_versions_invalid_software(sweep_t *s)
+{
+    gr_api_versions_request_t req;
+    gr_api_versions_request_init(&req);
+    req.client_software_name = gr_str("bad name!");
+    req.client_software_version = gr_str("1.0");
+    gr_api_versions_response_t resp;
+    bool ok = call(s, GR_API_API_VERSIONS, 3, &req, &resp) == 0;
+    check(s, ok && resp.error_code == GR_KERR_INVALID_REQUEST,
+          "ApiVersions v3 with an invalid client software name gets INVALID_REQUEST");
+}
+
 static void topic_name(char *buf, const char *api, int16_t v)
 {
     snprintf(buf, TOPIC_NAME_MAX, "sweep-%s-v%d", api, v);
@@ -488,6 +501,7 @@ int main(int argc, char **argv)
     }
     gr_arena_init(&s.arena);
     sweep_api_versions(&s);
+    sweep_api_versions_invalid_software(&s);
     sweep_create_topics(&s);
     sweep_metadata(&s);
     sweep_produce(&s);
