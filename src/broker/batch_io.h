@@ -7,7 +7,11 @@
  * each want an fsync; one syncfs makes them all durable at once, before the
  * creation is acknowledged.
  *
- * Runs on: loop thread (a batch never spans a return to the loop).
+ * A batch is open only while no other log work can run: inside one handler
+ * call (topic creation) or during start-up, before the listeners are bound
+ * (loading topics).
+ *
+ * Runs on: loop thread.
  */
 #ifndef GR_BROKER_BATCH_IO_H
 #define GR_BROKER_BATCH_IO_H
