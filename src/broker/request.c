@@ -169,18 +169,27 @@ int gr_request_encode(gr_request_t *req, const void *msg)
     if (rc == 0)
         rc = gr_chain_add_writer(gr_resp_slot_chain(req->slot), &w, resolve_segment, NULL);
     gr_writer_fini(&w);
-    if (rc) {
+    if (rc)
         gr_logf(&req->broker->log, GR_LOG_ERROR, "net", "%s: cannot encode %s v%d: %s",
                 gr_conn_peer(req->conn), req->api->response->name, req->api_version, strerror(-rc));
-        gr_conn_close(req->conn, "response encoding failed");
-    }
     return rc;
+}
+
+void gr_request_fail(gr_request_t *req, const char *reason)
+{
+    gr_conn_t *conn = req->conn;
+    /* The slot goes back to the connection first: close then frees it, and the
+     * request with it, without calling the holder's cancel on itself. */
+    gr_resp_slot_complete_empty(req->slot);
+    gr_conn_close(conn, reason);
 }
 
 void gr_request_respond(gr_request_t *req, const void *msg)
 {
     if (gr_request_encode(req, msg) == 0)
         gr_resp_slot_complete(req->slot, NULL);
+    else
+        gr_request_fail(req, "response encoding failed");
 }
 
 void gr_request_respond_none(gr_request_t *req)

@@ -82,14 +82,21 @@ void gr_request_respond(gr_request_t *req, const void *msg);
 /*
  * The two halves of gr_request_respond, for handlers that must release
  * resources after encoding but before the slot (and the request's arena)
- * may be freed: encode returns 0 or -errno (the connection is then closed
- * and the request must not be completed); complete hands the slot back.
+ * may be freed. encode returns 0 or -errno (logged); on 0 the handler calls
+ * gr_request_complete, otherwise gr_request_fail. Either ends the request.
  */
 int gr_request_encode(gr_request_t *req, const void *msg);
 static inline void gr_request_complete(gr_request_t *req)
 {
     gr_resp_slot_complete(req->slot, NULL);
 }
+
+/*
+ * Ends a request that cannot be answered (encoding failed, out of memory)
+ * by closing its connection. Safe for deferred requests: the holder must
+ * have released what it keeps, since its cancel callback is not called.
+ */
+void gr_request_fail(gr_request_t *req, const char *reason);
 
 /* Completes the request with no response (acks=0 produce). */
 void gr_request_respond_none(gr_request_t *req);

@@ -432,8 +432,19 @@ static gr_topic_t *topic_new(const char *name, int32_t partitions)
     return topic;
 }
 
+/* Adds or replaces an override: a key given twice keeps its last value, as Kafka does. */
 static int topic_add_config(gr_topic_t *topic, const char *key, const char *value)
 {
+    for (int i = 0; i < topic->config_count; i++) {
+        if (strcmp(topic->configs[i].key, key) != 0)
+            continue;
+        char *copy = strdup(value);
+        if (!copy)
+            return -ENOMEM;
+        free(topic->configs[i].value);
+        topic->configs[i].value = copy;
+        return 0;
+    }
     if (topic->config_count >= GR_TOPIC_MAX_CONFIGS)
         return -E2BIG;
     gr_topic_config_t *c = &topic->configs[topic->config_count];
@@ -478,6 +489,12 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
     }
     if (partitions <= 0) {
         snprintf(err, errlen, "Number of partitions must be larger than 0.");
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    /* Creation runs on the loop thread: bound what one request can ask for. */
+    if (partitions > GR_TOPIC_MAX_PARTITIONS) {
+        snprintf(err, errlen, "Number of partitions %d exceeds the limit of %d.", partitions,
+                 GR_TOPIC_MAX_PARTITIONS);
         return GR_KERR_INVALID_PARTITIONS;
     }
     for (int i = 0; i < config_count; i++) {

@@ -28,6 +28,8 @@
 
 #define GR_TOPIC_NAME_LIMIT  249
 #define GR_TOPIC_MAX_CONFIGS 64
+/* Partitions one topic may have (Kafka's controller bounds a request's batch likewise). */
+#define GR_TOPIC_MAX_PARTITIONS 10000
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;

@@ -53,7 +53,9 @@ void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req)
     gr_api_versions_response_init(&resp);
     gr_broker_fill_api_versions(b, req, &resp);
     if (req->api_version >= 3 && (!software_field_ok(request.client_software_name) ||
-                                  !software_field_ok(request.client_software_version)))
+                                  !software_field_ok(request.client_software_version))) {
         resp.error_code = GR_KERR_INVALID_REQUEST;
+        resp.api_keys_count = 0; /* Kafka's error response lists no APIs */
+    }
     gr_request_respond(req, &resp);
 }

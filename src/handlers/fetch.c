@@ -59,6 +59,7 @@ struct fetch_op {
     gr_segment_t **held; /* segment references taken by the last build */
     int32_t held_count;
     bool waiting;
+    uint32_t wake_gen; /* the last gr_fetch_wake that evaluated this fetch */
 };
 
 static void links_remove(fetch_op_t *op)
@@ -110,18 +111,20 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->records.len = 0;
     if (op->in.isolation_level != GR_ISOLATION_READ_COMMITTED)
         out->aborted_transactions_count = GR_NULL_LEN;
+    /* Kafka answers a partition in error with unknown (-1) offsets. */
+    out->high_watermark = -1;
+    out->last_stable_offset = -1;
+    out->log_start_offset = -1;
     gr_partition_t *p = gr_topic_partition(topic, in->partition);
     if (!p || !p->log) {
         out->error_code =
-            version >= 13 ? GR_KERR_UNKNOWN_TOPIC_ID : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+            version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         return true;
     }
-    out->high_watermark = gr_log_high_watermark(p->log);
-    out->last_stable_offset = out->high_watermark;
-    out->log_start_offset = gr_log_start_offset(p->log);
     out->error_code = gr_partition_check_leader_epoch(p, in->current_leader_epoch);
     if (out->error_code)
         return true;
+    int64_t high_watermark = gr_log_high_watermark(p->log);
     int64_t limit = in->partition_max_bytes;
     if (limit > budget->remaining)
         limit = budget->remaining;
@@ -129,7 +132,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
         limit = 0;
     gr_log_read_result_t rd;
     int rc = gr_log_read(p->log, in->fetch_offset, (int32_t)limit, budget->total == 0,
-                         out->high_watermark, &rd);
+                         high_watermark, &rd);
     if (rc == -ERANGE) {
         out->error_code = GR_KERR_OFFSET_OUT_OF_RANGE;
         return true;
@@ -138,6 +141,9 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
         out->error_code = gr_kerr_from_errno(rc);
         return true;
     }
+    out->high_watermark = high_watermark;
+    out->last_stable_offset = high_watermark; /* no transactions yet: LSO = HW */
+    out->log_start_offset = gr_log_start_offset(p->log);
     if (rd.len > 0 && rd.segment) {
         op->held[op->held_count++] = rd.segment;
         out->records.ptr = NULL;
@@ -204,17 +210,51 @@ static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
     gr_request_t *req = op->req;
     int rc = gr_request_encode(req, resp);
     put_held(op);
-    /* Completing may free the slot's arena, op included. */
+    /* Completing or failing may free the slot's arena, op included. */
     if (rc == 0)
         gr_request_complete(req);
+    else
+        gr_request_fail(req, "response encoding failed");
+}
+
+/*
+ * Record bytes a waiting fetch would get now, stopping at min_bytes; a huge
+ * value when a partition would answer with an error (respond now). Builds
+ * nothing, so a fetch woken many times does not grow its arena.
+ */
+static int64_t fetch_available(fetch_op_t *op)
+{
+    int64_t total = 0;
+    for (int32_t t = 0; t < op->in.topics_count; t++) {
+        const gr_fetch_request_fetch_topic_t *tin = &op->in.topics[t];
+        gr_topic_t *topic = find_topic(op->b, op->req->api_version, tin);
+        for (int32_t i = 0; i < tin->partitions_count; i++) {
+            const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
+            gr_partition_t *p = gr_topic_partition(topic, pin->partition);
+            if (!p || !p->log || gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
+                return INT64_MAX;
+            gr_log_read_result_t rd;
+            if (gr_log_read(p->log, pin->fetch_offset, pin->partition_max_bytes, true,
+                            gr_log_high_watermark(p->log), &rd) != 0)
+                return INT64_MAX;
+            if (rd.segment)
+                gr_segment_put(rd.segment);
+            total += rd.len;
+            if (total >= op->in.min_bytes)
+                return total;
+        }
+    }
+    return total;
 }
 
 /* Re-evaluates a waiting fetch; responds if it can (or must). */
 static void fetch_evaluate(fetch_op_t *op, bool final)
 {
+    if (!final && fetch_available(op) < op->in.min_bytes)
+        return;
     gr_fetch_response_t resp;
-    if (fetch_build(op, &resp, final))
-        fetch_respond(op, &resp);
+    fetch_build(op, &resp, true);
+    fetch_respond(op, &resp);
 }
 
 static void fetch_timeout(struct ev_loop *loop, ev_timer *w, int revents)
@@ -270,14 +310,22 @@ static void fetch_wait(fetch_op_t *op)
 
 void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p)
 {
-    (void)b;
+    /*
+     * Answering one fetch may close its connection and with it other fetches
+     * waiting here, so after each evaluation the walk restarts from the head,
+     * skipping the fetches already seen in this wake (by generation).
+     */
+    uint32_t gen = ++b->fetch_wake_gen;
     gr_fetch_wait_t *l = p->waiters;
     while (l) {
-        gr_fetch_wait_t *next = l->next;
         fetch_op_t *op = l->op;
-        /* op has one link here; responding unlinks only op's links. */
+        if (op->wake_gen == gen) {
+            l = l->next;
+            continue;
+        }
+        op->wake_gen = gen;
         fetch_evaluate(op, false);
-        l = next;
+        l = p->waiters;
     }
 }
 
@@ -314,7 +362,10 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    if (req->api_version >= 7 && op->in.session_id != 0) {
+    /* Epochs 0 (new session) and -1 (no session) are full fetches, served
+     * sessionless; a later epoch names a session this broker never made. */
+    if (req->api_version >= 7 && op->in.session_epoch != GR_FETCH_INITIAL_EPOCH &&
+        op->in.session_epoch != GR_FETCH_FINAL_EPOCH) {
         gr_fetch_response_t resp;
         gr_fetch_response_init(&resp);
         resp.error_code = GR_KERR_FETCH_SESSION_ID_NOT_FOUND;

@@ -27,10 +27,11 @@
 #include "produce.h"
 #include "protocol/records.h"
 
-#define GR_ACKS_NONE 0
-#define GR_ACKS_ALL  (-1)
-#define GR_ISR_SIZE  1 /* single node: the leader alone */
-#define GR_ERROR_MAX 200
+#define GR_ACKS_NONE   0
+#define GR_ACKS_LEADER 1
+#define GR_ACKS_ALL    (-1)
+#define GR_ISR_SIZE    1 /* single node: the leader alone */
+#define GR_ERROR_MAX   200
 
 typedef gr_produce_response_partition_produce_response_t partition_resp_t;
 
@@ -80,8 +81,12 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
         }
         if (s->timestamp_type == GR_TIMESTAMP_CREATE_TIME &&
             !(h.attributes & GR_BATCH_ATTR_CONTROL)) {
-            if ((h.base_timestamp >= 0 && now - h.base_timestamp > s->timestamp_before_max_ms) ||
-                h.max_timestamp - now > s->timestamp_after_max_ms) {
+            /* Compared as differences that cannot overflow: timestamps are client input. */
+            bool too_old = h.base_timestamp >= 0 && h.base_timestamp < now &&
+                           now - h.base_timestamp > s->timestamp_before_max_ms;
+            bool too_new =
+                h.max_timestamp > now && h.max_timestamp - now > s->timestamp_after_max_ms;
+            if (too_old || too_new) {
                 snprintf(msg, msglen, "Timestamp out of the acceptable range");
                 return GR_KERR_INVALID_TIMESTAMP;
             }
@@ -114,6 +119,7 @@ typedef struct recompress_job {
     gr_uuid_t topic_id;
     int32_t partition;
     int target; /* gr_compression_t */
+    int index;  /* in op->jobs */
     uint8_t *data;
     size_t len;
     gr_writer_t result;
@@ -214,6 +220,8 @@ static void recompress_job_done(void *arg, int result)
                             ? gr_topic_partition(topic, job->partition)
                             : NULL;
     produce_op_t *op = job->op;
+    if (op)
+        op->jobs[job->index] = NULL;
     if (p)
         p->pending_jobs--;
     if (p && p->log && result == 0) {
@@ -233,6 +241,8 @@ static void produce_cancel(gr_resp_slot_t *slot, void *arg)
     produce_op_t *op = arg;
     (void)slot;
     for (int i = 0; i < op->job_count; i++) {
+        if (!op->jobs[i])
+            continue; /* already back and freed */
         op->jobs[i]->op = NULL;
         op->jobs[i]->out = NULL;
     }
@@ -269,6 +279,7 @@ static bool recompress_submit(produce_op_t *op, gr_topic_t *topic, gr_partition_
     }
     p->pending_jobs++;
     op->b->stats.recompress_jobs++;
+    job->index = op->job_count;
     op->jobs[op->job_count++] = job;
     op->outstanding++;
     return true;
@@ -340,6 +351,8 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
+    bool acks_valid =
+        in.acks == GR_ACKS_NONE || in.acks == GR_ACKS_LEADER || in.acks == GR_ACKS_ALL;
     gr_produce_response_t *resp = &op->resp;
     gr_produce_response_topic_produce_response_t *responses = resp->responses;
     gr_produce_response_init(resp);
@@ -354,6 +367,9 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         tout->partition_responses =
             gr_request_alloc(req, (size_t)(n ? n : 1) * sizeof(*tout->partition_responses));
         if (!tout->partition_responses) {
+            /* Jobs already out must learn that no response will be filled. */
+            if (op->outstanding > 0)
+                gr_resp_slot_defer(req->slot, produce_cancel, op);
             gr_conn_close(req->conn, "out of memory");
             return;
         }
@@ -363,7 +379,9 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
             partition_resp_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);
             pout->index = tin->partition_data[i].index;
-            if (!topic)
+            if (!acks_valid)
+                set_error(req, pout, GR_KERR_INVALID_REQUIRED_ACKS, NULL);
+            else if (!topic)
                 set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
             else
                 produce_partition(op, topic, &tin->partition_data[i], pout);
