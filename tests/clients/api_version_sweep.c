@@ -290,8 +290,11 @@ static void build_batch(gr_writer_t *w)
     gr_batch_build(w, &h, recs, SWEEP_RECORDS, GR_COMPRESSION_NONE);
 }
 
-/* Produces one batch to partition 0 at version v; returns the base offset or -1. */
-static int64_t produce(sweep_t *s, int16_t v, const char *name)
+/*
+ * Produces one batch to partition 0 at version v with acks; returns the base
+ * offset, or -1 with *out_err set to the partition's error code.
+ */
+static int64_t produce_acks(sweep_t *s, int16_t v, const char *name, int16_t acks, int16_t *out_err)
 {
     gr_writer_t batch;
     gr_writer_init(&batch);
@@ -308,18 +311,38 @@ static int64_t produce(sweep_t *s, int16_t v, const char *name)
     t.name = gr_str(name);
     t.partition_data = &p;
     t.partition_data_count = 1;
-    req.acks = -1;
+    req.acks = acks;
     req.timeout_ms = 10000;
     req.topic_data = &t;
     req.topic_data_count = 1;
     gr_produce_response_t resp;
     int64_t base = -1;
+    *out_err = -999;
     if (call(s, GR_API_PRODUCE, v, &req, &resp) == 0 && resp.responses_count == 1 &&
-        resp.responses[0].partition_responses_count == 1 &&
-        resp.responses[0].partition_responses[0].error_code == 0)
-        base = resp.responses[0].partition_responses[0].base_offset;
+        resp.responses[0].partition_responses_count == 1) {
+        *out_err = resp.responses[0].partition_responses[0].error_code;
+        if (*out_err == 0)
+            base = resp.responses[0].partition_responses[0].base_offset;
+    }
     gr_writer_fini(&batch);
     return base;
+}
+
+static int64_t produce(sweep_t *s, int16_t v, const char *name)
+{
+    int16_t err;
+    return produce_acks(s, v, name, -1, &err);
+}
+
+/* acks other than 0, 1 and -1 get INVALID_REQUIRED_ACKS, nothing appended. */
+static void sweep_produce_invalid_acks(sweep_t *s)
+{
+    int16_t err, ignored;
+    create_topic(s, 0, "sweep-acks", &ignored);
+    produce_acks(s, 9, "sweep-acks", 2, &err);
+    int64_t next = produce(s, 9, "sweep-acks");
+    check(s, err == GR_KERR_INVALID_REQUIRED_ACKS && next == 0,
+          "Produce with acks=2 gets INVALID_REQUIRED_ACKS (%d) and appends nothing", err);
 }
 
 static void sweep_produce(sweep_t *s)
@@ -378,6 +401,26 @@ static void sweep_fetch(sweep_t *s)
              (v < 13 || memcmp(resp.responses[0].topic_id.b, id.b, sizeof id.b) == 0);
         check(s, ok, "Fetch v%d returns the %d records of %s%s", v, SWEEP_RECORDS, name,
               v >= 13 ? " by topic id" : "");
+    }
+}
+
+/* Epochs 0 and -1 are full fetches answered sessionless; later ones name a session. */
+static void sweep_fetch_sessions(sweep_t *s)
+{
+    const int32_t epochs[] = {-1, 0, 5};
+    const int16_t want[] = {0, 0, GR_KERR_FETCH_SESSION_ID_NOT_FOUND};
+    for (int k = 0; k < 3; k++) {
+        gr_fetch_request_t req;
+        gr_fetch_request_init(&req);
+        req.replica_id = -1;
+        req.max_wait_ms = 0;
+        req.session_id = 123;
+        req.session_epoch = epochs[k];
+        gr_fetch_response_t resp;
+        bool ok = call(s, GR_API_FETCH, 7, &req, &resp) == 0 && resp.error_code == want[k] &&
+                  resp.session_id == 0;
+        check(s, ok, "Fetch v7 with session epoch %d answers error %d, session id 0", epochs[k],
+              want[k]);
     }
 }
 
@@ -505,7 +548,9 @@ int main(int argc, char **argv)
     sweep_create_topics(&s);
     sweep_metadata(&s);
     sweep_produce(&s);
+    sweep_produce_invalid_acks(&s);
     sweep_fetch(&s);
+    sweep_fetch_sessions(&s);
     sweep_list_offsets(&s);
     sweep_offset_for_leader_epoch(&s);
     sweep_delete_topics(&s);
