@@ -401,6 +401,17 @@ static void sweep_fetch(sweep_t *s)
              (v < 13 || memcmp(resp.responses[0].topic_id.b, id.b, sizeof id.b) == 0);
         check(s, ok, "Fetch v%d returns the %d records of %s%s", v, SWEEP_RECORDS, name,
               v >= 13 ? " by topic id" : "");
+        /* read_committed: an empty aborted-transactions list, LSO = HW (null when uncommitted) */
+        bool uncommitted_null = ok && pd->aborted_transactions_count == GR_NULL_LEN;
+        req.isolation_level = 1;
+        ok = call(s, GR_API_FETCH, v, &req, &resp) == 0 && resp.responses_count == 1 &&
+             resp.responses[0].partitions_count == 1;
+        pd = ok ? &resp.responses[0].partitions[0] : NULL;
+        check(s,
+              ok && uncommitted_null && pd->error_code == 0 &&
+                  pd->aborted_transactions_count == 0 &&
+                  pd->last_stable_offset == pd->high_watermark && pd->records.len > 0,
+              "Fetch v%d read_committed: empty aborted transactions, LSO = HW", v);
     }
 }
 
