@@ -526,13 +526,18 @@ class Gen:
         nullable_cond = self.vcond(f.nullable)
         o("{")
         o("int32_t %s = gr_read_array_len(%s, %s);" % (n, r, self.compact(f)))
-        o("if (%s == GR_NULL_LEN) {" % n)
-        if nullable_cond != "true":
-            o("if (!(%s))" % nullable_cond if nullable_cond != "false" else "if (true)")
+        if nullable_cond == "false":
+            # Null is never allowed: no null branch at all.
+            o("if (%s == GR_NULL_LEN)" % n)
             o("    goto bad;")
-        o("%s = NULL;" % val)
-        o("%s_count = GR_NULL_LEN;" % val)
-        o("} else {")
+        else:
+            o("if (%s == GR_NULL_LEN) {" % n)
+            if nullable_cond != "true":
+                o("if (!(%s))" % nullable_cond)
+                o("    goto bad;")
+            o("%s = NULL;" % val)
+            o("%s_count = GR_NULL_LEN;" % val)
+            o("} else {")
         o("%s_count = %s;" % (val, n))
         o("%s = NULL;" % val)
         o("if (%s > 0) {" % n)
@@ -545,7 +550,8 @@ class Gen:
             o("%s_init(&%s[%s]);" % (f.struct.fn, val, i))
         self.emit_read_value(o, f, "%s[%s]" % (val, i), r, level + 1, is_elem=True)
         o("}")
-        o("}")
+        if nullable_cond != "false":
+            o("}")
         o("}")
 
     def emit_decode(self, o, st, public):
@@ -611,20 +617,27 @@ class Gen:
 
     def regular_cond(self, f):
         """Condition under which f is a regular (untagged) field on the wire."""
-        present = f.versions
         if f.tag is None:
-            return self.vcond(present)
-        # present and not tagged
-        c1 = self.vcond(present)
-        c2 = self.vcond(f.tagged)
-        if c2 == "true":
+            return self.vcond(f.versions)
+        untagged = [v for v in range(self.valid.lo, self.valid.top() + 1)
+                    if f.versions.contains(v) and not f.tagged.contains(v)]
+        return self.versions_cond(untagged)
+
+    def versions_cond(self, versions):
+        """C condition on `v` true exactly for the listed versions of the message."""
+        if not versions:
             return "false"
-        if c1 == "false":
-            return "false"
-        if c2 == "false":
-            return c1
-        parts = [p for p in (c1, "!(%s)" % c2) if p != "true"]
-        return " && ".join(parts)
+        runs = []
+        for v in versions:
+            if runs and runs[-1][1] == v - 1:
+                runs[-1][1] = v
+            else:
+                runs.append([v, v])
+        conds = [Range(lo, None if hi == self.valid.top() else hi).cond(self.valid)
+                 for lo, hi in runs]
+        if "true" in conds:
+            return "true"
+        return " || ".join("(%s)" % c for c in conds) if len(conds) > 1 else conds[0]
 
     # -- encode / size --
 

@@ -544,89 +544,24 @@ int gr_api_versions_response_decode(gr_reader_t *r, int16_t v, gr_arena_t *a,
     out->error_code = gr_read_int16(r);
     {
         int32_t n0 = gr_read_array_len(r, flex);
-        if (n0 == GR_NULL_LEN) {
-            if (true)
-                goto bad;
-            out->api_keys = NULL;
-            out->api_keys_count = GR_NULL_LEN;
-        } else {
-            out->api_keys_count = n0;
-            out->api_keys = NULL;
-            if (n0 > 0) {
-                out->api_keys = gr_arena_alloc(a, (size_t)n0 * sizeof(*out->api_keys));
-                if (!out->api_keys)
-                    return -ENOMEM;
-            }
-            for (int32_t i0 = 0; i0 < n0 && !r->err; i0++) {
-                gr_api_versions_response_api_version_init(&out->api_keys[i0]);
-                if ((rc = gr_api_versions_response_api_version_decode(r, v, a,
-                                                                      &out->api_keys[i0])) != 0)
-                    return rc;
-            }
+        if (n0 == GR_NULL_LEN)
+            goto bad;
+        out->api_keys_count = n0;
+        out->api_keys = NULL;
+        if (n0 > 0) {
+            out->api_keys = gr_arena_alloc(a, (size_t)n0 * sizeof(*out->api_keys));
+            if (!out->api_keys)
+                return -ENOMEM;
+        }
+        for (int32_t i0 = 0; i0 < n0 && !r->err; i0++) {
+            gr_api_versions_response_api_version_init(&out->api_keys[i0]);
+            if ((rc = gr_api_versions_response_api_version_decode(r, v, a, &out->api_keys[i0])) !=
+                0)
+                return rc;
         }
     }
     if (v >= 1) {
         out->throttle_time_ms = gr_read_int32(r);
-    }
-    if (v >= 3 && !(v >= 3)) {
-        {
-            int32_t n0 = gr_read_array_len(r, flex);
-            if (n0 == GR_NULL_LEN) {
-                if (true)
-                    goto bad;
-                out->supported_features = NULL;
-                out->supported_features_count = GR_NULL_LEN;
-            } else {
-                out->supported_features_count = n0;
-                out->supported_features = NULL;
-                if (n0 > 0) {
-                    out->supported_features =
-                        gr_arena_alloc(a, (size_t)n0 * sizeof(*out->supported_features));
-                    if (!out->supported_features)
-                        return -ENOMEM;
-                }
-                for (int32_t i0 = 0; i0 < n0 && !r->err; i0++) {
-                    gr_api_versions_response_supported_feature_key_init(
-                        &out->supported_features[i0]);
-                    if ((rc = gr_api_versions_response_supported_feature_key_decode(
-                             r, v, a, &out->supported_features[i0])) != 0)
-                        return rc;
-                }
-            }
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        out->finalized_features_epoch = gr_read_int64(r);
-    }
-    if (v >= 3 && !(v >= 3)) {
-        {
-            int32_t n0 = gr_read_array_len(r, flex);
-            if (n0 == GR_NULL_LEN) {
-                if (true)
-                    goto bad;
-                out->finalized_features = NULL;
-                out->finalized_features_count = GR_NULL_LEN;
-            } else {
-                out->finalized_features_count = n0;
-                out->finalized_features = NULL;
-                if (n0 > 0) {
-                    out->finalized_features =
-                        gr_arena_alloc(a, (size_t)n0 * sizeof(*out->finalized_features));
-                    if (!out->finalized_features)
-                        return -ENOMEM;
-                }
-                for (int32_t i0 = 0; i0 < n0 && !r->err; i0++) {
-                    gr_api_versions_response_finalized_feature_key_init(
-                        &out->finalized_features[i0]);
-                    if ((rc = gr_api_versions_response_finalized_feature_key_decode(
-                             r, v, a, &out->finalized_features[i0])) != 0)
-                        return rc;
-                }
-            }
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        out->zk_migration_ready = gr_read_bool(r);
     }
     if (flex) {
         uint32_t tag_count = gr_read_uvarint(r);
@@ -643,27 +578,22 @@ int gr_api_versions_response_decode(gr_reader_t *r, int16_t v, gr_arena_t *a,
                 if (v >= 3) {
                     {
                         int32_t n0 = gr_read_array_len((&sub), flex);
-                        if (n0 == GR_NULL_LEN) {
-                            if (true)
-                                goto bad;
-                            out->supported_features = NULL;
-                            out->supported_features_count = GR_NULL_LEN;
-                        } else {
-                            out->supported_features_count = n0;
-                            out->supported_features = NULL;
-                            if (n0 > 0) {
-                                out->supported_features = gr_arena_alloc(
-                                    a, (size_t)n0 * sizeof(*out->supported_features));
-                                if (!out->supported_features)
-                                    return -ENOMEM;
-                            }
-                            for (int32_t i0 = 0; i0 < n0 && !(&sub)->err; i0++) {
-                                gr_api_versions_response_supported_feature_key_init(
-                                    &out->supported_features[i0]);
-                                if ((rc = gr_api_versions_response_supported_feature_key_decode(
-                                         (&sub), v, a, &out->supported_features[i0])) != 0)
-                                    return rc;
-                            }
+                        if (n0 == GR_NULL_LEN)
+                            goto bad;
+                        out->supported_features_count = n0;
+                        out->supported_features = NULL;
+                        if (n0 > 0) {
+                            out->supported_features =
+                                gr_arena_alloc(a, (size_t)n0 * sizeof(*out->supported_features));
+                            if (!out->supported_features)
+                                return -ENOMEM;
+                        }
+                        for (int32_t i0 = 0; i0 < n0 && !(&sub)->err; i0++) {
+                            gr_api_versions_response_supported_feature_key_init(
+                                &out->supported_features[i0]);
+                            if ((rc = gr_api_versions_response_supported_feature_key_decode(
+                                     (&sub), v, a, &out->supported_features[i0])) != 0)
+                                return rc;
                         }
                     }
                     if (sub.err || gr_reader_left(&sub) != 0)
@@ -681,27 +611,22 @@ int gr_api_versions_response_decode(gr_reader_t *r, int16_t v, gr_arena_t *a,
                 if (v >= 3) {
                     {
                         int32_t n0 = gr_read_array_len((&sub), flex);
-                        if (n0 == GR_NULL_LEN) {
-                            if (true)
-                                goto bad;
-                            out->finalized_features = NULL;
-                            out->finalized_features_count = GR_NULL_LEN;
-                        } else {
-                            out->finalized_features_count = n0;
-                            out->finalized_features = NULL;
-                            if (n0 > 0) {
-                                out->finalized_features = gr_arena_alloc(
-                                    a, (size_t)n0 * sizeof(*out->finalized_features));
-                                if (!out->finalized_features)
-                                    return -ENOMEM;
-                            }
-                            for (int32_t i0 = 0; i0 < n0 && !(&sub)->err; i0++) {
-                                gr_api_versions_response_finalized_feature_key_init(
-                                    &out->finalized_features[i0]);
-                                if ((rc = gr_api_versions_response_finalized_feature_key_decode(
-                                         (&sub), v, a, &out->finalized_features[i0])) != 0)
-                                    return rc;
-                            }
+                        if (n0 == GR_NULL_LEN)
+                            goto bad;
+                        out->finalized_features_count = n0;
+                        out->finalized_features = NULL;
+                        if (n0 > 0) {
+                            out->finalized_features =
+                                gr_arena_alloc(a, (size_t)n0 * sizeof(*out->finalized_features));
+                            if (!out->finalized_features)
+                                return -ENOMEM;
+                        }
+                        for (int32_t i0 = 0; i0 < n0 && !(&sub)->err; i0++) {
+                            gr_api_versions_response_finalized_feature_key_init(
+                                &out->finalized_features[i0]);
+                            if ((rc = gr_api_versions_response_finalized_feature_key_decode(
+                                     (&sub), v, a, &out->finalized_features[i0])) != 0)
+                                return rc;
                         }
                     }
                     if (sub.err || gr_reader_left(&sub) != 0)
@@ -740,30 +665,6 @@ int gr_api_versions_response_encode(gr_writer_t *w, int16_t v, const gr_api_vers
     }
     if (v >= 1) {
         gr_write_int32(w, in->throttle_time_ms);
-    }
-    if (v >= 3 && !(v >= 3)) {
-        if (in->supported_features_count == GR_NULL_LEN)
-            gr_writer_fail(w, -EINVAL);
-        gr_write_array_len(w, in->supported_features_count, flex);
-        for (int32_t i0 = 0; i0 < in->supported_features_count; i0++) {
-            gr_api_versions_response_supported_feature_key_encode(w, v,
-                                                                  &in->supported_features[i0]);
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        gr_write_int64(w, in->finalized_features_epoch);
-    }
-    if (v >= 3 && !(v >= 3)) {
-        if (in->finalized_features_count == GR_NULL_LEN)
-            gr_writer_fail(w, -EINVAL);
-        gr_write_array_len(w, in->finalized_features_count, flex);
-        for (int32_t i0 = 0; i0 < in->finalized_features_count; i0++) {
-            gr_api_versions_response_finalized_feature_key_encode(w, v,
-                                                                  &in->finalized_features[i0]);
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        gr_write_bool(w, in->zk_migration_ready);
     }
     if (flex) {
         uint32_t tag_count = 0;
@@ -842,26 +743,6 @@ size_t gr_api_versions_response_size(int16_t v, const gr_api_versions_response_t
     }
     if (v >= 1) {
         n += 4;
-    }
-    if (v >= 3 && !(v >= 3)) {
-        n += gr_bytes_len_size(in->supported_features_count, flex);
-        for (int32_t i0 = 0; i0 < in->supported_features_count; i0++) {
-            n +=
-                gr_api_versions_response_supported_feature_key_size(v, &in->supported_features[i0]);
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        n += 8;
-    }
-    if (v >= 3 && !(v >= 3)) {
-        n += gr_bytes_len_size(in->finalized_features_count, flex);
-        for (int32_t i0 = 0; i0 < in->finalized_features_count; i0++) {
-            n +=
-                gr_api_versions_response_finalized_feature_key_size(v, &in->finalized_features[i0]);
-        }
-    }
-    if (v >= 3 && !(v >= 3)) {
-        n += 1;
     }
     if (flex) {
         uint32_t tag_count = 0;
