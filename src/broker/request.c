@@ -59,12 +59,12 @@ static void respond_api_versions_unsupported(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
 }
 
-static int decode_header(gr_request_t *req, const uint8_t *frame, size_t len)
+/* Decodes the request header of version hv; the body reader starts after it. */
+static int decode_header(gr_request_t *req, int16_t hv, const uint8_t *frame, size_t len)
 {
     gr_request_header_t header;
     gr_reader_t r;
     gr_reader_init(&r, frame, len);
-    int16_t hv = gr_request_header_version(req->api, req->api_version);
     int rc = gr_request_header_decode(&r, hv, req->arena, &header);
     if (rc)
         return rc;
@@ -109,12 +109,10 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         gr_conn_close(c, "unsupported API version");
         return;
     }
-    /* An ApiVersions request of a version we don't know may carry any header. */
-    int16_t header_version = supported ? req->api_version : 0;
-    int16_t saved = req->api_version;
-    req->api_version = header_version;
-    int rc = decode_header(req, frame, len);
-    req->api_version = saved;
+    /* An ApiVersions request of a version we don't know is read with the
+     * oldest header, v1: its fields are a prefix of every later header. */
+    int16_t hv = gr_request_header_version(req->api, supported ? req->api_version : 0);
+    int rc = decode_header(req, hv, frame, len);
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: malformed request header, closing",
                 gr_conn_peer(c));
