@@ -104,4 +104,11 @@ void gr_request_respond_none(gr_request_t *req);
 /* Allocates n zeroed bytes for the request's lifetime, or NULL. */
 void *gr_request_alloc(gr_request_t *req, size_t n);
 
+/*
+ * Allocates count zeroed elements of size bytes for the request's lifetime.
+ * count comes from client input: zero or negative (a null array) gives a
+ * valid empty allocation, never NULL. Returns NULL only when out of memory.
+ */
+void *gr_request_alloc_array(gr_request_t *req, int64_t count, size_t size);
+
 #endif

@@ -169,8 +169,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
     fetch_budget_t budget = {0, req->api_version >= 3 ? in->max_bytes : INT32_MAX};
     gr_fetch_response_init(resp);
     resp->responses_count = in->topics_count;
-    resp->responses = gr_request_alloc(req, (size_t)(in->topics_count ? in->topics_count : 1) *
-                                                sizeof(*resp->responses));
+    resp->responses = gr_request_alloc_array(req, in->topics_count, sizeof(*resp->responses));
     if (!resp->responses)
         return true;
     for (int32_t t = 0; t < in->topics_count; t++) {
@@ -181,7 +180,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
         tout->topic_id = tin->topic_id;
         gr_topic_t *topic = find_topic(b, req->api_version, tin);
         int32_t n = tin->partitions_count;
-        tout->partitions = gr_request_alloc(req, (size_t)(n ? n : 1) * sizeof(*tout->partitions));
+        tout->partitions = gr_request_alloc_array(req, n, sizeof(*tout->partitions));
         if (!tout->partitions)
             return true;
         tout->partitions_count = n;
@@ -279,7 +278,7 @@ static void fetch_wait(fetch_op_t *op)
     int32_t count = 0;
     for (int32_t t = 0; t < op->in.topics_count; t++)
         count += op->in.topics[t].partitions_count;
-    op->links = gr_request_alloc(op->req, (size_t)(count ? count : 1) * sizeof(*op->links));
+    op->links = gr_request_alloc_array(op->req, count, sizeof(*op->links));
     if (!op->links) {
         fetch_evaluate(op, true);
         return;

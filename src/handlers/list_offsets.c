@@ -176,9 +176,9 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
     size_t total = 0;
     for (int32_t t = 0; t < topics; t++)
         total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
-    resp.topics = gr_request_alloc(req, (size_t)(topics ? topics : 1) * sizeof(*resp.topics));
-    partition_resp_t *parts = gr_request_alloc(req, (total ? total : 1) * sizeof(*parts));
-    bool *dup = gr_request_alloc(req, total ? total : 1);
+    resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
+    partition_resp_t *parts = gr_request_alloc_array(req, total, sizeof(*parts));
+    bool *dup = gr_request_alloc_array(req, total, sizeof(bool));
     if (!resp.topics || !parts || !dup || find_duplicates(&in, total, dup)) {
         gr_conn_close(req->conn, "out of memory");
         return;

@@ -134,7 +134,7 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         gr_request_alloc(req, sizeof(*broker));
     bool all = in.topics_count == GR_NULL_LEN || (req->api_version == 0 && in.topics_count == 0);
     size_t want = all ? b->topics.count : (size_t)in.topics_count;
-    resp.topics = gr_request_alloc(req, (want ? want : 1) * sizeof(*resp.topics));
+    resp.topics = gr_request_alloc_array(req, want, sizeof(*resp.topics));
     if (!broker || !resp.topics) {
         gr_conn_close(req->conn, "out of memory");
         return;

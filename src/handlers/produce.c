@@ -342,8 +342,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     if (op)
         op->jobs = gr_request_alloc(req, (size_t)(count_partitions(&in) + 1) * sizeof(*op->jobs));
     if (op)
-        op->resp.responses =
-            gr_request_alloc(req, (size_t)(topics ? topics : 1) * sizeof(*op->resp.responses));
+        op->resp.responses = gr_request_alloc_array(req, topics, sizeof(*op->resp.responses));
     if (!op || !op->jobs || !op->resp.responses) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -365,7 +364,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         tout->name = tin->name;
         int32_t n = tin->partition_data_count > 0 ? tin->partition_data_count : 0;
         tout->partition_responses =
-            gr_request_alloc(req, (size_t)(n ? n : 1) * sizeof(*tout->partition_responses));
+            gr_request_alloc_array(req, n, sizeof(*tout->partition_responses));
         if (!tout->partition_responses) {
             /* Jobs already out must learn that no response will be filled. */
             if (op->outstanding > 0)

@@ -332,9 +332,9 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     gr_create_topics_response_t resp;
     gr_create_topics_response_init(&resp);
     size_t n = in.topics_count > 0 ? (size_t)in.topics_count : 0;
-    resp.topics = gr_request_alloc(req, (n ? n : 1) * sizeof(*resp.topics));
-    bool *dup = gr_request_alloc(req, n ? n : 1);
-    keyed_t *keys = gr_request_alloc(req, (n ? n : 1) * sizeof(*keys));
+    resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
+    bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
+    keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.topics || !dup || !keys) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -370,7 +370,7 @@ delete_targets(gr_request_t *req, gr_delete_topics_request_t *in, size_t *count)
     }
     size_t n = in->topic_names_count > 0 ? (size_t)in->topic_names_count : 0;
     gr_delete_topics_request_delete_topic_state_t *all =
-        gr_request_alloc(req, (n ? n : 1) * sizeof(*all));
+        gr_request_alloc_array(req, n, sizeof(*all));
     if (all)
         for (size_t i = 0; i < n; i++)
             all[i].name = in->topic_names[i];
@@ -394,9 +394,9 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     gr_delete_topics_response_init(&resp);
     size_t n = 0;
     gr_delete_topics_request_delete_topic_state_t *targets = delete_targets(req, &in, &n);
-    resp.responses = gr_request_alloc(req, (n ? n : 1) * sizeof(*resp.responses));
-    gr_topic_t **found = gr_request_alloc(req, (n ? n : 1) * sizeof(*found));
-    keyed_t *keys = gr_request_alloc(req, (n ? n : 1) * sizeof(*keys));
+    resp.responses = gr_request_alloc_array(req, n, sizeof(*resp.responses));
+    gr_topic_t **found = gr_request_alloc_array(req, n, sizeof(*found));
+    keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!targets || !resp.responses || !found || !keys) {
         gr_conn_close(req->conn, "out of memory");
         return;

@@ -20,7 +20,10 @@ void gr_arena_init(gr_arena_t *a);
 void gr_arena_fini(gr_arena_t *a);
 void gr_arena_reset(gr_arena_t *a);
 
-/* Returns n zeroed bytes owned by the arena, or NULL when out of memory. */
+/*
+ * Returns n zeroed bytes owned by the arena, or NULL when out of memory.
+ * n may be 0: the result is then a valid pointer to no bytes.
+ */
 void *gr_arena_alloc(gr_arena_t *a, size_t n);
 
 /* Copies s (len bytes) into the arena and NUL-terminates it. */
