@@ -79,7 +79,16 @@ int gr_topics_init(gr_topics_t *t)
     t->bucket_count = TOPICS_BUCKETS;
     t->count = 0;
     t->buckets = calloc(t->bucket_count, sizeof(*t->buckets));
-    return t->buckets ? 0 : -ENOMEM;
+    t->id_buckets = calloc(t->bucket_count, sizeof(*t->id_buckets));
+    return t->buckets && t->id_buckets ? 0 : -ENOMEM;
+}
+
+/* Topic ids are random: their first bytes are a good hash. */
+static size_t hash_id(gr_uuid_t id)
+{
+    size_t h = 0;
+    memcpy(&h, id.b, sizeof h);
+    return h;
 }
 
 static void topic_free(gr_topic_t *topic)
@@ -120,7 +129,9 @@ int gr_topics_fini(gr_topics_t *t)
         }
     }
     free(t->buckets);
+    free(t->id_buckets);
     t->buckets = NULL;
+    t->id_buckets = NULL;
     return first;
 }
 
@@ -135,10 +146,10 @@ gr_topic_t *gr_topics_find(gr_topics_t *t, const char *name, size_t len)
 
 gr_topic_t *gr_topics_find_id(gr_topics_t *t, gr_uuid_t id)
 {
-    for (size_t i = 0; i < t->bucket_count; i++)
-        for (gr_topic_t *topic = t->buckets[i]; topic; topic = topic->next)
-            if (memcmp(topic->id.b, id.b, sizeof id.b) == 0)
-                return topic;
+    gr_topic_t *topic = t->id_buckets[hash_id(id) % t->bucket_count];
+    for (; topic; topic = topic->next_by_id)
+        if (memcmp(topic->id.b, id.b, sizeof id.b) == 0)
+            return topic;
     return NULL;
 }
 
@@ -401,6 +412,9 @@ static void topics_insert(gr_topics_t *t, gr_topic_t *topic)
     size_t h = hash_name(topic->name, strlen(topic->name)) % t->bucket_count;
     topic->next = t->buckets[h];
     t->buckets[h] = topic;
+    size_t hi = hash_id(topic->id) % t->bucket_count;
+    topic->next_by_id = t->id_buckets[hi];
+    t->id_buckets[hi] = topic;
     t->count++;
 }
 
@@ -411,7 +425,14 @@ static void topics_remove(gr_topics_t *t, gr_topic_t *topic)
         if (*pp == topic) {
             *pp = topic->next;
             t->count--;
-            return;
+            break;
+        }
+    }
+    size_t hi = hash_id(topic->id) % t->bucket_count;
+    for (gr_topic_t **pp = &t->id_buckets[hi]; *pp; pp = &(*pp)->next_by_id) {
+        if (*pp == topic) {
+            *pp = topic->next_by_id;
+            break;
         }
     }
 }

@@ -74,11 +74,13 @@ struct gr_topic {
     gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
     int config_count;
     gr_topic_settings_t settings;
-    gr_topic_t *next; /* hash chain */
+    gr_topic_t *next;       /* hash chain by name */
+    gr_topic_t *next_by_id; /* hash chain by topic id */
 };
 
 typedef struct gr_topics {
-    gr_topic_t **buckets;
+    gr_topic_t **buckets;    /* by name */
+    gr_topic_t **id_buckets; /* by topic id (Fetch v13+ names topics by id) */
     size_t bucket_count;
     size_t count;
 } gr_topics_t;
