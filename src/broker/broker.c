@@ -17,7 +17,6 @@
 #define GR_STOP_DEADLINE_SEC 10.0
 #define GR_MS_PER_SEC        1000.0
 #define GR_CLUSTER_ID_BYTES  16
-#define GR_HOSTNAME_MAX      256
 #define GR_FLUSH_TICK_SEC    1.0
 
 /* The metadata store's directory under the first log dir (no "-<n>": not a partition). */
@@ -47,7 +46,6 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     b->config = *config;
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
-    gr_arena_init(&b->scratch);
     gr_batch_io_init(&b->io);
     return gr_topics_init(&b->topics);
 }
@@ -445,10 +443,10 @@ int gr_broker_fini(gr_broker_t *b)
         gr_worker_fini(&b->worker);
     if (b->started) {
         gr_logf(&b->log, GR_LOG_INFO, "net",
-                "sent %" PRIu64 " bytes with sendfile and %" PRIu64
+                "handled %" PRIu64 " requests; sent %" PRIu64 " bytes with sendfile and %" PRIu64
                 " with writev; fetch responses carried %" PRIu64 " record bytes; %" PRIu64
                 " produce(s) recompressed on the worker",
-                b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
+                b->stats.requests, b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
                 b->stats.fetch_record_bytes, b->stats.recompress_jobs);
     }
     if (b->started)
@@ -467,7 +465,6 @@ int gr_broker_fini(gr_broker_t *b)
         gr_topics_fini(&b->topics);
     }
     gr_fd_cache_free(b->fds);
-    gr_arena_fini(&b->scratch);
     gr_config_fini(&b->config);
     if (rc)
         gr_logf(&b->log, GR_LOG_ERROR, "broker", "unclean shutdown: %s", strerror(-rc));

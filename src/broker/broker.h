@@ -64,7 +64,6 @@ struct gr_broker {
     ev_signal sigterm;
     ev_signal sigint;
     ev_timer checkpoint_timer;
-    gr_arena_t scratch;      /* short-lived strings inside one handler call */
     uint32_t fetch_wake_gen; /* generation of the latest gr_fetch_wake (fetch.c) */
     bool stopping;
     bool started;

@@ -30,12 +30,12 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
         *kerr = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         return NULL;
     }
-    char *cname = gr_arena_strndup(&b->scratch, name.ptr, (size_t)name.len);
+    /* The name checked above is at most GR_TOPIC_NAME_LIMIT bytes. */
+    char cname[GR_TOPIC_NAME_LIMIT + 1];
+    memcpy(cname, name.ptr, (size_t)name.len);
+    cname[name.len] = '\0';
     char err[256];
-    *kerr = cname ? gr_topics_create(b, cname, b->config.num_partitions, NULL, 0, &topic, err,
-                                     sizeof err)
-                  : GR_KERR_UNKNOWN_SERVER_ERROR;
-    gr_arena_reset(&b->scratch);
+    *kerr = gr_topics_create(b, cname, b->config.num_partitions, NULL, 0, &topic, err, sizeof err);
     if (*kerr) {
         gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len, name.ptr,
                 err);
