@@ -59,7 +59,8 @@ struct fetch_op {
     gr_segment_t **held; /* segment references taken by the last build */
     int32_t held_count;
     bool waiting;
-    uint32_t wake_gen; /* the last gr_fetch_wake that evaluated this fetch */
+    uint32_t wake_gen;    /* the last gr_fetch_wake that evaluated this fetch */
+    int64_t record_bytes; /* record bytes in the response fetch_build made last */
 };
 
 static void links_remove(fetch_op_t *op)
@@ -190,6 +191,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
             any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
         }
     }
+    op->record_bytes = budget.total;
     if (final || any_error || budget.total >= in->min_bytes || in->max_wait_ms <= 0)
         return true;
     put_held(op);
@@ -198,11 +200,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
 
 static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
 {
-    for (int32_t t = 0; t < resp->responses_count; t++)
-        for (int32_t i = 0; i < resp->responses[t].partitions_count; i++)
-            if (resp->responses[t].partitions[i].records.file)
-                op->b->stats.fetch_record_bytes +=
-                    (uint64_t)resp->responses[t].partitions[i].records.len;
+    op->b->stats.fetch_record_bytes += (uint64_t)op->record_bytes;
     if (op->waiting)
         ev_timer_stop(op->b->loop, &op->timer);
     links_remove(op);
