@@ -25,4 +25,9 @@ gr_kill9_broker
 rm -f "$GR_TMP/logs/$topic-0/"*.snapshot
 gr_start_broker
 raw dup || gr_fail "retry after SIGKILL (state rebuilt from the log) was not recognised"
+
+# One block claimed per broker run, in Kafka's node layout.
+block='{"version":1,"broker":0,"block_start":"2000","block_end":"2999"}'
+grep -qaF "$block" "$GR_TMP/logs/__gregor_metadata/metadata" ||
+    gr_fail "the store does not hold $block at /latest_producer_id_block"
 gr_pass
