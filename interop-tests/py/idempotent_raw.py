@@ -14,6 +14,11 @@ Usage: idempotent_raw.py HOST PORT TOPIC STATE_FILE MODE
                  with a producer id are INVALID_RECORD; a transactional id is
                  COORDINATOR_NOT_AVAILABLE; DescribeProducers lists the
                  producer. Saves the last batch it wrote to STATE_FILE.
+  MODE "expire": (a broker with a short producer.id.expiration.ms) a
+                 producer writes, DescribeProducers lists it until the expiry
+                 check forgets it (polled under a deadline), then its batch at
+                 a later sequence is accepted, as Kafka accepts an unknown
+                 producer.
   MODE "dup":    re-sends the saved batch (after a broker restart) and checks
                  that it is answered with its original offset, nothing appended;
                  a new producer id is above every id issued before.
@@ -31,6 +36,7 @@ NONE, COORDINATOR_NOT_AVAILABLE, INVALID_REQUEST = 0, 15, 42
 OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH = 45, 47
 INVALID_RECORD, PRODUCER_FENCED = 87, 90
 WAIT_S = 20.0
+EXPIRY_DEADLINE_S = 60
 
 
 def crc32c(data):
@@ -261,13 +267,31 @@ def dup(conn, topic, state_file):
         json.dump(state, f)
 
 
+def expire(conn, topic, _state_file):
+    err, pid, _ = init_producer_id(conn, version=4)
+    expect("InitProducerId", err, NONE)
+    start = log_end_offset(conn, topic)
+    batch0 = record_batch(pid, 0, 0, [b"e0"])
+    expect("first batch", produce(conn, topic, batch0), (NONE, start))
+    expect("producer listed", describe_producers(conn, topic).get(pid), (0, 0))
+    deadline = time.monotonic() + EXPIRY_DEADLINE_S
+    while pid in describe_producers(conn, topic):
+        if time.monotonic() > deadline:
+            fail("producer %d not expired after %d s" % (pid, EXPIRY_DEADLINE_S))
+        time.sleep(0.05)
+    expect("batch after expiry at a later sequence",
+           produce(conn, topic, record_batch(pid, 0, 5, [b"e5"])), (NONE, start + 1))
+    expect("producer listed again", describe_producers(conn, topic).get(pid), (0, 5))
+
+
 def main():
-    if len(sys.argv) != 6 or sys.argv[5] not in ("checks", "dup"):
+    modes = {"checks": checks, "dup": dup, "expire": expire}
+    if len(sys.argv) != 6 or sys.argv[5] not in modes:
         print(__doc__, file=sys.stderr)
         return 1
     host, port, topic, state_file, mode = sys.argv[1:]
     conn = Conn(host, int(port))
-    (checks if mode == "checks" else dup)(conn, topic, state_file)
+    modes[mode](conn, topic, state_file)
     return 0
 
 
