@@ -24,6 +24,7 @@
 
 #define CLAIM_RETRIES_MAX 10
 #define BLOCK_FIELD_MAX   24 /* decimal int64 */
+#define MS_PER_SEC        1000.0
 
 void gr_producer_ids_init(gr_producer_ids_t *ids)
 {
@@ -359,7 +360,7 @@ static void on_expiry_timer(struct ev_loop *loop, ev_timer *t, int revents)
 void gr_producer_ids_start(gr_broker_t *b)
 {
     ev_timer *t = &b->producer_ids.expiry_timer;
-    double every = (double)b->config.producer_id_expiration_check_interval_ms / 1000.0;
+    double every = (double)b->config.producer_id_expiration_check_interval_ms / MS_PER_SEC;
     ev_timer_init(t, on_expiry_timer, every, every);
     t->data = b;
     ev_timer_start(b->loop, t);

@@ -17,6 +17,18 @@
 #define SNAPSHOT_CRC_OFFSET     2
 #define SNAPSHOT_ENTRIES_OFFSET 6
 
+/* Field offsets inside one snapshot entry (layout in producer_state.h). */
+enum {
+    ENTRY_PRODUCER_ID = 0,
+    ENTRY_EPOCH = 8,
+    ENTRY_LAST_SEQ = 10,
+    ENTRY_LAST_OFFSET = 14,
+    ENTRY_OFFSET_DELTA = 22,
+    ENTRY_TIMESTAMP = 26,
+    ENTRY_COORDINATOR_EPOCH = 34,
+    ENTRY_TXN_FIRST_OFFSET = 38,
+};
+
 void gr_producer_state_init(gr_producer_state_t *ps)
 {
     memset(ps, 0, sizeof *ps);
@@ -131,6 +143,17 @@ gr_producer_check_t gr_producer_state_check(const gr_producer_state_t *ps,
     return h->base_sequence == 0 ? GR_PRODUCER_APPEND : GR_PRODUCER_OUT_OF_ORDER;
 }
 
+/* A new slot at the end of the entry's window, dropping the oldest if full. */
+static gr_producer_batch_t *entry_push_batch(gr_producer_entry_t *e)
+{
+    if (e->nbatches == GR_PRODUCER_BATCHES_KEPT) {
+        memmove(&e->batches[0], &e->batches[1],
+                (GR_PRODUCER_BATCHES_KEPT - 1) * sizeof e->batches[0]);
+        e->nbatches--;
+    }
+    return &e->batches[e->nbatches++];
+}
+
 int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h)
 {
     if (h->producer_id < 0)
@@ -147,14 +170,10 @@ int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h
         e->current_txn_first_offset = -1;
         return 0;
     }
-    if ((h->attributes & GR_BATCH_ATTR_TRANSACTIONAL) && e->current_txn_first_offset < 0)
-        e->current_txn_first_offset = h->base_offset;
-    if (e->nbatches == GR_PRODUCER_BATCHES_KEPT) {
-        memmove(&e->batches[0], &e->batches[1],
-                (GR_PRODUCER_BATCHES_KEPT - 1) * sizeof e->batches[0]);
-        e->nbatches--;
-    }
-    gr_producer_batch_t *b = &e->batches[e->nbatches++];
+    /* Open transactions (current_txn_first_offset) come with the
+     * transaction coordinator: until then no transaction can end, and a
+     * producer holding one would never expire. */
+    gr_producer_batch_t *b = entry_push_batch(e);
     b->first_seq = h->base_sequence;
     b->last_seq = seq_add(h->base_sequence, h->last_offset_delta);
     b->first_offset = h->base_offset;
@@ -251,12 +270,12 @@ int gr_producer_state_write(const gr_producer_state_t *ps, const gr_io_ops_t *io
 /* Adds one snapshot entry: a batch of its producer (or only its epoch). */
 static int load_entry(gr_producer_state_t *ps, const uint8_t *p)
 {
-    int64_t producer_id = (int64_t)gr_be64_get(p);
-    int16_t epoch = (int16_t)(p[8] << 8 | p[9]);
-    int32_t last_seq = (int32_t)gr_be32_get(p + 10);
-    int64_t last_offset = (int64_t)gr_be64_get(p + 14);
-    int32_t delta = (int32_t)gr_be32_get(p + 22);
-    int64_t timestamp = (int64_t)gr_be64_get(p + 26);
+    int64_t producer_id = (int64_t)gr_be64_get(p + ENTRY_PRODUCER_ID);
+    int16_t epoch = (int16_t)(p[ENTRY_EPOCH] << 8 | p[ENTRY_EPOCH + 1]);
+    int32_t last_seq = (int32_t)gr_be32_get(p + ENTRY_LAST_SEQ);
+    int64_t last_offset = (int64_t)gr_be64_get(p + ENTRY_LAST_OFFSET);
+    int32_t delta = (int32_t)gr_be32_get(p + ENTRY_OFFSET_DELTA);
+    int64_t timestamp = (int64_t)gr_be64_get(p + ENTRY_TIMESTAMP);
     if (producer_id < 0 || delta < 0 || (last_offset >= 0 && delta > last_offset))
         return -EINVAL;
     gr_producer_entry_t *e = state_upsert(ps, producer_id);
@@ -266,16 +285,11 @@ static int load_entry(gr_producer_state_t *ps, const uint8_t *p)
         e->nbatches = 0;
     e->epoch = epoch;
     e->last_timestamp = timestamp;
-    e->coordinator_epoch = (int32_t)gr_be32_get(p + 34);
-    e->current_txn_first_offset = (int64_t)gr_be64_get(p + 38);
+    e->coordinator_epoch = (int32_t)gr_be32_get(p + ENTRY_COORDINATOR_EPOCH);
+    e->current_txn_first_offset = (int64_t)gr_be64_get(p + ENTRY_TXN_FIRST_OFFSET);
     if (last_seq < 0 || last_offset < 0)
         return 0;
-    if (e->nbatches == GR_PRODUCER_BATCHES_KEPT) {
-        memmove(&e->batches[0], &e->batches[1],
-                (GR_PRODUCER_BATCHES_KEPT - 1) * sizeof e->batches[0]);
-        e->nbatches--;
-    }
-    gr_producer_batch_t *b = &e->batches[e->nbatches++];
+    gr_producer_batch_t *b = entry_push_batch(e);
     b->last_seq = last_seq;
     b->first_seq = last_seq >= delta ? last_seq - delta : seq_add(last_seq, INT32_MAX - delta + 1);
     b->last_offset = last_offset;
