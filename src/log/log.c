@@ -786,8 +786,7 @@ static void log_update_producers(gr_log_t *log, const uint8_t *batches, size_t l
     for (size_t off = 0; off < len;) {
         gr_batch_header_t h;
         gr_batch_header_parse(batches + off, len - off, &h);
-        /* -ENOMEM leaves a gap; a later retry then gets OUT_OF_ORDER, never a duplicate. */
-        gr_producer_state_update(&log->producers, &h);
+        gr_producer_state_update(&log->producers, &h); /* cannot fail: reserved */
         off += (size_t)gr_batch_size(&h);
     }
 }
@@ -803,6 +802,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
     log->last_now_ms = now_ms;
     int64_t leo = gr_log_end_offset(log);
     int64_t first = -1, next = leo;
+    size_t with_producer = 0;
 
     /* Offsets: assigned, or checked (follower). Nothing is written yet. */
     for (size_t off = 0; off < len;) {
@@ -818,8 +818,13 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
         if (first < 0)
             first = h.base_offset;
         next = h.base_offset + h.last_offset_delta + 1;
+        with_producer += h.producer_id >= 0;
         off += (size_t)gr_batch_size(&h);
     }
+    /* Room to record every producer batch before any is written. */
+    rc = gr_producer_state_reserve(&log->producers, with_producer);
+    if (rc < 0)
+        return rc;
     gr_segment_t *seg = log_active(log);
     if (log_should_roll(log, (int64_t)len, max_ts, next - 1, now_ms) ||
         (first > seg->base_offset && next - 1 - seg->base_offset > INT32_MAX)) {

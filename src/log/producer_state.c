@@ -68,6 +68,21 @@ const gr_producer_entry_t *gr_producer_state_find(const gr_producer_state_t *ps,
     return found ? &ps->entries[i] : NULL;
 }
 
+int gr_producer_state_reserve(gr_producer_state_t *ps, size_t n)
+{
+    if (ps->cap - ps->count >= n)
+        return 0;
+    size_t cap = ps->cap ? ps->cap : 8;
+    while (cap - ps->count < n)
+        cap *= 2;
+    gr_producer_entry_t *e = realloc(ps->entries, cap * sizeof *e);
+    if (!e)
+        return -ENOMEM;
+    ps->entries = e;
+    ps->cap = cap;
+    return 0;
+}
+
 /* The entry for producer_id, inserted empty if new; NULL on ENOMEM. */
 static gr_producer_entry_t *state_upsert(gr_producer_state_t *ps, int64_t producer_id)
 {
@@ -75,14 +90,8 @@ static gr_producer_entry_t *state_upsert(gr_producer_state_t *ps, int64_t produc
     size_t i = state_search(ps, producer_id, &found);
     if (found)
         return &ps->entries[i];
-    if (ps->count == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 8;
-        gr_producer_entry_t *e = realloc(ps->entries, cap * sizeof *e);
-        if (!e)
-            return NULL;
-        ps->entries = e;
-        ps->cap = cap;
-    }
+    if (gr_producer_state_reserve(ps, 1) < 0)
+        return NULL;
     memmove(&ps->entries[i + 1], &ps->entries[i], (ps->count - i) * sizeof ps->entries[0]);
     ps->count++;
     gr_producer_entry_t *e = &ps->entries[i];

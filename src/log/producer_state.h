@@ -101,9 +101,16 @@ gr_producer_check_t gr_producer_state_check(const gr_producer_state_t *ps,
                                             gr_producer_batch_t *dup /* out */);
 
 /*
+ * Makes room for n more producers, so that the next n updates cannot fail
+ * (the log reserves before writing: a batch appended but not recorded would
+ * be appended again when retried). Returns 0 or -ENOMEM.
+ */
+int gr_producer_state_reserve(gr_producer_state_t *ps, size_t n);
+
+/*
  * Records an appended batch (h->base_offset is its assigned offset). Batches
  * without a producer id are ignored. A control batch moves only the epoch
- * and timestamp. Returns 0 or -ENOMEM.
+ * and timestamp. Returns 0 or -ENOMEM (never after a reserve for it).
  */
 int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h);
 
