@@ -237,6 +237,8 @@ def checks(conn, topic, state_file):
 
     err, _ = produce(conn, topic, record_batch(pid2, 0, 0, [b"c"]) + record_batch(pid2, 0, 1, [b"d"]))
     expect("two batches with a producer id", err, INVALID_RECORD)
+    err, _ = produce(conn, topic, record_batch(pid2, 0, -1, [b"no sequence"]))
+    expect("producer id without a sequence", err, INVALID_RECORD)
     expect("transactional InitProducerId", init_producer_id(conn, 1, txn_id="tx")[0],
            COORDINATOR_NOT_AVAILABLE)
     expect("empty transactional id", init_producer_id(conn, 1, txn_id="")[0], INVALID_REQUEST)

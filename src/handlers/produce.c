@@ -18,7 +18,8 @@
  * it after decoding, so batches are stamped with offsets in place.
  *
  * Idempotent producers (a batch with a producer id): the partition's data
- * must be that one batch, as Kafka requires from v3 on. Just before the
+ * must be that one batch, as Kafka requires from v3 on, with a sequence
+ * number (else INVALID_RECORD). Just before the
  * append (after any recompression, so in append order) the batch is checked
  * against the log's producer state: a duplicate of one of the producer's
  * last five batches is answered with the original offset and not written
@@ -77,6 +78,11 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
         }
         size_t size = (size_t)gr_batch_size(&h);
         idempotent |= h.producer_id >= 0;
+        if (h.producer_id >= 0 && h.base_sequence < 0) {
+            snprintf(msg, msglen, "Invalid sequence number %d for producer %lld",
+                     (int)h.base_sequence, (long long)h.producer_id);
+            return GR_KERR_INVALID_RECORD;
+        }
         if (++batches > 1 && idempotent) {
             snprintf(msg, msglen,
                      "A produce with a producer id must hold exactly one record batch");
