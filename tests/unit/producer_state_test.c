@@ -4,7 +4,8 @@
  * and its snapshots in the partition log (producer_snapshots.c, log.c):
  * the five-batch window, duplicates, sequence gaps, epochs, wrapping
  * sequences, expiry, the snapshot format, and the state surviving a clean
- * close, a roll, a lost snapshot (rebuilt from the log) and a truncation.
+ * close, a roll, a lost snapshot (rebuilt from the log), a stale snapshot
+ * past the log end, and a truncation.
  *
  * Log tests work in their own mkdtemp directory under /tmp, removed at the
  * end. "Now" is always injected, never read.
@@ -343,6 +344,29 @@ static void test_log_rebuilt_after_crash(void **state)
     log_produce(f, PID, 1, 12 * BATCH);
 }
 
+static void test_log_rebuilt_without_snapshots(void **state)
+{
+    fixture_t *f = *state;
+    open_log(f);
+    int64_t offsets[4];
+    for (int i = 0; i < 4; i++)
+        offsets[i] = log_produce(f, PID, 2, i * BATCH);
+    int64_t leo = gr_log_end_offset(f->log);
+    assert_int_equal(gr_log_close(f->log), 0);
+    f->log = NULL;
+    char path[256], stale[256];
+    snapshot_file(f, leo, path, sizeof path);
+    /* A snapshot past the log end (the log lost its tail) must not be used. */
+    snapshot_file(f, leo + 100, stale, sizeof stale);
+    assert_int_equal(rename(path, stale), 0);
+    f->args.clean_shutdown = false;
+    f->args.recovery_point = 0;
+    open_log(f);
+    assert_false(file_exists(stale));
+    for (int i = 0; i < 4; i++)
+        assert_duplicate(f, PID, 2, i * BATCH, offsets[i]);
+}
+
 static void test_log_truncation_drops_state(void **state)
 {
     fixture_t *f = *state;
@@ -369,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_round_trip),
         cmocka_unit_test_setup_teardown(test_log_clean_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_rebuilt_after_crash, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_rebuilt_without_snapshots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_truncation_drops_state, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
