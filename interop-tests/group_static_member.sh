@@ -44,6 +44,9 @@ grep -q '^fatal FENCED_INSTANCE_ID' "$GR_TMP/c2.out" ||
     gr_fail "the replaced instance was not fenced: $(grep '^fatal' "$GR_TMP/c2.out")"
 gm_produce $topic 60
 gm_wait_consumed_all a b c c2 c3
+out=$(gr_prog group_admin -b "$GR_BOOTSTRAP" describe static_group) || gr_fail "DescribeConsumerGroups failed"
+instances=$(awk '$1 == "member" { print $5 }' <<<"$out" | sort | tr '\n' ' ')
+[ "$instances" = "instance-1 instance-2 instance-3 " ] || gr_fail "described instances: $out"
 [ "$(gm_rebalances a)" = "$rebalances_a" ] || gr_fail "replacing a static member rebalanced member a"
 [ "$(gm_rebalances b)" = "$rebalances_b" ] || gr_fail "replacing a static member rebalanced member b"
 # Static members send no LeaveGroup: stopping them starts no rebalance.

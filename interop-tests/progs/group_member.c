@@ -31,6 +31,8 @@
  *   committed TOPIC PARTITION OFFSET     a successful commit: the group's
  *                                        position (next offset to read)
  *   commit-failed ERROR_NAME             a commit the coordinator refused
+ *   error ERROR_NAME reason              a consumer error librdkafka reports
+ *                                        and retries (e.g. a refused JoinGroup)
  *   fatal ERROR_NAME reason              a fatal client error (e.g. fenced)
  *   closed consumed=N rebalances=N ok|FAILED
  * PARTS is "-" or a comma-separated list of TOPIC:PARTITION sorted by topic
@@ -349,7 +351,7 @@ static int gm_poll_loop(gm_member_t *member, rd_kafka_t *rk, const sigset_t *sto
             return GM_EXIT_FATAL;
         }
         if (msg->err)
-            fprintf(stderr, "group_member: consume error: %s\n", rd_kafka_message_errstr(msg));
+            printf("error %s %s\n", rd_kafka_err2name(msg->err), rd_kafka_message_errstr(msg));
         else
             gm_consume_record(member, rk, msg);
         rd_kafka_message_destroy(msg);
