@@ -5,9 +5,9 @@
 # DescribeConsumerGroups (members, client ids, assignments), DeleteGroups
 # (NON_EMPTY_GROUP while members are in, GROUP_ID_NOT_FOUND once gone),
 # ListConsumerGroupOffsets (OffsetFetch), AlterConsumerGroupOffsets
-# (OffsetCommit outside the group) and DeleteConsumerGroupOffsets
-# (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC while a member consumes the
-# topic). A member started after the offsets were altered and deleted
+# (OffsetCommit outside the group, with metadata that OffsetFetch returns)
+# and DeleteConsumerGroupOffsets (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC
+# while a member consumes the topic). A member started after the offsets were altered and deleted
 # resumes where they say.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/grouplib.sh"
@@ -59,11 +59,11 @@ grep -Eq "^offset live_group $topic 0 -?[0-9]+ GROUP_SUBSCRIBED_TO_TOPIC\$" <<<"
 out=$(admin offsets idle_group)
 got=$(awk '$1 == "offset" && $6 == "NO_ERROR" { print $3, $4, $5 }' <<<"$out" | sort)
 [ "$got" = "$(gm_produced_ends)" ] || gr_fail "idle_group's committed offsets: $out"
-has "$(admin alter-offsets idle_group $topic:0:3)" "offset idle_group $topic 0 3 NO_ERROR"
+has "$(admin alter-offsets idle_group $topic:0:3:rewound-by-admin)" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 out=$(admin delete-offsets idle_group $topic:1)
 grep -Eq "^offset idle_group $topic 1 -?[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "deleting a committed offset: $out"
 out=$(admin offsets idle_group $topic:0 $topic:1 $topic:2)
-has "$out" "offset idle_group $topic 0 3 NO_ERROR"
+has "$out" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 grep -Eq "^offset idle_group $topic 1 -[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "a deleted offset is still there: $out"
 has "$out" "offset idle_group $topic 2 $(gm_produced_ends | awk -v t=$topic '$1 == t && $2 == 2 { print $3 }') NO_ERROR"
 
