@@ -5,7 +5,8 @@
 # DescribeConsumerGroups (members, client ids, assignments), DeleteGroups
 # (NON_EMPTY_GROUP while members are in, GROUP_ID_NOT_FOUND once gone),
 # ListConsumerGroupOffsets (OffsetFetch), AlterConsumerGroupOffsets
-# (OffsetCommit outside the group, with metadata that OffsetFetch returns)
+# (OffsetCommit outside the group, with metadata that OffsetFetch returns; on
+# a new group it makes a simple one)
 # and DeleteConsumerGroupOffsets (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC
 # while a member consumes the topic). A member started after the offsets
 # were altered and deleted (and the broker restarted) resumes where they say;
@@ -64,9 +65,15 @@ got=$(awk '$1 == "offset" && $6 == "NO_ERROR" { print $3, $4, $5 }' <<<"$out" | 
 has "$(admin alter-offsets idle_group $topic:0:3:rewound-by-admin)" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 out=$(admin delete-offsets idle_group $topic:1)
 grep -Eq "^offset idle_group $topic 1 -?[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "deleting a committed offset: $out"
+# A commit outside any membership (generation -1) creates a simple group.
+has "$(admin alter-offsets standalone_group $topic:2:5)" "offset standalone_group $topic 2 5 NO_ERROR"
+has "$(admin list)" "group standalone_group Empty simple"
+
 # Admin commits and offset deletions are records in __consumer_offsets too:
 # they outlive a restart.
 gr_restart_broker
+has "$(admin list Empty)" "group standalone_group Empty simple"
+has "$(admin offsets standalone_group)" "offset standalone_group $topic 2 5 NO_ERROR"
 out=$(admin offsets idle_group $topic:0 $topic:1 $topic:2)
 has "$out" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 grep -Eq "^offset idle_group $topic 1 -[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "a deleted offset is still there: $out"
