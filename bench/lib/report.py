@@ -100,7 +100,7 @@ def chart(out_dir, scenario, rows):
 
 def charts(out_dir, rows):
     if not shutil.which("gnuplot"):
-        print("bench: gnuplot not installed (ci/install-deps.sh --bench): no charts")
+        print("bench: gnuplot not installed (ci/install-bench-deps.sh): no charts")
         return []
     pngs = []
     for scenario in dict.fromkeys(r["scenario"] for r in rows):
