@@ -55,6 +55,9 @@ def main():
         ap.error(f"unknown scenario {','.join(unknown)}; "
                  f"choose from {','.join(scenarios.SCENARIOS)}")
     os.makedirs(args.out, exist_ok=True)
+    for old in os.listdir(args.out):  # charts of an earlier run would pass for this one's
+        if old.endswith((".png", ".dat")):
+            os.remove(os.path.join(args.out, old))
     started = time.monotonic()
 
     def log(msg):
