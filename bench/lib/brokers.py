@@ -99,7 +99,7 @@ class Broker:
         """User + system CPU seconds of the whole process (all threads)."""
         with open(f"/proc/{self.proc.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return round((int(fields[11]) + int(fields[12])) / CLK_TCK, 6)
 
     def _status_kib(self, key):
         with open(f"/proc/{self.proc.pid}/status") as f:
