@@ -33,7 +33,7 @@
 
 #define GROUP_MAX_CONSUMERS 64
 #define GROUP_POLL_MS       100
-#define GROUP_DEADLINE_S    300.0
+#define GROUP_DEADLINE_S    120.0
 
 typedef struct group_run {
     const char *bootstrap;
