@@ -11,7 +11,7 @@ def fmt(v):
     if v is None:
         return "-"
     a = abs(v)
-    if a >= 100000:
+    if a >= 1000:
         return f"{v:,.0f}"
     if a >= 100:
         return f"{v:.0f}"
@@ -88,6 +88,10 @@ def chart(out_dir, scenario, rows):
                         f'{m["median"]} {m["min"]} {m["max"]}\n')
         gp = GNUPLOT_HEAD.format(png=png, title=f"{scenario}: {unit}", unit=unit,
                                  height=500)
+        values = [v for r in rs for v in (r["gregor"]["min"], (r["mock"] or {}).get("min"))
+                  if v and v > 0]
+        if values and max(values) / min(values) > 100:  # Gregor and mock orders apart
+            gp += "set logscale y\nset yrange [*:*]\n"
         gp += (f'plot "{dat}" using 2:3:4:xtic(1) title "Gregor" lc rgb "#2a6f97", '
                f'"" using 5:6:7 title "librdkafka mock" lc rgb "#bbbbbb"\n')
         res = subprocess.run(["gnuplot"], input=gp.encode(), stderr=subprocess.PIPE)
