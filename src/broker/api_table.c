@@ -9,10 +9,23 @@
 #include "handlers/handlers.h"
 
 const gr_api_handler_t gr_api_handlers[] = {
-    {0, 3, 11, gr_handle_produce},       {1, 4, 16, gr_handle_fetch},
-    {2, 0, 8, gr_handle_list_offsets},   {3, 0, 12, gr_handle_metadata},
-    {18, 0, 3, gr_handle_api_versions},  {19, 0, 7, gr_handle_create_topics},
-    {20, 0, 6, gr_handle_delete_topics}, {23, 0, 4, gr_handle_offset_for_leader_epoch},
+    {0, 3, 11, gr_handle_produce},
+    {1, 4, 16, gr_handle_fetch},
+    {2, 0, 8, gr_handle_list_offsets},
+    {3, 0, 12, gr_handle_metadata},
+    {18, 0, 3, gr_handle_api_versions},
+    {19, 0, 7, gr_handle_create_topics},
+    {20, 0, 6, gr_handle_delete_topics},
+    {23, 0, 4, gr_handle_offset_for_leader_epoch},
+    /* admin APIs (configs_admin.c, partitions_admin.c, cluster_admin.c) */
+    {21, 0, 2, gr_handle_delete_records},
+    {32, 0, 4, gr_handle_describe_configs},
+    {33, 0, 2, gr_handle_alter_configs},
+    {35, 0, 4, gr_handle_describe_log_dirs},
+    {37, 0, 3, gr_handle_create_partitions},
+    {43, 0, 2, gr_handle_elect_leaders},
+    {44, 0, 1, gr_handle_incremental_alter_configs},
+    {60, 0, 1, gr_handle_describe_cluster},
 };
 
 const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);

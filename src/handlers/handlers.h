@@ -18,6 +18,14 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req);
 void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req);
+void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req);
+void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req);
+void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req);
+void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req);
 
 /* Fetches waiting on p may now have data: answer those that can be. */
 void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p);
