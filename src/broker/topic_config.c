@@ -6,11 +6,13 @@
  * effective settings of a topic (override, else the broker's log.* value)
  * that the data path applies.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "broker/broker.h"
 #include "broker/topic_config.h"
@@ -364,68 +366,167 @@ static bool in_allowed(const char *const *allowed, const char *v, size_t len)
     return false;
 }
 
-static gr_kerr_t check_list(const gr_topic_config_def_t *def, const char *value)
+/* Copies value without its surrounding whitespace into a new string (NULL: out of memory). */
+static char *trim_dup(const char *value)
 {
-    if (!def->allowed)
-        return GR_KERR_NONE;
-    const char *p = value;
-    while (*p) {
-        while (*p == ' ')
+    while (isspace((unsigned char)*value))
+        value++;
+    size_t len = strlen(value);
+    while (len && isspace((unsigned char)value[len - 1]))
+        len--;
+    return strndup(value, len);
+}
+
+/*
+ * Checks (when out is NULL) or rewrites into out (room for strlen(value)+1)
+ * a list value: items trimmed, empty ones dropped, joined by ','. Each item
+ * must be allowed; for the throttled-replica keys, "*" alone or
+ * "partition:broker" pairs. false when an item is invalid.
+ */
+static bool list_walk(const gr_topic_config_def_t *def, const char *value, char *out)
+{
+    bool throttled = strstr(def->name, "throttled.replicas") != NULL;
+    size_t used = 0;
+    int items = 0;
+    bool star = false;
+    for (const char *p = value; *p;) {
+        while (isspace((unsigned char)*p))
             p++;
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        while (len && p[len - 1] == ' ')
-            len--;
-        if (!in_allowed(def->allowed, p, len))
-            return GR_KERR_INVALID_CONFIG;
-        p = end ? end + 1 : p + strlen(p);
+        size_t item = len;
+        while (item && isspace((unsigned char)p[item - 1]))
+            item--;
+        if (item > 0) {
+            if (def->allowed && !in_allowed(def->allowed, p, item))
+                return false;
+            if (throttled) {
+                int partition, broker, consumed = 0;
+                bool is_star = item == 1 && *p == '*';
+                bool pair = sscanf(p, "%d:%d%n", &partition, &broker, &consumed) == 2 &&
+                            (size_t)consumed == item && partition >= 0 && broker >= 0;
+                if (!is_star && !pair)
+                    return false;
+                star |= is_star;
+            }
+            if (out) {
+                if (used)
+                    out[used++] = ',';
+                memcpy(out + used, p, item);
+                used += item;
+            }
+            items++;
+        }
+        p += len + (end ? 1 : 0);
     }
-    return GR_KERR_NONE;
+    if (out)
+        out[used] = '\0';
+    return !(star && items > 1);
 }
 
-gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen)
+/* message.format.version: a Kafka release ("2.8", "0.10.2", "3.0-IV1"). */
+static bool is_release(const char *v)
 {
-    const gr_topic_config_def_t *def = gr_topic_config_def_find(key);
-    if (!def) {
-        snprintf(err, errlen, "Unknown topic config name: %s", key);
-        return GR_KERR_INVALID_CONFIG;
-    }
-    if (!value) {
-        snprintf(err, errlen, "Null value not supported for topic config %s", key);
-        return GR_KERR_INVALID_CONFIG;
-    }
+    int major, minor, n = 0;
+    if (sscanf(v, "%d.%d%n", &major, &minor, &n) != 2 || major < 0 || minor < 0)
+        return false;
+    v += n;
+    int patch, iv;
+    if (sscanf(v, ".%d%n", &patch, &n) == 1 && patch >= 0)
+        v += n;
+    if (sscanf(v, "-IV%d%n", &iv, &n) == 1 && iv >= 0)
+        v += n;
+    return *v == '\0';
+}
+
+/* Whether the trimmed value v is valid for def; writes Kafka's canonical text into out. */
+static bool value_valid(const gr_topic_config_def_t *def, const char *v, char *out, size_t len)
+{
     char *end = NULL;
     errno = 0;
-    bool ok = true;
     switch (def->type) {
     case GR_CONFIG_LONG:
     case GR_CONFIG_INT:
     case GR_CONFIG_SHORT: {
-        long long v = strtoll(value, &end, 10);
-        ok = errno == 0 && end != value && *end == '\0' && v >= def->min && v <= def->max;
-        break;
+        long long n = strtoll(v, &end, 10);
+        snprintf(out, len, "%lld", n);
+        return errno == 0 && end != v && *end == '\0' && n >= def->min && n <= def->max;
     }
     case GR_CONFIG_DOUBLE: {
-        double v = strtod(value, &end);
-        ok = errno == 0 && end != value && *end == '\0' && v >= (double)def->min &&
-             v <= (double)def->max;
-        break;
+        double d = strtod(v, &end);
+        snprintf(out, len, "%s", v);
+        return errno == 0 && end != v && *end == '\0' && d >= (double)def->min &&
+               d <= (double)def->max;
     }
     case GR_CONFIG_BOOL:
-        ok = strcmp(value, "true") == 0 || strcmp(value, "false") == 0;
-        break;
+        snprintf(out, len, "%s", strcasecmp(v, "true") == 0 ? "true" : "false");
+        return strcasecmp(v, "true") == 0 || strcasecmp(v, "false") == 0;
     case GR_CONFIG_STRING:
-        ok = !def->allowed || in_allowed(def->allowed, value, strlen(value));
-        break;
+        snprintf(out, len, "%s", v);
+        if (strcmp(def->name, "message.format.version") == 0)
+            return is_release(v);
+        return !def->allowed || in_allowed(def->allowed, v, strlen(v));
     case GR_CONFIG_LIST:
-        ok = check_list(def, value) == GR_KERR_NONE;
-        break;
+        return list_walk(def, v, out);
     }
-    if (!ok) {
+    return false;
+}
+
+/* Keys Kafka refuses whatever their value's form: features this broker lacks. */
+static bool feature_refused(const gr_topic_config_def_t *def, const char *canonical, char *err,
+                            size_t errlen)
+{
+    if (strcmp(def->name, "remote.storage.enable") == 0 && strcmp(canonical, "true") == 0) {
+        snprintf(err, errlen,
+                 "Tiered Storage functionality is disabled in the broker. Topic cannot be "
+                 "configured with remote log storage.");
+        return true;
+    }
+    return false;
+}
+
+int gr_topic_config_normalize(const char *key, const char *value, char **out, char *err,
+                              size_t errlen)
+{
+    const gr_topic_config_def_t *def = gr_topic_config_def_find(key);
+    if (!def) {
+        snprintf(err, errlen, "Unknown topic config name: %s", key);
+        return -EINVAL;
+    }
+    if (!value) {
+        snprintf(err, errlen, "Null value not supported for topic config %s", key);
+        return -EINVAL;
+    }
+    char *trimmed = trim_dup(value);
+    /* Canonical text is never longer than the trimmed text, nor than a number's digits. */
+    size_t room = (trimmed ? strlen(trimmed) : 0) + 32;
+    char *canonical = trimmed ? malloc(room) : NULL;
+    if (!canonical) {
+        free(trimmed);
+        snprintf(err, errlen, "Out of memory");
+        return -ENOMEM;
+    }
+    int rc = 0;
+    if (!value_valid(def, trimmed, canonical, room)) {
         snprintf(err, errlen, "Invalid value %s for configuration %s", value, key);
-        return GR_KERR_INVALID_CONFIG;
+        rc = -EINVAL;
+    } else if (feature_refused(def, canonical, err, errlen)) {
+        rc = -EINVAL;
     }
-    return GR_KERR_NONE;
+    free(trimmed);
+    if (rc == 0 && out)
+        *out = canonical;
+    else
+        free(canonical);
+    return rc;
+}
+
+gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen)
+{
+    int rc = gr_topic_config_normalize(key, value, NULL, err, errlen);
+    if (rc == -ENOMEM)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    return rc ? GR_KERR_INVALID_CONFIG : GR_KERR_NONE;
 }
 
 static const char *set_value(const gr_topic_config_t *configs, int count, const char *key)

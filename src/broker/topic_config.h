@@ -62,6 +62,17 @@ const gr_topic_config_def_t *gr_topic_config_def_at(size_t i);
 /* The definition of a key, or NULL if it is not a topic config. */
 const gr_topic_config_def_t *gr_topic_config_def_find(const char *name);
 
+/*
+ * Validates value for key as Kafka parses it (surrounding whitespace ignored,
+ * booleans in any case, list items trimmed; ranges and value sets checked;
+ * remote.storage.enable=true refused: no tiered storage here) and, when out
+ * is not NULL, returns Kafka's canonical text of it in *out (malloc'ed:
+ * "TRUE" -> "true", "007" -> "7", "compact, delete" -> "compact,delete").
+ * Returns 0, -EINVAL with a message in err, or -ENOMEM.
+ */
+int gr_topic_config_normalize(const char *key, const char *value, char **out, char *err,
+                              size_t errlen);
+
 /* The topic's override of key, or NULL. */
 const char *gr_topic_config_override(const gr_topic_t *topic, const char *key);
 

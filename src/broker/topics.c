@@ -455,12 +455,22 @@ static gr_topic_t *topic_new(const char *name, int32_t partitions)
 }
 
 /* Adds or replaces an override: a key given twice keeps its last value, as Kafka does. */
+/* Kafka's canonical text of a valid value; an invalid one (from an old store) is kept as is. */
+static char *config_value_dup(const char *key, const char *value)
+{
+    char err[GR_STORE_PATH_MAX];
+    char *canonical = NULL;
+    if (gr_topic_config_normalize(key, value, &canonical, err, sizeof err) == 0)
+        return canonical;
+    return strdup(value);
+}
+
 static int topic_add_config(gr_topic_t *topic, const char *key, const char *value)
 {
     for (int i = 0; i < topic->config_count; i++) {
         if (strcmp(topic->configs[i].key, key) != 0)
             continue;
-        char *copy = strdup(value);
+        char *copy = config_value_dup(key, value);
         if (!copy)
             return -ENOMEM;
         free(topic->configs[i].value);
@@ -471,7 +481,7 @@ static int topic_add_config(gr_topic_t *topic, const char *key, const char *valu
         return -E2BIG;
     gr_topic_config_t *c = &topic->configs[topic->config_count];
     c->key = strdup(key);
-    c->value = strdup(value);
+    c->value = config_value_dup(key, value);
     if (!c->key || !c->value) {
         free(c->key);
         free(c->value);
