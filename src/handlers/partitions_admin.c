@@ -8,6 +8,8 @@
  *   the topic named twice                 INVALID_REQUEST (every copy)
  *   unknown topic                         UNKNOWN_TOPIC_OR_PARTITION
  *   count not above the current count     INVALID_PARTITIONS
+ *   an internal topic (groups and transactions hash onto its partitions)
+ *                                         INVALID_REQUEST
  *   count above GR_TOPIC_MAX_PARTITIONS   INVALID_PARTITIONS
  *   assignments not one per new partition, or a replica list other than
  *     [this broker]                       INVALID_REPLICA_ASSIGNMENT
@@ -92,6 +94,13 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t 
         snprintf(msg, len, "The topic '%s' does not exist.", name);
         return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
     }
+    if (topic->internal) {
+        snprintf(msg, len,
+                 "Cannot increase the partition count of internal topic %s: every group or "
+                 "transaction would move to another partition.",
+                 name);
+        return GR_KERR_INVALID_REQUEST;
+    }
     int32_t current = topic->partition_count;
     if (want->count < current) {
         snprintf(msg, len,
@@ -161,6 +170,10 @@ static void delete_partition(gr_broker_t *b, gr_topic_t *topic,
     gr_partition_t *p = gr_topic_partition(topic, want->partition_index);
     if (!p || !p->log) {
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        return;
+    }
+    if (topic->internal) {
+        out->error_code = GR_KERR_INVALID_TOPIC_EXCEPTION;
         return;
     }
     const gr_log_config_t *cfg = &topic->settings.log;
