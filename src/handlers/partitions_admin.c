@@ -19,8 +19,10 @@
  * DeleteRecords moves a partition's log start offset up to the given offset
  * (-1: the high watermark) and deletes the segments wholly below it. An
  * offset above the high watermark or below -1 is OFFSET_OUT_OF_RANGE, a
- * compact-only topic POLICY_VIOLATION, an unknown partition
- * UNKNOWN_TOPIC_OR_PARTITION; low_watermark is -1 on error.
+ * compact-only topic POLICY_VIOLATION, an internal topic
+ * INVALID_TOPIC_EXCEPTION (its records are groups' and transactions' state),
+ * an unknown partition UNKNOWN_TOPIC_OR_PARTITION; low_watermark is -1 on
+ * error.
  *
  * ElectLeaders: every partition already has its preferred (and only)
  * replica as leader, so each named partition answers ELECTION_NOT_NEEDED
