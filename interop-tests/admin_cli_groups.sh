@@ -5,7 +5,8 @@
 # committed offsets and lag (tables and --json), reset-offsets computes new
 # offsets as a dry run (nothing changes) and stores them with --execute
 # (--to-earliest, --to-offset, --shift-by, --to-latest; the group then
-# resumes there), and delete removes the group. Skipped (77) while the broker
+# resumes there), and delete removes the group. __consumer_offsets cannot
+# be grown nor have its records deleted. Skipped (77) while the broker
 # does not advertise the group APIs.
 . "$(dirname "$0")/lib.sh"
 gr_require_gregor
@@ -74,4 +75,10 @@ run 1 groups delete --group cli_g
 run 0 groups list --json
 [ "$(json '[g["group"] for g in d if g["group"] == "cli_g"]')" = "[]" ] || gr_fail "deleted group listed: $out"
 run 2 groups reset-offsets --group cli_g --topic gtopic
+
+# The internal topic the groups live in is protected.
+run 1 topics alter --topic __consumer_offsets --partitions 100
+grep -q INVALID_REQUEST "$GR_TMP/cli.err" || gr_fail "growing __consumer_offsets: $(cat "$GR_TMP/cli.err")"
+run 1 records delete --topic __consumer_offsets --offset -1 --json
+[ "$(json 'd["error"]')" = INVALID_TOPIC_EXCEPTION ] || gr_fail "DeleteRecords on __consumer_offsets: $out"
 gr_pass
