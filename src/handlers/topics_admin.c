@@ -277,7 +277,8 @@ static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_confi
         out->configs = NULL;
         return;
     }
-    memcpy(view->configs, configs, (size_t)count * sizeof(*configs));
+    if (count > 0)
+        memcpy(view->configs, configs, (size_t)count * sizeof(*configs));
     view->config_count = count;
     for (size_t i = 0; i < n; i++) {
         const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
