@@ -56,12 +56,13 @@ run 0 topics list --json
     gr_fail "topics list --json: $out"
 
 run 0 topics describe --topic cli_a
-head -n 1 <<<"$out" | grep -q $'^Topic: cli_a\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: cleanup.policy=delete,retention.ms=60000$' ||
-    gr_fail "describe header: '$out'"
+id=$(sed -n 's/^topic_id: //p' "$GR_TMP/logs/cli_a-0/partition.metadata")
+head -n 1 <<<"$out" | grep -q $'^Topic: cli_a\tTopicId: '"$id"$'\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: cleanup.policy=delete,retention.ms=60000$' ||
+    gr_fail "describe header: '$out' (topic id $id)"
 [ "$(sed -n 3p <<<"$out" | tr -s ' ')" = "cli_a 0 0 0 0" ] || gr_fail "describe rows: '$out'"
 run 0 topics describe --topic cli_a --json
-[ "$(json 'len(d[0]["partitions"]), d[0]["configs"]["retention.ms"], d[0]["partitions"][2]["isr"]')" = \
-    "3 60000 [0]" ] || gr_fail "describe --json: $out"
+[ "$(json 'len(d[0]["partitions"]), d[0]["configs"]["retention.ms"], d[0]["partitions"][2]["isr"], d[0]["topic_id"]')" = \
+    "3 60000 [0] $id" ] || gr_fail "describe --json: $out"
 run 1 topics describe --topic cli_none
 
 # topics alter / add-partitions.
@@ -82,6 +83,8 @@ want=$(printf 'NAME            VALUE           SOURCE                READ-ONLY\n
 got=$(gr_prog admin_configs -b "$GR_BOOTSTRAP" describe topic cli_a | grep -E '^(retention.ms|segment.bytes)=' | cut -d' ' -f1-2)
 [ "$got" = "$(printf 'retention.ms=604800000 source=DEFAULT_CONFIG\nsegment.bytes=200000 source=DYNAMIC_TOPIC_CONFIG')" ] ||
     gr_fail "librdkafka sees '$got' after configs alter"
+run 0 configs describe --topic cli_a
+[ "$out" = "$want" ] || gr_fail "configs describe --topic: '$out'"
 run 0 configs describe --entity-type topics --entity-name cli_a --all --json
 [ "$(json 'len(d), [c["value"] for c in d if c["name"]=="retention.ms"]')" = "34 ['604800000']" ] ||
     gr_fail "configs describe --all --json: $out"

@@ -66,7 +66,10 @@ run 0 groups reset-offsets --group cli_g --topic gtopic --to-offset 999 --dry-ru
 first=$(group_read | head -n 1)
 [ "$first" = 21 ] || gr_fail "after reset to 20 the group resumed at '$first'"
 
-run 0 groups reset-offsets --group cli_g --topic gtopic --to-latest --execute
+run 0 groups reset-offsets --group cli_g --topic gtopic:0 --to-earliest --dry-run
+grep -qE '^cli_g +gtopic +0 +0$' <<<"$out" || gr_fail "--topic gtopic:0: '$out'"
+run 1 groups reset-offsets --group cli_g --topic gtopic:7 --to-earliest
+run 0 groups reset-offsets --group cli_g --all-topics --to-latest --execute
 run 0 groups describe --group cli_g --json
 [ "$(json '[o["lag"] for o in d["offsets"]]')" = "[0]" ] || gr_fail "to-latest: $out"
 

@@ -26,6 +26,7 @@
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT configs SUBCOMMAND [options] [--json]\n"
     "  describe --entity-type topics|brokers --entity-name NAME [--all]\n"
+    "           (or --topic T / --broker N instead of the two entity options)\n"
     "           values set on the topic or broker (--all: every key, defaults included)\n"
     "  alter --entity-type topics|brokers --entity-name NAME\n"
     "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n";
@@ -51,6 +52,15 @@ static const char *source_name(int8_t s)
 
 static int entity(gr_admin_t *a, int8_t *type, const char **name)
 {
+    /* kafka-configs.sh's shorthands: --topic T, --broker N. */
+    if ((*name = gr_admin_opt(a->opts, "topic"))) {
+        *type = RESOURCE_TOPIC;
+        return 0;
+    }
+    if ((*name = gr_admin_opt(a->opts, "broker"))) {
+        *type = RESOURCE_BROKER;
+        return 0;
+    }
     const char *t = gr_admin_need(a, "entity-type");
     *name = gr_admin_need(a, "entity-name");
     if (!t || !*name)

@@ -42,7 +42,7 @@ static const char help[] =
     "  list                          every group with its state and protocol type\n"
     "  describe --group G            members, and committed offsets with their lag\n"
     "  delete --group G              delete an empty group and its offsets\n"
-    "  reset-offsets --group G --topic T\n"
+    "  reset-offsets --group G (--topic T[:p,q...] | --all-topics)\n"
     "        (--to-earliest | --to-latest | --to-offset N | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
     "         | --shift-by N) [--dry-run | --execute]\n"
     "        the group must have no members; without --execute nothing is changed\n";
@@ -420,25 +420,27 @@ static int commit_targets(gr_admin_t *a, const char *group, part_offsets_t *part
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_offset_commit_request_t req;
     gr_offset_commit_request_init(&req);
-    gr_offset_commit_request_offset_commit_request_topic_t t;
-    gr_offset_commit_request_offset_commit_request_topic_init(&t);
+    /* One topic entry per partition: parts may span topics (--all-topics). */
+    gr_offset_commit_request_offset_commit_request_topic_t *t =
+        gr_arena_alloc(&a->arena, (size_t)n * sizeof(*t));
     gr_offset_commit_request_offset_commit_request_partition_t *p =
-        gr_arena_alloc(&a->arena, (size_t)(n > 0 ? n : 1) * sizeof(*p));
-    if (!p)
+        gr_arena_alloc(&a->arena, (size_t)n * sizeof(*p));
+    if (!t || !p)
         return GR_ADMIN_EXIT_TRANSPORT;
     for (int i = 0; i < n; i++) {
+        gr_offset_commit_request_offset_commit_request_topic_init(&t[i]);
         gr_offset_commit_request_offset_commit_request_partition_init(&p[i]);
         p[i].partition_index = parts[i].partition;
         p[i].committed_offset = parts[i].target;
         p[i].committed_metadata = gr_str("");
+        t[i].name = parts[i].topic;
+        t[i].partitions = &p[i];
+        t[i].partitions_count = 1;
     }
-    t.name = parts[0].topic;
-    t.partitions = p;
-    t.partitions_count = n;
     req.group_id = gr_str(group);
     req.member_id = gr_str("");
-    req.topics = &t;
-    req.topics_count = 1;
+    req.topics = t;
+    req.topics_count = n;
     gr_offset_commit_response_t resp;
     if (gr_admin_call(a, GR_API_OFFSET_COMMIT, v, &req, &resp))
         return GR_ADMIN_EXIT_TRANSPORT;
@@ -452,16 +454,56 @@ static int commit_targets(gr_admin_t *a, const char *group, part_offsets_t *part
     return rc;
 }
 
+/*
+ * The partitions to reset: --all-topics (every partition the group has an
+ * offset for) or --topic T / T:p,q,... Count, -1 (failed) or -2 (bad
+ * usage), the message printed.
+ */
+static int reset_scope(gr_admin_t *a, const char *group, part_offsets_t *parts)
+{
+    if (gr_admin_flag(a->opts, "all-topics"))
+        return fetch_committed(a, group, parts, PARTITIONS_MAX);
+    const char *spec = gr_admin_need(a, "topic");
+    if (!spec)
+        return -2;
+    const char *colon = strchr(spec, ':');
+    char *topic = gr_arena_strndup(&a->arena, spec, colon ? (size_t)(colon - spec) : strlen(spec));
+    int n = topic ? topic_partitions(a, topic, parts, PARTITIONS_MAX) : -1;
+    if (n < 0 || !colon)
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        for (const char *p = colon + 1; *p;) {
+            char *end = NULL;
+            long want = strtol(p, &end, 10);
+            if (end == p) {
+                fprintf(stderr, "error: --topic wants T or T:p,q,..., got '%s'\n", spec);
+                return -2;
+            }
+            if (want == parts[i].partition) {
+                parts[kept++] = parts[i];
+                break;
+            }
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
+    return kept;
+}
+
 static int groups_reset(gr_admin_t *a)
 {
     const char *group = gr_admin_need(a, "group");
-    const char *topic = gr_admin_need(a, "topic");
-    if (!group || !topic)
+    if (!group)
         return GR_ADMIN_EXIT_USAGE;
     part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
-    int n = parts ? topic_partitions(a, topic, parts, PARTITIONS_MAX) : -1;
-    if (n <= 0)
+    int n = parts ? reset_scope(a, group, parts) : -1;
+    if (n == -2)
+        return GR_ADMIN_EXIT_USAGE;
+    if (n <= 0) {
+        if (n == 0)
+            fprintf(stderr, "error: no partitions to reset\n");
         return GR_ADMIN_EXIT_FAILED;
+    }
     int rc = reset_targets(a, group, parts, n);
     if (rc)
         return rc;

@@ -9,6 +9,7 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
+#include "controller/zk_json.h"
 #include "create_partitions.h"
 #include "create_topics.h"
 #include "delete_topics.h"
@@ -136,12 +137,8 @@ static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool 
 static void describe_json(gr_admin_t *a, md_topic_t *t,
                           gr_describe_configs_response_describe_configs_result_t *conf, bool first)
 {
-    char uuid[40], reps[256], isr[256];
-    const uint8_t *u = t->topic_id.b;
-    snprintf(uuid, sizeof uuid,
-             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-             u[15]);
+    char uuid[GR_ZK_JSON_UUID_CHARS + 1], reps[256], isr[256];
+    gr_zk_json_uuid_format(t->topic_id, uuid);
     printf("%s{\"topic\":", first ? "" : ",");
     gr_json_strn(stdout, t->name.ptr, t->name.len);
     printf(",\"topic_id\":\"%s\",\"partitions\":[", uuid);
@@ -169,8 +166,10 @@ static void describe_json(gr_admin_t *a, md_topic_t *t,
 static void describe_table(gr_admin_t *a, md_topic_t *t,
                            gr_describe_configs_response_describe_configs_result_t *conf)
 {
-    printf("Topic: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: ",
-           gr_admin_text(a, t->name), t->partitions_count,
+    char uuid[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_uuid_format(t->topic_id, uuid);
+    printf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: ",
+           gr_admin_text(a, t->name), uuid, t->partitions_count,
            t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0);
     int n = 0;
     for (int32_t i = 0; conf && i < conf->configs_count; i++)
@@ -267,6 +266,9 @@ static int topics_create(gr_admin_t *a)
         configs[i].name = (gr_str_t){pairs[i], (int32_t)(eq - pairs[i])};
         configs[i].value = gr_str(eq + 1);
     }
+    if (strpbrk(topic, "._"))
+        fprintf(stderr, "WARNING: topic names with a period ('.') or underscore ('_') may "
+                        "collide (metric names treat them alike); avoid mixing both.\n");
     int16_t v = gr_admin_version(a, GR_API_CREATE_TOPICS, CREATE_TOPICS_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
