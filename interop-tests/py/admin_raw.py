@@ -402,6 +402,7 @@ def check_create_and_incremental(c):
         ([("retention.ms", SET, None)], INVALID_REQUEST, "SET with a null value"),
         ([("retention.ms", SET, "-7")], INVALID_CONFIG, "a value below the minimum"),
         ([("no.such.config", SET, "1")], INVALID_CONFIG, "an unknown key"),
+        ([("k%d" % i, SET, "1") for i in range(100)], INVALID_CONFIG, "100 keys at once"),
     ]
     for entries, code, what in errors:
         res = incremental_alter(c, 1, [(TOPIC, "raw_cfg", entries)])
@@ -425,6 +426,10 @@ def check_describe_configs(c):
     e = cf.get("segment.bytes", {})
     check(e.get("type") == 3 and e.get("doc") and e.get("value") == "1073741824",
           "v4 type and documentation: %r" % (e,))
+    keys = ["no.such.%d" % i for i in range(5000)] + ["retention.ms", "segment.ms"]
+    res = describe_configs(c, 1, [(TOPIC, "raw_cfg", keys)])
+    check(sorted(res[0]["configs"]) == ["retention.ms", "segment.ms"],
+          "5002 keys asked: %r" % (sorted(res[0]["configs"])[:5],))
     res = describe_configs(c, 0, [(TOPIC, "raw_cfg", None)])
     e = res[0]["configs"]["retention.ms"]
     check(e["is_default"] and len(res[0]["configs"]) == 34, "v0 is_default: %r" % (e,))

@@ -30,4 +30,17 @@ gr_str_t gr_admin_message(gr_request_t *req, const char *msg);
  */
 bool gr_admin_is_this_broker(gr_broker_t *b, gr_str_t name, bool *is_default);
 
+/* One name of a request array, for finding repeats in O(n log n). */
+typedef struct gr_admin_key {
+    int8_t type; /* resource type, or 0 */
+    gr_str_t name;
+    int32_t index; /* position in the request array */
+} gr_admin_key_t;
+
+/* Sorts keys (n of them) and sets dup[index] of every (type, name) that appears twice. */
+void gr_admin_mark_repeats(gr_admin_key_t *keys, int32_t n, bool *dup);
+
+/* Orders protocol strings by length, then bytes (for qsort and bsearch). */
+int gr_admin_str_cmp(const void *a, const void *b);
+
 #endif

@@ -66,16 +66,15 @@ typedef struct describe_ctx {
     bool docs;
 } describe_ctx_t;
 
-/* Whether key was asked for (no keys, or an empty list, means all). */
+/* Whether key was asked for (no keys, or an empty list, means all); keys are sorted. */
 static bool key_wanted(const describe_ctx_t *ctx, const char *key)
 {
     const gr_describe_configs_request_describe_configs_resource_t *w = ctx->want;
     if (w->configuration_keys_count <= 0)
         return true;
-    for (int32_t i = 0; i < w->configuration_keys_count; i++)
-        if (gr_str_eq_c(w->configuration_keys[i], key))
-            return true;
-    return false;
+    gr_str_t k = gr_str(key);
+    return bsearch(&k, w->configuration_keys, (size_t)w->configuration_keys_count, sizeof(gr_str_t),
+                   gr_admin_str_cmp) != NULL;
 }
 
 /* Copies n synonyms into out (v1+, when asked). 0 or -ENOMEM. */
@@ -231,6 +230,10 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
         out->resource_type = in.resources[i].resource_type;
         out->resource_name = in.resources[i].resource_name;
         out->error_message = gr_str(NULL);
+        gr_describe_configs_request_describe_configs_resource_t *want = &in.resources[i];
+        if (want->configuration_keys_count > 1) /* sorted for key_wanted's bsearch */
+            qsort(want->configuration_keys, (size_t)want->configuration_keys_count,
+                  sizeof(gr_str_t), gr_admin_str_cmp);
         describe_ctx_t ctx = {req, &in.resources[i], in.include_synonyms,
                               req->api_version >= DESCRIBE_DOCS_VERSION &&
                                   in.include_documentation};
@@ -414,12 +417,19 @@ static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, cha
 }
 
 /* Whether a key appears twice in the change (IncrementalAlterConfigs refuses that). */
-static bool has_duplicate_key(const alter_change_t *c)
+static bool has_duplicate_key(gr_request_t *req, const alter_change_t *c, bool *failed)
 {
+    gr_admin_key_t *keys = gr_request_alloc_array(req, c->count, sizeof(*keys));
+    bool *dup = gr_request_alloc_array(req, c->count, sizeof(bool));
+    *failed = !keys || !dup;
+    if (*failed)
+        return false;
     for (int32_t i = 0; i < c->count; i++)
-        for (int32_t j = i + 1; j < c->count; j++)
-            if (gr_str_eq(change_key(c, i), change_key(c, j)))
-                return true;
+        keys[i] = (gr_admin_key_t){0, change_key(c, i), i};
+    gr_admin_mark_repeats(keys, c->count, dup);
+    for (int32_t i = 0; i < c->count; i++)
+        if (dup[i])
+            return true;
     return false;
 }
 
@@ -437,6 +447,11 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
     if (!topic) {
         snprintf(msg, len, "Topic %s does not exist", name);
         return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    }
+    /* Bounds the work (set_find is linear); no valid set is larger. */
+    if (c->count > GR_TOPIC_MAX_CONFIGS) {
+        snprintf(msg, len, "At most %d topic configs can be set", GR_TOPIC_MAX_CONFIGS);
+        return GR_KERR_INVALID_CONFIG;
     }
     override_set_t set = {NULL, 0, topic->config_count + c->count};
     set.items = gr_request_alloc_array(req, set.cap, sizeof(*set.items));
@@ -463,9 +478,14 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
 static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
                                 bool incremental, bool validate_only, char *msg, size_t len)
 {
-    if (incremental && has_duplicate_key(c)) {
+    bool failed = false;
+    if (incremental && has_duplicate_key(req, c, &failed)) {
         snprintf(msg, len, "Error due to duplicate config keys");
         return GR_KERR_INVALID_REQUEST;
+    }
+    if (failed) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     if (c->type == GR_RESOURCE_TOPIC)
         return alter_topic(b, req, c, incremental, validate_only, msg, len);
@@ -488,23 +508,17 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
     return GR_KERR_NONE;
 }
 
-/* Marks dup[i] for every resource (type and name) named more than once. */
-static void mark_duplicates(const alter_change_t *changes, int32_t n, bool *dup)
-{
-    for (int32_t i = 0; i < n; i++)
-        for (int32_t j = i + 1; j < n; j++)
-            if (changes[i].type == changes[j].type && gr_str_eq(changes[i].name, changes[j].name))
-                dup[i] = dup[j] = true;
-}
-
 /* Runs every change, filling codes and messages (n of them). 0 or -ENOMEM. */
 static int alter_all(gr_broker_t *b, gr_request_t *req, const alter_change_t *changes, int32_t n,
                      bool incremental, bool validate_only, int16_t *codes, gr_str_t *messages)
 {
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
-    if (!dup)
+    gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
+    if (!dup || !keys)
         return -ENOMEM;
-    mark_duplicates(changes, n, dup);
+    for (int32_t i = 0; i < n; i++)
+        keys[i] = (gr_admin_key_t){changes[i].type, changes[i].name, i};
+    gr_admin_mark_repeats(keys, n, dup);
     for (int32_t i = 0; i < n; i++) {
         char msg[GR_ADMIN_MSG_MAX] = "";
         gr_kerr_t err = GR_KERR_INVALID_REQUEST;

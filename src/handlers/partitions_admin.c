@@ -135,14 +135,14 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     gr_create_partitions_response_init(&resp);
     resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
-    if (!resp.results || !dup) {
+    gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
+    if (!resp.results || !dup || !keys) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
     for (int32_t i = 0; i < n; i++)
-        for (int32_t j = i + 1; j < n; j++)
-            if (gr_str_eq(in.topics[i].name, in.topics[j].name))
-                dup[i] = dup[j] = true;
+        keys[i] = (gr_admin_key_t){0, in.topics[i].name, i};
+    gr_admin_mark_repeats(keys, n, dup);
     resp.results_count = n;
     for (int32_t i = 0; i < n; i++) {
         gr_create_partitions_response_create_partitions_topic_result_t *out = &resp.results[i];
