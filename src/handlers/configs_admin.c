@@ -180,7 +180,10 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx, describe
         const char *name = gr_admin_cstr(ctx->req, want->resource_name);
         if (!name)
             return -ENOMEM;
-        if (gr_topic_name_check(name, strlen(name))) {
+        /* The name's wire length: a NUL inside it must not cut it short. */
+        if (gr_topic_name_check(
+                want->resource_name.ptr,
+                (size_t)(want->resource_name.len > 0 ? want->resource_name.len : 0))) {
             snprintf(msg, sizeof msg, "Topic name \"%s\" is illegal", name);
             describe_error(ctx->req, out, GR_KERR_INVALID_TOPIC_EXCEPTION, msg);
             return 0;
@@ -441,7 +444,8 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    gr_topic_t *topic = gr_topic_name_check(name, strlen(name)) == GR_KERR_NONE
+    size_t wire_len = (size_t)(c->name.len > 0 ? c->name.len : 0);
+    gr_topic_t *topic = gr_topic_name_check(c->name.ptr, wire_len) == GR_KERR_NONE
                             ? gr_topics_find(&b->topics, name, strlen(name))
                             : NULL;
     if (!topic) {

@@ -91,7 +91,9 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t 
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+    gr_topic_t *topic = want->name.len > 0
+                            ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                            : NULL;
     if (!topic) {
         snprintf(msg, len, "The topic '%s' does not exist.", name);
         return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
