@@ -348,6 +348,61 @@ def elect_leaders(c, version, topics, election=0):
     return top_error, r.arr(topic)
 
 
+def delete_records(c, version, topic, partition, offset):
+    flex = version >= 2
+    w = W(flex)
+    w.arr([topic], lambda w, t: w.str(t).arr(
+        [partition], lambda w, p: w.i32(p).i64(offset).tags()).tags())
+    w.i32(30000).tags()
+    r = c.call(21, version, flex, w)
+    r.i32()
+
+    def part(r):
+        e = (r.i32(), r.i64(), r.i16())
+        r.tags()
+        return e
+
+    def topic_(r):
+        e = (r.str(), r.arr(part))
+        r.tags()
+        return e
+
+    return r.arr(topic_)
+
+
+def create_partitions(c, version, topic, count, validate=False):
+    flex = version >= 2
+    w = W(flex)
+    w.arr([topic], lambda w, t: w.str(t).i32(count).arr(None, None).tags())
+    w.i32(30000).i8(1 if validate else 0).tags()
+    r = c.call(37, version, flex, w)
+    r.i32()
+
+    def res(r):
+        e = (r.str(), r.i16(), r.str())
+        r.tags()
+        return e
+
+    return r.arr(res)
+
+
+def alter_configs(c, version, topic, pairs, validate=False):
+    flex = version >= 2
+    w = W(flex)
+    w.arr([topic], lambda w, t: w.i8(TOPIC).str(t).arr(
+        pairs, lambda w, kv: w.str(kv[0]).str(kv[1]).tags()).tags())
+    w.i8(1 if validate else 0).tags()
+    r = c.call(33, version, flex, w)
+    r.i32()
+
+    def res(r):
+        e = (r.i16(), r.str(), r.i8(), r.str())
+        r.tags()
+        return e
+
+    return r.arr(res)
+
+
 def delete_records_v0(c, topic, partition, offset):
     w = W(False)
     w.arr([topic], lambda w, t: w.str(t).arr([partition], lambda w, p: w.i32(p).i64(offset)))
@@ -495,6 +550,44 @@ def check_delete_records(c, topic):
     check(res[0][1] == [(0, 1, NONE)], "DeleteRecords to 1: %r" % (res,))
 
 
+def check_every_version(c, topic):
+    """Each API at every version of Kafka 3.8's range, valid and invalid input."""
+    for v in range(0, 5):
+        res = describe_configs(c, v, [(TOPIC, "raw_cfg", ["retention.ms"]), (TOPIC, "nosuch", None)])
+        check(list(res[0]["configs"]) == ["retention.ms"] and res[1]["error"] == UNKNOWN_TOPIC,
+              "DescribeConfigs v%d: %r" % (v, res))
+    for v in range(0, 3):
+        res = alter_configs(c, v, "raw_cfg", [("cleanup.policy", "delete"), ("segment.ms", "%d" % (1000 + v))])
+        check(res == [(NONE, None, TOPIC, "raw_cfg")], "AlterConfigs v%d: %r" % (v, res))
+        check(configs_of(c, 1, "raw_cfg")["segment.ms"]["value"] == "%d" % (1000 + v),
+              "AlterConfigs v%d did not apply" % v)
+        res = alter_configs(c, v, "raw_cfg", [("segment.ms", "0")])
+        check(res[0][0] == INVALID_CONFIG, "AlterConfigs v%d bad value: %r" % (v, res))
+        res = alter_configs(c, v, "raw_cfg", [("segment.ms", None)])
+        check(res[0][0] == INVALID_REQUEST, "AlterConfigs v%d null value: %r" % (v, res))
+    for v in range(0, 4):
+        res = create_partitions(c, v, "raw_cfg", 2 + v)
+        check(res == [("raw_cfg", NONE, None)], "CreatePartitions v%d: %r" % (v, res))
+        res = create_partitions(c, v, "raw_cfg", 1 + v, validate=True)
+        check(res[0][1] == 37, "CreatePartitions v%d same count: %r" % (v, res))
+    res = create_partitions(c, 3, "nosuch", 3)
+    check(res[0][1] == UNKNOWN_TOPIC, "CreatePartitions unknown topic: %r" % (res,))
+    for v in range(0, 3):
+        res = delete_records(c, v, topic, 0, 2 + v)
+        check(res[0][1] == [(0, 2 + v, NONE)], "DeleteRecords v%d: %r" % (v, res))
+        res = delete_records(c, v, topic, 9, 0)
+        check(res[0][1] == [(9, -1, UNKNOWN_TOPIC)], "DeleteRecords v%d unknown: %r" % (v, res))
+    for v in range(0, 5):
+        err, dirs = describe_log_dirs(c, v, [(topic, [0])])
+        check(err == NONE and dirs[0]["topics"][0][0] == topic, "DescribeLogDirs v%d: %r" % (v, dirs))
+    for v in range(0, 3):
+        err, res = elect_leaders(c, v, [(topic, [0])])
+        check(res[0][1][0][1] == ELECTION_NOT_NEEDED, "ElectLeaders v%d: %r" % (v, res))
+    for v in range(0, 2):
+        res = incremental_alter(c, v, [(TOPIC, "raw_cfg", [("segment.ms", DELETE, None)])])
+        check(res[0][0] == NONE, "IncrementalAlterConfigs v%d: %r" % (v, res))
+
+
 def main():
     host, port, topic = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     c = Conn(host, port)
@@ -504,6 +597,7 @@ def main():
     check_log_dirs(c, topic)
     check_elect(c, topic)
     check_delete_records(c, topic)
+    check_every_version(c, topic)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
 
