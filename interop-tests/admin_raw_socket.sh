@@ -6,7 +6,9 @@
 # APPEND, SUBTRACT and their errors; DescribeConfigs key filters, v0
 # is_default, v4 types and documentation, broker "" / other ids / bad
 # resource types; DescribeCluster v0/v1; DescribeLogDirs v0/v4 sizes;
-# ElectLeaders v0/v2 (ELECTION_NOT_NEEDED); DeleteRecords errors.
+# ElectLeaders v0/v2 (ELECTION_NOT_NEEDED); DeleteRecords errors; and each
+# of these APIs plus AlterConfigs and CreatePartitions at every version of
+# Kafka 3.8's range.
 . "$(dirname "$0")/lib.sh"
 gr_require_gregor
 command -v python3 >/dev/null || { gr_note "no python3"; exit 77; }
