@@ -5,9 +5,9 @@
 # DescribeConsumerGroups (members, client ids, assignments), DeleteGroups
 # (NON_EMPTY_GROUP while members are in, GROUP_ID_NOT_FOUND once gone),
 # ListConsumerGroupOffsets (OffsetFetch), AlterConsumerGroupOffsets
-# (OffsetCommit outside the group) and DeleteConsumerGroupOffsets
-# (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC while a member consumes the
-# topic). A member started after the offsets were altered and deleted
+# (OffsetCommit outside the group, with metadata that OffsetFetch returns)
+# and DeleteConsumerGroupOffsets (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC
+# while a member consumes the topic). A member started after the offsets were altered and deleted
 # resumes where they say.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/grouplib.sh"
@@ -29,7 +29,7 @@ gm_start c -g idle_group -t $topic -c sync
 gm_wait_counts c=4
 gm_wait_consumed_all a b
 gm_wait_consumed_all c
-gr_wait_until "$GM_WAIT_S" "idle_group's commits at the ends" test "$(gm_positions c)" = "$(gm_produced_ends)"
+gm_wait_committed_ends c
 gm_stop c
 
 out=$(admin list)
@@ -59,11 +59,11 @@ grep -Eq "^offset live_group $topic 0 -?[0-9]+ GROUP_SUBSCRIBED_TO_TOPIC\$" <<<"
 out=$(admin offsets idle_group)
 got=$(awk '$1 == "offset" && $6 == "NO_ERROR" { print $3, $4, $5 }' <<<"$out" | sort)
 [ "$got" = "$(gm_produced_ends)" ] || gr_fail "idle_group's committed offsets: $out"
-has "$(admin alter-offsets idle_group $topic:0:3)" "offset idle_group $topic 0 3 NO_ERROR"
+has "$(admin alter-offsets idle_group $topic:0:3:rewound-by-admin)" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 out=$(admin delete-offsets idle_group $topic:1)
 grep -Eq "^offset idle_group $topic 1 -?[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "deleting a committed offset: $out"
 out=$(admin offsets idle_group $topic:0 $topic:1 $topic:2)
-has "$out" "offset idle_group $topic 0 3 NO_ERROR"
+has "$out" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 grep -Eq "^offset idle_group $topic 1 -[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "a deleted offset is still there: $out"
 has "$out" "offset idle_group $topic 2 $(gm_produced_ends | awk -v t=$topic '$1 == t && $2 == 2 { print $3 }') NO_ERROR"
 
@@ -73,7 +73,8 @@ has "$out" "offset idle_group $topic 2 $(gm_produced_ends | awk -v t=$topic '$1 
 gm_start d -g idle_group -t $topic -c sync
 gm_wait_counts d=4
 want=$(awk -v t=$topic '$1 == t && (($2 == 0 && $3 >= 3) || $2 == 1)' "$GM_PRODUCED" | sort)
-gr_wait_until "$GM_WAIT_S" "the resumed member's records" test "$(gm_consumed d | sort)" = "$want"
+consumed_is() { [ "$(gm_consumed d | sort)" = "$want" ]; }
+gr_wait_until "$GM_WAIT_S" "the resumed member's records" consumed_is
 gm_stop d
 [ "$(gm_consumed d | sort)" = "$want" ] || gr_fail "the resumed member consumed more than it should"
 
@@ -83,7 +84,6 @@ lacks "$out" "group idle_group Empty consumer"
 out=$(admin offsets idle_group)
 [ -z "$(awk '$1 == "offset" && $5 >= 0' <<<"$out")" ] || gr_fail "a deleted group still has offsets: $out"
 has "$(admin delete idle_group)" "result idle_group GROUP_ID_NOT_FOUND"
-gm_stop a
-gm_stop b
+gm_stop_all a b
 has "$(admin delete live_group)" "result live_group NO_ERROR"
 gr_pass

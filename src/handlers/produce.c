@@ -16,6 +16,16 @@
  *
  * The request frame is owned by this request's slot and nothing else reads
  * it after decoding, so batches are stamped with offsets in place.
+ *
+ * Idempotent producers (a batch with a producer id): the partition's data
+ * must be that one batch, as Kafka requires from v3 on, with a sequence
+ * number (else INVALID_RECORD). Just before the
+ * append (after any recompression, so in append order) the batch is checked
+ * against the log's producer state: a duplicate of one of the producer's
+ * last five batches is answered with the original offset and not written
+ * again; a gap in the sequence gets OUT_OF_ORDER_SEQUENCE_NUMBER and an old
+ * epoch INVALID_PRODUCER_EPOCH (what Kafka answers to every Produce version
+ * since 2.7).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +63,8 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
     const gr_topic_settings_t *s = &topic->settings;
     int64_t now = gr_broker_now_ms(b);
     size_t pos = 0;
+    int batches = 0;
+    bool idempotent = false;
     if (len == 0) {
         snprintf(msg, msglen, "Produce request has no record batches");
         return GR_KERR_CORRUPT_MESSAGE;
@@ -65,6 +77,17 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
             return GR_KERR_CORRUPT_MESSAGE;
         }
         size_t size = (size_t)gr_batch_size(&h);
+        idempotent |= h.producer_id >= 0;
+        if (h.producer_id >= 0 && h.base_sequence < 0) {
+            snprintf(msg, msglen, "Invalid sequence number %d for producer %lld",
+                     (int)h.base_sequence, (long long)h.producer_id);
+            return GR_KERR_INVALID_RECORD;
+        }
+        if (++batches > 1 && idempotent) {
+            snprintf(msg, msglen,
+                     "A produce with a producer id must hold exactly one record batch");
+            return GR_KERR_INVALID_RECORD;
+        }
         if (h.magic != GR_RECORD_BATCH_MAGIC_V2) {
             snprintf(msg, msglen, "Record batch magic %d is not supported", h.magic);
             return GR_KERR_UNSUPPORTED_FOR_MESSAGE_FORMAT;
@@ -166,11 +189,49 @@ static int recompress_job_run(void *arg)
     return 0;
 }
 
+/*
+ * Checks an idempotent producer's batch against the partition's producer
+ * state. Returns true when it is to be appended; otherwise out (if any) is
+ * filled: the original offsets for a duplicate, or the error.
+ */
+static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *data, size_t len,
+                           partition_resp_t *out)
+{
+    gr_batch_header_t h;
+    gr_producer_batch_t dup;
+    if (gr_batch_header_parse(data, len, &h) != 0 || h.producer_id < 0)
+        return true;
+    switch (gr_producer_state_check(gr_log_producer_state(p->log), &h, &dup)) {
+    case GR_PRODUCER_APPEND:
+        return true;
+    case GR_PRODUCER_DUPLICATE:
+        if (out) {
+            out->base_offset = dup.first_offset;
+            out->log_append_time_ms = -1;
+            out->log_start_offset = gr_log_start_offset(p->log);
+        }
+        return false;
+    case GR_PRODUCER_STALE_EPOCH:
+        if (out)
+            set_error(req, out, GR_KERR_INVALID_PRODUCER_EPOCH,
+                      "Producer epoch is older than the current one");
+        return false;
+    case GR_PRODUCER_OUT_OF_ORDER:
+        if (out)
+            set_error(req, out, GR_KERR_OUT_OF_ORDER_SEQUENCE_NUMBER,
+                      "Out of order sequence number");
+        return false;
+    }
+    return false;
+}
+
 /* Appends validated batches to p and fills out. */
 static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, gr_partition_t *p,
                             uint8_t *data, size_t len, partition_resp_t *out)
 {
     gr_log_append_info_t info;
+    if (!producer_check(req, p, data, len, out))
+        return;
     int rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
     if (rc) {
         /* A batch over segment.bytes is the client's error, not the log's. */
