@@ -18,7 +18,7 @@ topic=static_topic
 gm_topic $topic 6
 gm_start_broker
 # A session long enough for a restart on a loaded machine.
-member() { gm_start "$1" -g static_group -t $topic -i "instance-$2" -s 20000 -c sync -X debug=cgrp; }
+member() { gm_start "$1" -g static_group -t $topic -i "instance-$2" -s 20000 -c sync; }
 member a 1
 member b 2
 member c 3

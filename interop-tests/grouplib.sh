@@ -66,7 +66,10 @@ gm_report()
     done
 }
 GM_EXIT_STATUS=0
-trap 'GM_EXIT_STATUS=$?; [ $GM_EXIT_STATUS = 0 ] || [ $GM_EXIT_STATUS = 77 ] || gm_report; (exit $GM_EXIT_STATUS); gr_cleanup' EXIT
+# errexit goes off first: "(exit STATUS)", which hands the status on to
+# lib.sh's cleanup, would otherwise end the shell before that cleanup stops
+# the broker and the members.
+trap 'GM_EXIT_STATUS=$?; set +e; [ $GM_EXIT_STATUS = 0 ] || [ $GM_EXIT_STATUS = 77 ] || gm_report; (exit $GM_EXIT_STATUS); gr_cleanup' EXIT
 
 # A launcher for the mock cluster that creates the declared topics.
 gm_mock_launcher()
