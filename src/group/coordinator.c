@@ -62,6 +62,8 @@ static size_t bucket_of(const gr_coordinator_t *co, gr_str_t id)
 
 gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)
 {
+    if (!co->buckets)
+        return NULL;
     for (gr_group_t *g = co->buckets[bucket_of(co, id)]; g; g = g->next)
         if (gr_group_str_is(g->id, id))
             return g;
@@ -71,7 +73,7 @@ gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)
 gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int32_t partition)
 {
     gr_group_t *g = gr_coordinator_find(co, id);
-    if (g)
+    if (g || !co->buckets)
         return g;
     g = gr_group_new(id.ptr, id.len > 0 ? (size_t)id.len : 0, partition, env_now(co));
     if (!g)
@@ -302,7 +304,9 @@ void gr_coordinator_fini(gr_coordinator_t *co)
         }
     }
     free(co->buckets);
-    co->buckets = NULL;
+    co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
+    co->bucket_count = 0;
+    co->count = 0;
     free(co->load_state);
     co->load_state = NULL;
 }
