@@ -48,6 +48,8 @@
 #define GR_LOG_DEFAULT_FLUSH_MESSAGES       INT64_MAX
 #define GR_LOG_DEFAULT_FLUSH_MS             INT64_MAX
 #define GR_LOG_DEFAULT_FILE_DELETE_DELAY_MS 60000LL
+#define GR_LOG_DEFAULT_DELETE_RETENTION_MS  86400000LL
+#define GR_LOG_DEFAULT_MIN_CLEANABLE_RATIO  0.5
 
 /* ListOffsets' special timestamps (Kafka's ListOffsetsRequest constants). */
 #define GR_LOG_TIMESTAMP_LATEST   (-1LL)
@@ -62,17 +64,21 @@
 #define GR_TIME_INDEX_ENTRY_SIZE   12
 
 typedef struct gr_log_config {
-    int64_t segment_bytes;        /* segment.bytes */
-    int64_t segment_ms;           /* segment.ms */
-    int64_t segment_index_bytes;  /* segment.index.bytes: max .index size */
-    int64_t index_interval_bytes; /* index.interval.bytes */
-    int64_t retention_ms;         /* retention.ms; -1 = infinite */
-    int64_t retention_bytes;      /* retention.bytes; -1 = infinite */
-    int64_t flush_messages;       /* flush.messages; INT64_MAX = never */
-    int64_t flush_ms;             /* flush.ms; INT64_MAX = never */
-    int64_t file_delete_delay_ms; /* file.delete.delay.ms */
-    bool cleanup_delete;          /* cleanup.policy contains "delete" */
-    bool cleanup_compact;         /* cleanup.policy contains "compact" (not yet honoured) */
+    int64_t segment_bytes;            /* segment.bytes */
+    int64_t segment_ms;               /* segment.ms */
+    int64_t segment_index_bytes;      /* segment.index.bytes: max .index size */
+    int64_t index_interval_bytes;     /* index.interval.bytes */
+    int64_t retention_ms;             /* retention.ms; -1 = infinite */
+    int64_t retention_bytes;          /* retention.bytes; -1 = infinite */
+    int64_t flush_messages;           /* flush.messages; INT64_MAX = never */
+    int64_t flush_ms;                 /* flush.ms; INT64_MAX = never */
+    int64_t file_delete_delay_ms;     /* file.delete.delay.ms */
+    bool cleanup_delete;              /* cleanup.policy contains "delete" */
+    bool cleanup_compact;             /* cleanup.policy contains "compact" (log/cleaner.h) */
+    int64_t delete_retention_ms;      /* delete.retention.ms: tombstones kept after cleaning */
+    int64_t min_compaction_lag_ms;    /* min.compaction.lag.ms */
+    int64_t max_compaction_lag_ms;    /* max.compaction.lag.ms */
+    double min_cleanable_dirty_ratio; /* min.cleanable.dirty.ratio */
 } gr_log_config_t;
 
 /* Fills cfg with Kafka's defaults (cleanup.policy=delete). */

@@ -263,7 +263,17 @@ struct gr_log {
 
     gr_pending_delete_t *pending;
     size_t npending, pending_cap;
+
+    /* Compaction (cleaner.c). */
+    int64_t clean_first_dirty;     /* cleaner checkpoint; -1 until known */
+    int64_t clean_horizon_ms;      /* earliest tombstone delete horizon; INT64_MAX none */
+    bool clean_visited;            /* clean_horizon_ms was set up */
+    bool clean_failed;             /* undecodable data met: not cleaned again until restart */
+    struct gr_clean_job *cleaning; /* in flight, or NULL */
 };
+
+/* log.c: removes seg (already out of log->segs) as retention does. 0 or -errno. */
+int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);
 
 /* Big-endian helpers. */
 static inline void gr_be32_put(uint8_t *p, uint32_t v)
