@@ -64,21 +64,23 @@
 #define GR_TIME_INDEX_ENTRY_SIZE   12
 
 typedef struct gr_log_config {
-    int64_t segment_bytes;            /* segment.bytes */
-    int64_t segment_ms;               /* segment.ms */
-    int64_t segment_index_bytes;      /* segment.index.bytes: max .index size */
-    int64_t index_interval_bytes;     /* index.interval.bytes */
-    int64_t retention_ms;             /* retention.ms; -1 = infinite */
-    int64_t retention_bytes;          /* retention.bytes; -1 = infinite */
-    int64_t flush_messages;           /* flush.messages; INT64_MAX = never */
-    int64_t flush_ms;                 /* flush.ms; INT64_MAX = never */
-    int64_t file_delete_delay_ms;     /* file.delete.delay.ms */
-    bool cleanup_delete;              /* cleanup.policy contains "delete" */
-    bool cleanup_compact;             /* cleanup.policy contains "compact" (log/cleaner.h) */
-    int64_t delete_retention_ms;      /* delete.retention.ms: tombstones kept after cleaning */
-    int64_t min_compaction_lag_ms;    /* min.compaction.lag.ms */
-    int64_t max_compaction_lag_ms;    /* max.compaction.lag.ms */
-    double min_cleanable_dirty_ratio; /* min.cleanable.dirty.ratio */
+    int64_t segment_bytes;        /* segment.bytes */
+    int64_t segment_ms;           /* segment.ms */
+    int64_t segment_index_bytes;  /* segment.index.bytes: max .index size */
+    int64_t index_interval_bytes; /* index.interval.bytes */
+    int64_t retention_ms;         /* retention.ms; -1 = infinite */
+    int64_t retention_bytes;      /* retention.bytes; -1 = infinite */
+    int64_t flush_messages;       /* flush.messages; INT64_MAX = never */
+    int64_t flush_ms;             /* flush.ms; INT64_MAX = never */
+    int64_t file_delete_delay_ms; /* file.delete.delay.ms */
+    bool cleanup_delete;          /* cleanup.policy contains "delete" */
+    bool cleanup_compact;         /* cleanup.policy contains "compact" (log/cleaner.h) */
+
+    /* Compaction: delete.retention.ms, min/max.compaction.lag.ms, min.cleanable.dirty.ratio. */
+    int64_t delete_retention_ms;
+    int64_t min_compaction_lag_ms;
+    int64_t max_compaction_lag_ms;
+    double min_cleanable_dirty_ratio;
 } gr_log_config_t;
 
 /* Fills cfg with Kafka's defaults (cleanup.policy=delete). */
