@@ -112,9 +112,8 @@ static void job_free(gr_clean_job_t *job)
 int gr_log_clean_begin(gr_log_t *log, const gr_clean_params_t *params, gr_clean_job_t **out)
 {
     *out = NULL;
-    if (!log->config.cleanup_compact || log->cleaning)
+    if (gr_log_clean_priority(log, params->now_ms) <= 0)
         return 0;
-    clean_visit(log, params->now_ms);
     clean_range_t range;
     clean_range(log, params->now_ms, &range);
     if (range.count == 0)

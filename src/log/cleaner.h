@@ -75,7 +75,8 @@ double gr_log_clean_priority(gr_log_t *log, int64_t now_ms);
 
 /*
  * Starts cleaning log (loop thread): returns 1 and *out, a job to hand to
- * gr_clean_job_run and then gr_clean_job_finish; 0 if nothing is cleanable;
+ * gr_clean_job_run and then gr_clean_job_finish; 0 if the log is not due
+ * (gr_log_clean_priority is 0);
  * -ENOMEM or -errno (opening the segments). params is copied.
  */
 int gr_log_clean_begin(gr_log_t *log, const gr_clean_params_t *params, gr_clean_job_t **out);
