@@ -260,7 +260,8 @@ int gr_clean_job_finish(gr_clean_job_t *job, int result, gr_clean_stats_t *stats
     if (log)
         log->cleaning = NULL;
     int rc = result;
-    if (rc == 0 && (!log || !job_sources_current(log, job)))
+    /* A log closed (deleted) meanwhile may also have failed the run (its dir is gone). */
+    if ((rc == 0 || !log) && rc != -ECANCELED && (!log || !job_sources_current(log, job)))
         rc = -ESTALE;
     if (rc == 0)
         rc = job_swap(log, job);

@@ -103,12 +103,14 @@ int gr_offset_map_init(gr_offset_map_t *m, size_t bytes, double load_factor)
     size_t max_entries = (size_t)((double)slots * load_factor);
     if (max_entries == 0)
         return -EINVAL;
-    m->slots = malloc(slots * sizeof *m->slots);
+    /* Zeroed memory is an empty map: the pages of a large map that no key
+     * hashes to are never touched, so a small log's cleaning stays small. */
+    m->slots = calloc(slots, sizeof *m->slots);
     if (!m->slots)
         return -ENOMEM;
     m->slot_count = slots;
     m->max_entries = max_entries;
-    gr_offset_map_clear(m);
+    m->latest_offset = -1;
     return 0;
 }
 
@@ -120,8 +122,7 @@ void gr_offset_map_fini(gr_offset_map_t *m)
 
 void gr_offset_map_clear(gr_offset_map_t *m)
 {
-    for (size_t i = 0; i < m->slot_count; i++)
-        m->slots[i].offset = -1;
+    memset(m->slots, 0, m->slot_count * sizeof *m->slots);
     m->entries = 0;
     m->latest_offset = -1;
 }
@@ -132,7 +133,7 @@ static gr_offset_map_slot_t *map_probe(const gr_offset_map_t *m, const uint64_t 
     size_t i = (size_t)(hash[0] % m->slot_count);
     for (;;) {
         gr_offset_map_slot_t *s = &m->slots[i];
-        if (s->offset < 0 || (s->hash[0] == hash[0] && s->hash[1] == hash[1]))
+        if (s->offset_plus_one == 0 || (s->hash[0] == hash[0] && s->hash[1] == hash[1]))
             return s;
         if (++i == m->slot_count)
             i = 0; /* terminates: the load factor keeps an empty slot */
@@ -144,13 +145,13 @@ void gr_offset_map_put(gr_offset_map_t *m, const uint8_t *key, size_t len, int64
     uint64_t hash[2];
     gr_offset_map_hash(key, len, hash);
     gr_offset_map_slot_t *s = map_probe(m, hash);
-    if (s->offset < 0) {
+    if (s->offset_plus_one == 0) {
         s->hash[0] = hash[0];
         s->hash[1] = hash[1];
-        s->offset = offset;
+        s->offset_plus_one = offset + 1;
         m->entries++;
-    } else if (offset > s->offset) {
-        s->offset = offset;
+    } else if (offset + 1 > s->offset_plus_one) {
+        s->offset_plus_one = offset + 1;
     }
     if (offset > m->latest_offset)
         m->latest_offset = offset;
@@ -160,5 +161,5 @@ int64_t gr_offset_map_get(const gr_offset_map_t *m, const uint8_t *key, size_t l
 {
     uint64_t hash[2];
     gr_offset_map_hash(key, len, hash);
-    return map_probe(m, hash)->offset;
+    return map_probe(m, hash)->offset_plus_one - 1;
 }

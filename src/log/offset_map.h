@@ -26,7 +26,7 @@
 
 typedef struct gr_offset_map_slot {
     uint64_t hash[2];
-    int64_t offset; /* -1: empty slot */
+    int64_t offset_plus_one; /* 0: empty slot (offsets are >= 0) */
 } gr_offset_map_slot_t;
 
 typedef struct gr_offset_map {
@@ -54,7 +54,7 @@ static inline bool gr_offset_map_room(const gr_offset_map_t *m, size_t n)
 }
 
 /*
- * Records offset for key (len bytes). Precondition: gr_offset_map_room(m, 1).
+ * Records offset (>= 0) for key (len bytes). Precondition: gr_offset_map_room(m, 1).
  * A key already present keeps the larger of its offsets.
  */
 void gr_offset_map_put(gr_offset_map_t *m, const uint8_t *key, size_t len, int64_t offset);
