@@ -147,6 +147,16 @@ done:
     return rc;
 }
 
+int gr_clean_batch_write_empty(const uint8_t *batch, size_t size, gr_writer_t *out)
+{
+    gr_batch_header_t h;
+    if (gr_batch_header_parse(batch, size, &h) < 0)
+        return -EBADMSG;
+    h.attributes &= (int16_t) ~(GR_BATCH_ATTR_COMPRESSION_MASK | GR_BATCH_ATTR_DELETE_HORIZON);
+    h.base_timestamp = h.max_timestamp;
+    return gr_batch_build(out, &h, NULL, 0, GR_COMPRESSION_NONE);
+}
+
 gr_kerr_t gr_clean_batch_check_keys(const uint8_t *batch, size_t size)
 {
     gr_batch_header_t h;

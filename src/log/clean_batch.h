@@ -72,6 +72,16 @@ int gr_clean_batch(const uint8_t *batch, size_t size, const gr_offset_map_t *map
                    int64_t delete_retention_ms, gr_writer_t *out, gr_clean_batch_result_t *res);
 
 /*
+ * Appends to out the batch (size bytes) emptied: same offsets, producer
+ * fields and epoch, no records, uncompressed, both timestamps its max
+ * timestamp. The cleaner keeps this in place of an idempotent producer's
+ * last batch when all its records were superseded, so the producer's last
+ * sequence survives in the log (as Kafka's cleaner does). 0, -EBADMSG or the
+ * writer's error.
+ */
+int gr_clean_batch_write_empty(const uint8_t *batch, size_t size, gr_writer_t *out);
+
+/*
  * Produce to a compacted topic: every record of a (validated) non-control
  * batch must have a key. Returns GR_KERR_NONE, GR_KERR_INVALID_RECORD for a
  * record without one, or what decompression answers (CORRUPT_MESSAGE,

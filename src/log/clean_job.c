@@ -138,25 +138,82 @@ static int pace(job_pacer_t *p, int64_t bytes)
 }
 
 /*
+ * Producer id → last offset of its last batch seen in the sources, so that
+ * batch is kept (emptied if need be) and the producer's state survives.
+ * Open addressing, grown at half load.
+ */
+typedef struct producer_table {
+    int64_t *ids; /* -1: empty */
+    int64_t *last;
+    size_t cap, count;
+} producer_table_t;
+
+static size_t producer_slot(const producer_table_t *t, int64_t id)
+{
+    size_t i = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL) % t->cap;
+    while (t->ids[i] != -1 && t->ids[i] != id)
+        i = (i + 1) % t->cap;
+    return i;
+}
+
+static int producer_put(producer_table_t *t, int64_t id, int64_t last)
+{
+    if (2 * (t->count + 1) > t->cap) {
+        producer_table_t n = {NULL, NULL, t->cap ? t->cap * 2 : 64, 0};
+        n.ids = malloc(n.cap * sizeof *n.ids);
+        n.last = malloc(n.cap * sizeof *n.last);
+        if (!n.ids || !n.last) {
+            free(n.ids);
+            free(n.last);
+            return -ENOMEM;
+        }
+        memset(n.ids, 0xff, n.cap * sizeof *n.ids); /* all -1 */
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->ids[i] != -1)
+                producer_put(&n, t->ids[i], t->last[i]);
+        free(t->ids);
+        free(t->last);
+        *t = n;
+    }
+    size_t i = producer_slot(t, id);
+    if (t->ids[i] == -1)
+        t->count++;
+    t->ids[i] = id;
+    t->last[i] = last;
+    return 0;
+}
+
+static int64_t producer_last(const producer_table_t *t, int64_t id)
+{
+    if (t->cap == 0)
+        return -1;
+    size_t i = producer_slot(t, id);
+    return t->ids[i] == id ? t->last[i] : -1;
+}
+
+/*
  * Maps the dirty range [first_dirty, ...) into map until it is full; sets
- * job->end_offset to where the mapped range ends. 0, -ENOSPC (not even one
+ * job->end_offset to where the mapped range ends; notes each producer's last
+ * batch on the way (clean segments included). 0, -ENOSPC (not even one
  * batch fits the map), or -errno.
  */
-static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, job_pacer_t *pacer)
+static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_table_t *producers,
+                         job_pacer_t *pacer)
 {
     job->end_offset = job->sources[job->nsources - 1].next_base;
     bool mapped_any = false;
     int rc = 0;
     for (size_t i = 0; i < job->nsources && rc == 0; i++) {
         const gr_clean_source_t *src = &job->sources[i];
-        if (src->next_base <= job->first_dirty)
-            continue;
         job_reader_t r;
         reader_init(&r, job, src);
         int64_t pos = 0;
         const uint8_t *batch;
         gr_batch_header_t h;
         while ((rc = reader_next(&r, &pos, &batch, &h)) == 1) {
+            if (h.producer_id >= 0 &&
+                (rc = producer_put(producers, h.producer_id, h.base_offset + h.last_offset_delta)))
+                break;
             if (h.base_offset + h.last_offset_delta < job->first_dirty ||
                 gr_clean_batch_keeps_whole(&h))
                 continue;
@@ -257,10 +314,15 @@ static int write_file(const gr_clean_job_t *job, int64_t base, const char *ext, 
     return rc;
 }
 
+/* What a pass reads while rewriting: the key map and the producers' last batches. */
+typedef struct job_maps {
+    gr_offset_map_t keys;
+    producer_table_t producers;
+} job_maps_t;
+
 /* Appends what survives of source src to the output open on fd. */
-static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src,
-                        const gr_offset_map_t *map, int fd, gr_clean_output_t *out, job_index_t *ix,
-                        job_pacer_t *pacer)
+static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const job_maps_t *maps,
+                        int fd, gr_clean_output_t *out, job_index_t *ix, job_pacer_t *pacer)
 {
     job_reader_t r;
     reader_init(&r, job, src);
@@ -273,8 +335,11 @@ static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src,
     while ((rc = reader_next(&r, &pos, &batch, &h)) == 1) {
         gr_clean_batch_result_t res;
         gr_writer_reset(&w);
-        rc = gr_clean_batch(batch, (size_t)gr_batch_size(&h), map, job->params.now_ms,
+        rc = gr_clean_batch(batch, (size_t)gr_batch_size(&h), &maps->keys, job->params.now_ms,
                             job->delete_retention_ms, &w, &res);
+        if (rc == 0 && w.len == 0 && h.producer_id >= 0 &&
+            producer_last(&maps->producers, h.producer_id) == h.base_offset + h.last_offset_delta)
+            rc = gr_clean_batch_write_empty(batch, (size_t)gr_batch_size(&h), &w);
         if (rc < 0)
             break;
         job->stats.records_in += res.records_in;
@@ -301,7 +366,7 @@ static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src,
 }
 
 /* Writes output out (its sources already set) as ".cleaned" files. */
-static int clean_group(gr_clean_job_t *job, const gr_offset_map_t *map, gr_clean_output_t *out,
+static int clean_group(gr_clean_job_t *job, const job_maps_t *maps, gr_clean_output_t *out,
                        job_pacer_t *pacer)
 {
     job_index_t ix;
@@ -319,7 +384,7 @@ static int clean_group(gr_clean_job_t *job, const gr_offset_map_t *map, gr_clean
         return fd;
     int rc = 0;
     for (size_t i = out->first; i < out->first + out->count && rc == 0; i++)
-        rc = clean_source(job, &job->sources[i], map, fd, out, &ix, pacer);
+        rc = clean_source(job, &job->sources[i], maps, fd, out, &ix, pacer);
     if (rc == 0)
         rc = job->io->fsync(job->io->ctx, fd);
     job->io->close(job->io->ctx, fd);
@@ -368,26 +433,29 @@ static int job_plan_outputs(gr_clean_job_t *job)
 int gr_clean_job_run(void *arg)
 {
     gr_clean_job_t *job = arg;
-    gr_offset_map_t map;
+    job_maps_t maps;
+    memset(&maps, 0, sizeof maps);
     job_pacer_t pacer = {&job->params, monotonic_sec(), 0};
-    int rc = gr_offset_map_init(&map, job->params.map_bytes, job->params.map_load_factor);
+    int rc = gr_offset_map_init(&maps.keys, job->params.map_bytes, job->params.map_load_factor);
     if (rc < 0)
         return rc;
-    rc = job_build_map(job, &map, &pacer);
+    rc = job_build_map(job, &maps.keys, &maps.producers, &pacer);
     if (rc == 0)
         rc = job_plan_outputs(job);
     job->stats.first_dirty = job->first_dirty;
     job->stats.end_offset = job->end_offset;
-    job->stats.keys_mapped = map.entries;
+    job->stats.keys_mapped = maps.keys.entries;
     for (size_t i = 0; i < job->noutputs && rc == 0; i++) {
         gr_clean_output_t *out = &job->outputs[i];
-        rc = clean_group(job, &map, out, &pacer);
+        rc = clean_group(job, &maps, out, &pacer);
         job->stats.segments_in += (int)out->count;
         job->stats.segments_out++;
         job->stats.bytes_out += out->size;
         for (size_t k = out->first; k < out->first + out->count; k++)
             job->stats.bytes_in += job->sources[k].size;
     }
-    gr_offset_map_fini(&map);
+    gr_offset_map_fini(&maps.keys);
+    free(maps.producers.ids);
+    free(maps.producers.last);
     return rc;
 }

@@ -50,9 +50,19 @@ static gr_record_t make_record(char *keybuf, char *valbuf, int key, int val, int
     return r;
 }
 
+/* As build() below, from producer pid (-1: none). */
+static void build_pid(gr_writer_t *w, int64_t base, int n, const int *keys, const int *vals,
+                      gr_compression_t codec, int16_t attrs, int64_t pid);
+
 /* Builds a batch at base of n records: keys[i] with vals[i] (-1: tombstone). */
 static void build(gr_writer_t *w, int64_t base, int n, const int *keys, const int *vals,
                   gr_compression_t codec, int16_t attrs)
+{
+    build_pid(w, base, n, keys, vals, codec, attrs, -1);
+}
+
+static void build_pid(gr_writer_t *w, int64_t base, int n, const int *keys, const int *vals,
+                      gr_compression_t codec, int16_t attrs, int64_t pid)
 {
     char kb[64][KEY_MAX], vb[64][KEY_MAX];
     gr_record_t recs[64];
@@ -65,9 +75,9 @@ static void build(gr_writer_t *w, int64_t base, int n, const int *keys, const in
                            .last_offset_delta = n - 1,
                            .base_timestamp = 500000,
                            .max_timestamp = 500000 + (n - 1) * 10,
-                           .producer_id = -1,
-                           .producer_epoch = -1,
-                           .base_sequence = -1};
+                           .producer_id = pid,
+                           .producer_epoch = pid < 0 ? -1 : 0,
+                           .base_sequence = pid < 0 ? -1 : 0};
     assert_int_equal(gr_batch_build(w, &h, recs, n, codec), 0);
 }
 
@@ -637,6 +647,65 @@ static void test_swap_completed_at_open(void **state)
     assert_int_not_equal(stat(from, &sb), 0);
 }
 
+/* Reads every batch header of the log into out; returns the count. */
+static int read_headers(fixture_t *f, gr_batch_header_t *out, int max)
+{
+    int n = 0;
+    int64_t offset = gr_log_start_offset(f->log);
+    for (;;) {
+        gr_log_read_result_t r;
+        assert_int_equal(gr_log_read(f->log, offset, 1 << 20, true, INT64_MAX, &r), 0);
+        if (r.len == 0)
+            return n;
+        uint8_t *buf = malloc((size_t)r.len);
+        assert_int_equal(pread(r.fd, buf, (size_t)r.len, r.file_pos), r.len);
+        for (size_t pos = 0; pos < (size_t)r.len; n++) {
+            assert_true(n < max);
+            assert_int_equal(gr_batch_header_parse(buf + pos, (size_t)r.len - pos, &out[n]), 0);
+            assert_true(gr_batch_crc_ok(buf + pos, (size_t)gr_batch_size(&out[n])));
+            pos += (size_t)gr_batch_size(&out[n]);
+            offset = out[n].base_offset + out[n].last_offset_delta + 1;
+        }
+        free(buf);
+        gr_segment_put(r.segment);
+    }
+}
+
+static void test_producer_last_batch_kept(void **state)
+{
+    fixture_t *f = *state;
+    int k12[] = {1, 2}, k34[] = {3, 4}, k1234[] = {1, 2, 3, 4}, v[] = {1, 1, 2, 2};
+    gr_writer_t w;
+    gr_writer_init(&w);
+    build_pid(&w, 0, 2, k12, v, GR_COMPRESSION_GZIP, 0, 7);   /* offsets 0-1 */
+    build_pid(&w, 0, 2, k34, v, GR_COMPRESSION_GZIP, 0, 7);   /* 2-3: producer 7's last */
+    build_pid(&w, 0, 4, k1234, v, GR_COMPRESSION_NONE, 0, 8); /* 4-7 supersede both */
+    for (size_t pos = 0; pos < w.len;) {
+        gr_batch_header_t h;
+        gr_batch_header_parse(w.buf + pos, w.len - pos, &h);
+        assert_int_equal(
+            gr_log_append(f->log, w.buf + pos, (size_t)gr_batch_size(&h), 0, NOW, NULL), 0);
+        pos += (size_t)gr_batch_size(&h);
+    }
+    gr_writer_fini(&w);
+    append_fillers(f);
+    gr_clean_stats_t st;
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+    gr_batch_header_t h[64];
+    int n = read_headers(f, h, 64);
+    assert_true(n >= 2);
+    /* Producer 7's last batch stays, emptied, with its offsets and sequence. */
+    assert_int_equal(h[0].base_offset, 2);
+    assert_int_equal(h[0].last_offset_delta, 1);
+    assert_int_equal(h[0].records_count, 0);
+    assert_int_equal(h[0].producer_id, 7);
+    assert_int_equal(h[0].base_sequence, 0);
+    assert_int_equal(gr_batch_compression(&h[0]), GR_COMPRESSION_NONE);
+    assert_int_equal(h[1].base_offset, 4);
+    assert_int_equal(h[1].records_count, 4);
+    assert_int_equal(h[1].producer_id, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +717,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_multi_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_job_discarded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_swap_completed_at_open, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_producer_last_batch_kept, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
