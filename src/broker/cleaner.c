@@ -157,10 +157,10 @@ static void clean_done(void *arg, int result)
         gr_logf(&b->log, GR_LOG_INFO, "cleaner",
                 "cleaned %s-%d: offsets %" PRId64 "..%" PRId64 " mapped (%zu keys); %d segment(s) "
                 "of %" PRId64 " bytes became %d of %" PRId64 " bytes; %" PRId64 " of %" PRId64
-                " records kept",
+                " records kept; %" PRId64 " ms",
                 t->topic, t->partition, st.first_dirty, st.end_offset, st.keys_mapped,
                 st.segments_in, st.bytes_in, st.segments_out, st.bytes_out, st.records_kept,
-                st.records_in);
+                st.records_in, st.run_ms);
         checkpoint_write(b);
     } else if (rc == -ESTALE || rc == -ECANCELED) {
         c->stats.discarded++;

@@ -454,6 +454,7 @@ int gr_clean_job_run(void *arg)
         for (size_t k = out->first; k < out->first + out->count; k++)
             job->stats.bytes_in += job->sources[k].size;
     }
+    job->stats.run_ms = (int64_t)((monotonic_sec() - pacer.start) * 1000);
     gr_offset_map_fini(&maps.keys);
     free(maps.producers.ids);
     free(maps.producers.last);

@@ -63,6 +63,7 @@ typedef struct gr_clean_stats {
     int64_t records_in;
     int64_t records_kept;
     size_t keys_mapped;
+    int64_t run_ms; /* time on the worker, throttling sleeps included */
 } gr_clean_stats_t;
 
 /*
