@@ -303,7 +303,8 @@ static bool bsearch_i64(const int64_t *v, size_t n, int64_t key)
 /*
  * Lists the segment base offsets in the log dir (sorted, malloc'd) and
  * removes leftovers: "*.deleted", "*.cleaned", "*.swap", "*.tmp" files and
- * index files without a .log.
+ * index files without a .log. Returns -EAGAIN at a "*.log.swap" (a
+ * compaction swap to complete first).
  */
 static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
 {
@@ -317,6 +318,10 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name;
+        if (has_suffix(name, ".log.swap")) {
+            rc = -EAGAIN;
+            goto fail;
+        }
         if (has_suffix(name, DELETED_SUFFIX) || has_suffix(name, ".cleaned") ||
             has_suffix(name, ".swap") || has_suffix(name, ".tmp")) {
             log_path(log, name, path, sizeof path);
@@ -402,10 +407,12 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_
 {
     int64_t *bases = NULL;
     size_t nbases = 0;
-    int rc = gr_log_clean_recover_swaps(log->io, log->dir);
-    if (rc < 0)
-        return rc;
-    rc = log_list_segments(log, &bases, &nbases);
+    int rc = log_list_segments(log, &bases, &nbases);
+    if (rc == -EAGAIN) {
+        rc = gr_log_clean_recover_swaps(log->io, log->dir);
+        if (rc >= 0)
+            rc = log_list_segments(log, &bases, &nbases);
+    }
     if (rc < 0)
         return rc;
     char path[GR_PATH_MAX];
