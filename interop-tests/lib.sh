@@ -168,8 +168,11 @@ gr_start_broker()
     [ -x "${GR_BROKER:-}" ] || gr_fail "GR_BROKER is not set to the gregor binary"
     [ -n "$GR_PORT" ] || GR_PORT=$(gr_free_port)
     GR_BOOTSTRAP=127.0.0.1:$GR_PORT
+    # A single broker can only host __consumer_offsets with one replica, as
+    # in Kafka's sample server.properties; a test's own overrides come later and win.
     local args=(--override "listeners=PLAINTEXT://127.0.0.1:$GR_PORT"
-        --override "log.dirs=$GR_TMP/logs")
+        --override "log.dirs=$GR_TMP/logs"
+        --override "offsets.topic.replication.factor=1")
     local kv
     for kv in "${GR_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     "$GR_BROKER" "${args[@]}" 2>>"$GR_LOG" </dev/null &

@@ -9,10 +9,25 @@
 #include "handlers/handlers.h"
 
 const gr_api_handler_t gr_api_handlers[] = {
-    {0, 3, 11, gr_handle_produce},       {1, 4, 16, gr_handle_fetch},
-    {2, 0, 8, gr_handle_list_offsets},   {3, 0, 12, gr_handle_metadata},
-    {18, 0, 3, gr_handle_api_versions},  {19, 0, 7, gr_handle_create_topics},
-    {20, 0, 6, gr_handle_delete_topics}, {23, 0, 4, gr_handle_offset_for_leader_epoch},
+    {0, 3, 11, gr_handle_produce},
+    {1, 4, 16, gr_handle_fetch},
+    {2, 0, 8, gr_handle_list_offsets},
+    {3, 0, 12, gr_handle_metadata},
+    {8, 0, 9, gr_handle_offset_commit},
+    {9, 0, 9, gr_handle_offset_fetch},
+    {10, 0, 5, gr_handle_find_coordinator},
+    {11, 0, 9, gr_handle_join_group},
+    {12, 0, 4, gr_handle_heartbeat},
+    {13, 0, 5, gr_handle_leave_group},
+    {14, 0, 5, gr_handle_sync_group},
+    {15, 0, 5, gr_handle_describe_groups},
+    {16, 0, 5, gr_handle_list_groups},
+    {18, 0, 3, gr_handle_api_versions},
+    {19, 0, 7, gr_handle_create_topics},
+    {20, 0, 6, gr_handle_delete_topics},
+    {23, 0, 4, gr_handle_offset_for_leader_epoch},
+    {42, 0, 2, gr_handle_delete_groups},
+    {47, 0, 0, gr_handle_offset_delete},
 };
 
 const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);

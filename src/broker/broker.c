@@ -47,7 +47,8 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     gr_batch_io_init(&b->io);
-    return gr_topics_init(&b->topics);
+    int rc = gr_topics_init(&b->topics);
+    return rc ? rc : gr_coordinator_init(&b->groups, b);
 }
 
 /* Kafka's cluster ids: a random UUID in URL-safe base64 without padding. */
@@ -384,6 +385,7 @@ int gr_broker_start(gr_broker_t *b)
         return rc;
     b->started = true;
     start_timers(b);
+    gr_coordinator_start(&b->groups);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
             "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d", b->config.broker_id,
             b->cluster_id, b->topics.count, b->advertised_host, b->advertised_port);
@@ -415,6 +417,8 @@ void gr_broker_stop(gr_broker_t *b)
         return;
     b->stopping = true;
     release_timers(b);
+    /* Requests waiting in rebalances are answered now, not at the drain deadline. */
+    gr_coordinator_fini(&b->groups);
     gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
@@ -454,6 +458,7 @@ int gr_broker_fini(gr_broker_t *b)
     }
     if (b->started)
         release_watchers(b);
+    gr_coordinator_fini(&b->groups);
     close_store(b);
     if (b->log_dir) {
         rc = gr_topics_checkpoint(b);

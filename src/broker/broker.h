@@ -27,6 +27,7 @@
 #include "broker/worker.h"
 #include "broker/topics.h"
 #include "controller/store.h"
+#include "group/coordinator.h"
 #include "log/log.h"
 #include "log/log_dir.h"
 #include "net/chain.h"
@@ -53,6 +54,7 @@ struct gr_broker {
     bool worker_started;
     gr_cleaner_t cleaner; /* log compaction, on threads of its own */
     gr_topics_t topics;
+    gr_coordinator_t groups;           /* the group coordinator */
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
     gr_store_session_t *store_session; /* the broker's session on it */
     int store_pending;                 /* store writes issued and not yet completed */

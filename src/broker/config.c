@@ -230,6 +230,7 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("group.min.session.timeout.ms", group_min_session_timeout_ms, "6000", IMIN, IMAX),
     KEY_INT("group.max.session.timeout.ms", group_max_session_timeout_ms, "1800000", IMIN, IMAX),
     KEY_INT("group.max.size", group_max_size, INT_MAX_TEXT, 1, IMAX),
+    KEY_INT("offset.metadata.max.bytes", offset_metadata_max_bytes, "4096", 0, IMAX),
 
     KEY_INT("transaction.state.log.num.partitions", transaction_state_log_num_partitions, "50", 1,
             IMAX),

@@ -198,6 +198,7 @@ typedef struct gr_config {
     int32_t group_min_session_timeout_ms;
     int32_t group_max_session_timeout_ms;
     int32_t group_max_size;
+    int32_t offset_metadata_max_bytes;
 
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;

@@ -18,6 +18,17 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req);
 void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req);
+void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req);
+void gr_handle_join_group(gr_broker_t *b, gr_request_t *req);
+void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req);
+void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req);
+void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req);
+void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req);
+void gr_handle_offset_fetch(gr_broker_t *b, gr_request_t *req);
+void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_groups(gr_broker_t *b, gr_request_t *req);
+void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);
 
 /* Fetches waiting on p may now have data: answer those that can be. */
 void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p);

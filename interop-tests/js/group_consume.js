@@ -4,7 +4,7 @@
 // isolation level is read_committed) subscribes from the beginning and must
 // get every message back, once, in order within each partition.
 //
-// Usage: node kafkajs_smoke.js BOOTSTRAP TOPIC GROUP
+// Usage: node group_consume.js BOOTSTRAP TOPIC GROUP
 // Exit status 0 on success, 1 on a failed check (the reason on stderr).
 'use strict';
 const { Kafka, logLevel } = require('kafkajs');
@@ -14,7 +14,7 @@ const DEADLINE_MS = 60000;
 const [bootstrap, topic, group] = process.argv.slice(2);
 
 function fail(msg) {
-  console.error('kafkajs_smoke: ' + msg);
+  console.error('group_consume: ' + msg);
   process.exit(1);
 }
 
@@ -67,7 +67,7 @@ async function main() {
   await done;
   await consumer.disconnect();
   clearTimeout(timer);
-  console.log('kafkajs_smoke: ' + COUNT + ' messages round-tripped through group ' + group);
+  console.log('group_consume: ' + COUNT + ' messages round-tripped through group ' + group);
 }
 
 main().catch((e) => fail(e && e.stack ? e.stack : String(e)));

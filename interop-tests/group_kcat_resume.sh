@@ -10,7 +10,7 @@
 
 # Each group read must finish well within the test deadline.
 GR_CMD_TIMEOUT_S=${GR_GROUP_READ_TIMEOUT_S:-60}
-gr_start_broker group.initial.rebalance.delay.ms=0
+gr_start_broker group.initial.rebalance.delay.ms=0 offsets.topic.replication.factor=1
 topic=group_topic
 seq 1 100 | gr_kcat -P -t $topic -p 0
 group_read() # group, extra kcat args...

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=bash
+#
+# Consumer-group helpers for the interop-tests/group_*.sh tests, sourced
+# after lib.sh. (Its name has no underscore, so CTest does not take it for a
+# test.) Members are progs/group_member processes in the background, each
+# printing to $GR_TMP/<name>.out (see group_member.c for the line formats);
+# a test reads those files to learn assignments and consumed records.
+#
+# Records are identified by "TOPIC PARTITION OFFSET": gm_produce appends the
+# acknowledged ones to $GR_TMP/produced, so "no loss" and "no duplicate" are
+# checks on those triples.
+#
+# Functions:
+#   gm_start_broker [key=value]...    gr_start_broker with the group settings
+#                                     every group test wants, and the topics
+#                                     declared with gm_topic
+#   gm_topic NAME PARTITIONS          declare a topic (before gm_start_broker;
+#                                     created after it starts, on gregor by
+#                                     CreateTopics, on the mock by its launcher)
+#   gm_produce TOPIC COUNT            produce COUNT records (acks=all)
+#   gm_start NAME ARGS...             start a member (group_member ARGS) with
+#                                     -b set; PID in GM_PID[NAME]
+#   gm_start_cmd NAME CMD...          start another client printing the same
+#                                     lines (py/group_member.py, js/...)
+#   gm_stop NAME                      SIGTERM, wait; fails unless it exits 0
+#   gm_kill NAME                      SIGKILL, wait
+#   gm_wait_exit NAME STATUS          wait for a member to exit by itself
+#   gm_assignment NAME                its last whole assignment (PARTS)
+#   gm_assigned_count NAME            its last assignment's partition count
+#   gm_wait_counts NAME=COUNT...      wait until each has that many partitions
+#                                     and together they hold every declared
+#                                     partition of their topics exactly once
+#   gm_rebalances NAME                how many rebalance callbacks it has had
+#   gm_consumed NAME...               "TOPIC PARTITION OFFSET" lines consumed
+#   gm_wait_consumed_all NAME...      wait until they consumed every produced
+#                                     record
+#   gm_positions NAME...              "TOPIC PARTITION POSITION" of their
+#                                     last commits (the highest per partition)
+
+declare -A GM_PID=()
+declare -A GM_TOPIC_PARTITIONS=()
+GM_PRODUCED=$GR_TMP/produced
+GM_WAIT_S=${GM_WAIT_S:-60}
+: >"$GM_PRODUCED"
+
+gm_topic() { GM_TOPIC_PARTITIONS[$1]=$2; }
+
+# A launcher for the mock cluster that creates the declared topics.
+gm_mock_launcher()
+{
+    local launcher=$GR_TMP/mock_launcher.sh topic args=""
+    for topic in "${!GM_TOPIC_PARTITIONS[@]}"; do args="$args -t $topic:${GM_TOPIC_PARTITIONS[$topic]}"; done
+    printf '#!/bin/sh\nexec %q%s\n' "$GR_MOCK_CLUSTER" "$args" >"$launcher"
+    chmod +x "$launcher"
+    GR_MOCK_CLUSTER=$launcher
+}
+
+gm_start_broker()
+{
+    local topic out
+    [ "$GR_BROKER_KIND" != mock ] || gm_mock_launcher
+    # A new group rebalances as soon as its first member joins; members may
+    # ask for session timeouts down to 2 s.
+    gr_start_broker group.initial.rebalance.delay.ms=0 offsets.topic.replication.factor=1 \
+        group.min.session.timeout.ms=2000 "$@"
+    [ "$GR_BROKER_KIND" != mock ] || return 0
+    for topic in "${!GM_TOPIC_PARTITIONS[@]}"; do
+        out=$(gr_prog admin -b "$GR_BOOTSTRAP" create "$topic" "${GM_TOPIC_PARTITIONS[$topic]}" 1) ||
+            gr_fail "creating topic $topic failed"
+        [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating topic $topic: $out"
+    done
+}
+
+gm_produce()
+{
+    local topic=$1 count=$2
+    gr_prog roundtrip -b "$GR_BOOTSTRAP" -t "$topic" -m produce -n "$count" -A >"$GR_TMP/produce.out" ||
+        gr_fail "producing $count records to $topic failed: $(tail -n 1 "$GR_TMP/produce.out")"
+    awk -v t="$topic" '$1 == "acked" { print t, $2, $3 }' "$GR_TMP/produce.out" >>"$GM_PRODUCED"
+}
+
+gm_start()
+{
+    local name=$1
+    shift
+    [ -x "${GR_PROGS:-}/group_member" ] || gr_fail "program group_member not built (GR_PROGS=${GR_PROGS:-unset})"
+    gm_start_cmd "$name" "$GR_PROGS/group_member" -b "$GR_BOOTSTRAP" "$@"
+}
+
+gm_start_cmd()
+{
+    local name=$1
+    shift
+    "$@" >"$GR_TMP/$name.out" 2>"$GR_TMP/$name.err" &
+    GM_PID[$name]=$!
+    gr_track "${GM_PID[$name]}"
+}
+
+# Waits up to $2 seconds for member $1 to exit; sets GM_STATUS.
+gm_reap()
+{
+    local pid=${GM_PID[$1]} deadline=$((SECONDS + $2))
+    while gr_alive "$pid"; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.05
+    done
+    GM_STATUS=0
+    wait "$pid" || GM_STATUS=$?
+}
+
+gm_stop()
+{
+    kill -TERM "${GM_PID[$1]}" 2>/dev/null || true
+    gm_reap "$1" "$GM_WAIT_S" || gr_fail "member $1 did not exit within ${GM_WAIT_S}s of SIGTERM"
+    [ "$GM_STATUS" = 0 ] || gr_fail "member $1 exited with status $GM_STATUS: $(tail -n 3 "$GR_TMP/$1.err")"
+}
+
+gm_kill()
+{
+    kill -KILL "${GM_PID[$1]}" 2>/dev/null || true
+    gm_reap "$1" 30 || gr_fail "member $1 still running after SIGKILL"
+}
+
+gm_wait_exit()
+{
+    gm_reap "$1" "$GM_WAIT_S" || gr_fail "member $1 did not exit within ${GM_WAIT_S}s"
+    [ "$GM_STATUS" = "$2" ] || gr_fail "member $1 exited with status $GM_STATUS, want $2"
+}
+
+gm_assignment() { awk '$1 == "assignment" { parts = $3 } END { print parts }' "$GR_TMP/$1.out"; }
+gm_assigned_count() { awk '$1 == "assignment" { n = $2 } END { print n + 0 }' "$GR_TMP/$1.out"; }
+gm_rebalances() { grep -c '^rebalance ' "$GR_TMP/$1.out" || true; }
+
+# Every declared partition of the topics in the members' assignments, one a
+# line, sorted; and what the members hold, the same way.
+gm_partitions_of()
+{
+    local topic p
+    for topic in "$@"; do
+        for ((p = 0; p < ${GM_TOPIC_PARTITIONS[$topic]}; p++)); do echo "$topic:$p"; done
+    done | sort
+}
+
+gm_held()
+{
+    local name
+    for name in "$@"; do gm_assignment "$name"; done | tr ',' '\n' | { grep -v '^-\?$' || true; } | sort
+}
+
+# True when each NAME=COUNT member holds COUNT partitions and together they
+# hold every partition of their topics exactly once.
+gm_counts_are()
+{
+    local spec name names=() topics
+    for spec in "$@"; do
+        name=${spec%=*}
+        names+=("$name")
+        [ "$(gm_assigned_count "$name")" = "${spec#*=}" ] || return 1
+    done
+    topics=$(gm_held "${names[@]}" | cut -d: -f1 | sort -u)
+    # shellcheck disable=SC2086
+    [ "$(gm_held "${names[@]}")" = "$(gm_partitions_of $topics)" ]
+}
+
+gm_wait_counts()
+{
+    local deadline=$((SECONDS + GM_WAIT_S)) spec
+    until gm_counts_are "$@"; do
+        if [ $SECONDS -ge $deadline ]; then
+            for spec in "$@"; do gr_note "member ${spec%=*} holds $(gm_assignment "${spec%=*}")"; done
+            gr_fail "timed out after ${GM_WAIT_S}s waiting for assignments $*"
+        fi
+        sleep 0.1
+    done
+}
+
+gm_consumed()
+{
+    local name
+    for name in "$@"; do awk '$1 == "got" { print $2, $3, $4 }' "$GR_TMP/$name.out"; done
+}
+
+# True when the members consumed every produced record (at least once).
+gm_consumed_all()
+{
+    [ -z "$(comm -23 <(sort -u "$GM_PRODUCED") <(gm_consumed "$@" | sort -u))" ]
+}
+
+gm_wait_consumed_all()
+{
+    gr_wait_until "$GM_WAIT_S" "$(wc -l <"$GM_PRODUCED") produced records consumed by $*" gm_consumed_all "$@"
+}
+
+# Fails if a record was consumed twice by the members.
+gm_check_no_duplicates()
+{
+    local dups
+    dups=$(gm_consumed "$@" | sort | uniq -d)
+    [ -z "$dups" ] || gr_fail "records consumed twice by $*: $(head -n 5 <<<"$dups" | tr '\n' ';')"
+}
+
+gm_positions()
+{
+    local name
+    for name in "$@"; do awk '$1 == "committed" { print $2, $3, $4 }' "$GR_TMP/$name.out"; done |
+        sort -k1,1 -k2,2n -k3,3n | awk '{ last[$1 " " $2] = $3 } END { for (k in last) print k, last[k] }' | sort
+}
+
+# The log end offsets of the produced records: "TOPIC PARTITION END".
+gm_produced_ends()
+{
+    sort -k1,1 -k2,2n -k3,3n "$GM_PRODUCED" | awk '{ last[$1 " " $2] = $3 + 1 } END { for (k in last) print k, last[k] }' | sort
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * group_member: one librdkafka KafkaConsumer in a consumer group, for the
+ * group interop tests. A test starts several in the background, reads what
+ * they print, and stops, kills or restarts them.
+ *
+ * Usage:
+ *   group_member -b bootstrap -g group -t topic [-t topic]...
+ *                [-a range|roundrobin|cooperative-sticky] [-i instance_id]
+ *                [-s session_ms] [-h heartbeat_ms] [-c auto|sync|none]
+ *                [-n records] [-o earliest|latest] [-w seconds] [-X key=value]...
+ *
+ *   -a  partition.assignment.strategy (default range); cooperative-sticky
+ *       makes the rebalances incremental
+ *   -i  group.instance.id: a static member (no LeaveGroup on close)
+ *   -s  session.timeout.ms (default 6000); -h heartbeat.interval.ms (500)
+ *   -c  auto: auto-commit every 200 ms and on close (default); sync: commit
+ *       every record synchronously as it is consumed; none: never commit
+ *   -n  stop after this many records (default 0: until a signal)
+ *   -o  auto.offset.reset (default earliest)
+ *   -w  run at most this long (default 120 s), then stop with status 1
+ *   -X  extra librdkafka consumer property (repeatable)
+ *
+ * Output (stdout, one line each, flushed per line):
+ *   rebalance assign|revoke|lost PARTS   a rebalance callback, PARTS being
+ *                                        the partitions it hands over
+ *   assignment COUNT PARTS               the whole assignment after it
+ *   member MEMBER_ID                     the member id, when it changes
+ *   got TOPIC PARTITION OFFSET KEY       a consumed record ("-" for no key)
+ *   committed TOPIC PARTITION OFFSET     a successful commit: the group's
+ *                                        position (next offset to read)
+ *   commit-failed ERROR_NAME             a commit the coordinator refused
+ *   fatal ERROR_NAME reason              a fatal client error (e.g. fenced)
+ *   closed consumed=N rebalances=N ok|FAILED
+ * PARTS is "-" or a comma-separated list of TOPIC:PARTITION sorted by topic
+ * and partition, so a test can compare assignments as strings.
+ *
+ * Stopping: SIGTERM or SIGINT closes the consumer cleanly (final commit in
+ * auto mode, LeaveGroup unless static) and exits 0. Exit status: 0 stopped
+ * by signal or after -n records, 1 deadline passed or close failed, 2 bad
+ * usage or setup, 3 fatal client error (e.g. FENCED_INSTANCE_ID).
+ *
+ * Signals are blocked before librdkafka starts its threads (they inherit the
+ * mask) and the poll loop takes them with sigtimedwait(), so there is no
+ * handler and no global flag.
+ *
+ * Thread: main thread only; the rebalance and commit callbacks run inside
+ * rd_kafka_consumer_poll() and rd_kafka_consumer_close() on it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <librdkafka/rdkafka.h>
+
+#define GM_MAX_TOPICS        16
+#define GM_MAX_EXTRA         64
+#define GM_POLL_MS           100
+#define GM_DEFAULT_WAIT_S    120
+#define GM_DEFAULT_SESSION   "6000"
+#define GM_DEFAULT_HEARTBEAT "500"
+#define GM_AUTO_COMMIT_MS    "200"
+#define GM_EXIT_FATAL        3
+
+typedef enum gm_commit { GM_COMMIT_AUTO, GM_COMMIT_SYNC, GM_COMMIT_NONE } gm_commit_t;
+
+/* Everything one member owns; passed to the callbacks as their opaque. */
+typedef struct gm_member {
+    const char *bootstrap;
+    const char *group;
+    const char *topics[GM_MAX_TOPICS];
+    int topic_count;
+    const char *strategy;
+    const char *instance_id;
+    const char *session_ms;
+    const char *heartbeat_ms;
+    const char *offset_reset;
+    const char *extra[GM_MAX_EXTRA];
+    int extra_count;
+    gm_commit_t commit;
+    long max_records;
+    int wait_s;
+
+    long consumed;
+    long rebalances;
+    char *member_id; /* last printed member id */
+} gm_member_t;
+
+static double gm_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int gm_compare_partitions(const void *a, const void *b)
+{
+    const rd_kafka_topic_partition_t *left = a;
+    const rd_kafka_topic_partition_t *right = b;
+    int by_topic = strcmp(left->topic, right->topic);
+
+    if (by_topic)
+        return by_topic;
+    return (left->partition > right->partition) - (left->partition < right->partition);
+}
+
+/* Prints "<label> PARTS" (with the count first when with_count), sorted. */
+static void gm_print_partitions(const char *label, const rd_kafka_topic_partition_list_t *parts,
+                                bool with_count)
+{
+    rd_kafka_topic_partition_list_t *sorted = rd_kafka_topic_partition_list_copy(parts);
+    int i;
+
+    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), gm_compare_partitions);
+    printf("%s", label);
+    if (with_count)
+        printf(" %d", sorted->cnt);
+    printf(" ");
+    if (sorted->cnt == 0)
+        printf("-");
+    for (i = 0; i < sorted->cnt; i++)
+        printf("%s%s:%" PRId32, i ? "," : "", sorted->elems[i].topic, sorted->elems[i].partition);
+    printf("\n");
+    rd_kafka_topic_partition_list_destroy(sorted);
+}
+
+/* Prints the whole current assignment, and the member id if it changed. */
+static void gm_print_assignment(gm_member_t *member, rd_kafka_t *rk)
+{
+    rd_kafka_topic_partition_list_t *assignment = NULL;
+    rd_kafka_resp_err_t err = rd_kafka_assignment(rk, &assignment);
+    char *member_id = rd_kafka_memberid(rk);
+
+    if (err) {
+        fprintf(stderr, "group_member: assignment: %s\n", rd_kafka_err2name(err));
+    } else {
+        gm_print_partitions("assignment", assignment, true);
+        rd_kafka_topic_partition_list_destroy(assignment);
+    }
+    if (member_id && (!member->member_id || strcmp(member_id, member->member_id) != 0)) {
+        printf("member %s\n", member_id);
+        rd_kafka_mem_free(rk, member->member_id);
+        member->member_id = member_id;
+    } else if (member_id) {
+        rd_kafka_mem_free(rk, member_id);
+    }
+}
+
+/* Applies what a rebalance hands over, eagerly or incrementally. */
+static void gm_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                            rd_kafka_topic_partition_list_t *parts, void *opaque)
+{
+    gm_member_t *member = opaque;
+    bool cooperative = strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
+    rd_kafka_error_t *error = NULL;
+    rd_kafka_resp_err_t assign_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+
+    member->rebalances++;
+    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        gm_print_partitions("rebalance assign", parts, false);
+        if (cooperative)
+            error = rd_kafka_incremental_assign(rk, parts);
+        else
+            assign_err = rd_kafka_assign(rk, parts);
+    } else {
+        gm_print_partitions(rd_kafka_assignment_lost(rk) ? "rebalance lost" : "rebalance revoke",
+                            parts, false);
+        if (cooperative)
+            error = rd_kafka_incremental_unassign(rk, parts);
+        else
+            assign_err = rd_kafka_assign(rk, NULL);
+    }
+    if (error) {
+        fprintf(stderr, "group_member: incremental (un)assign: %s\n", rd_kafka_error_string(error));
+        rd_kafka_error_destroy(error);
+    } else if (assign_err) {
+        fprintf(stderr, "group_member: assign: %s\n", rd_kafka_err2name(assign_err));
+    }
+    gm_print_assignment(member, rk);
+}
+
+/* Prints the committed positions of a commit, or why it failed. */
+static void gm_print_commit(rd_kafka_resp_err_t err, const rd_kafka_topic_partition_list_t *offsets)
+{
+    int i;
+
+    if (err && err != RD_KAFKA_RESP_ERR__NO_OFFSET) {
+        printf("commit-failed %s\n", rd_kafka_err2name(err));
+        return;
+    }
+    for (i = 0; offsets && i < offsets->cnt; i++) {
+        const rd_kafka_topic_partition_t *part = &offsets->elems[i];
+
+        if (part->err)
+            printf("commit-failed %s\n", rd_kafka_err2name(part->err));
+        else if (part->offset >= 0)
+            printf("committed %s %" PRId32 " %" PRId64 "\n", part->topic, part->partition,
+                   part->offset);
+    }
+}
+
+static void gm_on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                         rd_kafka_topic_partition_list_t *offsets, void *opaque)
+{
+    (void)rk;
+    (void)opaque;
+    gm_print_commit(err, offsets);
+}
+
+/*
+ * Commits the position after msg synchronously. The outcome is printed by
+ * gm_on_commit, which librdkafka calls for synchronous commits too.
+ */
+static void gm_commit_record(rd_kafka_t *rk, const rd_kafka_message_t *msg)
+{
+    rd_kafka_topic_partition_list_t *offsets = rd_kafka_topic_partition_list_new(1);
+
+    rd_kafka_topic_partition_list_add(offsets, rd_kafka_topic_name(msg->rkt), msg->partition)
+        ->offset = msg->offset + 1;
+    rd_kafka_commit(rk, offsets, 0);
+    rd_kafka_topic_partition_list_destroy(offsets);
+}
+
+static int gm_set(rd_kafka_conf_t *conf, const char *key, const char *value)
+{
+    char errstr[512];
+
+    if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
+        fprintf(stderr, "group_member: %s=%s: %s\n", key, value, errstr);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Fills conf from the command line. Returns 0 or -EINVAL. */
+static int gm_conf_apply(const gm_member_t *member, rd_kafka_conf_t *conf)
+{
+    bool auto_commit = member->commit == GM_COMMIT_AUTO;
+    int i;
+
+    if (gm_set(conf, "bootstrap.servers", member->bootstrap) ||
+        gm_set(conf, "group.id", member->group) ||
+        gm_set(conf, "partition.assignment.strategy", member->strategy) ||
+        gm_set(conf, "session.timeout.ms", member->session_ms) ||
+        gm_set(conf, "heartbeat.interval.ms", member->heartbeat_ms) ||
+        gm_set(conf, "auto.offset.reset", member->offset_reset) ||
+        gm_set(conf, "enable.auto.commit", auto_commit ? "true" : "false") ||
+        gm_set(conf, "auto.commit.interval.ms", GM_AUTO_COMMIT_MS) ||
+        gm_set(conf, "log_level", "4"))
+        return -EINVAL;
+    if (member->instance_id && gm_set(conf, "group.instance.id", member->instance_id))
+        return -EINVAL;
+    for (i = 0; i < member->extra_count; i++) {
+        char key[256];
+        const char *eq = strchr(member->extra[i], '=');
+
+        if (!eq || (size_t)(eq - member->extra[i]) >= sizeof(key)) {
+            fprintf(stderr, "group_member: -X wants key=value, got %s\n", member->extra[i]);
+            return -EINVAL;
+        }
+        memcpy(key, member->extra[i], (size_t)(eq - member->extra[i]));
+        key[eq - member->extra[i]] = '\0';
+        if (gm_set(conf, key, eq + 1))
+            return -EINVAL;
+    }
+    rd_kafka_conf_set_rebalance_cb(conf, gm_on_rebalance);
+    rd_kafka_conf_set_offset_commit_cb(conf, gm_on_commit);
+    return 0;
+}
+
+/* Prints one consumed record and commits it in sync mode. */
+static void gm_consume_record(gm_member_t *member, rd_kafka_t *rk, const rd_kafka_message_t *msg)
+{
+    member->consumed++;
+    printf("got %s %" PRId32 " %" PRId64 " %.*s\n", rd_kafka_topic_name(msg->rkt), msg->partition,
+           msg->offset, msg->key ? (int)msg->key_len : 1, msg->key ? (const char *)msg->key : "-");
+    if (member->commit == GM_COMMIT_SYNC)
+        gm_commit_record(rk, msg);
+}
+
+/* True when a stop signal is pending (it is taken off the pending set). */
+static bool gm_stop_requested(const sigset_t *stop_signals)
+{
+    const struct timespec no_wait = {0, 0};
+
+    return sigtimedwait(stop_signals, NULL, &no_wait) > 0;
+}
+
+/*
+ * Polls until a stop signal, the record limit, a fatal error or the
+ * deadline. Returns the exit status.
+ */
+static int gm_poll_loop(gm_member_t *member, rd_kafka_t *rk, const sigset_t *stop_signals)
+{
+    double deadline = gm_now() + member->wait_s;
+
+    while (!gm_stop_requested(stop_signals)) {
+        rd_kafka_message_t *msg;
+
+        if (member->max_records > 0 && member->consumed >= member->max_records)
+            return 0;
+        if (gm_now() > deadline) {
+            fprintf(stderr, "group_member: deadline of %d s passed\n", member->wait_s);
+            return 1;
+        }
+        msg = rd_kafka_consumer_poll(rk, GM_POLL_MS);
+        if (!msg)
+            continue;
+        if (msg->err == RD_KAFKA_RESP_ERR__FATAL) {
+            char reason[512];
+            rd_kafka_resp_err_t fatal = rd_kafka_fatal_error(rk, reason, sizeof(reason));
+
+            printf("fatal %s %s\n", rd_kafka_err2name(fatal), reason);
+            rd_kafka_message_destroy(msg);
+            return GM_EXIT_FATAL;
+        }
+        if (msg->err)
+            fprintf(stderr, "group_member: consume error: %s\n", rd_kafka_message_errstr(msg));
+        else
+            gm_consume_record(member, rk, msg);
+        rd_kafka_message_destroy(msg);
+    }
+    return 0;
+}
+
+/* Runs the member from subscribe to close. Returns the exit status. */
+static int gm_run(gm_member_t *member, const sigset_t *stop_signals)
+{
+    char errstr[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_topic_partition_list_t *subscription = NULL;
+    rd_kafka_t *rk = NULL;
+    rd_kafka_resp_err_t err;
+    int status = 2;
+    int i;
+
+    if (gm_conf_apply(member, conf) != 0)
+        goto fail;
+    rd_kafka_conf_set_opaque(conf, member);
+    rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    if (!rk) {
+        fprintf(stderr, "group_member: %s\n", errstr);
+        goto fail;
+    }
+    conf = NULL;
+    rd_kafka_poll_set_consumer(rk);
+    subscription = rd_kafka_topic_partition_list_new(member->topic_count);
+    for (i = 0; i < member->topic_count; i++)
+        rd_kafka_topic_partition_list_add(subscription, member->topics[i], RD_KAFKA_PARTITION_UA);
+    err = rd_kafka_subscribe(rk, subscription);
+    if (err) {
+        fprintf(stderr, "group_member: subscribe: %s\n", rd_kafka_err2name(err));
+        goto fail;
+    }
+    status = gm_poll_loop(member, rk, stop_signals);
+    if (status != GM_EXIT_FATAL) {
+        err = rd_kafka_consumer_close(rk);
+        if (err) {
+            fprintf(stderr, "group_member: close: %s\n", rd_kafka_err2name(err));
+            status = 1;
+        }
+    }
+fail:
+    if (subscription)
+        rd_kafka_topic_partition_list_destroy(subscription);
+    if (conf)
+        rd_kafka_conf_destroy(conf);
+    if (rk) {
+        rd_kafka_mem_free(rk, member->member_id);
+        member->member_id = NULL;
+        rd_kafka_destroy(rk);
+    }
+    return status;
+}
+
+static void gm_usage(void)
+{
+    fprintf(stderr, "usage: group_member -b bootstrap -g group -t topic [-t topic]... "
+                    "[-a range|roundrobin|cooperative-sticky] [-i instance_id] [-s session_ms] "
+                    "[-h heartbeat_ms] [-c auto|sync|none] [-n records] [-o earliest|latest] "
+                    "[-w seconds] [-X key=value]...\n");
+}
+
+/* Parses a decimal long in [min, max]. Returns 0 and sets *out, or -EINVAL. */
+static int gm_parse_long(const char *text, long min, long max, long *out /* out */)
+{
+    char *end = NULL;
+    long value;
+
+    errno = 0;
+    value = strtol(text, &end, 10);
+    if (errno || end == text || *end || value < min || value > max)
+        return -EINVAL;
+    *out = value;
+    return 0;
+}
+
+/* Parses the command line into member. Returns 0 or -EINVAL. */
+static int gm_parse_args(gm_member_t *member, int argc, char **argv)
+{
+    long number;
+    int opt;
+
+    while ((opt = getopt(argc, argv, "b:g:t:a:i:s:h:c:n:o:w:X:")) != -1) {
+        switch (opt) {
+        case 'b':
+            member->bootstrap = optarg;
+            break;
+        case 'g':
+            member->group = optarg;
+            break;
+        case 't':
+            if (member->topic_count == GM_MAX_TOPICS)
+                return -EINVAL;
+            member->topics[member->topic_count++] = optarg;
+            break;
+        case 'a':
+            member->strategy = optarg;
+            break;
+        case 'i':
+            member->instance_id = optarg;
+            break;
+        case 's':
+            member->session_ms = optarg;
+            break;
+        case 'h':
+            member->heartbeat_ms = optarg;
+            break;
+        case 'c':
+            if (strcmp(optarg, "auto") == 0)
+                member->commit = GM_COMMIT_AUTO;
+            else if (strcmp(optarg, "sync") == 0)
+                member->commit = GM_COMMIT_SYNC;
+            else if (strcmp(optarg, "none") == 0)
+                member->commit = GM_COMMIT_NONE;
+            else
+                return -EINVAL;
+            break;
+        case 'n':
+            if (gm_parse_long(optarg, 0, 999999999L, &member->max_records) != 0)
+                return -EINVAL;
+            break;
+        case 'o':
+            member->offset_reset = optarg;
+            break;
+        case 'w':
+            if (gm_parse_long(optarg, 1, 86400, &number) != 0)
+                return -EINVAL;
+            member->wait_s = (int)number;
+            break;
+        case 'X':
+            if (member->extra_count == GM_MAX_EXTRA)
+                return -EINVAL;
+            member->extra[member->extra_count++] = optarg;
+            break;
+        default:
+            return -EINVAL;
+        }
+    }
+    if (!member->bootstrap || !member->group || member->topic_count == 0 || optind != argc)
+        return -EINVAL;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    gm_member_t member = {
+        .strategy = "range",
+        .session_ms = GM_DEFAULT_SESSION,
+        .heartbeat_ms = GM_DEFAULT_HEARTBEAT,
+        .offset_reset = "earliest",
+        .commit = GM_COMMIT_AUTO,
+        .wait_s = GM_DEFAULT_WAIT_S,
+    };
+    sigset_t stop_signals;
+    int status;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (gm_parse_args(&member, argc, argv) != 0) {
+        gm_usage();
+        return 2;
+    }
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    if (sigprocmask(SIG_BLOCK, &stop_signals, NULL) != 0) {
+        perror("group_member: sigprocmask");
+        return 2;
+    }
+    status = gm_run(&member, &stop_signals);
+    printf("closed consumed=%ld rebalances=%ld %s\n", member.consumed, member.rebalances,
+           status == 0 ? "ok" : "FAILED");
+    return status;
+}

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The group coordinator's table of groups, the env the groups run in
+ * (libev timers, the broker clock, persistence), the offsets topic's
+ * creation, and offset retention. Records: coordinator_records.c; replay:
+ * coordinator_load.c.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "group/coordinator.h"
+#include "group/coordinator_hash.h"
+#include "group/coordinator_int.h"
+#include "group/group_int.h"
+
+#define GR_COORDINATOR_BUCKETS 1024
+#define GR_MS_PER_MINUTE       60000LL
+
+/* --- the env: timers on the broker's loop ----------------------------------- */
+
+static int64_t env_now(void *opaque)
+{
+    gr_coordinator_t *co = opaque;
+    return gr_broker_now_ms(co->broker);
+}
+
+static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_group_timer_t *t = (gr_group_timer_t *)w; /* watcher is the first member */
+    gr_coordinator_t *co = w->data;
+    gr_group_timer_fired(t, &co->env);
+}
+
+static void env_timer_arm(void *opaque, gr_group_timer_t *t, int64_t delay_ms)
+{
+    gr_coordinator_t *co = opaque;
+    ev_timer_stop(co->broker->loop, &t->watcher);
+    ev_timer_init(&t->watcher, timer_cb, delay_ms > 0 ? (double)delay_ms / 1000.0 : 0.0, 0.0);
+    t->watcher.data = co;
+    ev_timer_start(co->broker->loop, &t->watcher);
+}
+
+static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
+{
+    gr_coordinator_t *co = opaque;
+    ev_timer_stop(co->broker->loop, &t->watcher);
+}
+
+/* --- the table ---------------------------------------------------------------- */
+
+static size_t bucket_of(const gr_coordinator_t *co, gr_str_t id)
+{
+    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
+    return h % co->bucket_count;
+}
+
+gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)
+{
+    for (gr_group_t *g = co->buckets[bucket_of(co, id)]; g; g = g->next)
+        if (gr_group_str_is(g->id, id))
+            return g;
+    return NULL;
+}
+
+gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int32_t partition)
+{
+    gr_group_t *g = gr_coordinator_find(co, id);
+    if (g)
+        return g;
+    g = gr_group_new(id.ptr, id.len > 0 ? (size_t)id.len : 0, partition, env_now(co));
+    if (!g)
+        return NULL;
+    size_t b = bucket_of(co, id);
+    g->next = co->buckets[b];
+    co->buckets[b] = g;
+    co->count++;
+    return g;
+}
+
+void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g)
+{
+    size_t b = bucket_of(co, gr_str(g->id));
+    for (gr_group_t **p = &co->buckets[b]; *p; p = &(*p)->next) {
+        if (*p == g) {
+            *p = g->next;
+            co->count--;
+            break;
+        }
+    }
+    gr_group_free(g, &co->env);
+}
+
+void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void *), void *arg)
+{
+    for (size_t b = 0; b < co->bucket_count; b++)
+        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
+            if (g->state != GR_GROUP_DEAD)
+                fn(g, arg);
+}
+
+/* --- the offsets topic ---------------------------------------------------------- */
+
+gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
+{
+    return gr_topics_find(&co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+}
+
+/* The topic exists: every partition is ours; replay those not loaded yet. */
+static int adopt_topic(gr_coordinator_t *co, gr_topic_t *topic)
+{
+    if (co->load_state)
+        return 0;
+    co->load_state = calloc((size_t)topic->partition_count, 1);
+    if (!co->load_state)
+        return -ENOMEM;
+    co->partition_count = topic->partition_count;
+    for (int32_t i = 0; i < topic->partition_count; i++) {
+        gr_log_t *log = topic->partitions[i].log;
+        /* An empty partition (a topic just created) has nothing to replay. */
+        bool empty = gr_log_end_offset(log) == gr_log_start_offset(log);
+        co->load_state[i] = empty ? GR_LOAD_DONE : GR_LOAD_LOADING;
+    }
+    gr_coordinator_load_begin(co);
+    return 0;
+}
+
+gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
+{
+    gr_broker_t *b = co->broker;
+    if (!co->buckets) /* shut down */
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    if (!topic) {
+        /* Kafka's rule: never create it with fewer replicas than configured. */
+        int32_t live_brokers = 1;
+        if (b->config.offsets_topic_replication_factor > live_brokers) {
+            if (!co->warned_replication)
+                gr_logf(&b->log, GR_LOG_WARN, "group",
+                        "cannot create %s: offsets.topic.replication.factor=%d but %d broker is "
+                        "alive; set offsets.topic.replication.factor=1 for a single broker",
+                        GR_OFFSETS_TOPIC, b->config.offsets_topic_replication_factor, live_brokers);
+            co->warned_replication = true;
+            return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+        }
+        char segment_bytes[24];
+        snprintf(segment_bytes, sizeof segment_bytes, "%d", b->config.offsets_topic_segment_bytes);
+        gr_topic_config_t configs[] = {
+            {"cleanup.policy", "compact"},
+            {"segment.bytes", segment_bytes},
+            {"compression.type", "producer"},
+        };
+        char err[256];
+        gr_kerr_t kerr =
+            gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
+                             (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
+        if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
+            gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC,
+                    err);
+            return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+        }
+        gr_logf(&b->log, GR_LOG_INFO, "group", "created %s with %d partitions", GR_OFFSETS_TOPIC,
+                topic->partition_count);
+    }
+    return adopt_topic(co, topic) < 0 ? GR_KERR_COORDINATOR_NOT_AVAILABLE : GR_KERR_NONE;
+}
+
+gr_kerr_t gr_coordinator_check(gr_coordinator_t *co, gr_str_t id, int32_t *partition)
+{
+    if (!co->buckets || !co->load_state)
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    *partition =
+        gr_group_partition_for(id.ptr, id.len > 0 ? (size_t)id.len : 0, co->partition_count);
+    if (co->load_state[*partition] != GR_LOAD_DONE)
+        return GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
+    return GR_KERR_NONE;
+}
+
+/* --- retention -------------------------------------------------------------------- */
+
+/* Does offset o expire now under Kafka's rules for g's kind of group? */
+static bool offset_expired(const gr_coordinator_t *co, const gr_group_t *g,
+                           const gr_group_offset_t *o, int64_t now)
+{
+    int64_t retention = (int64_t)co->broker->config.offsets_retention_minutes * GR_MS_PER_MINUTE;
+    if (o->expire_timestamp >= 0)
+        return now >= o->expire_timestamp;
+    if (!g->protocol_type) /* commit-only group */
+        return now - o->commit_timestamp >= retention;
+    if (g->state == GR_GROUP_EMPTY)
+        return now - g->state_timestamp >= retention;
+    if (g->state == GR_GROUP_STABLE && g->subscribed_topics &&
+        strcmp(g->protocol_type, GR_GROUP_CONSUMER_PROTOCOL_TYPE) == 0 &&
+        !gr_group_subscribed_to(g, gr_str(o->topic)))
+        return now - o->commit_timestamp >= retention;
+    return false;
+}
+
+static void expire_group(gr_coordinator_t *co, gr_group_t *g, int64_t now)
+{
+    int32_t n = 0;
+    gr_str_t *topics = malloc(sizeof(*topics) * (size_t)(g->offset_count + 1));
+    int32_t *parts = malloc(sizeof(*parts) * (size_t)(g->offset_count + 1));
+    for (int32_t i = 0; topics && parts && i < g->offset_count; i++) {
+        if (offset_expired(co, g, &g->offsets[i], now)) {
+            topics[n] = gr_str(g->offsets[i].topic);
+            parts[n++] = g->offsets[i].partition;
+        }
+    }
+    /* Tombstones first: they copy the names the removal frees. */
+    if (n > 0)
+        (void)gr_coordinator_delete_offsets(co, g, topics, parts, n);
+    free(topics);
+    free(parts);
+    if (g->state == GR_GROUP_EMPTY && g->offset_count == 0) {
+        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s expired", g->id);
+        (void)gr_coordinator_delete_group(co, g);
+    }
+}
+
+void gr_coordinator_expire(gr_coordinator_t *co)
+{
+    if (!co->load_state)
+        return;
+    int64_t now = env_now(co);
+    for (size_t b = 0; b < co->bucket_count; b++) {
+        gr_group_t *g = co->buckets[b];
+        while (g) {
+            gr_group_t *next = g->next;
+            if (co->load_state[g->coordinator_partition] == GR_LOAD_DONE)
+                expire_group(co, g, now);
+            g = next;
+        }
+    }
+}
+
+static void retention_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_coordinator_expire(w->data);
+}
+
+/* --- lifecycle ---------------------------------------------------------------------- */
+
+int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
+{
+    memset(co, 0, sizeof(*co));
+    co->broker = b;
+    co->bucket_count = GR_COORDINATOR_BUCKETS;
+    co->buckets = calloc(co->bucket_count, sizeof(*co->buckets));
+    if (!co->buckets)
+        return -ENOMEM;
+    co->partition_count = b->config.offsets_topic_num_partitions;
+    co->env = (gr_group_env_t){
+        .opaque = co,
+        .limits = {.min_session_timeout_ms = b->config.group_min_session_timeout_ms,
+                   .max_session_timeout_ms = b->config.group_max_session_timeout_ms,
+                   .initial_rebalance_delay_ms = b->config.group_initial_rebalance_delay_ms,
+                   .max_size = b->config.group_max_size},
+        .now_ms = env_now,
+        .timer_arm = env_timer_arm,
+        .timer_cancel = env_timer_cancel,
+        .store_group = gr_coordinator_store_group,
+        .respond_join = gr_coordinator_respond_join,
+        .respond_sync = gr_coordinator_respond_sync,
+    };
+    double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
+    ev_timer_init(&co->retention_timer, retention_cb, interval, interval);
+    co->retention_timer.data = co;
+    return 0;
+}
+
+void gr_coordinator_start(gr_coordinator_t *co)
+{
+    ev_timer_start(co->broker->loop, &co->retention_timer);
+    ev_unref(co->broker->loop); /* the retention timer alone does not keep the loop running */
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    if (topic && adopt_topic(co, topic) < 0)
+        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "cannot load groups: out of memory");
+}
+
+void gr_coordinator_fini(gr_coordinator_t *co)
+{
+    if (!co->buckets)
+        return;
+    if (ev_is_active(&co->retention_timer)) {
+        ev_ref(co->broker->loop);
+        ev_timer_stop(co->broker->loop, &co->retention_timer);
+    }
+    gr_coordinator_load_stop(co);
+    for (size_t b = 0; b < co->bucket_count; b++) {
+        while (co->buckets[b]) {
+            gr_group_t *g = co->buckets[b];
+            co->buckets[b] = g->next;
+            gr_group_free(g, &co->env);
+        }
+    }
+    free(co->buckets);
+    co->buckets = NULL;
+    free(co->load_state);
+    co->load_state = NULL;
+}

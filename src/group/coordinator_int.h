@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private to the coordinator's files (coordinator*.c). */
+#ifndef GR_GROUP_COORDINATOR_INT_H
+#define GR_GROUP_COORDINATOR_INT_H
+
+#include "group/coordinator.h"
+
+/* Record key versions (Kafka's __consumer_offsets schemas). */
+#define GR_OFFSET_KEY_VERSION_V0       0
+#define GR_OFFSET_KEY_VERSION          1
+#define GR_GROUP_KEY_VERSION           2
+#define GR_OFFSET_VALUE_VERSION        3 /* with the leader epoch */
+#define GR_OFFSET_VALUE_VERSION_EXPIRY 1 /* with an explicit expire timestamp */
+#define GR_GROUP_VALUE_VERSION         3
+
+gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
+/* Unlinks and frees g. */
+void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
+
+/* env callbacks (coordinator_records.c and the group handlers). */
+gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g);
+void gr_coordinator_respond_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r);
+void gr_coordinator_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r);
+
+/* Replay (coordinator_load.c). */
+void gr_coordinator_load_begin(gr_coordinator_t *co);
+void gr_coordinator_load_stop(gr_coordinator_t *co);
+/* Applies one record of a replayed batch. 0, or -EBADMSG for a record to skip. */
+int gr_coordinator_apply_record(gr_coordinator_t *co, int32_t partition, gr_bytes_t key,
+                                gr_bytes_t value);
+
+#endif

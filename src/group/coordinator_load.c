@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Replaying __consumer_offsets at start-up (or when the topic appears):
+ * partition by partition, from the log start offset to the high watermark,
+ * at most offsets.load.buffer.size bytes per loop iteration (an ev_idle
+ * watcher), so the broker keeps serving while a large partition replays.
+ * A partition's groups answer COORDINATOR_LOAD_IN_PROGRESS until its replay
+ * ends.
+ *
+ * Records apply in log order, so the last one for a key wins, as after
+ * compaction: an offset commit sets the offset, its tombstone removes it; a
+ * group metadata record replaces the group's generation and members, its
+ * tombstone resets the group (which disappears if no offsets remain).
+ * Control batches and records of unknown key versions (the new consumer
+ * protocol's) are skipped.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broker/broker.h"
+#include "consumer_offsets.h"
+#include "group/coordinator_int.h"
+#include "group/group_int.h"
+#include "protocol/arena.h"
+#include "protocol/reader.h"
+#include "protocol/records.h"
+
+static gr_group_t *group_for(gr_coordinator_t *co, int32_t partition, gr_str_t id)
+{
+    return gr_coordinator_get_or_create(co, id, partition);
+}
+
+static int apply_offset(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr, gr_bytes_t value,
+                        gr_arena_t *arena)
+{
+    gr_offset_commit_key_t key;
+    if (gr_offset_commit_key_decode(kr, GR_OFFSET_KEY_VERSION, arena, &key) < 0)
+        return -EBADMSG;
+    if (value.len < 0) {
+        gr_group_t *g = gr_coordinator_find(co, key.group);
+        if (g)
+            gr_group_offset_remove(g, key.topic, key.partition);
+        return 0;
+    }
+    gr_reader_t vr;
+    gr_reader_init(&vr, value.ptr, (size_t)value.len);
+    int16_t v = gr_read_int16(&vr);
+    gr_offset_commit_value_t val;
+    if (vr.err || v < 0 || v > GR_OFFSET_COMMIT_VALUE_MAX_VERSION ||
+        gr_offset_commit_value_decode(&vr, v, arena, &val) < 0)
+        return -EBADMSG;
+    gr_group_t *g = group_for(co, partition, key.group);
+    if (!g || gr_group_offset_set(g, key.topic, key.partition, val.offset, val.leader_epoch,
+                                  val.metadata, val.commit_timestamp, val.expire_timestamp) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+static char *cstr(gr_arena_t *arena, gr_str_t s)
+{
+    return s.len < 0 ? NULL : gr_arena_strndup(arena, s.ptr, (size_t)s.len);
+}
+
+/* Replaces g's generation and members with the record's. */
+static int load_group_value(gr_coordinator_t *co, gr_group_t *g, const gr_group_metadata_value_t *v,
+                            gr_arena_t *arena)
+{
+    gr_group_clear(g, &co->env);
+    free(g->protocol_type);
+    free(g->protocol_name);
+    g->protocol_type = v->protocol_type.len > 0 ? gr_group_strdup(v->protocol_type) : NULL;
+    g->protocol_name = gr_group_strdup(v->protocol);
+    g->generation = v->generation;
+    char *leader = cstr(arena, v->leader);
+    for (int32_t i = 0; i < v->members_count; i++) {
+        const gr_group_metadata_value_member_metadata_t *m = &v->members[i];
+        gr_member_t *member = gr_group_load_member(
+            g, &co->env, cstr(arena, m->member_id), cstr(arena, m->group_instance_id),
+            cstr(arena, m->client_id), cstr(arena, m->client_host), m->session_timeout,
+            m->rebalance_timeout, g->protocol_name, m->subscription, m->assignment);
+        if (!member)
+            return -ENOMEM;
+        if (leader && strcmp(leader, member->member_id) == 0)
+            g->leader = member;
+    }
+    if (!g->leader)
+        g->leader = g->members;
+    g->state = g->member_count > 0 ? GR_GROUP_STABLE : GR_GROUP_EMPTY;
+    g->state_timestamp =
+        v->current_state_timestamp >= 0 ? v->current_state_timestamp : gr_broker_now_ms(co->broker);
+    gr_group_compute_subscriptions(g);
+    return 0;
+}
+
+static int apply_group(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr, gr_bytes_t value,
+                       gr_arena_t *arena)
+{
+    gr_group_metadata_key_t key;
+    if (gr_group_metadata_key_decode(kr, GR_GROUP_KEY_VERSION, arena, &key) < 0)
+        return -EBADMSG;
+    gr_group_t *g = gr_coordinator_find(co, key.group);
+    if (value.len < 0) {
+        if (g && g->offset_count == 0) {
+            gr_coordinator_remove(co, g);
+        } else if (g) {
+            gr_group_clear(g, &co->env);
+            free(g->protocol_type);
+            free(g->protocol_name);
+            g->protocol_type = g->protocol_name = NULL;
+            g->generation = 0;
+            g->state = GR_GROUP_EMPTY;
+        }
+        return 0;
+    }
+    gr_reader_t vr;
+    gr_reader_init(&vr, value.ptr, (size_t)value.len);
+    int16_t v = gr_read_int16(&vr);
+    gr_group_metadata_value_t val;
+    if (vr.err || v < 0 || v > GR_GROUP_METADATA_VALUE_MAX_VERSION ||
+        gr_group_metadata_value_decode(&vr, v, arena, &val) < 0)
+        return -EBADMSG;
+    if (!g && !(g = group_for(co, partition, key.group)))
+        return -ENOMEM;
+    return load_group_value(co, g, &val, arena);
+}
+
+int gr_coordinator_apply_record(gr_coordinator_t *co, int32_t partition, gr_bytes_t key,
+                                gr_bytes_t value)
+{
+    if (key.len < 0)
+        return -EBADMSG;
+    gr_reader_t kr;
+    gr_reader_init(&kr, key.ptr, (size_t)key.len);
+    int16_t version = gr_read_int16(&kr);
+    if (kr.err)
+        return -EBADMSG;
+    gr_arena_t arena;
+    gr_arena_init(&arena);
+    int rc = -EBADMSG;
+    if (version == GR_OFFSET_KEY_VERSION_V0 || version == GR_OFFSET_KEY_VERSION)
+        rc = apply_offset(co, partition, &kr, value, &arena);
+    else if (version == GR_GROUP_KEY_VERSION)
+        rc = apply_group(co, partition, &kr, value, &arena);
+    gr_arena_fini(&arena);
+    return rc;
+}
+
+/* Applies every record of one whole batch. */
+static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t *batch, size_t size,
+                         const gr_batch_header_t *h)
+{
+    if (h->attributes & GR_BATCH_ATTR_CONTROL)
+        return;
+    uint8_t *records;
+    size_t len;
+    if (gr_batch_decompress(batch, size, &records, &len) < 0) {
+        gr_logf(&co->broker->log, GR_LOG_WARN, "group",
+                "%s-%d: skipping an unreadable batch at offset %" PRId64, GR_OFFSETS_TOPIC,
+                partition, h->base_offset);
+        return;
+    }
+    gr_record_iter_t it;
+    gr_record_iter_init(&it, records, len, h->records_count);
+    gr_record_t rec;
+    while (gr_record_iter_next(&it, &rec) == 1) {
+        int rc = gr_coordinator_apply_record(co, partition, rec.key, rec.value);
+        if (rc == -ENOMEM)
+            gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "out of memory replaying %s-%d",
+                    GR_OFFSETS_TOPIC, partition);
+    }
+    free(records);
+}
+
+/*
+ * Replays up to one slice of the current partition. Returns 1 when the
+ * partition is done, 0 if there is more, -errno on a read failure.
+ */
+static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
+{
+    gr_log_read_result_t r;
+    int32_t slice = co->broker->config.offsets_load_buffer_size;
+    int rc = gr_log_read(p->log, co->load_offset, slice, true, gr_log_high_watermark(p->log), &r);
+    if (rc == -ERANGE) { /* below the log start (retention moved it): start there */
+        co->load_offset = gr_log_start_offset(p->log);
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    if (r.len == 0)
+        return 1;
+    uint8_t *buf = malloc((size_t)r.len);
+    ssize_t got = buf ? pread(r.fd, buf, (size_t)r.len, r.file_pos) : -1;
+    gr_segment_put(r.segment);
+    if (got != r.len) {
+        free(buf);
+        return buf ? -EIO : -ENOMEM;
+    }
+    size_t pos = 0;
+    gr_batch_header_t h;
+    while (pos < (size_t)r.len && gr_batch_header_parse(buf + pos, (size_t)r.len - pos, &h) == 0) {
+        size_t size = (size_t)gr_batch_size(&h);
+        if (size > (size_t)r.len - pos)
+            break;
+        if (h.base_offset + h.last_offset_delta >= co->load_offset)
+            replay_batch(co, p->index, buf + pos, size, &h);
+        co->load_offset = h.base_offset + h.last_offset_delta + 1;
+        pos += size;
+    }
+    free(buf);
+    return 0;
+}
+
+/* The next partition still loading, or -1. */
+static int32_t next_loading(const gr_coordinator_t *co)
+{
+    for (int32_t i = 0; i < co->partition_count; i++)
+        if (co->load_state[i] == GR_LOAD_LOADING)
+            return i;
+    return -1;
+}
+
+static void start_partition(gr_coordinator_t *co, int32_t partition)
+{
+    gr_partition_t *p = gr_topic_partition(gr_coordinator_topic(co), partition);
+    co->load_partition = partition;
+    co->load_offset = p ? gr_log_start_offset(p->log) : 0;
+}
+
+static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+    (void)revents;
+    gr_coordinator_t *co = w->data;
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    gr_partition_t *p = topic ? gr_topic_partition(topic, co->load_partition) : NULL;
+    int rc = p ? replay_slice(co, p) : 1;
+    if (rc == 0)
+        return;
+    if (rc < 0)
+        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "replaying %s-%d failed: %s",
+                GR_OFFSETS_TOPIC, co->load_partition, strerror(-rc));
+    co->load_state[co->load_partition] = GR_LOAD_DONE;
+    int32_t next = next_loading(co);
+    if (next < 0) {
+        ev_idle_stop(loop, w);
+        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s", co->count,
+                GR_OFFSETS_TOPIC);
+        return;
+    }
+    start_partition(co, next);
+}
+
+void gr_coordinator_load_begin(gr_coordinator_t *co)
+{
+    int32_t first = next_loading(co);
+    if (first < 0)
+        return;
+    start_partition(co, first);
+    ev_idle_init(&co->loader, loader_cb);
+    co->loader.data = co;
+    ev_idle_start(co->broker->loop, &co->loader);
+}
+
+void gr_coordinator_load_stop(gr_coordinator_t *co)
+{
+    if (ev_is_active(&co->loader))
+        ev_idle_stop(co->broker->loop, &co->loader);
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writing the coordinator's records to __consumer_offsets: offset commits,
+ * group metadata, and their tombstones, each write one uncompressed batch
+ * appended to the group's partition (the broker is its only writer).
+ *
+ * A record's key and value are an int16 schema version followed by the
+ * schema's fields (Kafka's layout, so Kafka tools can read our topic).
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "consumer_offsets.h"
+#include "group/coordinator_int.h"
+#include "handlers/handlers.h"
+#include "protocol/arena.h"
+#include "protocol/records.h"
+#include "protocol/writer.h"
+
+/* Keys and values written back to back; positions resolved once complete. */
+typedef struct record_set {
+    gr_writer_t buf;
+    size_t *key_pos;
+    size_t *key_end;
+    size_t *value_pos;
+    size_t *value_end; /* value_pos == value_end with tombstone set: null value */
+    bool *tombstone;
+    int32_t count;
+    int32_t cap;
+} record_set_t;
+
+static void set_init(record_set_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    gr_writer_init(&s->buf);
+}
+
+static void set_fini(record_set_t *s)
+{
+    gr_writer_fini(&s->buf);
+    free(s->key_pos);
+    free(s->key_end);
+    free(s->value_pos);
+    free(s->value_end);
+    free(s->tombstone);
+}
+
+static int set_reserve(record_set_t *s)
+{
+    if (s->count < s->cap)
+        return 0;
+    int32_t cap = s->cap ? s->cap * 2 : 8;
+    size_t **arrays[] = {&s->key_pos, &s->key_end, &s->value_pos, &s->value_end};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        size_t *grown = realloc(*arrays[i], sizeof(size_t) * (size_t)cap);
+        if (!grown)
+            return -ENOMEM;
+        *arrays[i] = grown;
+    }
+    bool *t = realloc(s->tombstone, sizeof(bool) * (size_t)cap);
+    if (!t)
+        return -ENOMEM;
+    s->tombstone = t;
+    s->cap = cap;
+    return 0;
+}
+
+static int add_offset(record_set_t *s, const char *group, gr_str_t topic, int32_t partition,
+                      const gr_offset_commit_value_t *value)
+{
+    if (set_reserve(s) < 0)
+        return -ENOMEM;
+    int32_t i = s->count;
+    gr_offset_commit_key_t key = {.group = gr_str(group), .topic = topic, .partition = partition};
+    s->key_pos[i] = s->buf.len;
+    gr_write_int16(&s->buf, GR_OFFSET_KEY_VERSION);
+    int rc = gr_offset_commit_key_encode(&s->buf, GR_OFFSET_KEY_VERSION, &key);
+    s->key_end[i] = s->value_pos[i] = s->buf.len;
+    s->tombstone[i] = value == NULL;
+    if (value) {
+        int16_t v =
+            value->expire_timestamp >= 0 ? GR_OFFSET_VALUE_VERSION_EXPIRY : GR_OFFSET_VALUE_VERSION;
+        gr_write_int16(&s->buf, v);
+        if (!rc)
+            rc = gr_offset_commit_value_encode(&s->buf, v, value);
+    }
+    s->value_end[i] = s->buf.len;
+    s->count++;
+    return rc ? rc : s->buf.err;
+}
+
+static void fill_member(const gr_group_t *g, const gr_member_t *m,
+                        gr_group_metadata_value_member_metadata_t *out)
+{
+    gr_group_metadata_value_member_metadata_init(out);
+    out->member_id = gr_str(m->member_id);
+    out->group_instance_id = gr_str(m->instance_id);
+    out->client_id = gr_str(m->client_id);
+    out->client_host = gr_str(m->client_host);
+    out->rebalance_timeout = m->rebalance_timeout_ms;
+    out->session_timeout = m->session_timeout_ms;
+    gr_bytes_t meta = gr_member_metadata(m, g->protocol_name);
+    out->subscription = meta.len >= 0 ? meta : (gr_bytes_t){NULL, 0};
+    out->assignment = (gr_bytes_t){m->assignment, m->assignment_len};
+}
+
+static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
+{
+    if (set_reserve(s) < 0)
+        return -ENOMEM;
+    int32_t i = s->count;
+    gr_group_metadata_key_t key = {.group = gr_str(g->id)};
+    s->key_pos[i] = s->buf.len;
+    gr_write_int16(&s->buf, GR_GROUP_KEY_VERSION);
+    int rc = gr_group_metadata_key_encode(&s->buf, GR_GROUP_KEY_VERSION, &key);
+    s->key_end[i] = s->value_pos[i] = s->buf.len;
+    s->tombstone[i] = tombstone;
+    if (!tombstone) {
+        gr_group_metadata_value_t value;
+        gr_group_metadata_value_init(&value);
+        value.protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
+        value.generation = g->generation;
+        value.protocol = gr_str(g->protocol_name);
+        value.leader = gr_str(g->leader ? g->leader->member_id : NULL);
+        value.current_state_timestamp = g->state_timestamp;
+        value.members = calloc((size_t)g->member_count + 1, sizeof(*value.members));
+        if (!value.members)
+            return -ENOMEM;
+        for (gr_member_t *m = g->members; m; m = m->next)
+            fill_member(g, m, &value.members[value.members_count++]);
+        gr_write_int16(&s->buf, GR_GROUP_VALUE_VERSION);
+        if (!rc)
+            rc = gr_group_metadata_value_encode(&s->buf, GR_GROUP_VALUE_VERSION, &value);
+        free(value.members);
+    }
+    s->value_end[i] = s->buf.len;
+    s->count++;
+    return rc ? rc : s->buf.err;
+}
+
+/* Appends the set as one batch to the group's partition. 0 or -errno. */
+static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s)
+{
+    gr_broker_t *b = co->broker;
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    gr_partition_t *p = topic ? gr_topic_partition(topic, partition) : NULL;
+    if (!p)
+        return -ENOENT;
+    if (s->count == 0)
+        return 0;
+    gr_record_t *recs = calloc((size_t)s->count, sizeof(*recs));
+    if (!recs)
+        return -ENOMEM;
+    for (int32_t i = 0; i < s->count; i++) {
+        recs[i].offset_delta = i;
+        recs[i].key =
+            (gr_bytes_t){s->buf.buf + s->key_pos[i], (int32_t)(s->key_end[i] - s->key_pos[i])};
+        recs[i].value = s->tombstone[i]
+                            ? (gr_bytes_t){NULL, GR_NULL_LEN}
+                            : (gr_bytes_t){s->buf.buf + s->value_pos[i],
+                                           (int32_t)(s->value_end[i] - s->value_pos[i])};
+    }
+    int64_t now = gr_broker_now_ms(b);
+    gr_batch_header_t h = {.partition_leader_epoch = p->leader_epoch,
+                           .last_offset_delta = s->count - 1,
+                           .base_timestamp = now,
+                           .max_timestamp = now,
+                           .producer_id = -1,
+                           .producer_epoch = -1,
+                           .base_sequence = -1};
+    gr_writer_t batch;
+    gr_writer_init(&batch);
+    int rc = gr_batch_build(&batch, &h, recs, s->count, GR_COMPRESSION_NONE);
+    free(recs);
+    if (!rc) {
+        gr_log_append_info_t info;
+        rc = gr_log_append(p->log, batch.buf, batch.len, p->leader_epoch, now, &info);
+        if (!rc || info.records > 0) {
+            gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
+            gr_fetch_wake(b, p);
+        }
+    }
+    gr_writer_fini(&batch);
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "group", "writing to %s-%d failed: %s", GR_OFFSETS_TOPIC,
+                partition, strerror(-rc));
+    return rc;
+}
+
+/* Kafka's mapping of a failed coordinator write. */
+static gr_kerr_t write_error(int rc, bool commit)
+{
+    if (rc == -EMSGSIZE)
+        return commit ? GR_KERR_INVALID_COMMIT_OFFSET_SIZE : GR_KERR_UNKNOWN_SERVER_ERROR;
+    if (rc == -ENOENT)
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    return GR_KERR_NOT_COORDINATOR;
+}
+
+gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g)
+{
+    gr_coordinator_t *co = opaque;
+    record_set_t s;
+    set_init(&s);
+    int rc = add_group(&s, g, false);
+    if (!rc)
+        rc = set_append(co, g->coordinator_partition, &s);
+    set_fini(&s);
+    return rc ? write_error(rc, false) : GR_KERR_NONE;
+}
+
+void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
+                           int32_t count)
+{
+    int64_t now = gr_broker_now_ms(co->broker);
+    record_set_t s;
+    set_init(&s);
+    int rc = 0;
+    for (int32_t i = 0; i < count && !rc; i++) {
+        if (*commits[i].error)
+            continue;
+        gr_offset_commit_value_t v = {.offset = commits[i].offset,
+                                      .leader_epoch = commits[i].leader_epoch,
+                                      .metadata = commits[i].metadata.len >= 0 ? commits[i].metadata
+                                                                               : gr_str(""),
+                                      .commit_timestamp = now,
+                                      .expire_timestamp = commits[i].expire_timestamp};
+        rc = add_offset(&s, g->id, commits[i].topic, commits[i].partition, &v);
+    }
+    if (!rc)
+        rc = set_append(co, g->coordinator_partition, &s);
+    set_fini(&s);
+    for (int32_t i = 0; i < count; i++) {
+        gr_offset_commit_t *c = &commits[i];
+        if (*c->error)
+            continue;
+        if (rc)
+            *c->error = write_error(rc, true);
+        else if (gr_group_offset_set(g, c->topic, c->partition, c->offset, c->leader_epoch,
+                                     c->metadata, now, c->expire_timestamp) < 0)
+            *c->error = GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+}
+
+gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, const gr_str_t *topics,
+                                        const int32_t *partitions, int32_t count)
+{
+    record_set_t s;
+    set_init(&s);
+    int rc = 0;
+    for (int32_t i = 0; i < count && !rc; i++)
+        if (gr_group_offset_find(g, topics[i], partitions[i]))
+            rc = add_offset(&s, g->id, topics[i], partitions[i], NULL);
+    if (!rc)
+        rc = set_append(co, g->coordinator_partition, &s);
+    if (!rc) {
+        gr_arena_t arena;
+        gr_arena_init(&arena);
+        /* Copy names first: removing an offset frees the name a caller may pass in. */
+        for (int32_t i = 0; i < s.count; i++) {
+            gr_reader_t r;
+            gr_reader_init(&r, s.buf.buf + s.key_pos[i] + sizeof(int16_t),
+                           s.key_end[i] - s.key_pos[i] - sizeof(int16_t));
+            gr_offset_commit_key_t key;
+            if (gr_offset_commit_key_decode(&r, GR_OFFSET_KEY_VERSION, &arena, &key) == 0)
+                gr_group_offset_remove(g, key.topic, key.partition);
+        }
+        gr_arena_fini(&arena);
+    }
+    set_fini(&s);
+    return rc ? write_error(rc, false) : GR_KERR_NONE;
+}
+
+gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
+{
+    record_set_t s;
+    set_init(&s);
+    int rc = 0;
+    for (int32_t i = 0; i < g->offset_count && !rc; i++)
+        rc = add_offset(&s, g->id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
+    if (!rc)
+        rc = add_group(&s, g, true);
+    if (!rc)
+        rc = set_append(co, g->coordinator_partition, &s);
+    set_fini(&s);
+    if (rc)
+        return write_error(rc, false);
+    gr_group_mark_dead(g, &co->env);
+    gr_coordinator_remove(co, g);
+    return GR_KERR_NONE;
+}

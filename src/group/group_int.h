@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Private to src/group/: member and protocol helpers shared by group.c,
+ * group_member.c and group_offsets.c.
+ */
+#ifndef GR_GROUP_GROUP_INT_H
+#define GR_GROUP_GROUP_INT_H
+
+#include "group/group.h"
+
+/* The protocol type of Kafka's consumers (their metadata can be decoded). */
+#define GR_GROUP_CONSUMER_PROTOCOL_TYPE "consumer"
+
+/* A NUL-terminated copy (NULL for a null string or on -ENOMEM). */
+char *gr_group_strdup(gr_str_t s);
+/* Does the C string equal s (NULL equals null)? */
+bool gr_group_str_is(const char *c, gr_str_t s);
+
+gr_member_t *gr_member_new(gr_group_t *g, const char *member_id, gr_str_t instance_id,
+                           gr_str_t client_id, gr_str_t client_host);
+void gr_member_free(gr_member_t *m);
+/* Replaces the member's protocols with copies. 0 or -ENOMEM. */
+int gr_member_set_protocols(gr_member_t *m, const gr_join_protocol_t *in, int32_t count);
+/* Same protocols, same order, same metadata? */
+bool gr_member_matches(const gr_member_t *m, const gr_join_protocol_t *in, int32_t count);
+bool gr_member_supports(const gr_member_t *m, const char *protocol);
+int gr_member_set_assignment(gr_member_t *m, gr_bytes_t assignment);
+
+gr_member_t *gr_group_find_static(const gr_group_t *g, gr_str_t instance_id);
+bool gr_group_supports_protocols(const gr_group_t *g, gr_str_t protocol_type,
+                                 const gr_join_protocol_t *protocols, int32_t count);
+/* The protocol the members agree on (owned by a member), NULL if none. */
+const char *gr_group_select_protocol(const gr_group_t *g);
+/* Recomputes g->subscribed_topics for the chosen protocol. */
+void gr_group_compute_subscriptions(gr_group_t *g);
+void gr_group_subscriptions_free(gr_group_t *g);
+void gr_group_offsets_free(gr_group_t *g);
+/* Drops every member and pending member (replay replaces them); keeps offsets. */
+void gr_group_clear(gr_group_t *g, gr_group_env_t *env);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A group's committed offsets: a small array searched linearly. A group
+ * commits for the partitions it consumes, typically a few hundred at most.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group/group_int.h"
+
+gr_group_offset_t *gr_group_offset_find(gr_group_t *g, gr_str_t topic, int32_t partition)
+{
+    for (int32_t i = 0; i < g->offset_count; i++) {
+        gr_group_offset_t *o = &g->offsets[i];
+        if (o->partition == partition && gr_group_str_is(o->topic, topic))
+            return o;
+    }
+    return NULL;
+}
+
+static gr_group_offset_t *offset_add(gr_group_t *g, gr_str_t topic, int32_t partition)
+{
+    if (g->offset_count == g->offset_cap) {
+        int32_t cap = g->offset_cap ? g->offset_cap * 2 : 8;
+        gr_group_offset_t *grown = realloc(g->offsets, sizeof(*grown) * (size_t)cap);
+        if (!grown)
+            return NULL;
+        g->offsets = grown;
+        g->offset_cap = cap;
+    }
+    gr_group_offset_t *o = &g->offsets[g->offset_count];
+    memset(o, 0, sizeof(*o));
+    if (!(o->topic = gr_group_strdup(topic)))
+        return NULL;
+    o->partition = partition;
+    g->offset_count++;
+    return o;
+}
+
+int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition, int64_t offset,
+                        int32_t leader_epoch, gr_str_t metadata, int64_t commit_ts,
+                        int64_t expire_ts)
+{
+    char *meta = gr_group_strdup(metadata.len >= 0 ? metadata : gr_str(""));
+    if (!meta)
+        return -ENOMEM;
+    gr_group_offset_t *o = gr_group_offset_find(g, topic, partition);
+    if (!o && !(o = offset_add(g, topic, partition))) {
+        free(meta);
+        return -ENOMEM;
+    }
+    free(o->metadata);
+    o->metadata = meta;
+    o->offset = offset;
+    o->leader_epoch = leader_epoch;
+    o->commit_timestamp = commit_ts;
+    o->expire_timestamp = expire_ts;
+    return 0;
+}
+
+bool gr_group_offset_remove(gr_group_t *g, gr_str_t topic, int32_t partition)
+{
+    gr_group_offset_t *o = gr_group_offset_find(g, topic, partition);
+    if (!o)
+        return false;
+    free(o->topic);
+    free(o->metadata);
+    *o = g->offsets[--g->offset_count];
+    return true;
+}
+
+void gr_group_offsets_free(gr_group_t *g)
+{
+    for (int32_t i = 0; i < g->offset_count; i++) {
+        free(g->offsets[i].topic);
+        free(g->offsets[i].metadata);
+    }
+    free(g->offsets);
+    g->offsets = NULL;
+    g->offset_count = g->offset_cap = 0;
+}

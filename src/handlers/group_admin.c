@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Finding and administering groups: FindCoordinator (v0-5, batched keys
+ * from v4), DescribeGroups (v0-5), ListGroups (v0-5, state filter from v4,
+ * type filter from v5) and DeleteGroups (v0-2).
+ *
+ * FindCoordinator creates __consumer_offsets on first use and names this
+ * broker. Transaction coordinators do not exist yet: key type 1 is answered
+ * COORDINATOR_NOT_AVAILABLE, which clients retry.
+ *
+ * Runs on: loop thread.
+ */
+#include <strings.h>
+
+#include "broker/broker.h"
+#include "delete_groups.h"
+#include "describe_groups.h"
+#include "find_coordinator.h"
+#include "group/coordinator.h"
+#include "handlers/handlers.h"
+#include "list_groups.h"
+
+#define GR_COORDINATOR_KEY_GROUP          0
+#define GR_COORDINATOR_KEY_TRANSACTION    1
+#define GR_FIND_COORDINATOR_BATCH_VERSION 4
+/* Group operations allowed when no authorizer is configured: read, delete, describe. */
+#define GR_ACL_OPS_ALL_GROUP  328
+#define GR_ACL_OPS_UNKNOWN    INT32_MIN
+#define GR_GROUP_TYPE_CLASSIC "classic"
+
+/* --- FindCoordinator -------------------------------------------------------------- */
+
+typedef struct coordinator_answer {
+    gr_kerr_t error;
+    int32_t node_id;
+    gr_str_t host;
+    int32_t port;
+} coordinator_answer_t;
+
+static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type)
+{
+    coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
+    if (key_type == GR_COORDINATOR_KEY_GROUP)
+        a.error = gr_coordinator_ensure_topic(&b->groups);
+    else if (key_type == GR_COORDINATOR_KEY_TRANSACTION)
+        a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    else
+        a.error = GR_KERR_INVALID_REQUEST;
+    if (!a.error) {
+        a.node_id = b->config.broker_id;
+        a.host = gr_str(b->advertised_host);
+        a.port = b->advertised_port;
+    }
+    return a;
+}
+
+static gr_str_t error_message(gr_kerr_t err)
+{
+    return err ? gr_str(gr_kerr_name(err)) : (gr_str_t){NULL, GR_NULL_LEN};
+}
+
+void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
+{
+    gr_find_coordinator_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_find_coordinator_response_t resp;
+    gr_find_coordinator_response_init(&resp);
+    if (req->api_version < GR_FIND_COORDINATOR_BATCH_VERSION) {
+        coordinator_answer_t a = find_coordinator(b, in.key_type);
+        resp.error_code = a.error;
+        resp.error_message = error_message(a.error);
+        resp.node_id = a.node_id;
+        resp.host = a.host;
+        resp.port = a.port;
+        gr_request_respond(req, &resp);
+        return;
+    }
+    resp.coordinators =
+        gr_request_alloc_array(req, in.coordinator_keys_count, sizeof(*resp.coordinators));
+    if (!resp.coordinators) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    for (int32_t i = 0; i < in.coordinator_keys_count; i++) {
+        coordinator_answer_t a = find_coordinator(b, in.key_type);
+        gr_find_coordinator_response_coordinator_t *c = &resp.coordinators[i];
+        c->key = in.coordinator_keys[i];
+        c->error_code = a.error;
+        c->error_message = error_message(a.error);
+        c->node_id = a.node_id;
+        c->host = a.host;
+        c->port = a.port;
+    }
+    resp.coordinators_count = in.coordinator_keys_count > 0 ? in.coordinator_keys_count : 0;
+    gr_request_respond(req, &resp);
+}
+
+/* --- DescribeGroups --------------------------------------------------------------- */
+
+static int describe_members(gr_request_t *req, const gr_group_t *g,
+                            gr_describe_groups_response_described_group_t *out)
+{
+    out->members = gr_request_alloc_array(req, g->member_count, sizeof(*out->members));
+    if (!out->members)
+        return -1;
+    /* Metadata and assignments are shown only once a generation is stable, as Kafka does. */
+    bool stable = g->state == GR_GROUP_STABLE;
+    for (const gr_member_t *m = g->members; m; m = m->next) {
+        gr_describe_groups_response_described_group_member_t *d =
+            &out->members[out->members_count++];
+        d->member_id = gr_str(m->member_id);
+        d->group_instance_id = gr_str(m->instance_id);
+        d->client_id = gr_str(m->client_id);
+        d->client_host = gr_str(m->client_host);
+        gr_bytes_t meta = stable ? gr_member_metadata(m, g->protocol_name) : (gr_bytes_t){0};
+        d->member_metadata = meta.len >= 0 ? meta : (gr_bytes_t){NULL, 0};
+        d->member_assignment =
+            stable ? (gr_bytes_t){m->assignment, m->assignment_len} : (gr_bytes_t){NULL, 0};
+    }
+    return 0;
+}
+
+static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool include_ops,
+                         gr_describe_groups_response_described_group_t *out)
+{
+    out->group_id = id;
+    out->authorized_operations = include_ops ? GR_ACL_OPS_ALL_GROUP : GR_ACL_OPS_UNKNOWN;
+    out->group_state = gr_str(gr_group_state_name(GR_GROUP_DEAD));
+    out->protocol_type = gr_str("");
+    out->protocol_data = gr_str("");
+    out->members = gr_request_alloc_array(req, 0, sizeof(*out->members));
+    int32_t partition;
+    out->error_code = gr_coordinator_check(&b->groups, id, &partition);
+    gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(&b->groups, id);
+    if (!g)
+        return; /* an unknown group is described as Dead, without error */
+    out->group_state = gr_str(gr_group_state_name(g->state));
+    out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
+    if (g->state == GR_GROUP_STABLE && g->protocol_name)
+        out->protocol_data = gr_str(g->protocol_name);
+    if (describe_members(req, g, out) < 0)
+        out->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+}
+
+void gr_handle_describe_groups(gr_broker_t *b, gr_request_t *req)
+{
+    gr_describe_groups_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_describe_groups_response_t resp;
+    gr_describe_groups_response_init(&resp);
+    resp.groups = gr_request_alloc_array(req, in.groups_count, sizeof(*resp.groups));
+    if (!resp.groups) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    for (int32_t i = 0; i < in.groups_count; i++) {
+        gr_describe_groups_response_described_group_init(&resp.groups[i]);
+        describe_one(b, req, in.groups[i], in.include_authorized_operations, &resp.groups[i]);
+    }
+    resp.groups_count = in.groups_count > 0 ? in.groups_count : 0;
+    gr_request_respond(req, &resp);
+}
+
+/* --- ListGroups ------------------------------------------------------------------- */
+
+typedef struct list_ctx {
+    gr_request_t *req;
+    const gr_list_groups_request_t *in;
+    gr_list_groups_response_t *resp;
+    int32_t cap;
+} list_ctx_t;
+
+static bool state_wanted(const gr_list_groups_request_t *in, gr_group_state_t s)
+{
+    if (in->states_filter_count <= 0)
+        return true;
+    for (int32_t i = 0; i < in->states_filter_count; i++)
+        if (gr_group_state_parse(in->states_filter[i]) == (int)s)
+            return true;
+    return false;
+}
+
+static bool classic_wanted(const gr_list_groups_request_t *in)
+{
+    if (in->types_filter_count <= 0)
+        return true;
+    for (int32_t i = 0; i < in->types_filter_count; i++) {
+        gr_str_t t = in->types_filter[i];
+        if (t.len == (int32_t)strlen(GR_GROUP_TYPE_CLASSIC) &&
+            strncasecmp(t.ptr, GR_GROUP_TYPE_CLASSIC, (size_t)t.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void list_one(gr_group_t *g, void *arg)
+{
+    list_ctx_t *ctx = arg;
+    if (!state_wanted(ctx->in, g->state) || ctx->resp->groups_count >= ctx->cap)
+        return;
+    gr_list_groups_response_listed_group_t *out = &ctx->resp->groups[ctx->resp->groups_count++];
+    out->group_id = gr_str(g->id);
+    out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
+    out->group_state = gr_str(gr_group_state_name(g->state));
+    out->group_type = gr_str(GR_GROUP_TYPE_CLASSIC);
+}
+
+void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
+{
+    gr_list_groups_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_list_groups_response_t resp;
+    gr_list_groups_response_init(&resp);
+    int32_t cap = (int32_t)b->groups.count;
+    resp.groups = gr_request_alloc_array(req, cap, sizeof(*resp.groups));
+    if (!resp.groups) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    if (classic_wanted(&in)) {
+        list_ctx_t ctx = {req, &in, &resp, cap};
+        gr_coordinator_foreach(&b->groups, list_one, &ctx);
+    }
+    /* Groups of partitions still replaying are not known yet: say so. */
+    for (int32_t i = 0; b->groups.load_state && i < b->groups.partition_count; i++)
+        if (b->groups.load_state[i] != GR_LOAD_DONE)
+            resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
+    gr_request_respond(req, &resp);
+}
+
+/* --- DeleteGroups ------------------------------------------------------------------ */
+
+static gr_kerr_t delete_one(gr_broker_t *b, gr_str_t id)
+{
+    int32_t partition;
+    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
+    if (err)
+        return err;
+    gr_group_t *g = gr_coordinator_find(&b->groups, id);
+    if (!g || g->state == GR_GROUP_DEAD)
+        return GR_KERR_GROUP_ID_NOT_FOUND;
+    if (g->state != GR_GROUP_EMPTY)
+        return GR_KERR_NON_EMPTY_GROUP;
+    return gr_coordinator_delete_group(&b->groups, g);
+}
+
+void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req)
+{
+    gr_delete_groups_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_delete_groups_response_t resp;
+    gr_delete_groups_response_init(&resp);
+    resp.results = gr_request_alloc_array(req, in.groups_names_count, sizeof(*resp.results));
+    if (!resp.results) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    for (int32_t i = 0; i < in.groups_names_count; i++) {
+        resp.results[i].group_id = in.groups_names[i];
+        resp.results[i].error_code = delete_one(b, in.groups_names[i]);
+    }
+    resp.results_count = in.groups_names_count > 0 ? in.groups_names_count : 0;
+    gr_request_respond(req, &resp);
+}

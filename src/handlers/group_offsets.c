@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Committed offsets: OffsetCommit (v0-9), OffsetFetch (v0-9, several
+ * groups from v8) and OffsetDelete (v0).
+ *
+ * OffsetCommit: a partition of an unknown topic gets
+ * UNKNOWN_TOPIC_OR_PARTITION and metadata over offset.metadata.max.bytes
+ * OFFSET_METADATA_TOO_LARGE; the rest are checked against the group (a
+ * commit without generation and member creates a commit-only group, one
+ * with a generation for an unknown group gets ILLEGAL_GENERATION) and
+ * written as one batch. v0 commits, which Kafka kept in ZooKeeper, are kept
+ * in __consumer_offsets like the others. v2-4 retention times set an
+ * explicit expiry.
+ *
+ * OffsetFetch answers -1 and empty metadata for partitions without a
+ * commit (also for unknown groups); a null topic list means every committed
+ * partition. require_stable needs no waiting: no transactional commits are
+ * ever pending here.
+ *
+ * Runs on: loop thread.
+ */
+#include <string.h>
+
+#include "broker/broker.h"
+#include "group/coordinator.h"
+#include "handlers/handlers.h"
+#include "offset_commit.h"
+#include "offset_delete.h"
+#include "offset_fetch.h"
+
+#define GR_OFFSET_FETCH_GROUP_ERROR_VERSION 2 /* top-level error code from v2 */
+#define GR_OFFSET_FETCH_BATCH_VERSION       8
+
+typedef gr_offset_commit_request_offset_commit_request_topic_t commit_topic_t;
+typedef gr_offset_commit_response_offset_commit_response_topic_t commit_topic_resp_t;
+
+static bool partition_exists(gr_broker_t *b, gr_str_t topic, int32_t partition)
+{
+    gr_topic_t *t = gr_topics_find(&b->topics, topic.ptr, topic.len > 0 ? (size_t)topic.len : 0);
+    return t && gr_topic_partition(t, partition) != NULL;
+}
+
+/* --- OffsetCommit ----------------------------------------------------------------- */
+
+/* Allocates the response mirroring the request, and the commits; presets per-partition errors. */
+static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
+                                          const gr_offset_commit_request_t *in,
+                                          gr_offset_commit_response_t *resp, int32_t *count)
+{
+    int32_t total = 0;
+    for (int32_t t = 0; t < in->topics_count; t++)
+        total += in->topics[t].partitions_count > 0 ? in->topics[t].partitions_count : 0;
+    gr_offset_commit_t *commits = gr_request_alloc_array(req, total, sizeof(*commits));
+    resp->topics = gr_request_alloc_array(req, in->topics_count, sizeof(*resp->topics));
+    if (!commits || !resp->topics)
+        return NULL;
+    int64_t expire = in->retention_time_ms >= 0 ? gr_broker_now_ms(b) + in->retention_time_ms : -1;
+    int32_t n = 0;
+    for (int32_t t = 0; t < in->topics_count; t++) {
+        const commit_topic_t *tin = &in->topics[t];
+        commit_topic_resp_t *tout = &resp->topics[resp->topics_count++];
+        tout->name = tin->name;
+        tout->partitions =
+            gr_request_alloc_array(req, tin->partitions_count, sizeof(*tout->partitions));
+        if (!tout->partitions)
+            return NULL;
+        for (int32_t i = 0; i < tin->partitions_count; i++) {
+            const gr_offset_commit_request_offset_commit_request_partition_t *p =
+                &tin->partitions[i];
+            gr_offset_commit_response_offset_commit_response_partition_t *pout =
+                &tout->partitions[tout->partitions_count++];
+            pout->partition_index = p->partition_index;
+            if (!partition_exists(b, tin->name, p->partition_index))
+                pout->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+            else if (p->committed_metadata.len > b->config.offset_metadata_max_bytes)
+                pout->error_code = GR_KERR_OFFSET_METADATA_TOO_LARGE;
+            commits[n++] = (gr_offset_commit_t){.topic = tin->name,
+                                                .partition = p->partition_index,
+                                                .offset = p->committed_offset,
+                                                .leader_epoch = p->committed_leader_epoch,
+                                                .metadata = p->committed_metadata,
+                                                .expire_timestamp = expire,
+                                                .error = &pout->error_code};
+        }
+    }
+    *count = n;
+    return commits;
+}
+
+/* The group-level outcome of a commit: NONE lets the commit proceed into *group. */
+static gr_kerr_t commit_group(gr_broker_t *b, const gr_offset_commit_request_t *in,
+                              gr_group_t **group)
+{
+    int32_t partition;
+    gr_kerr_t err = gr_coordinator_check(&b->groups, in->group_id, &partition);
+    if (err)
+        return err;
+    gr_group_t *g = gr_coordinator_find(&b->groups, in->group_id);
+    if (!g) {
+        /* Only a commit outside group management may create the group. */
+        if (in->generation_id_or_member_epoch >= 0)
+            return GR_KERR_ILLEGAL_GENERATION;
+        if (!(g = gr_coordinator_get_or_create(&b->groups, in->group_id, partition)))
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    *group = g;
+    return gr_group_check_commit(g, &b->groups.env, in->member_id, in->group_instance_id,
+                                 in->generation_id_or_member_epoch);
+}
+
+void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
+{
+    gr_offset_commit_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_offset_commit_response_t resp;
+    gr_offset_commit_response_init(&resp);
+    int32_t count = 0;
+    gr_offset_commit_t *commits = commit_prepare(b, req, &in, &resp, &count);
+    if (!commits) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    gr_group_t *g = NULL;
+    gr_kerr_t err = commit_group(b, &in, &g);
+    if (err) {
+        for (int32_t i = 0; i < count; i++)
+            if (!*commits[i].error)
+                *commits[i].error = err;
+    } else {
+        gr_coordinator_commit(&b->groups, g, commits, count);
+    }
+    gr_request_respond(req, &resp);
+}
+
+/* --- OffsetFetch ------------------------------------------------------------------ */
+
+typedef struct fetched_partition {
+    int32_t partition;
+    int64_t offset;
+    int32_t leader_epoch;
+    gr_str_t metadata;
+} fetched_partition_t;
+
+typedef struct fetched_topic {
+    gr_str_t name;
+    fetched_partition_t *partitions;
+    int32_t count;
+} fetched_topic_t;
+
+static void fetched_fill(gr_group_t *g, gr_str_t topic, int32_t partition, fetched_partition_t *out)
+{
+    gr_group_offset_t *o = g ? gr_group_offset_find(g, topic, partition) : NULL;
+    *out = (fetched_partition_t){partition, -1, -1, gr_str("")};
+    if (o) {
+        out->offset = o->offset;
+        out->leader_epoch = o->leader_epoch;
+        out->metadata = gr_str(o->metadata);
+    }
+}
+
+/* Every committed partition of g, grouped by topic. */
+static fetched_topic_t *fetch_all(gr_request_t *req, gr_group_t *g, int32_t *count)
+{
+    int32_t n = g ? g->offset_count : 0;
+    fetched_topic_t *topics = gr_request_alloc_array(req, n, sizeof(*topics));
+    if (!topics)
+        return NULL;
+    int32_t nt = 0;
+    for (int32_t i = 0; i < n; i++) {
+        gr_str_t name = gr_str(g->offsets[i].topic);
+        fetched_topic_t *t = NULL;
+        for (int32_t j = 0; j < nt && !t; j++)
+            if (gr_str_eq(topics[j].name, name))
+                t = &topics[j];
+        if (!t) {
+            t = &topics[nt++];
+            t->name = name;
+            if (!(t->partitions = gr_request_alloc_array(req, n, sizeof(*t->partitions))))
+                return NULL;
+        }
+        fetched_fill(g, name, g->offsets[i].partition, &t->partitions[t->count++]);
+    }
+    *count = nt;
+    return topics;
+}
+
+/*
+ * Looks one group's offsets up: the asked partitions (names[i] with
+ * parts[i][0..part_counts[i]), or all when topic_count < 0.
+ */
+static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, int32_t topic_count,
+                                    const gr_str_t *names, int32_t *const *parts,
+                                    const int32_t *part_counts, int32_t *count)
+{
+    if (topic_count < 0)
+        return fetch_all(req, g, count);
+    fetched_topic_t *topics = gr_request_alloc_array(req, topic_count, sizeof(*topics));
+    if (!topics)
+        return NULL;
+    for (int32_t t = 0; t < topic_count; t++) {
+        topics[t].name = names[t];
+        topics[t].partitions =
+            gr_request_alloc_array(req, part_counts[t], sizeof(*topics[t].partitions));
+        if (!topics[t].partitions)
+            return NULL;
+        for (int32_t i = 0; i < part_counts[t]; i++)
+            fetched_fill(g, names[t], parts[t][i], &topics[t].partitions[topics[t].count++]);
+    }
+    *count = topic_count;
+    return topics;
+}
+
+/* The group's error and, without one, its (possibly NULL: unknown) group. */
+static gr_kerr_t fetch_lookup(gr_broker_t *b, gr_str_t id, gr_group_t **g)
+{
+    int32_t partition;
+    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
+    *g = err ? NULL : gr_coordinator_find(&b->groups, id);
+    return err;
+}
+
+/* Flattens a request topic list into the arrays fetch_group takes. */
+#define FETCH_ARGS(req, topics, n, names, parts, counts)                                           \
+    do {                                                                                           \
+        names = gr_request_alloc_array(req, n, sizeof(*names));                                    \
+        parts = gr_request_alloc_array(req, n, sizeof(*parts));                                    \
+        counts = gr_request_alloc_array(req, n, sizeof(*counts));                                  \
+        for (int32_t k = 0; names && parts && counts && k < (n); k++) {                            \
+            names[k] = (topics)[k].name;                                                           \
+            parts[k] = (topics)[k].partition_indexes;                                              \
+            counts[k] =                                                                            \
+                (topics)[k].partition_indexes_count > 0 ? (topics)[k].partition_indexes_count : 0; \
+        }                                                                                          \
+    } while (0)
+
+static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch_request_t *in,
+                        gr_offset_fetch_response_t *resp)
+{
+    gr_group_t *g;
+    gr_kerr_t err = fetch_lookup(b, in->group_id, &g);
+    gr_str_t *names;
+    int32_t **parts, *counts, n = 0;
+    FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
+    if (!names || !parts || !counts)
+        return -1;
+    fetched_topic_t *topics = fetch_group(req, g, in->topics_count, names, parts, counts, &n);
+    resp->topics = gr_request_alloc_array(req, n, sizeof(*resp->topics));
+    if (!topics || !resp->topics)
+        return -1;
+    /* Before v2 there is no top-level error: each partition carries it. */
+    if (req->api_version >= GR_OFFSET_FETCH_GROUP_ERROR_VERSION)
+        resp->error_code = err;
+    for (int32_t t = 0; t < n; t++) {
+        gr_offset_fetch_response_offset_fetch_response_topic_t *out = &resp->topics[t];
+        out->name = topics[t].name;
+        out->partitions = gr_request_alloc_array(req, topics[t].count, sizeof(*out->partitions));
+        if (!out->partitions)
+            return -1;
+        for (int32_t i = 0; i < topics[t].count; i++) {
+            const fetched_partition_t *f = &topics[t].partitions[i];
+            out->partitions[i] = (gr_offset_fetch_response_offset_fetch_response_partition_t){
+                f->partition, f->offset, f->leader_epoch, f->metadata,
+                req->api_version < GR_OFFSET_FETCH_GROUP_ERROR_VERSION ? err : 0};
+        }
+        out->partitions_count = topics[t].count;
+    }
+    resp->topics_count = n;
+    return 0;
+}
+
+static int fetch_one_group(gr_broker_t *b, gr_request_t *req,
+                           const gr_offset_fetch_request_offset_fetch_request_group_t *in,
+                           gr_offset_fetch_response_offset_fetch_response_group_t *out)
+{
+    gr_group_t *g;
+    out->group_id = in->group_id;
+    out->error_code = fetch_lookup(b, in->group_id, &g);
+    gr_str_t *names;
+    int32_t **parts, *counts, n = 0;
+    FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
+    if (!names || !parts || !counts)
+        return -1;
+    fetched_topic_t *topics = out->error_code
+                                  ? gr_request_alloc_array(req, 0, sizeof(*topics))
+                                  : fetch_group(req, g, in->topics_count, names, parts, counts, &n);
+    out->topics = gr_request_alloc_array(req, n, sizeof(*out->topics));
+    if (!topics || !out->topics)
+        return -1;
+    for (int32_t t = 0; t < n; t++) {
+        gr_offset_fetch_response_offset_fetch_response_topics_t *ot = &out->topics[t];
+        ot->name = topics[t].name;
+        ot->partitions = gr_request_alloc_array(req, topics[t].count, sizeof(*ot->partitions));
+        if (!ot->partitions)
+            return -1;
+        for (int32_t i = 0; i < topics[t].count; i++) {
+            const fetched_partition_t *f = &topics[t].partitions[i];
+            ot->partitions[i] = (gr_offset_fetch_response_offset_fetch_response_partitions_t){
+                f->partition, f->offset, f->leader_epoch, f->metadata, 0};
+        }
+        ot->partitions_count = topics[t].count;
+    }
+    out->topics_count = n;
+    return 0;
+}
+
+void gr_handle_offset_fetch(gr_broker_t *b, gr_request_t *req)
+{
+    gr_offset_fetch_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_offset_fetch_response_t resp;
+    gr_offset_fetch_response_init(&resp);
+    int rc = 0;
+    if (req->api_version < GR_OFFSET_FETCH_BATCH_VERSION) {
+        rc = fetch_single(b, req, &in, &resp);
+    } else {
+        resp.groups = gr_request_alloc_array(req, in.groups_count, sizeof(*resp.groups));
+        rc = resp.groups ? 0 : -1;
+        for (int32_t i = 0; !rc && i < in.groups_count; i++)
+            rc = fetch_one_group(b, req, &in.groups[i], &resp.groups[resp.groups_count++]);
+    }
+    if (rc) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    gr_request_respond(req, &resp);
+}
+
+/* --- OffsetDelete ------------------------------------------------------------------ */
+
+/* The group-level error; NONE when partitions may be looked at one by one. */
+static gr_kerr_t delete_group_check(gr_broker_t *b, gr_str_t id, gr_group_t **g)
+{
+    int32_t partition;
+    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
+    if (err)
+        return err;
+    *g = gr_coordinator_find(&b->groups, id);
+    if (!*g || (*g)->state == GR_GROUP_DEAD)
+        return GR_KERR_GROUP_ID_NOT_FOUND;
+    /* A group with members may lose offsets of topics it does not consume,
+     * but only if it is a consumer group whose subscriptions we can read. */
+    if ((*g)->state != GR_GROUP_EMPTY &&
+        (!(*g)->protocol_type || strcmp((*g)->protocol_type, "consumer") != 0))
+        return GR_KERR_NON_EMPTY_GROUP;
+    return GR_KERR_NONE;
+}
+
+void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
+{
+    gr_offset_delete_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_offset_delete_response_t resp;
+    gr_offset_delete_response_init(&resp);
+    gr_group_t *g = NULL;
+    resp.error_code = delete_group_check(b, in.group_id, &g);
+    int32_t n = resp.error_code ? 0 : in.topics_count;
+    resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
+    if (!resp.topics) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    for (int32_t t = 0; t < n; t++) {
+        const gr_offset_delete_request_offset_delete_request_topic_t *tin = &in.topics[t];
+        gr_offset_delete_response_offset_delete_response_topic_t *tout = &resp.topics[t];
+        tout->name = tin->name;
+        tout->partitions =
+            gr_request_alloc_array(req, tin->partitions_count, sizeof(*tout->partitions));
+        if (!tout->partitions) {
+            gr_request_fail(req, "out of memory");
+            return;
+        }
+        bool subscribed = g->state != GR_GROUP_EMPTY && gr_group_subscribed_to(g, tin->name);
+        for (int32_t i = 0; i < tin->partitions_count; i++) {
+            int32_t p = tin->partitions[i].partition_index;
+            gr_kerr_t err = GR_KERR_NONE;
+            if (!partition_exists(b, tin->name, p))
+                err = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+            else if (subscribed)
+                err = GR_KERR_GROUP_SUBSCRIBED_TO_TOPIC;
+            else
+                err = gr_coordinator_delete_offsets(&b->groups, g, &tin->name, &p, 1);
+            tout->partitions[tout->partitions_count++] =
+                (gr_offset_delete_response_offset_delete_response_partition_t){p, err};
+        }
+    }
+    resp.topics_count = n;
+    gr_request_respond(req, &resp);
+}
