@@ -9,7 +9,8 @@
  * offset delta, producer id/epoch/base sequence, leader epoch, timestamp type
  * and codec; kept records keep their offsets and timestamps, so gaps appear
  * and consumers skip them. A batch that loses nothing is copied byte for
- * byte; one that loses everything disappears.
+ * byte; one that loses everything disappears (but the cleaner keeps a
+ * producer's last batch, emptied: gr_clean_batch_write_empty).
  *
  * Tombstones (null values) follow Kafka's KIP-534: the first cleaning that
  * keeps a tombstone stamps its batch with a delete horizon (attribute bit

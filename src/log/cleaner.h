@@ -18,7 +18,8 @@
  *   gr_clean_job_run (worker thread): maps keys → latest offsets over the
  *     dirty segments until the map is full (then this pass ends at that
  *     batch: a later pass continues from there); rewrites every cleanable
- *     segment up to the map's end, in groups that fit segment.bytes, into
+ *     segment up to the map's end (keeping each producer id's last batch, if
+ *     need be emptied), in groups that fit segment.bytes, into
  *     "<base>.log.cleaned" with its .index/.timeindex ".cleaned" files,
  *     fsynced; throttled to log.cleaner.io.max.bytes.per.second.
  *   gr_clean_job_finish (loop): if the log still holds exactly the segments

@@ -706,6 +706,51 @@ static void test_producer_last_batch_kept(void **state)
     assert_int_equal(h[1].producer_id, 8);
 }
 
+static void test_due_rules(void **state)
+{
+    fixture_t *f = *state;
+    /* Record timestamps are 500000 and up (build_pid). */
+    f->cfg.min_compaction_lag_ms = 100000;
+    gr_log_set_config(f->log, &f->cfg);
+    append_rounds(f, 4, 20, GR_COMPRESSION_NONE);
+    append_fillers(f);
+    assert_true(gr_log_clean_priority(f->log, 550000) == 0); /* younger than the lag */
+    assert_true(gr_log_clean_priority(f->log, NOW) > 0);
+    gr_clean_stats_t st;
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+
+    /* A little dirty data is below min.cleanable.dirty.ratio ... */
+    f->cfg.min_compaction_lag_ms = 0;
+    f->cfg.min_cleanable_dirty_ratio = 0.9;
+    gr_log_set_config(f->log, &f->cfg);
+    append_rounds(f, 1, 20, GR_COMPRESSION_NONE);
+    append_fillers(f);
+    double ratio = gr_log_clean_priority(f->log, NOW);
+    assert_true(ratio == 0);
+    /* ... until max.compaction.lag.ms makes it due anyway. */
+    f->cfg.max_compaction_lag_ms = 1000;
+    gr_log_set_config(f->log, &f->cfg);
+    assert_true(gr_log_clean_priority(f->log, NOW) > 1);
+    /* Or the ratio is lowered under the dirty share. */
+    f->cfg.max_compaction_lag_ms = INT64_MAX;
+    f->cfg.min_cleanable_dirty_ratio = 0.1;
+    gr_log_set_config(f->log, &f->cfg);
+    ratio = gr_log_clean_priority(f->log, NOW);
+    assert_true(ratio >= 0.1 && ratio < 1);
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+    seen_t *s = calloc(1024, sizeof *s);
+    int n = read_all(f, s, 1024), count[20] = {0};
+    for (int i = 0; i < n; i++) {
+        if (s[i].key < 20) {
+            count[s[i].key]++;
+            assert_int_equal(s[i].val, 1);
+        }
+    }
+    for (int k = 0; k < 20; k++)
+        assert_int_equal(count[k], 1);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -718,6 +763,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_job_discarded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_swap_completed_at_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_producer_last_batch_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_due_rules, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
