@@ -194,7 +194,7 @@ static int64_t producer_last(const producer_table_t *t, int64_t id)
 /*
  * Maps the dirty range [first_dirty, ...) into map until it is full; sets
  * job->end_offset to where the mapped range ends; notes each producer's last
- * batch on the way (clean segments included). 0, -ENOSPC (not even one
+ * batch on the way (clean segments included). 0, -ENOBUFS (not even one
  * batch fits the map), or -errno.
  */
 static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_table_t *producers,
@@ -220,7 +220,7 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
             if (h.records_count < 0 || !gr_offset_map_room(map, (size_t)h.records_count)) {
                 job->end_offset =
                     h.base_offset > job->first_dirty ? h.base_offset : job->first_dirty;
-                rc = mapped_any ? 0 : -ENOSPC;
+                rc = mapped_any ? 0 : -ENOBUFS;
                 free(r.buf);
                 return rc;
             }

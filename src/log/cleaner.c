@@ -121,7 +121,8 @@ int gr_log_clean_begin(gr_log_t *log, const gr_clean_params_t *params, gr_clean_
     gr_clean_job_t *job = calloc(1, sizeof *job);
     if (!job)
         return -ENOMEM;
-    job->io = gr_io_default(); /* the log's table batches fsyncs for the loop thread */
+    /* Not the log's table: the broker's batches fsyncs for the loop thread. */
+    job->io = params->io ? params->io : gr_io_default();
     job->dir = strdup(log->dir);
     job->sources = calloc(range.count, sizeof *job->sources);
     if (!job->dir || !job->sources) {
@@ -268,7 +269,7 @@ int gr_clean_job_finish(gr_clean_job_t *job, int result, gr_clean_stats_t *stats
     else
         unlink_outputs(job, 0);
     /* Data the cleaner cannot read: Kafka marks such a partition uncleanable. */
-    if (log && (rc == -EBADMSG || rc == -ENOTSUP || rc == -EMSGSIZE || rc == -ENOSPC))
+    if (log && (rc == -EBADMSG || rc == -ENOTSUP || rc == -EMSGSIZE || rc == -ENOBUFS))
         log->clean_failed = true;
     if (stats)
         *stats = job->stats;

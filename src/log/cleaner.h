@@ -49,6 +49,7 @@ typedef struct gr_clean_params {
     size_t io_buffer_size;     /* read buffer (log.cleaner.io.buffer.size) */
     double max_bytes_per_sec;  /* log.cleaner.io.max.bytes.per.second; <= 0: unlimited */
     const atomic_bool *cancel; /* when set, a running job stops early (-ECANCELED) */
+    const gr_io_ops_t *io;     /* the job's file I/O, from its thread; NULL: gr_io_default() */
 } gr_clean_params_t;
 
 typedef struct gr_clean_job gr_clean_job_t;

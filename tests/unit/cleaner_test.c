@@ -751,6 +751,95 @@ static void test_due_rules(void **state)
     free(s);
 }
 
+/* An I/O table failing the Nth pwrite or fsync. */
+typedef struct fault_io {
+    gr_io_ops_t ops;
+    int writes, fail_write_at;
+    int fsyncs, fail_fsync_at;
+} fault_io_t;
+
+static ssize_t fault_pwrite(void *ctx, int fd, const void *buf, size_t len, int64_t off)
+{
+    fault_io_t *io = ctx;
+    if (++io->writes == io->fail_write_at) {
+        gr_io_default()->pwrite(NULL, fd, buf, len / 2, off); /* torn */
+        return -ENOSPC;
+    }
+    return gr_io_default()->pwrite(NULL, fd, buf, len, off);
+}
+
+static int fault_fsync(void *ctx, int fd)
+{
+    fault_io_t *io = ctx;
+    (void)fd;
+    return ++io->fsyncs == io->fail_fsync_at ? -EIO : 0;
+}
+
+static bool dir_has_cleaned(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q '\\.cleaned$'", dir);
+    return system(cmd) == 0;
+}
+
+/* Every write and every fsync of a cleaning failing in turn: the log never changes. */
+static void test_io_faults(void **state)
+{
+    fixture_t *f = *state;
+    append_rounds(f, 3, 12, GR_COMPRESSION_GZIP);
+    append_fillers(f);
+    seen_t *before = calloc(1024, sizeof *before), *after = calloc(1024, sizeof *after);
+    int n = read_all(f, before, 1024);
+    fault_io_t io = {.ops = *gr_io_default()};
+    io.ops.ctx = &io;
+    io.ops.pwrite = fault_pwrite;
+    io.ops.fsync = fault_fsync;
+    gr_clean_params_t p = {.now_ms = NOW,
+                           .map_bytes = 1 << 20,
+                           .map_load_factor = 0.9,
+                           .io_buffer_size = 4096,
+                           .io = &io.ops};
+    gr_clean_job_t *job;
+    assert_int_equal(gr_log_clean_begin(f->log, &p, &job), 1);
+    assert_int_equal(gr_clean_job_run(job), 0);
+    int writes = io.writes, fsyncs = io.fsyncs;
+    assert_true(writes > 2 && fsyncs > 2);
+    assert_int_equal(gr_clean_job_finish(job, -ECANCELED, NULL, NULL), -ECANCELED);
+    for (int k = 1; k <= writes + fsyncs; k++) {
+        io.writes = io.fsyncs = 0;
+        io.fail_write_at = k <= writes ? k : 0;
+        io.fail_fsync_at = k > writes ? k - writes : 0;
+        assert_int_equal(gr_log_clean_begin(f->log, &p, &job), 1);
+        int rc = gr_clean_job_run(job);
+        assert_int_equal(rc, k <= writes ? -ENOSPC : -EIO);
+        assert_int_equal(gr_clean_job_finish(job, rc, NULL, NULL), rc);
+        assert_false(dir_has_cleaned(f->dir));
+        assert_int_equal(read_all(f, after, 1024), n);
+        assert_memory_equal(after, before, (size_t)n * sizeof *after);
+    }
+    /* Without faults it then cleans. */
+    io.fail_write_at = io.fail_fsync_at = 0;
+    assert_int_equal(gr_log_clean_begin(f->log, &p, &job), 1);
+    assert_int_equal(gr_clean_job_finish(job, gr_clean_job_run(job), NULL, NULL), 0);
+    assert_true(read_all(f, after, 1024) < n);
+    free(before);
+    free(after);
+}
+
+/* A map too small for one batch fails the cleaning and stops retrying (Kafka's uncleanable). */
+static void test_map_too_small(void **state)
+{
+    fixture_t *f = *state;
+    append_rounds(f, 3, 12, GR_COMPRESSION_NONE);
+    append_fillers(f);
+    gr_clean_stats_t st;
+    assert_int_equal(clean_once(f, NOW, 2 * GR_OFFSET_MAP_SLOT_SIZE, &st), -ENOBUFS);
+    assert_true(gr_log_clean_priority(f->log, NOW) == 0);
+    seen_t *s = calloc(1024, sizeof *s);
+    assert_int_equal(read_all(f, s, 1024), gr_log_end_offset(f->log)); /* all still there */
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +853,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_swap_completed_at_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_producer_last_batch_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_due_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_io_faults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_too_small, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
