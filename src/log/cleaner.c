@@ -201,7 +201,8 @@ static int rename_output(gr_log_t *log, const gr_clean_output_t *out, const char
  * Swaps one output in for its sources (see cleaner.h for the steps).
  * Returns 0; an -errno before the commit point (nothing changed but the
  * output's own files); or after it, an -errno with the swap left for the
- * next open to complete.
+ * next open to complete (the log dir is failing: until then reads of the
+ * range may fail).
  */
 static int swap_output(gr_log_t *log, const gr_clean_job_t *job, const gr_clean_output_t *out)
 {
@@ -219,8 +220,11 @@ static int swap_output(gr_log_t *log, const gr_clean_job_t *job, const gr_clean_
     size_t k = 0;
     while (log->segs[k] != job->sources[out->first].seg)
         k++;
-    for (size_t j = 0; j < out->count; j++)
-        (void)gr_log_discard_segment(log, log->segs[k + j], log->config.file_delete_delay_ms);
+    for (size_t j = 0; j < out->count; j++) {
+        int drc = gr_log_discard_segment(log, log->segs[k + j], log->config.file_delete_delay_ms);
+        if (rc == 0)
+            rc = drc;
+    }
     log->segs[k] = seg;
     memmove(log->segs + k + 1, log->segs + k + out->count,
             (log->nsegs - k - out->count) * sizeof *log->segs);
@@ -231,6 +235,9 @@ static int swap_output(gr_log_t *log, const gr_clean_job_t *job, const gr_clean_
     seg->max_timestamp = out->max_timestamp;
     seg->offset_of_max_timestamp = out->offset_of_max_timestamp;
     log->dir_dirty = true;
+    /* A replaced segment still under its name would overlap the new one at
+     * the next open: leave the ".swap" for that open to complete (it deletes
+     * whatever the swap covers first). */
     for (size_t e = 0; e < CLEAN_EXT_COUNT && rc == 0; e++)
         rc = rename_output(log, out, clean_exts[e], GR_SWAP_SUFFIX, "");
     return rc;
