@@ -237,7 +237,11 @@ static int swap_output(gr_log_t *log, const gr_clean_job_t *job, const gr_clean_
     log->dir_dirty = true;
     /* A replaced segment still under its name would overlap the new one at
      * the next open: leave the ".swap" for that open to complete (it deletes
-     * whatever the swap covers first). */
+     * whatever the swap covers first). Until then the new segment is not
+     * readable by name ("<base>.log" may even be the old data): reads of it
+     * fail rather than return wrong bytes. */
+    if (rc < 0)
+        seg->detached = true;
     for (size_t e = 0; e < CLEAN_EXT_COUNT && rc == 0; e++)
         rc = rename_output(log, out, clean_exts[e], GR_SWAP_SUFFIX, "");
     return rc;
