@@ -29,7 +29,7 @@ gm_start c -g idle_group -t $topic -c sync
 gm_wait_counts c=4
 gm_wait_consumed_all a b
 gm_wait_consumed_all c
-gr_wait_until "$GM_WAIT_S" "idle_group's commits at the ends" test "$(gm_positions c)" = "$(gm_produced_ends)"
+gm_wait_committed_ends c
 gm_stop c
 
 out=$(admin list)
@@ -73,7 +73,8 @@ has "$out" "offset idle_group $topic 2 $(gm_produced_ends | awk -v t=$topic '$1 
 gm_start d -g idle_group -t $topic -c sync
 gm_wait_counts d=4
 want=$(awk -v t=$topic '$1 == t && (($2 == 0 && $3 >= 3) || $2 == 1)' "$GM_PRODUCED" | sort)
-gr_wait_until "$GM_WAIT_S" "the resumed member's records" test "$(gm_consumed d | sort)" = "$want"
+consumed_is() { [ "$(gm_consumed d | sort)" = "$want" ]; }
+gr_wait_until "$GM_WAIT_S" "the resumed member's records" consumed_is
 gm_stop d
 [ "$(gm_consumed d | sort)" = "$want" ] || gr_fail "the resumed member consumed more than it should"
 
@@ -83,7 +84,6 @@ lacks "$out" "group idle_group Empty consumer"
 out=$(admin offsets idle_group)
 [ -z "$(awk '$1 == "offset" && $5 >= 0' <<<"$out")" ] || gr_fail "a deleted group still has offsets: $out"
 has "$(admin delete idle_group)" "result idle_group GROUP_ID_NOT_FOUND"
-gm_stop a
-gm_stop b
+gm_stop_all a b
 has "$(admin delete live_group)" "result live_group NO_ERROR"
 gr_pass

@@ -20,17 +20,14 @@ for m in a b; do gm_start $m -g $group -t $topic -c sync; done
 gm_wait_counts a=2 b=2
 gm_produce $topic 100
 gm_wait_consumed_all a b
-gr_wait_until "$GM_WAIT_S" "commits up to every partition's end" \
-    test "$(gm_positions a b)" = "$(gm_produced_ends)"
+gm_wait_committed_ends a b
 
 gr_restart_broker
 gm_produce $topic 100
 gm_wait_consumed_all a b
 gm_check_no_duplicates a b
-gr_wait_until "$GM_WAIT_S" "commits up to every partition's end after the restart" \
-    test "$(gm_positions a b)" = "$(gm_produced_ends)"
-gm_stop a
-gm_stop b
+gm_wait_committed_ends a b
+gm_stop_all a b
 
 gr_kill9_broker
 gr_start_broker

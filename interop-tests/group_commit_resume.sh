@@ -18,10 +18,8 @@ for m in a b c; do gm_start $m -g $group -t $topic -a roundrobin -c sync; done
 gm_wait_counts a=2 b=2 c=2
 gm_wait_consumed_all a b c
 # Every consumed record's commit is in before the member stops.
-gr_wait_until "$GM_WAIT_S" "commits up to every partition's end" \
-    test "$(gm_positions a b c)" = "$(gm_produced_ends)"
-for m in a b c; do kill -TERM "${GM_PID[$m]}"; done
-for m in a b c; do gm_stop $m; done
+gm_wait_committed_ends a b c
+gm_stop_all a b c
 first_batch=$(sort "$GM_PRODUCED")
 
 for m in d e f; do gm_start $m -g $group -t $topic -a roundrobin -c sync; done
@@ -32,5 +30,5 @@ redelivered=$(gm_consumed d e f | sort | comm -12 - <(echo "$first_batch"))
 [ -z "$redelivered" ] || gr_fail "records below the committed offsets redelivered: $(head -n 3 <<<"$redelivered" | tr '\n' ';')"
 gm_check_no_duplicates d e f
 [ "$(gm_consumed d e f | wc -l)" = 300 ] || gr_fail "the new members consumed $(gm_consumed d e f | wc -l) records, want 300"
-for m in d e f; do gm_stop $m; done
+gm_stop_all d e f
 gr_pass

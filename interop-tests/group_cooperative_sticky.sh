@@ -42,5 +42,5 @@ for m in a b; do
         "$GR_TMP/$m.out" || gr_fail "member $m lost its whole assignment in a rebalance (eager, not incremental)"
     grep -q '^rebalance revoke' "$GR_TMP/$m.out" || gr_fail "member $m never gave partitions up"
 done
-for m in a b c; do gm_stop $m; done
+gm_stop_all a b c
 gr_pass

@@ -27,10 +27,8 @@ member a
 member b
 gm_wait_counts a=2 b=2
 gm_wait_consumed_all a b
-gr_wait_until "$GM_WAIT_S" "commits up to every partition's end" \
-    test "$(gm_positions a b)" = "$(gm_produced_ends)"
-gm_stop a
-gm_stop b
+gm_wait_committed_ends a b
+gm_stop_all a b
 
 first_batch=$(sort "$GM_PRODUCED")
 gm_produce $topic 100

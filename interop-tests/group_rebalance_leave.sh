@@ -26,6 +26,5 @@ gm_wait_consumed_all a b c
 new=$(tail -n 120 "$GM_PRODUCED" | sort)
 dups=$(gm_consumed a b | sort | uniq -d | comm -12 - <(echo "$new"))
 [ -z "$dups" ] || gr_fail "records produced after the rebalance consumed twice: $(head -n 3 <<<"$dups")"
-gm_stop a
-gm_stop b
+gm_stop_all a b
 gr_pass

@@ -18,6 +18,11 @@ gm_wait_consumed_all a b
 
 gm_kill b
 gm_wait_counts a=6
+if [ "$GR_BROKER_KIND" = gregor ]; then # the mock cluster has no DescribeGroups
+    out=$(gr_prog group_admin -b "$GR_BOOTSTRAP" describe expiry_group) || gr_fail "DescribeConsumerGroups failed"
+    grep -qx 'group expiry_group Stable NO_ERROR assignor=range members=1' <<<"$out" ||
+        gr_fail "the expelled member is still described: $out"
+fi
 gm_produce $topic 60
 gm_wait_consumed_all a b
 after_kill=$(tail -n 60 "$GM_PRODUCED" | sort)

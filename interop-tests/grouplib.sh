@@ -24,6 +24,8 @@
 #   gm_start_cmd NAME CMD...          start another client printing the same
 #                                     lines (py/group_member.py, js/...)
 #   gm_stop NAME                      SIGTERM, wait; fails unless it exits 0
+#   gm_stop_all NAME...               gm_stop each in turn, after the others
+#                                     took its partitions over
 #   gm_kill NAME                      SIGKILL, wait
 #   gm_wait_exit NAME STATUS          wait for a member to exit by itself
 #   gm_assignment NAME                its last whole assignment (PARTS)
@@ -37,14 +39,34 @@
 #                                     record
 #   gm_positions NAME...              "TOPIC PARTITION POSITION" of their
 #                                     last commits (the highest per partition)
+#   gm_wait_committed_ends NAME...    wait until those are the produced ends
+#   gm_assignment_is NAME PARTS       its last assignment is PARTS
 
 declare -A GM_PID=()
 declare -A GM_TOPIC_PARTITIONS=()
 GM_PRODUCED=$GR_TMP/produced
-GM_WAIT_S=${GM_WAIT_S:-60}
+# CTest stops a test after 120 s (and SIGKILL skips lib.sh's cleanup), so a
+# failing wait or client gives up well before that.
+GM_WAIT_S=${GM_WAIT_S:-45}
+[ "$GR_CMD_TIMEOUT_S" -le 60 ] || GR_CMD_TIMEOUT_S=60
 : >"$GM_PRODUCED"
 
 gm_topic() { GM_TOPIC_PARTITIONS[$1]=$2; }
+
+# On failure, a summary of every member (before lib.sh's cleanup, which gets
+# the exit status unchanged): what it holds, what it did, its last errors.
+gm_report()
+{
+    local name
+    for name in "${!GM_PID[@]}"; do
+        gr_note "member $name: assignment $(gm_assignment "$name"), rebalances $(gm_rebalances "$name")," \
+            "consumed $(grep -c '^got ' "$GR_TMP/$name.out"), failed commits" \
+            "$(grep -c '^commit-failed ' "$GR_TMP/$name.out") $(grep -m 3 '^commit-failed\|^fatal\|^closed' "$GR_TMP/$name.out" | tr '\n' ';')"
+        tail -n 3 "$GR_TMP/$name.err" | sed "s/^/[$GR_TEST_NAME]   $name stderr: /" >&2
+    done
+}
+GM_EXIT_STATUS=0
+trap 'GM_EXIT_STATUS=$?; [ $GM_EXIT_STATUS = 0 ] || [ $GM_EXIT_STATUS = 77 ] || gm_report; (exit $GM_EXIT_STATUS); gr_cleanup' EXIT
 
 # A launcher for the mock cluster that creates the declared topics.
 gm_mock_launcher()
@@ -75,7 +97,7 @@ gm_start_broker()
 gm_produce()
 {
     local topic=$1 count=$2
-    gr_prog roundtrip -b "$GR_BOOTSTRAP" -t "$topic" -m produce -n "$count" -A >"$GR_TMP/produce.out" ||
+    gr_prog roundtrip -b "$GR_BOOTSTRAP" -t "$topic" -m produce -n "$count" -A -w "$GR_CMD_TIMEOUT_S" >"$GR_TMP/produce.out" ||
         gr_fail "producing $count records to $topic failed: $(tail -n 1 "$GR_TMP/produce.out")"
     awk -v t="$topic" '$1 == "acked" { print t, $2, $3 }' "$GR_TMP/produce.out" >>"$GM_PRODUCED"
 }
@@ -106,7 +128,7 @@ gm_reap()
         sleep 0.05
     done
     GM_STATUS=0
-    wait "$pid" || GM_STATUS=$?
+    wait "$pid" 2>/dev/null || GM_STATUS=$?
 }
 
 gm_stop()
@@ -114,6 +136,32 @@ gm_stop()
     kill -TERM "${GM_PID[$1]}" 2>/dev/null || true
     gm_reap "$1" "$GM_WAIT_S" || gr_fail "member $1 did not exit within ${GM_WAIT_S}s of SIGTERM"
     [ "$GM_STATUS" = 0 ] || gr_fail "member $1 exited with status $GM_STATUS: $(tail -n 3 "$GR_TMP/$1.err")"
+}
+
+# Stops the members one by one, each only once the others have taken over
+# its partitions, so that every rebalance completes on its own and no member
+# closes in the middle of one (which would make the test depend on how
+# librdkafka interleaves a close with a rebalance).
+gm_stop_all()
+{
+    local topics
+    topics=$(gm_held "$@" | cut -d: -f1 | sort -u)
+    while [ $# -gt 0 ]; do
+        gm_stop "$1"
+        shift
+        [ $# -gt 0 ] || break
+        gr_wait_until "$GM_WAIT_S" "members $* to take the partitions over" gm_cover "$topics" "$@"
+    done
+}
+
+# True when the members (after $1, the topics) hold every partition of the
+# topics exactly once.
+gm_cover()
+{
+    local topics=$1
+    shift
+    # shellcheck disable=SC2086
+    [ "$(gm_held "$@")" = "$(gm_partitions_of $topics)" ]
 }
 
 gm_kill()
@@ -206,6 +254,16 @@ gm_positions()
     for name in "$@"; do awk '$1 == "committed" { print $2, $3, $4 }' "$GR_TMP/$name.out"; done |
         sort -k1,1 -k2,2n -k3,3n | awk '{ last[$1 " " $2] = $3 } END { for (k in last) print k, last[k] }' | sort
 }
+
+# True when the members' last commits are the ends of the produced records.
+gm_committed_ends() { [ "$(gm_positions "$@")" = "$(gm_produced_ends)" ]; }
+
+gm_wait_committed_ends()
+{
+    gr_wait_until "$GM_WAIT_S" "commits by $* up to every partition's end" gm_committed_ends "$@"
+}
+
+gm_assignment_is() { [ "$(gm_assignment "$1")" = "$2" ]; }
 
 # The log end offsets of the produced records: "TOPIC PARTITION END".
 gm_produced_ends()

@@ -25,11 +25,14 @@
  *   rebalance assign|revoke|lost PARTS   a rebalance callback, PARTS being
  *                                        the partitions it hands over
  *   assignment COUNT PARTS               the whole assignment after it
- *   member MEMBER_ID                     the member id, when it changes
+ *   member MEMBER_ID                     the member id, after an assign
+ *                                        callback, when it changed
  *   got TOPIC PARTITION OFFSET KEY       a consumed record ("-" for no key)
  *   committed TOPIC PARTITION OFFSET     a successful commit: the group's
  *                                        position (next offset to read)
  *   commit-failed ERROR_NAME             a commit the coordinator refused
+ *   error ERROR_NAME reason              a consumer error librdkafka reports
+ *                                        and retries (e.g. a refused JoinGroup)
  *   fatal ERROR_NAME reason              a fatal client error (e.g. fenced)
  *   closed consumed=N rebalances=N ok|FAILED
  * PARTS is "-" or a comma-separated list of TOPIC:PARTITION sorted by topic
@@ -89,7 +92,8 @@ typedef struct gm_member {
 
     long consumed;
     long rebalances;
-    char *member_id; /* last printed member id */
+    char *member_id;                             /* last printed member id */
+    rd_kafka_topic_partition_list_t *assignment; /* what the rebalances handed over */
 } gm_member_t;
 
 static double gm_now(void)
@@ -131,19 +135,41 @@ static void gm_print_partitions(const char *label, const rd_kafka_topic_partitio
     rd_kafka_topic_partition_list_destroy(sorted);
 }
 
-/* Prints the whole current assignment, and the member id if it changed. */
-static void gm_print_assignment(gm_member_t *member, rd_kafka_t *rk)
+/*
+ * Updates the member's own copy of its assignment with what a rebalance
+ * handed over, and prints it whole. The copy exists because asking
+ * librdkafka (rd_kafka_assignment()) from the revoke that
+ * rd_kafka_consumer_close() triggers can block forever once the group
+ * handler has terminated (librdkafka issues #4041, #4884).
+ */
+static void gm_track_assignment(gm_member_t *member, const rd_kafka_topic_partition_list_t *parts,
+                                bool assigned, bool cooperative)
 {
-    rd_kafka_topic_partition_list_t *assignment = NULL;
-    rd_kafka_resp_err_t err = rd_kafka_assignment(rk, &assignment);
+    rd_kafka_topic_partition_list_t *next = rd_kafka_topic_partition_list_new(0);
+    int i;
+
+    for (i = 0; cooperative && i < member->assignment->cnt; i++) {
+        const rd_kafka_topic_partition_t *held = &member->assignment->elems[i];
+
+        if (assigned || !rd_kafka_topic_partition_list_find(parts, held->topic, held->partition))
+            rd_kafka_topic_partition_list_add(next, held->topic, held->partition);
+    }
+    for (i = 0; assigned && i < parts->cnt; i++) {
+        if (!rd_kafka_topic_partition_list_find(next, parts->elems[i].topic,
+                                                parts->elems[i].partition))
+            rd_kafka_topic_partition_list_add(next, parts->elems[i].topic,
+                                              parts->elems[i].partition);
+    }
+    rd_kafka_topic_partition_list_destroy(member->assignment);
+    member->assignment = next;
+    gm_print_partitions("assignment", next, true);
+}
+
+/* Prints the member id when it changed (it is read under a lock, no request). */
+static void gm_print_member_id(gm_member_t *member, rd_kafka_t *rk)
+{
     char *member_id = rd_kafka_memberid(rk);
 
-    if (err) {
-        fprintf(stderr, "group_member: assignment: %s\n", rd_kafka_err2name(err));
-    } else {
-        gm_print_partitions("assignment", assignment, true);
-        rd_kafka_topic_partition_list_destroy(assignment);
-    }
     if (member_id && (!member->member_id || strcmp(member_id, member->member_id) != 0)) {
         printf("member %s\n", member_id);
         rd_kafka_mem_free(rk, member->member_id);
@@ -159,11 +185,12 @@ static void gm_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
 {
     gm_member_t *member = opaque;
     bool cooperative = strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
+    bool assigned = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
     rd_kafka_error_t *error = NULL;
     rd_kafka_resp_err_t assign_err = RD_KAFKA_RESP_ERR_NO_ERROR;
 
     member->rebalances++;
-    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    if (assigned) {
         gm_print_partitions("rebalance assign", parts, false);
         if (cooperative)
             error = rd_kafka_incremental_assign(rk, parts);
@@ -183,7 +210,9 @@ static void gm_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
     } else if (assign_err) {
         fprintf(stderr, "group_member: assign: %s\n", rd_kafka_err2name(assign_err));
     }
-    gm_print_assignment(member, rk);
+    gm_track_assignment(member, parts, assigned, cooperative);
+    if (assigned)
+        gm_print_member_id(member, rk);
 }
 
 /* Prints the committed positions of a commit, or why it failed. */
@@ -322,7 +351,7 @@ static int gm_poll_loop(gm_member_t *member, rd_kafka_t *rk, const sigset_t *sto
             return GM_EXIT_FATAL;
         }
         if (msg->err)
-            fprintf(stderr, "group_member: consume error: %s\n", rd_kafka_message_errstr(msg));
+            printf("error %s %s\n", rd_kafka_err2name(msg->err), rd_kafka_message_errstr(msg));
         else
             gm_consume_record(member, rk, msg);
         rd_kafka_message_destroy(msg);
@@ -341,6 +370,7 @@ static int gm_run(gm_member_t *member, const sigset_t *stop_signals)
     int status = 2;
     int i;
 
+    member->assignment = rd_kafka_topic_partition_list_new(0);
     if (gm_conf_apply(member, conf) != 0)
         goto fail;
     rd_kafka_conf_set_opaque(conf, member);
@@ -377,6 +407,8 @@ fail:
         member->member_id = NULL;
         rd_kafka_destroy(rk);
     }
+    rd_kafka_topic_partition_list_destroy(member->assignment);
+    member->assignment = NULL;
     return status;
 }
 

@@ -9,7 +9,9 @@ interop-tests/grouplib.sh reads both:
   got TOPIC PARTITION OFFSET KEY, committed TOPIC PARTITION OFFSET,
   commit-failed ERROR, closed consumed=N rebalances=N ok
 
-Usage: group_member.py BOOTSTRAP GROUP TOPIC
+Usage: group_member.py BOOTSTRAP GROUP TOPIC [SESSION_MS [MAX_POLL_MS]]
+(session.timeout.ms, default 6000; max.poll.interval.ms, which is the
+rebalance timeout kafka-python sends in JoinGroup, default 300000)
 SIGTERM or SIGINT closes the consumer (LeaveGroup) and exits 0; after
 DEADLINE_S it exits 1.
 """
@@ -51,13 +53,18 @@ class Listener(ConsumerRebalanceListener):
 
 def main():
     bootstrap, group, topic = sys.argv[1:4]
+    session_ms = int(sys.argv[4]) if len(sys.argv) > 4 else 6000
+    max_poll_ms = int(sys.argv[5]) if len(sys.argv) > 5 else 300000
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     signal.signal(signal.SIGINT, lambda *_: stop.append(True))
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group,
                              client_id="gregor-py-" + group,
                              enable_auto_commit=False, auto_offset_reset="earliest",
-                             session_timeout_ms=6000, heartbeat_interval_ms=500)
+                             session_timeout_ms=session_ms, heartbeat_interval_ms=500,
+                             max_poll_interval_ms=max_poll_ms,
+                             # kafka-python wants requests to outlast a session
+                             request_timeout_ms=max(305000, session_ms + 5000))
     listener = Listener()
     listener.consumer = consumer
     consumer.subscribe([topic], listener=listener)
