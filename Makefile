@@ -1,14 +1,18 @@
 # Thin wrapper around CMake: the two commands a new user needs are
 #   make run    install missing packages, build, start one broker on localhost:9092
 #   make test   install, build, run every test (normal and sanitizer builds)
+#   make bench  benchmarks beside librdkafka's mock cluster (SCENARIO=name[,name] for some)
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
 FUZZ_SECONDS ?= 60
+SCENARIO   ?=
+BENCH_RUNS ?= 3
 
 
 .PHONY: all deps deps-build compile build run test test-unit test-asan fuzz format clean
+.PHONY: bench
 
 all: build
 
@@ -38,6 +42,12 @@ test-asan: deps
 
 fuzz: deps
 	@bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Benchmarks run on the normal optimised build (RelWithDebInfo: -O2, asserts
+# off, symbols kept for perf); results go to bench/out/.
+bench: deps compile
+	@bash ci/install-bench-deps.sh
+	@python3 bench/run.py --build $(BUILD) --runs $(BENCH_RUNS) --scenario "$(SCENARIO)"
 
 format:
 	@git ls-files '*.c' '*.h' | xargs clang-format -i

@@ -5,10 +5,13 @@
 # DescribeConsumerGroups (members, client ids, assignments), DeleteGroups
 # (NON_EMPTY_GROUP while members are in, GROUP_ID_NOT_FOUND once gone),
 # ListConsumerGroupOffsets (OffsetFetch), AlterConsumerGroupOffsets
-# (OffsetCommit outside the group) and DeleteConsumerGroupOffsets
-# (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC while a member consumes the
-# topic). A member started after the offsets were altered and deleted
-# resumes where they say.
+# (OffsetCommit outside the group, with metadata that OffsetFetch returns; on
+# a new group it makes a simple one)
+# and DeleteConsumerGroupOffsets (OffsetDelete; GROUP_SUBSCRIBED_TO_TOPIC
+# while a member consumes the topic). A member started after the offsets
+# were altered and deleted (and the broker restarted) resumes where they say;
+# deleted groups stay deleted across a restart, and a new group of the same
+# name starts from scratch.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/grouplib.sh"
 
@@ -59,11 +62,20 @@ grep -Eq "^offset live_group $topic 0 -?[0-9]+ GROUP_SUBSCRIBED_TO_TOPIC\$" <<<"
 out=$(admin offsets idle_group)
 got=$(awk '$1 == "offset" && $6 == "NO_ERROR" { print $3, $4, $5 }' <<<"$out" | sort)
 [ "$got" = "$(gm_produced_ends)" ] || gr_fail "idle_group's committed offsets: $out"
-has "$(admin alter-offsets idle_group $topic:0:3)" "offset idle_group $topic 0 3 NO_ERROR"
+has "$(admin alter-offsets idle_group $topic:0:3:rewound-by-admin)" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 out=$(admin delete-offsets idle_group $topic:1)
 grep -Eq "^offset idle_group $topic 1 -?[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "deleting a committed offset: $out"
+# A commit outside any membership (generation -1) creates a simple group.
+has "$(admin alter-offsets standalone_group $topic:2:5)" "offset standalone_group $topic 2 5 NO_ERROR"
+has "$(admin list)" "group standalone_group Empty simple"
+
+# Admin commits and offset deletions are records in __consumer_offsets too:
+# they outlive a restart.
+gr_restart_broker
+has "$(admin list Empty)" "group standalone_group Empty simple"
+has "$(admin offsets standalone_group)" "offset standalone_group $topic 2 5 NO_ERROR"
 out=$(admin offsets idle_group $topic:0 $topic:1 $topic:2)
-has "$out" "offset idle_group $topic 0 3 NO_ERROR"
+has "$out" "offset idle_group $topic 0 3 NO_ERROR metadata=rewound-by-admin"
 grep -Eq "^offset idle_group $topic 1 -[0-9]+ NO_ERROR\$" <<<"$out" || gr_fail "a deleted offset is still there: $out"
 has "$out" "offset idle_group $topic 2 $(gm_produced_ends | awk -v t=$topic '$1 == t && $2 == 2 { print $3 }') NO_ERROR"
 
@@ -86,4 +98,18 @@ out=$(admin offsets idle_group)
 has "$(admin delete idle_group)" "result idle_group GROUP_ID_NOT_FOUND"
 gm_stop_all a b
 has "$(admin delete live_group)" "result live_group NO_ERROR"
+
+# Deleted groups stay deleted across a restart; a group of the same name
+# starts afresh, from the beginning of the topic.
+gr_restart_broker
+out=$(admin list)
+lacks "$out" "group idle_group Empty consumer"
+lacks "$out" "group live_group Empty consumer"
+out=$(admin offsets idle_group)
+[ -z "$(awk '$1 == "offset" && $5 >= 0' <<<"$out")" ] || gr_fail "a deleted group has offsets after a restart: $out"
+gm_start e -g idle_group -t $topic -c sync
+gm_wait_counts e=4
+gm_wait_consumed_all e
+gm_check_no_duplicates e
+gm_stop e
 gr_pass

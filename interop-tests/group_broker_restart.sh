@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Groups and committed offsets live in __consumer_offsets and survive the
 # broker. Two members commit every record; the broker restarts (SIGTERM)
-# under them: they carry on, consuming what is produced afterwards without
-# redelivering anything they committed. They stop, the broker is killed
-# (SIGKILL) and started again: a new member of the group resumes exactly at
-# the commits, and the admin API still lists the group (Empty) with its
-# committed offsets at the partitions' ends.
+# under them: the group comes back with its members and generation, so they
+# carry on without a rebalance, consuming what is produced afterwards once
+# each. They stop, the broker is killed (SIGKILL) and started again: a new
+# member of the group resumes exactly at the commits, and the admin API still
+# lists the group (Empty) with its committed offsets at the partitions' ends.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/grouplib.sh"
 
@@ -16,15 +16,23 @@ topic=restart_topic
 group=restart_group
 gm_topic $topic 4
 gm_start_broker
-for m in a b; do gm_start $m -g $group -t $topic -c sync; done
+# Sessions outlast the restart (and the clients' reconnect backoff) even on
+# a slow sanitizer build.
+for m in a b; do
+    gm_start $m -g $group -t $topic -s 30000 -X reconnect.backoff.max.ms=1000 -c sync
+done
 gm_wait_counts a=2 b=2
 gm_produce $topic 100
 gm_wait_consumed_all a b
 gm_wait_committed_ends a b
+rebalances_a=$(gm_rebalances a)
+rebalances_b=$(gm_rebalances b)
 
 gr_restart_broker
 gm_produce $topic 100
 gm_wait_consumed_all a b
+[ "$(gm_rebalances a)" = "$rebalances_a" ] && [ "$(gm_rebalances b)" = "$rebalances_b" ] ||
+    gr_fail "the members rebalanced across the restart: the group did not come back with its members"
 gm_check_no_duplicates a b
 gm_wait_committed_ends a b
 gm_stop_all a b

@@ -8,7 +8,7 @@
  *   group_admin -b bootstrap describe GROUP...
  *   group_admin -b bootstrap delete GROUP...
  *   group_admin -b bootstrap offsets GROUP [TOPIC:PARTITION...]
- *   group_admin -b bootstrap alter-offsets GROUP TOPIC:PARTITION:OFFSET...
+ *   group_admin -b bootstrap alter-offsets GROUP TOPIC:PARTITION:OFFSET[:METADATA]...
  *   group_admin -b bootstrap delete-offsets GROUP TOPIC:PARTITION...
  *
  * list is ListConsumerGroups (only groups in the given states, e.g. Stable
@@ -24,7 +24,8 @@
  *               member GROUP CONSUMER_ID CLIENT_ID INSTANCE_ID|- PARTS
  *   delete:     result GROUP ERROR_NAME
  *   *offsets:   result GROUP ERROR_NAME
- *               offset GROUP TOPIC PARTITION OFFSET ERROR_NAME
+ *               offset GROUP TOPIC PARTITION OFFSET ERROR_NAME [metadata=TEXT]
+ *               (the commit's metadata, when it has some)
  * STATE is rd_kafka_consumer_group_state_name()'s spelling (Stable, Empty,
  * PreparingRebalance, CompletingRebalance, Dead, Unknown); PARTS is "-" or
  * TOPIC:PARTITION,... sorted; offset lines are sorted by topic and partition.
@@ -76,8 +77,8 @@ static void ga_print_parts(const rd_kafka_topic_partition_list_t *parts)
 }
 
 /*
- * Parses "TOPIC:PARTITION" or, with want_offset, "TOPIC:PARTITION:OFFSET"
- * into list. Returns 0 or -EINVAL.
+ * Parses "TOPIC:PARTITION" or, with want_offset,
+ * "TOPIC:PARTITION:OFFSET[:METADATA]" into list. Returns 0 or -EINVAL.
  */
 static int ga_parse_partition(const char *text, bool want_offset,
                               rd_kafka_topic_partition_list_t *list /* out: appended */)
@@ -87,6 +88,8 @@ static int ga_parse_partition(const char *text, bool want_offset,
     char *end = NULL;
     long partition;
     long long offset = RD_KAFKA_OFFSET_INVALID;
+    const char *metadata = NULL;
+    rd_kafka_topic_partition_t *added;
 
     if (!colon || colon == text || (size_t)(colon - text) > GA_MAX_TOPIC_NAME)
         return -EINVAL;
@@ -104,10 +107,20 @@ static int ga_parse_partition(const char *text, bool want_offset,
         offset = strtoll(offset_text, &end, 10);
         if (errno || end == offset_text || offset < 0)
             return -EINVAL;
+        if (*end == ':')
+            metadata = end + 1;
     }
-    if (*end)
+    if (*end && !metadata)
         return -EINVAL;
-    rd_kafka_topic_partition_list_add(list, topic, (int32_t)partition)->offset = offset;
+    added = rd_kafka_topic_partition_list_add(list, topic, (int32_t)partition);
+    added->offset = offset;
+    if (metadata) {
+        /* the list owns it: librdkafka frees a partition's metadata */
+        added->metadata = strdup(metadata);
+        if (!added->metadata)
+            return -ENOMEM;
+        added->metadata_size = strlen(metadata);
+    }
     return 0;
 }
 
@@ -126,10 +139,15 @@ static void ga_print_group_result(const rd_kafka_group_result_t *result)
         return;
     sorted = rd_kafka_topic_partition_list_copy(parts);
     qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), ga_compare_partitions);
-    for (i = 0; i < sorted->cnt; i++)
-        printf("offset %s %s %" PRId32 " %" PRId64 " %s\n", group, sorted->elems[i].topic,
-               sorted->elems[i].partition, sorted->elems[i].offset,
-               rd_kafka_err2name(sorted->elems[i].err));
+    for (i = 0; i < sorted->cnt; i++) {
+        const rd_kafka_topic_partition_t *part = &sorted->elems[i];
+
+        printf("offset %s %s %" PRId32 " %" PRId64 " %s", group, part->topic, part->partition,
+               part->offset, rd_kafka_err2name(part->err));
+        if (part->metadata_size > 0)
+            printf(" metadata=%.*s", (int)part->metadata_size, (const char *)part->metadata);
+        printf("\n");
+    }
     rd_kafka_topic_partition_list_destroy(sorted);
 }
 
@@ -383,12 +401,12 @@ static int ga_send(rd_kafka_t *rk, int argc, char **argv, rd_kafka_AdminOptions_
 
 static void ga_usage(void)
 {
-    fprintf(stderr,
-            "usage: group_admin -b bootstrap list [STATE...]\n"
-            "       group_admin -b bootstrap describe|delete GROUP...\n"
-            "       group_admin -b bootstrap offsets GROUP [TOPIC:PARTITION...]\n"
-            "       group_admin -b bootstrap alter-offsets GROUP TOPIC:PARTITION:OFFSET...\n"
-            "       group_admin -b bootstrap delete-offsets GROUP TOPIC:PARTITION...\n");
+    fprintf(stderr, "usage: group_admin -b bootstrap list [STATE...]\n"
+                    "       group_admin -b bootstrap describe|delete GROUP...\n"
+                    "       group_admin -b bootstrap offsets GROUP [TOPIC:PARTITION...]\n"
+                    "       group_admin -b bootstrap alter-offsets GROUP "
+                    "TOPIC:PARTITION:OFFSET[:METADATA]...\n"
+                    "       group_admin -b bootstrap delete-offsets GROUP TOPIC:PARTITION...\n");
 }
 
 int main(int argc, char **argv)

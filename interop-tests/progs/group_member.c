@@ -13,7 +13,7 @@
  *   -a  partition.assignment.strategy (default range); cooperative-sticky
  *       makes the rebalances incremental
  *   -i  group.instance.id: a static member (no LeaveGroup on close)
- *   -s  session.timeout.ms (default 6000); -h heartbeat.interval.ms (500)
+ *   -s  session.timeout.ms (default 10000); -h heartbeat.interval.ms (500)
  *   -c  auto: auto-commit every 200 ms and on close (default); sync: commit
  *       every record synchronously as it is consumed; none: never commit
  *   -n  stop after this many records (default 0: until a signal)
@@ -66,7 +66,7 @@
 #define GM_MAX_EXTRA         64
 #define GM_POLL_MS           100
 #define GM_DEFAULT_WAIT_S    120
-#define GM_DEFAULT_SESSION   "6000"
+#define GM_DEFAULT_SESSION   "10000"
 #define GM_DEFAULT_HEARTBEAT "500"
 #define GM_AUTO_COMMIT_MS    "200"
 #define GM_EXIT_FATAL        3

@@ -25,9 +25,11 @@ const gr_api_handler_t gr_api_handlers[] = {
     {18, 0, 3, gr_handle_api_versions},
     {19, 0, 7, gr_handle_create_topics},
     {20, 0, 6, gr_handle_delete_topics},
+    {22, 0, 5, gr_handle_init_producer_id},
     {23, 0, 4, gr_handle_offset_for_leader_epoch},
     {42, 0, 2, gr_handle_delete_groups},
     {47, 0, 0, gr_handle_offset_delete},
+    {61, 0, 0, gr_handle_describe_producers},
 };
 
 const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);

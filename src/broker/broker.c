@@ -47,6 +47,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     gr_batch_io_init(&b->io);
+    gr_producer_ids_init(&b->producer_ids);
     int rc = gr_topics_init(&b->topics);
     return rc ? rc : gr_coordinator_init(&b->groups, b);
 }
@@ -344,6 +345,7 @@ static void start_timers(gr_broker_t *b)
     start_timer(b, &b->flush_timer, on_flush_timer, GR_FLUSH_TICK_SEC);
     start_timer(b, &b->checkpoint_timer, on_checkpoint_timer,
                 (double)b->config.log_flush_offset_checkpoint_interval_ms / GR_MS_PER_SEC);
+    gr_producer_ids_start(b);
     ev_signal_init(&b->sigterm, on_signal, SIGTERM);
     b->sigterm.data = b;
     ev_signal_start(b->loop, &b->sigterm);
@@ -409,6 +411,7 @@ static void release_timers(gr_broker_t *b)
             ev_timer_stop(b->loop, timers[i]);
         }
     }
+    gr_producer_ids_stop(b);
 }
 
 void gr_broker_stop(gr_broker_t *b)
@@ -460,6 +463,7 @@ int gr_broker_fini(gr_broker_t *b)
         release_watchers(b);
     gr_coordinator_fini(&b->groups);
     close_store(b);
+    gr_producer_ids_fini(&b->producer_ids);
     if (b->log_dir) {
         rc = gr_topics_checkpoint(b);
         int close_rc = gr_topics_fini(&b->topics);

@@ -23,6 +23,7 @@
 #include "broker/cleaner.h"
 #include "broker/config.h"
 #include "broker/logging.h"
+#include "broker/producer_ids.h"
 #include "broker/request.h"
 #include "broker/worker.h"
 #include "broker/topics.h"
@@ -71,6 +72,7 @@ struct gr_broker {
     uint32_t fetch_wake_gen; /* generation of the latest gr_fetch_wake (fetch.c) */
     bool stopping;
     bool started;
+    gr_producer_ids_t producer_ids; /* InitProducerId's id blocks, producer expiry */
 };
 
 /* Initialises b with a loaded, resolved config (moved into b). 0 or -errno. */

@@ -29,7 +29,8 @@
 #include "group/group.h"
 #include "protocol/kerr.h"
 
-#define GR_OFFSETS_TOPIC "__consumer_offsets"
+#define GR_OFFSETS_TOPIC           "__consumer_offsets"
+#define GR_TRANSACTION_STATE_TOPIC "__transaction_state" /* the transaction coordinator's */
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;

@@ -16,6 +16,16 @@
  *
  * The request frame is owned by this request's slot and nothing else reads
  * it after decoding, so batches are stamped with offsets in place.
+ *
+ * Idempotent producers (a batch with a producer id): the partition's data
+ * must be that one batch, as Kafka requires from v3 on, with a sequence
+ * number (else INVALID_RECORD). Just before the
+ * append (after any recompression, so in append order) the batch is checked
+ * against the log's producer state: a duplicate of one of the producer's
+ * last five batches is answered with the original offset and not written
+ * again; a gap in the sequence gets OUT_OF_ORDER_SEQUENCE_NUMBER and an old
+ * epoch INVALID_PRODUCER_EPOCH (what Kafka answers to every Produce version
+ * since 2.7).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +64,8 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
     const gr_topic_settings_t *s = &topic->settings;
     int64_t now = gr_broker_now_ms(b);
     size_t pos = 0;
+    int batches = 0;
+    bool idempotent = false;
     if (len == 0) {
         snprintf(msg, msglen, "Produce request has no record batches");
         return GR_KERR_CORRUPT_MESSAGE;
@@ -66,6 +78,17 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
             return GR_KERR_CORRUPT_MESSAGE;
         }
         size_t size = (size_t)gr_batch_size(&h);
+        idempotent |= h.producer_id >= 0;
+        if (h.producer_id >= 0 && h.base_sequence < 0) {
+            snprintf(msg, msglen, "Invalid sequence number %d for producer %lld",
+                     (int)h.base_sequence, (long long)h.producer_id);
+            return GR_KERR_INVALID_RECORD;
+        }
+        if (++batches > 1 && idempotent) {
+            snprintf(msg, msglen,
+                     "A produce with a producer id must hold exactly one record batch");
+            return GR_KERR_INVALID_RECORD;
+        }
         if (h.magic != GR_RECORD_BATCH_MAGIC_V2) {
             snprintf(msg, msglen, "Record batch magic %d is not supported", h.magic);
             return GR_KERR_UNSUPPORTED_FOR_MESSAGE_FORMAT;
@@ -172,11 +195,49 @@ static int recompress_job_run(void *arg)
     return 0;
 }
 
+/*
+ * Checks an idempotent producer's batch against the partition's producer
+ * state. Returns true when it is to be appended; otherwise out (if any) is
+ * filled: the original offsets for a duplicate, or the error.
+ */
+static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *data, size_t len,
+                           partition_resp_t *out)
+{
+    gr_batch_header_t h;
+    gr_producer_batch_t dup;
+    if (gr_batch_header_parse(data, len, &h) != 0 || h.producer_id < 0)
+        return true;
+    switch (gr_producer_state_check(gr_log_producer_state(p->log), &h, &dup)) {
+    case GR_PRODUCER_APPEND:
+        return true;
+    case GR_PRODUCER_DUPLICATE:
+        if (out) {
+            out->base_offset = dup.first_offset;
+            out->log_append_time_ms = -1;
+            out->log_start_offset = gr_log_start_offset(p->log);
+        }
+        return false;
+    case GR_PRODUCER_STALE_EPOCH:
+        if (out)
+            set_error(req, out, GR_KERR_INVALID_PRODUCER_EPOCH,
+                      "Producer epoch is older than the current one");
+        return false;
+    case GR_PRODUCER_OUT_OF_ORDER:
+        if (out)
+            set_error(req, out, GR_KERR_OUT_OF_ORDER_SEQUENCE_NUMBER,
+                      "Out of order sequence number");
+        return false;
+    }
+    return false;
+}
+
 /* Appends validated batches to p and fills out. */
 static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, gr_partition_t *p,
                             uint8_t *data, size_t len, partition_resp_t *out)
 {
     gr_log_append_info_t info;
+    if (!producer_check(req, p, data, len, out))
+        return;
     int rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
     if (rc) {
         /* A batch over segment.bytes is the client's error, not the log's. */
@@ -327,6 +388,13 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         append_and_fill(b, req, topic, p, data, len, out);
 }
 
+/* Only the coordinators write Kafka's internal topics; clients may not. */
+static bool is_internal(const gr_topic_t *topic)
+{
+    return strcmp(topic->name, GR_OFFSETS_TOPIC) == 0 ||
+           strcmp(topic->name, GR_TRANSACTION_STATE_TOPIC) == 0;
+}
+
 static int32_t count_partitions(const gr_produce_request_t *in)
 {
     int32_t n = 0;
@@ -388,6 +456,9 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                 set_error(req, pout, GR_KERR_INVALID_REQUIRED_ACKS, NULL);
             else if (!topic)
                 set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
+            else if (is_internal(topic))
+                set_error(req, pout, GR_KERR_INVALID_TOPIC_EXCEPTION,
+                          "Cannot append to an internal topic");
             else
                 produce_partition(op, topic, &tin->partition_data[i], pout);
         }

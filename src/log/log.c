@@ -515,6 +515,7 @@ static void log_free(gr_log_t *log)
     free(log->pending);
     free(log->segs);
     gr_epoch_cache_fini(&log->epochs);
+    gr_producer_state_fini(&log->producers);
     free(log->dir);
     free(log->topic);
     free(log);
@@ -551,6 +552,7 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
     log->last_flush_ms = args->now_ms;
     log->clean_first_dirty = -1;
     gr_epoch_cache_init(&log->epochs);
+    gr_producer_state_init(&log->producers);
 
     rc = log->io->mkdir(log->io->ctx, dir, 0755);
     if (rc < 0 && rc != -EEXIST)
@@ -588,6 +590,9 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
      * durable now. Either way the recovery point is the end. A new log's
      * directory is fsynced by its first flush. */
     log->recovery_point = leo;
+    rc = gr_log_producers_load(log, args->clean_shutdown);
+    if (rc < 0)
+        goto fail;
     if (stats->segments_recovered > 0) {
         rc = gr_log_flush(log);
         if (rc < 0)
@@ -605,6 +610,11 @@ int gr_log_close(gr_log_t *log)
     if (!log)
         return 0;
     int rc = log->nsegs ? gr_log_flush(log) : 0;
+    if (log->nsegs) {
+        int src = gr_log_producers_snapshot(log, gr_log_end_offset(log));
+        if (rc == 0)
+            rc = src;
+    }
     log_free(log);
     return rc;
 }
@@ -718,8 +728,11 @@ static int log_roll(gr_log_t *log, int64_t first, int64_t now_ms)
 {
     gr_segment_t *old = log_active(log);
     int64_t base = old->next_offset > first ? old->next_offset : first;
-    /* Index write errors are not fatal: the indexes are rebuilt if needed. */
+    /* Index write errors are not fatal: the indexes are rebuilt if needed.
+     * So is a failed snapshot: the state is replayed from an older one. */
     gr_segment_seal(old);
+    if (log->producers.count > 0)
+        gr_log_producers_snapshot(log, base);
     gr_segment_t *seg = gr_segment_new(log->dir, base, log->io, log->fds);
     int rc = seg ? gr_segment_create_files(seg) : -ENOMEM;
     if (rc == 0)
@@ -789,6 +802,17 @@ static int log_check_batches(const gr_log_t *log, const uint8_t *batches, size_t
     return 0;
 }
 
+/* Producer state follows every appended batch that carries a producer id. */
+static void log_update_producers(gr_log_t *log, const uint8_t *batches, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        gr_batch_header_t h;
+        gr_batch_header_parse(batches + off, len - off, &h);
+        gr_producer_state_update(&log->producers, &h); /* cannot fail: reserved */
+        off += (size_t)gr_batch_size(&h);
+    }
+}
+
 static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
                       int32_t leader_epoch, int64_t now_ms, gr_log_append_info_t *out)
 {
@@ -800,6 +824,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
     log->last_now_ms = now_ms;
     int64_t leo = gr_log_end_offset(log);
     int64_t first = -1, next = leo;
+    size_t with_producer = 0;
 
     /* Offsets: assigned, or checked (follower). Nothing is written yet. */
     for (size_t off = 0; off < len;) {
@@ -815,8 +840,13 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
         if (first < 0)
             first = h.base_offset;
         next = h.base_offset + h.last_offset_delta + 1;
+        with_producer += h.producer_id >= 0;
         off += (size_t)gr_batch_size(&h);
     }
+    /* Room to record every producer batch before any is written. */
+    rc = gr_producer_state_reserve(&log->producers, with_producer);
+    if (rc < 0)
+        return rc;
     gr_segment_t *seg = log_active(log);
     if (log_should_roll(log, (int64_t)len, max_ts, next - 1, now_ms) ||
         (first > seg->base_offset && next - 1 - seg->base_offset > INT32_MAX)) {
@@ -828,6 +858,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
     rc = gr_segment_append(seg, batches, len, log->config.index_interval_bytes);
     if (rc < 0)
         return rc;
+    log_update_producers(log, batches, len);
 
     /* Leader epochs. */
     bool epochs_changed = false;
@@ -1243,5 +1274,19 @@ int gr_log_truncate_to(gr_log_t *log, int64_t offset)
         if (rc >= 0)
             rc = wrc;
     }
+    if (rc >= 0)
+        rc = gr_log_producers_load(log, false);
     return rc < 0 ? rc : 0;
+}
+
+/* ---- producers --------------------------------------------------------- */
+
+const gr_producer_state_t *gr_log_producer_state(const gr_log_t *log)
+{
+    return &log->producers;
+}
+
+size_t gr_log_expire_producers(gr_log_t *log, int64_t now_ms, int64_t expiration_ms)
+{
+    return gr_producer_state_expire(&log->producers, now_ms, expiration_ms);
 }

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "log/io.h"
+#include "log/producer_state.h"
 #include "protocol/types.h"
 
 /* Kafka's topic-level defaults. */
@@ -330,5 +331,15 @@ int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms);
  */
 bool gr_log_topic_id(const gr_log_t *log, gr_uuid_t *out);
 int gr_log_set_topic_id(gr_log_t *log, gr_uuid_t id);
+
+/*
+ * The idempotent producers' state as of the log end offset (see
+ * producer_state.h): updated by every append, snapshotted at roll and close
+ * ("<offset>.snapshot"), rebuilt at open. Produce checks batches against it
+ * before gr_log_append.
+ */
+const gr_producer_state_t *gr_log_producer_state(const gr_log_t *log);
+/* Forgets producers idle for expiration_ms (producer.id.expiration.ms). Returns the count. */
+size_t gr_log_expire_producers(gr_log_t *log, int64_t now_ms, int64_t expiration_ms);
 
 #endif

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "log/log.h"
+#include "log/producer_state.h"
 #include "protocol/records.h"
 
 #define GR_SEGMENT_NAME_DIGITS 20
@@ -264,6 +265,8 @@ struct gr_log {
     gr_pending_delete_t *pending;
     size_t npending, pending_cap;
 
+    gr_producer_state_t producers; /* as of the log end offset */
+
     /* Compaction (cleaner.c). */
     int64_t clean_first_dirty;     /* cleaner checkpoint; -1 until known */
     int64_t clean_horizon_ms;      /* earliest tombstone delete horizon; INT64_MAX none */
@@ -274,6 +277,23 @@ struct gr_log {
 
 /* log.c: removes seg (already out of log->segs) as retention does. 0 or -errno. */
 int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);
+
+/*
+ * producer_snapshots.c: the producer state's snapshot files.
+ * Rebuilds log->producers for the current log end offset: drops snapshots
+ * past it, loads the newest readable one at or below it and replays the
+ * batches after it (from the active segment's base when there is none: a
+ * roll with live producers always leaves a snapshot). After a clean
+ * shutdown with no snapshot at all there were no producers: nothing is read.
+ * Returns 0 or -errno (-ENOMEM; unreadable snapshots are skipped).
+ */
+int gr_log_producers_load(gr_log_t *log, bool clean_shutdown);
+/*
+ * Writes the state as "<offset>.snapshot" (offset = the log end offset the
+ * state describes) when there are producers or earlier snapshots to
+ * supersede, and removes snapshots below the first segment. 0 or -errno.
+ */
+int gr_log_producers_snapshot(gr_log_t *log, int64_t offset);
 
 /* Big-endian helpers. */
 static inline void gr_be32_put(uint8_t *p, uint32_t v)

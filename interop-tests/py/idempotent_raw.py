@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Idempotent produce over raw sockets: builds InitProducerId, Produce (v3,
+one v2 record batch with a producer id, epoch and sequence), ListOffsets and
+DescribeProducers requests by hand and checks the broker's answers.
+
+Usage: idempotent_raw.py HOST PORT TOPIC STATE_FILE MODE
+  MODE "checks": a fresh producer id; a duplicate batch gets the first
+                 offset back and appends nothing; a sequence gap gets
+                 OUT_OF_ORDER_SEQUENCE_NUMBER; an epoch bump (InitProducerId
+                 v4) fences the old epoch (INVALID_PRODUCER_EPOCH on Produce,
+                 PRODUCER_FENCED / INVALID_PRODUCER_EPOCH on InitProducerId by
+                 version); a retried bump gets the same epoch; two batches
+                 with a producer id are INVALID_RECORD; a transactional id is
+                 COORDINATOR_NOT_AVAILABLE; DescribeProducers lists the
+                 producer. Saves the last batch it wrote to STATE_FILE.
+  MODE "expire": (a broker with a short producer.id.expiration.ms) a
+                 producer writes, DescribeProducers lists it until the expiry
+                 check forgets it (polled under a deadline), then its batch at
+                 a later sequence is accepted, as Kafka accepts an unknown
+                 producer.
+  MODE "dup":    re-sends the saved batch (after a broker restart) and checks
+                 that it is answered with its original offset, nothing appended;
+                 a new producer id is above every id issued before.
+Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
+Standard library only.
+"""
+import json
+import socket
+import struct
+import sys
+import time
+
+API_PRODUCE, API_LIST_OFFSETS, API_INIT_PRODUCER_ID, API_DESCRIBE_PRODUCERS = 0, 2, 22, 61
+NONE, COORDINATOR_NOT_AVAILABLE, INVALID_REQUEST = 0, 15, 42
+OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH = 45, 47
+INVALID_RECORD, PRODUCER_FENCED = 87, 90
+WAIT_S = 20.0
+EXPIRY_DEADLINE_S = 60
+
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def varint(v):
+    z = (v << 1) ^ (v >> 63)
+    out = bytearray()
+    while z >= 0x80:
+        out.append((z & 0x7F) | 0x80)
+        z >>= 7
+    out.append(z)
+    return bytes(out)
+
+
+def record_batch(pid, epoch, seq, values):
+    # Now: producer state expires by the batches' timestamps.
+    timestamp = int(time.time() * 1000)
+    records = b""
+    for i, value in enumerate(values):
+        body = b"\x00" + varint(0) + varint(i) + varint(-1) + varint(len(value)) + value + varint(0)
+        records += varint(len(body)) + body
+    after_crc = struct.pack(">hiqqqhii", 0, len(values) - 1, timestamp, timestamp,
+                            pid, epoch, seq, len(values)) + records
+    crc = crc32c(after_crc)
+    rest = struct.pack(">ibI", -1, 2, crc) + after_crc  # leader epoch, magic, crc
+    return struct.pack(">qi", 0, len(rest)) + rest
+
+
+class Conn:
+    def __init__(self, host, port):
+        self.sock = socket.create_connection((host, port), timeout=WAIT_S)
+        self.sock.settimeout(WAIT_S)
+        self.correlation = 0
+
+    def call(self, api, version, body, flexible=False):
+        self.correlation += 1
+        client = b"idempotent-raw"
+        header = struct.pack(">hhih", api, version, self.correlation, len(client)) + client
+        if flexible:
+            header += b"\x00"
+        msg = header + body
+        self.sock.sendall(struct.pack(">i", len(msg)) + msg)
+        size = struct.unpack(">i", self.recv(4))[0]
+        data = self.recv(size)
+        if struct.unpack(">i", data[:4])[0] != self.correlation:
+            fail("correlation id mismatch")
+        return data[5:] if flexible else data[4:]
+
+    def recv(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                fail("connection closed by the broker")
+            data += chunk
+        return data
+
+
+def fail(msg):
+    print("idempotent_raw: FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def expect(what, got, want):
+    if got != want:
+        fail("%s: got %r, want %r" % (what, got, want))
+
+
+def string(s):
+    b = s.encode()
+    return struct.pack(">h", len(b)) + b
+
+
+def init_producer_id(conn, version=1, pid=-1, epoch=-1, txn_id=None):
+    """Returns (error, producer id, epoch)."""
+    if version >= 2:
+        tid = b"\x00" if txn_id is None else varint_u(len(txn_id) + 1) + txn_id.encode()
+        body = tid + struct.pack(">i", 60000)
+        if version >= 3:
+            body += struct.pack(">qh", pid, epoch)
+        body += b"\x00"
+        resp = conn.call(API_INIT_PRODUCER_ID, version, body, flexible=True)
+    else:
+        tid = struct.pack(">h", -1) if txn_id is None else string(txn_id)
+        resp = conn.call(API_INIT_PRODUCER_ID, version, tid + struct.pack(">i", 60000))
+    _throttle, err, got_pid, got_epoch = struct.unpack(">ihqh", resp[:16])
+    return err, got_pid, got_epoch
+
+
+def varint_u(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def produce(conn, topic, records):
+    """Produce v3, acks=-1, one partition (0). Returns (error, base offset)."""
+    body = struct.pack(">h", -1) + struct.pack(">hi", -1, 30000)
+    body += struct.pack(">i", 1) + string(topic) + struct.pack(">i", 1)
+    body += struct.pack(">ii", 0, len(records)) + records
+    resp = conn.call(API_PRODUCE, 3, body)
+    pos = 4 + 2 + len(topic) + 4  # topic count, name, partition count
+    _index, err, base_offset = struct.unpack(">ihq", resp[pos:pos + 14])
+    return err, base_offset
+
+
+def log_end_offset(conn, topic):
+    body = struct.pack(">i", -1) + struct.pack(">i", 1) + string(topic)
+    body += struct.pack(">i", 1) + struct.pack(">iq", 0, -1)
+    resp = conn.call(API_LIST_OFFSETS, 1, body)
+    pos = 4 + 2 + len(topic) + 4
+    _index, err, _ts, offset = struct.unpack(">ihqq", resp[pos:pos + 22])
+    expect("ListOffsets error", err, NONE)
+    return offset
+
+
+def describe_producers(conn, topic):
+    """Returns {producer id: (epoch, last sequence)} for partition 0."""
+    name = topic.encode()
+    body = varint_u(2) + varint_u(len(name) + 1) + name + varint_u(2) + struct.pack(">i", 0)
+    body += b"\x00" + b"\x00"
+    resp = conn.call(API_DESCRIBE_PRODUCERS, 0, body, flexible=True)
+    pos = 4
+    expect("DescribeProducers topics", resp[pos], 2)
+    pos += 1
+    name_len = resp[pos] - 1
+    pos += 1 + name_len
+    expect("DescribeProducers partitions", resp[pos], 2)
+    pos += 1
+    _index, err = struct.unpack(">ih", resp[pos:pos + 6])
+    expect("DescribeProducers error", err, NONE)
+    pos += 6
+    expect("DescribeProducers error message (null)", resp[pos], 0)
+    pos += 1
+    count = resp[pos] - 1
+    pos += 1
+    producers = {}
+    for _ in range(count):
+        pid, epoch, last_seq, _ts, _coord, txn = struct.unpack(">qiiqiq",
+                                                               resp[pos:pos + 36])
+        expect("current txn start offset", txn, -1)
+        producers[pid] = (epoch, last_seq)
+        pos += 37  # + tagged fields
+    return producers
+
+
+def checks(conn, topic, state_file):
+    err, pid, epoch = init_producer_id(conn, version=1)
+    expect("InitProducerId v1 error", err, NONE)
+    expect("first epoch", epoch, 0)
+    if pid < 0:
+        fail("no producer id")
+    err, pid2, _ = init_producer_id(conn, version=4)
+    expect("InitProducerId v4 error", err, NONE)
+    if pid2 == pid:
+        fail("two producers got the same id %d" % pid)
+
+    start = log_end_offset(conn, topic)
+    batch0 = record_batch(pid, 0, 0, [b"a0", b"a1"])
+    expect("first batch", produce(conn, topic, batch0), (NONE, start))
+    expect("duplicate batch", produce(conn, topic, batch0), (NONE, start))
+    expect("log end after duplicate", log_end_offset(conn, topic), start + 2)
+    batch1 = record_batch(pid, 0, 2, [b"a2"])
+    expect("second batch", produce(conn, topic, batch1), (NONE, start + 2))
+    expect("duplicate of the first batch again", produce(conn, topic, batch0), (NONE, start))
+    err, _ = produce(conn, topic, record_batch(pid, 0, 10, [b"gap"]))
+    expect("sequence gap", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
+    err, _ = produce(conn, topic, record_batch(pid, 0, 2, [b"x", b"y"]))
+    expect("overlapping batch", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
+    expect("log end after rejected batches", log_end_offset(conn, topic), start + 3)
+
+    # Epoch bump (KIP-360), a retried bump, and fencing.
+    expect("InitProducerId v3 one of id/epoch", init_producer_id(conn, 3, pid, -1)[0],
+           INVALID_REQUEST)
+    expect("epoch bump", init_producer_id(conn, 4, pid, 0), (NONE, pid, 1))
+    expect("retried epoch bump", init_producer_id(conn, 4, pid, 0), (NONE, pid, 1))
+    expect("bump from a future epoch (v4)", init_producer_id(conn, 4, pid, 7)[0], PRODUCER_FENCED)
+    expect("bump from a future epoch (v3)", init_producer_id(conn, 3, pid, 7)[0],
+           INVALID_PRODUCER_EPOCH)
+    err, _ = produce(conn, topic, record_batch(pid, 1, 5, [b"b"]))
+    expect("new epoch not starting at 0", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
+    batch2 = record_batch(pid, 1, 0, [b"b0", b"b1", b"b2"])
+    expect("new epoch from 0", produce(conn, topic, batch2), (NONE, start + 3))
+    err, _ = produce(conn, topic, record_batch(pid, 0, 3, [b"zombie"]))
+    expect("old epoch", err, INVALID_PRODUCER_EPOCH)
+    err, _ = produce(conn, topic, batch1)
+    expect("old epoch duplicate", err, INVALID_PRODUCER_EPOCH)
+
+    err, _ = produce(conn, topic, record_batch(pid2, 0, 0, [b"c"]) + record_batch(pid2, 0, 1, [b"d"]))
+    expect("two batches with a producer id", err, INVALID_RECORD)
+    err, _ = produce(conn, topic, record_batch(pid2, 0, -1, [b"no sequence"]))
+    expect("producer id without a sequence", err, INVALID_RECORD)
+    expect("transactional InitProducerId", init_producer_id(conn, 1, txn_id="tx")[0],
+           COORDINATOR_NOT_AVAILABLE)
+    expect("empty transactional id", init_producer_id(conn, 1, txn_id="")[0], INVALID_REQUEST)
+    expect("log end at the end", log_end_offset(conn, topic), start + 6)
+
+    producers = describe_producers(conn, topic)
+    expect("DescribeProducers entry", producers.get(pid), (1, 2))
+    with open(state_file, "w") as f:
+        json.dump({"batch": batch2.hex(), "offset": start + 3, "end": start + 6, "pid": pid,
+                   "max_pid": max(pid, pid2)}, f)
+
+
+def dup(conn, topic, state_file):
+    with open(state_file) as f:
+        state = json.load(f)
+    expect("log end before the retry", log_end_offset(conn, topic), state["end"])
+    expect("retry after restart", produce(conn, topic, bytes.fromhex(state["batch"])),
+           (NONE, state["offset"]))
+    expect("log end after the retry", log_end_offset(conn, topic), state["end"])
+    expect("DescribeProducers after restart", describe_producers(conn, topic).get(state["pid"]),
+           (1, 2))
+    err, pid, _ = init_producer_id(conn, version=1)
+    expect("InitProducerId after restart", err, NONE)
+    if pid <= state["max_pid"]:
+        fail("producer id %d after a restart is not above the %d issued before" % (pid, state["max_pid"]))
+    state["max_pid"] = pid
+    with open(state_file, "w") as f:
+        json.dump(state, f)
+
+
+def expire(conn, topic, _state_file):
+    err, pid, _ = init_producer_id(conn, version=4)
+    expect("InitProducerId", err, NONE)
+    start = log_end_offset(conn, topic)
+    batch0 = record_batch(pid, 0, 0, [b"e0"])
+    expect("first batch", produce(conn, topic, batch0), (NONE, start))
+    expect("producer listed", describe_producers(conn, topic).get(pid), (0, 0))
+    deadline = time.monotonic() + EXPIRY_DEADLINE_S
+    while pid in describe_producers(conn, topic):
+        if time.monotonic() > deadline:
+            fail("producer %d not expired after %d s" % (pid, EXPIRY_DEADLINE_S))
+        time.sleep(0.05)
+    expect("batch after expiry at a later sequence",
+           produce(conn, topic, record_batch(pid, 0, 5, [b"e5"])), (NONE, start + 1))
+    expect("producer listed again", describe_producers(conn, topic).get(pid), (0, 5))
+
+
+def main():
+    modes = {"checks": checks, "dup": dup, "expire": expire}
+    if len(sys.argv) != 6 or sys.argv[5] not in modes:
+        print(__doc__, file=sys.stderr)
+        return 1
+    host, port, topic, state_file, mode = sys.argv[1:]
+    conn = Conn(host, int(port))
+    modes[mode](conn, topic, state_file)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * DescribeProducers (v0): per asked partition, the producers in its log's
+ * producer state (producer_state.h): id, epoch, last sequence, timestamp of
+ * the last write, coordinator epoch and open-transaction start (-1: none).
+ * A missing topic or partition is UNKNOWN_TOPIC_OR_PARTITION.
+ *
+ * Runs on: loop thread.
+ */
+#include "broker/broker.h"
+#include "describe_producers.h"
+#include "handlers/handlers.h"
+
+typedef gr_describe_producers_request_topic_request_t topic_req_t;
+typedef gr_describe_producers_response_topic_response_t topic_resp_t;
+typedef gr_describe_producers_response_partition_response_t partition_resp_t;
+typedef gr_describe_producers_response_producer_state_t producer_resp_t;
+
+/* Fills out for one partition; false when out of memory. */
+static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
+                               partition_resp_t *out)
+{
+    gr_describe_producers_response_partition_response_init(out);
+    out->partition_index = index;
+    gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
+    if (!p || !p->log) {
+        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        return true;
+    }
+    const gr_producer_state_t *ps = gr_log_producer_state(p->log);
+    out->active_producers =
+        gr_request_alloc_array(req, (int64_t)ps->count, sizeof(producer_resp_t));
+    if (!out->active_producers)
+        return false;
+    out->active_producers_count = (int32_t)ps->count;
+    for (size_t i = 0; i < ps->count; i++) {
+        const gr_producer_entry_t *e = &ps->entries[i];
+        producer_resp_t *o = &out->active_producers[i];
+        gr_describe_producers_response_producer_state_init(o);
+        o->producer_id = e->producer_id;
+        o->producer_epoch = e->epoch;
+        o->last_sequence = gr_producer_entry_last_seq(e);
+        o->last_timestamp = e->last_timestamp;
+        o->coordinator_epoch = e->coordinator_epoch;
+        o->current_txn_start_offset = e->current_txn_first_offset;
+    }
+    return true;
+}
+
+void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
+{
+    gr_describe_producers_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_describe_producers_response_t resp;
+    gr_describe_producers_response_init(&resp);
+    int32_t topics = in.topics_count > 0 ? in.topics_count : 0;
+    resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
+    if (!resp.topics)
+        goto oom;
+    resp.topics_count = topics;
+    for (int32_t t = 0; t < topics; t++) {
+        const topic_req_t *want = &in.topics[t];
+        topic_resp_t *out = &resp.topics[t];
+        gr_describe_producers_response_topic_response_init(out);
+        out->name = want->name;
+        int32_t n = want->partition_indexes_count > 0 ? want->partition_indexes_count : 0;
+        out->partitions = gr_request_alloc_array(req, n, sizeof(*out->partitions));
+        if (!out->partitions)
+            goto oom;
+        out->partitions_count = n;
+        gr_topic_t *topic = want->name.len > 0
+                                ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                                : NULL;
+        for (int32_t i = 0; i < n; i++)
+            if (!describe_partition(req, topic, want->partition_indexes[i], &out->partitions[i]))
+                goto oom;
+    }
+    gr_request_respond(req, &resp);
+    return;
+oom:
+    gr_conn_close(req->conn, "out of memory");
+}

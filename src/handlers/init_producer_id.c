@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * InitProducerId (v0-5) for idempotent producers.
+ *
+ * No transactional id: a fresh producer id with epoch 0 from the broker's
+ * id blocks (producer_ids.h); the request waits when a new block has to be
+ * claimed from the metadata store. From v3 a producer may send its current
+ * id and epoch to have the epoch bumped (KIP-360): the bumped epoch, the
+ * same answer for a retried bump, INVALID_PRODUCER_EPOCH (v0-3) or
+ * PRODUCER_FENCED (v4+, KIP-588) for an older epoch, and a fresh id when the
+ * broker no longer knows the id. Giving only one of id and epoch is
+ * INVALID_REQUEST, as in Kafka.
+ *
+ * A transactional id needs a transaction coordinator, which this broker
+ * does not have yet: COORDINATOR_NOT_AVAILABLE (what FindCoordinator says
+ * for transaction keys too), which clients retry; an empty one is
+ * INVALID_REQUEST.
+ *
+ * Runs on: loop thread.
+ */
+#include "broker/broker.h"
+#include "handlers/handlers.h"
+#include "init_producer_id.h"
+
+#define PRODUCER_FENCED_MIN_VERSION 4
+#define EPOCH_BUMP_MIN_VERSION      3
+
+typedef struct init_op {
+    gr_producer_id_wait_t wait; /* first: the wait is the op */
+    gr_request_t *req;
+} init_op_t;
+
+static void respond(gr_request_t *req, gr_kerr_t err, int64_t producer_id, int16_t epoch)
+{
+    gr_init_producer_id_response_t resp;
+    gr_init_producer_id_response_init(&resp);
+    resp.error_code = err;
+    resp.producer_id = err ? -1 : producer_id;
+    resp.producer_epoch = err ? -1 : epoch;
+    gr_request_respond(req, &resp);
+}
+
+static void on_producer_id(gr_producer_id_wait_t *w, gr_kerr_t err, int64_t producer_id)
+{
+    init_op_t *op = (init_op_t *)w;
+    respond(op->req, err, producer_id, 0);
+}
+
+static void on_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    init_op_t *op = arg;
+    (void)slot;
+    gr_producer_ids_cancel(op->req->broker, &op->wait);
+}
+
+/* A fresh id, now or once a block is claimed. */
+static void new_producer_id(gr_broker_t *b, gr_request_t *req)
+{
+    init_op_t *op = gr_request_alloc(req, sizeof *op);
+    if (!op) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    op->req = req;
+    gr_resp_slot_defer(req->slot, on_cancel, op);
+    gr_producer_ids_request(b, &op->wait, on_producer_id);
+}
+
+void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
+{
+    gr_init_producer_id_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    if (in.transactional_id.len == 0) {
+        respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
+        return;
+    }
+    if (in.transactional_id.len > 0) {
+        respond(req, GR_KERR_COORDINATOR_NOT_AVAILABLE, -1, -1);
+        return;
+    }
+    bool has_id = in.producer_id >= 0, has_epoch = in.producer_epoch >= 0;
+    if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id != has_epoch) {
+        respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
+        return;
+    }
+    if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id) {
+        int16_t epoch = -1;
+        gr_kerr_t err = gr_producer_ids_bump(b, in.producer_id, in.producer_epoch, &epoch);
+        if (err == GR_KERR_NONE) {
+            respond(req, err, in.producer_id, epoch);
+            return;
+        }
+        if (err == GR_KERR_INVALID_PRODUCER_EPOCH) {
+            respond(req,
+                    req->api_version >= PRODUCER_FENCED_MIN_VERSION
+                        ? GR_KERR_PRODUCER_FENCED
+                        : GR_KERR_INVALID_PRODUCER_EPOCH,
+                    -1, -1);
+            return;
+        }
+    }
+    new_producer_id(b, req);
+}
