@@ -32,7 +32,8 @@ for k in 0 1 2 3 4 5 6 7 8 9; do printf 'key%03d:\n' "$k"; done |
 seq 1 300 | awk '{printf "fill%04d:filler-value-padding-padding-padding\n", $1}' |
     gr_kcat -P -t table -K: -X batch.num.messages=10 || gr_fail "producing filler failed"
 
-active=$(ls "$dir"/*.log | sort | tail -n 1)
+# (The listing, not a glob: the cleaner may rename files between a glob and its use.)
+active=$dir/$(ls "$dir" | grep '\.log$' | sort | tail -n 1)
 active_sum=$(md5sum <"$active")
 gr_wait_until 60 "a cleaning of table-0" bash -c "grep -q 'cleaned table-0' '$GR_LOG'"
 
@@ -64,5 +65,7 @@ gr_wait_until 90 "tombstoned keys to disappear" tombstones_gone
 
 grep -q '^table 0 [0-9]' "$GR_TMP/logs/cleaner-offset-checkpoint" ||
     gr_fail "no cleaner checkpoint: $(cat "$GR_TMP/logs/cleaner-offset-checkpoint" 2>&1)"
+# A clean shutdown (cancelling any cleaning under way) leaves no cleaner files.
+gr_stop_broker
 ls "$dir" | grep -q '\.cleaned$\|\.swap$' && gr_fail "leftover .cleaned/.swap files: $(ls "$dir")"
 gr_pass
