@@ -25,10 +25,18 @@ const gr_api_handler_t gr_api_handlers[] = {
     {18, 0, 3, gr_handle_api_versions},
     {19, 0, 7, gr_handle_create_topics},
     {20, 0, 6, gr_handle_delete_topics},
+    {21, 0, 2, gr_handle_delete_records},
     {22, 0, 5, gr_handle_init_producer_id},
     {23, 0, 4, gr_handle_offset_for_leader_epoch},
+    {32, 0, 4, gr_handle_describe_configs},
+    {33, 0, 2, gr_handle_alter_configs},
+    {35, 0, 4, gr_handle_describe_log_dirs},
+    {37, 0, 3, gr_handle_create_partitions},
     {42, 0, 2, gr_handle_delete_groups},
+    {43, 0, 2, gr_handle_elect_leaders},
+    {44, 0, 1, gr_handle_incremental_alter_configs},
     {47, 0, 0, gr_handle_offset_delete},
+    {60, 0, 1, gr_handle_describe_cluster},
     {61, 0, 0, gr_handle_describe_producers},
 };
 

@@ -465,10 +465,16 @@ int gr_broker_fini(gr_broker_t *b)
     close_store(b);
     gr_producer_ids_fini(&b->producer_ids);
     if (b->log_dir) {
+        /* Closing flushes every partition's files: one syncfs instead of
+         * thousands of fsyncs, done before the clean marker is written. */
+        gr_batch_io_begin(&b->io);
         rc = gr_topics_checkpoint(b);
         int close_rc = gr_topics_fini(&b->topics);
+        int sync_rc = gr_batch_io_end(&b->io, gr_log_dir_path(b->log_dir));
         if (!rc)
             rc = close_rc;
+        if (!rc)
+            rc = sync_rc;
         if (!rc && b->started)
             rc = gr_log_dir_mark_clean(b->log_dir);
         gr_log_dir_close(b->log_dir);

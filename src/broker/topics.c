@@ -50,6 +50,7 @@
 #include <sys/random.h>
 
 #include "broker/broker.h"
+#include "broker/topic_config.h"
 #include "controller/store.h"
 #include "controller/zk_json.h"
 #include "handlers/handlers.h"
@@ -454,12 +455,22 @@ static gr_topic_t *topic_new(const char *name, int32_t partitions)
 }
 
 /* Adds or replaces an override: a key given twice keeps its last value, as Kafka does. */
+/* Kafka's canonical text of a valid value; an invalid one (from an old store) is kept as is. */
+static char *config_value_dup(const char *key, const char *value)
+{
+    char err[GR_STORE_PATH_MAX];
+    char *canonical = NULL;
+    if (gr_topic_config_normalize(key, value, &canonical, err, sizeof err) == 0)
+        return canonical;
+    return strdup(value);
+}
+
 static int topic_add_config(gr_topic_t *topic, const char *key, const char *value)
 {
     for (int i = 0; i < topic->config_count; i++) {
         if (strcmp(topic->configs[i].key, key) != 0)
             continue;
-        char *copy = strdup(value);
+        char *copy = config_value_dup(key, value);
         if (!copy)
             return -ENOMEM;
         free(topic->configs[i].value);
@@ -470,7 +481,7 @@ static int topic_add_config(gr_topic_t *topic, const char *key, const char *valu
         return -E2BIG;
     gr_topic_config_t *c = &topic->configs[topic->config_count];
     c->key = strdup(key);
-    c->value = strdup(value);
+    c->value = config_value_dup(key, value);
     if (!c->key || !c->value) {
         free(c->key);
         free(c->value);
@@ -575,6 +586,108 @@ gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
     }
     gr_logf(&b->log, GR_LOG_INFO, "topics", "deleted topic %s", topic->name);
     topic_free(topic);
+    return GR_KERR_NONE;
+}
+
+/* Writes the topic's overrides to /config/topics/<name> (replacing the document). */
+static void topic_store_save_config(gr_broker_t *b, const gr_topic_t *topic)
+{
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    topic_config_json(topic, &w);
+    topic_store_write(b, STORE_OP_SET, STORE_TOPIC_CONFIGS_PATH, topic->name, &w);
+    gr_zk_json_writer_fini(&w);
+}
+
+static void topic_clear_configs(gr_topic_t *topic)
+{
+    for (int i = 0; i < topic->config_count; i++) {
+        free(topic->configs[i].key);
+        free(topic->configs[i].value);
+    }
+    topic->config_count = 0;
+}
+
+gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
+                                int count, bool validate_only, char *err, size_t errlen)
+{
+    if (count > GR_TOPIC_MAX_CONFIGS) {
+        snprintf(err, errlen, "At most %d topic configs can be set", GR_TOPIC_MAX_CONFIGS);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    for (int i = 0; i < count; i++) {
+        gr_kerr_t kerr = gr_topic_config_check(configs[i].key, configs[i].value, err, errlen);
+        if (kerr)
+            return kerr;
+    }
+    gr_kerr_t kerr = gr_topic_config_check_set(configs, count, err, errlen);
+    if (kerr || validate_only)
+        return kerr;
+    /* Build the new set aside, so that running out of memory changes nothing. */
+    gr_topic_t *fresh = calloc(1, sizeof(*fresh));
+    int rc = fresh ? 0 : -ENOMEM;
+    for (int i = 0; rc == 0 && i < count; i++)
+        rc = topic_add_config(fresh, configs[i].key, configs[i].value);
+    if (rc) {
+        if (fresh)
+            topic_clear_configs(fresh);
+        free(fresh);
+        snprintf(err, errlen, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    topic_clear_configs(topic);
+    memcpy(topic->configs, fresh->configs, sizeof(topic->configs));
+    topic->config_count = fresh->config_count;
+    free(fresh);
+    gr_topic_settings_compute(b, topic);
+    for (int32_t i = 0; i < topic->partition_count; i++)
+        if (topic->partitions[i].log)
+            gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
+    topic_store_save_config(b, topic);
+    gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s now has %d config override(s)", topic->name,
+            topic->config_count);
+    return GR_KERR_NONE;
+}
+
+gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t count, char *err,
+                                   size_t errlen)
+{
+    int32_t old = topic->partition_count;
+    if (count <= old || count > GR_TOPIC_MAX_PARTITIONS) {
+        snprintf(err, errlen, "Cannot grow topic %s from %d to %d partitions (limit %d).",
+                 topic->name, old, count, GR_TOPIC_MAX_PARTITIONS);
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    /* Waiting fetches point at the partitions, which realloc may move. */
+    for (int32_t i = 0; i < old; i++)
+        gr_fetch_wake_all(b, &topic->partitions[i]);
+    gr_partition_t *grown = realloc(topic->partitions, (size_t)count * sizeof(*grown));
+    if (!grown) {
+        snprintf(err, errlen, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    topic->partitions = grown;
+    memset(&grown[old], 0, (size_t)(count - old) * sizeof(*grown));
+    gr_batch_io_begin(&b->io);
+    int rc = 0;
+    int32_t opened = old;
+    for (; opened < count && rc == 0; opened++)
+        rc = partition_open(b, topic, opened, NULL, 0, NULL, 0);
+    int sync_rc = gr_batch_io_end(&b->io, first_log_dir(b));
+    if (rc == 0)
+        rc = sync_rc;
+    if (rc) {
+        for (int32_t i = old; i < opened; i++) {
+            (void)gr_log_close(grown[i].log);
+            grown[i].log = NULL;
+        }
+        snprintf(err, errlen, "Cannot create partitions: %s", strerror(-rc));
+        return gr_kerr_from_errno(rc);
+    }
+    topic->partition_count = count;
+    topic_store_save(b, topic, STORE_OP_SET, false);
+    gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s grew from %d to %d partitions", topic->name,
+            old, count);
     return GR_KERR_NONE;
 }
 

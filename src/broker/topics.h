@@ -143,6 +143,28 @@ gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
  */
 int gr_topics_load(gr_broker_t *b);
 
+/*
+ * Replaces a topic's overrides with configs (count of them; AlterConfigs'
+ * whole-set semantics): validates every key and value and the set as a
+ * whole, then, unless validate_only, applies the new settings to every
+ * partition's log at once and writes /config/topics/<name> (asynchronously,
+ * a failure logged). Returns GR_KERR_NONE, INVALID_CONFIG (err filled) or
+ * UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
+ */
+gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
+                                int count, bool validate_only, char *err, size_t errlen);
+
+/*
+ * Grows a topic to count partitions (> its current count, <=
+ * GR_TOPIC_MAX_PARTITIONS): opens the new partitions' logs and rewrites the
+ * assignment in the store. Fetches waiting on the topic are answered first
+ * (the partition array moves). Returns GR_KERR_NONE, INVALID_PARTITIONS
+ * (err filled), or the error of a log that could not be created (nothing
+ * changed).
+ */
+gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t count, char *err,
+                                   size_t errlen);
+
 /* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
 int gr_topics_checkpoint(gr_broker_t *b);
 

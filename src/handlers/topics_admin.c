@@ -19,9 +19,10 @@
  *   assignments not numbering partitions 0..n-1, or a replica list other
  *     than [this broker]                  INVALID_REPLICA_ASSIGNMENT
  *   unknown key or bad value              INVALID_CONFIG
- * validate_only (v1+) stops there. From v5 a created topic reports its
- * partition count, replication factor and configs: only the overrides set
- * on it (source DYNAMIC_TOPIC_CONFIG); defaults are not listed.
+ * validate_only (v1+) stops there. From v5 a created (or validated) topic
+ * reports its partition count, replication factor and every topic config
+ * with its value and source, as DescribeConfigs would (overrides
+ * DYNAMIC_TOPIC_CONFIG, the rest from the broker or the default).
  *
  * DeleteTopics takes names (v0-5 topic_names, v6 topics[].name) or topic ids
  * (v6 topics[].topic_id). delete.topic.enable=false answers every topic
@@ -38,6 +39,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "broker/topic_config.h"
 #include "create_topics.h"
 #include "delete_topics.h"
 #include "handlers/handlers.h"
@@ -45,7 +47,6 @@
 #define GR_NO_NUM_PARTITIONS                    (-1)
 #define GR_NO_REPLICATION_FACTOR                (-1)
 #define GR_BROKER_COUNT                         1 /* single node */
-#define GR_CONFIG_SOURCE_TOPIC                  1 /* DescribeConfigs' DYNAMIC_TOPIC_CONFIG */
 #define GR_DELETE_TOPICS_DISABLED_ERROR_VERSION 3 /* TOPIC_DELETION_DISABLED from v3 */
 #define GR_ADMIN_MESSAGE_MAX                    512
 
@@ -261,27 +262,37 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
     return GR_KERR_NONE;
 }
 
-/* Lists configs (the topic's overrides) in out (v5+). */
-static void fill_configs(gr_request_t *req, const gr_topic_config_t *configs, int count,
-                         create_resp_t *out)
+/*
+ * Lists every topic config in out (v5+) as DescribeConfigs would describe it
+ * for a topic with these overrides (count of them), as Kafka does.
+ */
+static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_config_t *configs,
+                         int count, create_resp_t *out)
 {
-    if (count <= 0)
-        return;
-    out->configs = gr_request_alloc(req, (size_t)count * sizeof(*out->configs));
-    if (!out->configs) {
+    gr_topic_t *view = gr_request_alloc(req, sizeof(*view));
+    size_t n = gr_topic_config_def_count();
+    out->configs = gr_request_alloc_array(req, (int64_t)n, sizeof(*out->configs));
+    if (!view || !out->configs || count > GR_TOPIC_MAX_CONFIGS) {
         out->topic_config_error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        out->configs = NULL;
         return;
     }
-    for (int i = 0; i < count; i++) {
+    if (count > 0)
+        memcpy(view->configs, configs, (size_t)count * sizeof(*configs));
+    view->config_count = count;
+    for (size_t i = 0; i < n; i++) {
+        const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
+        gr_config_described_t d;
+        gr_topic_config_describe(b, view, def, &d);
         config_resp_t *c = &out->configs[i];
         gr_create_topics_response_creatable_topic_configs_init(c);
-        c->name = gr_str(configs[i].key);
-        c->value = gr_str(configs[i].value);
+        c->name = gr_str(def->name);
+        c->value = message_str(req, d.value);
         c->read_only = false;
-        c->config_source = GR_CONFIG_SOURCE_TOPIC;
+        c->config_source = d.source;
         c->is_sensitive = false;
     }
-    out->configs_count = count;
+    out->configs_count = (int32_t)n;
 }
 
 static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
@@ -318,9 +329,9 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     if (topic) {
         out->topic_id = topic->id;
         if (version >= 5)
-            fill_configs(req, topic->configs, topic->config_count, out);
+            fill_configs(b, req, topic->configs, topic->config_count, out);
     } else if (version >= 5) {
-        fill_configs(req, configs, config_count, out);
+        fill_configs(b, req, configs, config_count, out);
     }
 }
 

@@ -320,7 +320,7 @@ int gr_segment_scan(gr_segment_t *seg, bool verify_crc, int64_t index_interval,
     int32_t max_epoch = -1;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p;
+        const uint8_t *p = NULL; /* set by reader_get on success */
         gr_batch_header_t h;
         rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
@@ -383,7 +383,7 @@ static int64_t seg_scan_tail(gr_segment_t *seg, int64_t *out_read)
     int64_t start = pos;
     int64_t rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p;
+        const uint8_t *p = NULL; /* set by reader_get on success */
         gr_batch_header_t h;
         int grc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (grc == -ENODATA)
@@ -783,7 +783,7 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
     int64_t pos = from;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p;
+        const uint8_t *p = NULL; /* set by reader_get on success */
         rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
             break;
@@ -854,7 +854,7 @@ int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_
     int64_t total = 0;
     int rc = 0;
     while (pos + total < seg->size) {
-        const uint8_t *p;
+        const uint8_t *p = NULL; /* set by reader_get on success */
         gr_batch_header_t h;
         rc = reader_get(&r, pos + total, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
@@ -888,7 +888,7 @@ int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg)
     int64_t pos = 0;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p;
+        const uint8_t *p = NULL; /* set by reader_get on success */
         gr_batch_header_t h;
         rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin: the command-line admin tool, a Kafka client built on the
+ * broker's own generated codec (the client side: requests encoded, responses
+ * decoded). One blocking connection to the bootstrap broker; every command
+ * is one or a few request/response round trips.
+ *
+ *   client.c   connection, ApiVersions negotiation, gr_admin_call
+ *   options.c  Kafka-tool style --long options
+ *   output.c   aligned tables and JSON
+ *   cmd_*.c    the commands (topics, configs, cluster, records, groups)
+ *
+ * Exit codes: GR_ADMIN_EXIT_*. Runs on: the main thread (single-threaded).
+ */
+#ifndef GR_ADMIN_ADMIN_H
+#define GR_ADMIN_ADMIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "protocol/codec.h"
+#include "protocol/kerr.h"
+
+#define GR_ADMIN_EXIT_OK        0 /* everything asked was done */
+#define GR_ADMIN_EXIT_FAILED    1 /* the broker answered with an error for some item */
+#define GR_ADMIN_EXIT_USAGE     2 /* bad command line */
+#define GR_ADMIN_EXIT_TRANSPORT 3 /* cannot connect, no answer, or API not supported */
+
+#define GR_ADMIN_API_MAX     128
+#define GR_ADMIN_OPTIONS_MAX 64
+
+/* One parsed option: --name value (value NULL for a flag). */
+typedef struct gr_admin_opt {
+    const char *name;
+    const char *value;
+} gr_admin_opt_t;
+
+typedef struct gr_admin_options {
+    gr_admin_opt_t items[GR_ADMIN_OPTIONS_MAX];
+    int count;
+    const char *words[4]; /* the command words: "topics", "list" */
+    int word_count;
+} gr_admin_options_t;
+
+typedef struct gr_admin {
+    int sock;
+    int32_t correlation_id;
+    gr_arena_t arena;                      /* responses live here until exit */
+    int16_t max_version[GR_ADMIN_API_MAX]; /* broker's, -1 unsupported */
+    bool json;
+    const gr_admin_options_t *opts;
+} gr_admin_t;
+
+/* ---- client.c ---- */
+
+/* Connects to host:port and asks ApiVersions. 0, or -1 (message printed). */
+int gr_admin_connect(gr_admin_t *a, const char *bootstrap);
+void gr_admin_close(gr_admin_t *a);
+
+/*
+ * The version to use for api: the highest both the broker and this tool
+ * (up to want_max) support, or -1 (message printed).
+ */
+int16_t gr_admin_version(gr_admin_t *a, int16_t api, int16_t want_max);
+
+/*
+ * Sends req (the API's request struct) at version v and decodes the answer
+ * into resp (its response struct; memory in a->arena). 0 or -1 (printed).
+ */
+int gr_admin_call(gr_admin_t *a, int16_t api, int16_t v, const void *req, void *resp);
+
+/* ---- options.c ---- */
+
+/* Parses argv after the program name. 0, or -1 (message printed). */
+int gr_admin_options_parse(gr_admin_options_t *o, int argc, char **argv);
+/* The last value of --name, or NULL. */
+const char *gr_admin_opt(const gr_admin_options_t *o, const char *name);
+bool gr_admin_flag(const gr_admin_options_t *o, const char *name);
+/* Every value of a repeatable --name, in order: fills out (up to max), returns the count. */
+int gr_admin_opt_all(const gr_admin_options_t *o, const char *name, const char **out, int max);
+/* Parses an int64 option; returns 0, 1 when absent (dflt kept), -1 when invalid (printed). */
+int gr_admin_opt_long(const gr_admin_options_t *o, const char *name, int64_t *out);
+
+/* ---- output.c ---- */
+
+#define GR_TABLE_COLS_MAX 10
+
+typedef struct gr_table {
+    const char *headers[GR_TABLE_COLS_MAX];
+    int cols;
+    char ***rows;
+    int count, cap;
+} gr_table_t;
+
+void gr_table_init(gr_table_t *t, const char *const *headers, int cols);
+/* Adds a row of cols cells (copied; NULL prints empty). */
+void gr_table_row(gr_table_t *t, const char *const *cells);
+/* Prints the aligned table (headers first) and frees it. */
+void gr_table_print(gr_table_t *t, FILE *out);
+
+/* JSON: strings escaped; a NULL string prints null. */
+void gr_json_str(FILE *out, const char *s);
+void gr_json_strn(FILE *out, const char *s, int32_t len);
+
+/* A copy of a protocol string as a C string in the arena ("" if null). */
+char *gr_admin_text(gr_admin_t *a, gr_str_t s);
+
+/* Prints "error: <what>: <ERROR_NAME> (<message>)" to stderr. */
+void gr_admin_report(const char *what, int16_t code, gr_str_t message);
+
+/* ---- commands ---- */
+
+int gr_admin_cmd_topics(gr_admin_t *a);
+int gr_admin_cmd_configs(gr_admin_t *a);
+int gr_admin_cmd_cluster(gr_admin_t *a);
+int gr_admin_cmd_records(gr_admin_t *a);
+int gr_admin_cmd_groups(gr_admin_t *a);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin's connection: one blocking TCP socket to the bootstrap
+ * broker, framed requests encoded with the generated codec, and the
+ * broker's API versions (asked once at connect) to choose each request's
+ * version.
+ */
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "admin/admin.h"
+#include "api_versions.h"
+#include "codec_registry.h"
+#include "headers.h"
+
+#define ADMIN_CLIENT_ID      "gregor-admin"
+#define ADMIN_MAX_RESPONSE   (64 * 1024 * 1024)
+#define ADMIN_IO_TIMEOUT_SEC 60
+#define HOST_MAX             256
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static int open_socket(const char *bootstrap)
+{
+    char host[HOST_MAX];
+    const char *colon = strrchr(bootstrap, ':');
+    if (!colon || (size_t)(colon - bootstrap) >= sizeof host) {
+        fprintf(stderr, "error: --bootstrap-server wants HOST:PORT, got '%s'\n", bootstrap);
+        return -1;
+    }
+    const char *start = bootstrap[0] == '[' ? bootstrap + 1 : bootstrap;
+    size_t len = (size_t)(colon - start) - (bootstrap[0] == '[' ? 1 : 0);
+    memcpy(host, start, len);
+    host[len] = '\0';
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+    if (getaddrinfo(host, colon + 1, &hints, &res) != 0) {
+        fprintf(stderr, "error: cannot resolve %s\n", bootstrap);
+        return -1;
+    }
+    int fd = socket(res->ai_family, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        fprintf(stderr, "error: cannot connect to %s\n", bootstrap);
+        return -1;
+    }
+    struct timeval tv = {ADMIN_IO_TIMEOUT_SEC, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+int gr_admin_call(gr_admin_t *a, int16_t key, int16_t v, const void *msg, void *resp)
+{
+    const gr_api_desc_t *api = gr_api_find(key);
+    if (!api)
+        return -1;
+    bool flexible = api->flexible_min != GR_VERSION_NONE && v >= api->flexible_min;
+    gr_writer_t w;
+    gr_writer_init(&w);
+    size_t size_pos = gr_write_reserve(&w, 4);
+    gr_request_header_t h;
+    gr_request_header_init(&h);
+    h.request_api_key = key;
+    h.request_api_version = v;
+    h.correlation_id = ++a->correlation_id;
+    h.client_id = gr_str(ADMIN_CLIENT_ID);
+    int rc = gr_request_header_encode(&w, flexible ? 2 : 1, &h);
+    if (rc == 0)
+        rc = api->request->encode(&w, v, msg);
+    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - 4));
+    if (rc == 0 && !w.err)
+        rc = write_all(a->sock, w.buf, w.len);
+    gr_writer_fini(&w);
+    uint8_t size_buf[4];
+    if (rc || read_all(a->sock, size_buf, 4)) {
+        fprintf(stderr, "error: %s request failed (connection lost)\n", api->name);
+        return -1;
+    }
+    uint32_t size =
+        (uint32_t)size_buf[0] << 24 | size_buf[1] << 16 | size_buf[2] << 8 | size_buf[3];
+    uint8_t *buf = size <= ADMIN_MAX_RESPONSE ? gr_arena_alloc(&a->arena, size ? size : 1) : NULL;
+    if (!buf || read_all(a->sock, buf, size)) {
+        fprintf(stderr, "error: %s response could not be read\n", api->name);
+        return -1;
+    }
+    gr_reader_t r;
+    gr_reader_init(&r, buf, size);
+    gr_response_header_t rh;
+    int16_t rhv = key == GR_API_API_VERSIONS ? 0 : flexible ? 1 : 0;
+    if (gr_response_header_decode(&r, rhv, &a->arena, &rh) ||
+        rh.correlation_id != a->correlation_id || api->response->decode(&r, v, &a->arena, resp)) {
+        fprintf(stderr, "error: malformed %s response\n", api->name);
+        return -1;
+    }
+    return 0;
+}
+
+int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
+{
+    for (int i = 0; i < GR_ADMIN_API_MAX; i++)
+        a->max_version[i] = -1;
+    a->sock = open_socket(bootstrap);
+    if (a->sock < 0)
+        return -1;
+    gr_api_versions_request_t req;
+    gr_api_versions_request_init(&req);
+    gr_api_versions_response_t resp;
+    /* v0: every broker answers it, whatever it supports. */
+    if (gr_admin_call(a, GR_API_API_VERSIONS, 0, &req, &resp))
+        return -1;
+    for (int32_t i = 0; i < resp.api_keys_count; i++) {
+        int16_t key = resp.api_keys[i].api_key;
+        if (key >= 0 && key < GR_ADMIN_API_MAX)
+            a->max_version[key] = resp.api_keys[i].max_version;
+    }
+    return 0;
+}
+
+void gr_admin_close(gr_admin_t *a)
+{
+    if (a->sock >= 0)
+        close(a->sock);
+    a->sock = -1;
+}
+
+int16_t gr_admin_version(gr_admin_t *a, int16_t key, int16_t want_max)
+{
+    const gr_api_desc_t *api = gr_api_find(key);
+    int16_t broker = key >= 0 && key < GR_ADMIN_API_MAX ? a->max_version[key] : -1;
+    int16_t v = broker < want_max ? broker : want_max;
+    if (!api || v < 0 || v < api->min_version) {
+        fprintf(stderr, "error: the broker does not support %s\n", api ? api->name : "this API");
+        return -1;
+    }
+    return v;
+}

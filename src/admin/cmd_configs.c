@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin configs: describe (DescribeConfigs) and alter
+ * (IncrementalAlterConfigs) of a topic or a broker. Options follow
+ * kafka-configs.sh: --entity-type topics|brokers --entity-name NAME,
+ * --add-config k=v,k2=[a,b] and --delete-config k,k2; describe lists the
+ * values not at their default unless --all.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin/admin.h"
+#include "admin/common.h"
+#include "describe_configs.h"
+#include "incremental_alter_configs.h"
+
+#define RESOURCE_TOPIC  2
+#define RESOURCE_BROKER 4
+#define SOURCE_DEFAULT  5
+#define CHANGES_MAX     64
+#define DESCRIBE_MAX_V  4
+#define ALTER_MAX_V     1
+#define OP_SET          0
+#define OP_DELETE       1
+
+static const char help[] =
+    "usage: gregor-admin --bootstrap-server HOST:PORT configs SUBCOMMAND [options] [--json]\n"
+    "  describe --entity-type topics|brokers --entity-name NAME [--all]\n"
+    "           (or --topic T / --broker N instead of the two entity options)\n"
+    "           values set on the topic or broker (--all: every key, defaults included)\n"
+    "  alter --entity-type topics|brokers --entity-name NAME\n"
+    "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n";
+
+static const char *const subcommands[] = {"describe", "alter", NULL};
+
+static const char *const source_names[] = {
+    "UNKNOWN",
+    "DYNAMIC_TOPIC_CONFIG",
+    "DYNAMIC_BROKER_CONFIG",
+    "DYNAMIC_DEFAULT_BROKER_CONFIG",
+    "STATIC_BROKER_CONFIG",
+    "DEFAULT_CONFIG",
+    "DYNAMIC_BROKER_LOGGER_CONFIG",
+    "CLIENT_METRICS_CONFIG",
+};
+
+static const char *source_name(int8_t s)
+{
+    return s >= 0 && (size_t)s < sizeof source_names / sizeof source_names[0] ? source_names[s]
+                                                                              : "UNKNOWN";
+}
+
+static int entity(gr_admin_t *a, int8_t *type, const char **name)
+{
+    /* kafka-configs.sh's shorthands: --topic T, --broker N. */
+    if ((*name = gr_admin_opt(a->opts, "topic"))) {
+        *type = RESOURCE_TOPIC;
+        return 0;
+    }
+    if ((*name = gr_admin_opt(a->opts, "broker"))) {
+        *type = RESOURCE_BROKER;
+        return 0;
+    }
+    const char *t = gr_admin_need(a, "entity-type");
+    *name = gr_admin_need(a, "entity-name");
+    if (!t || !*name)
+        return -1;
+    if (strcmp(t, "topics") == 0 || strcmp(t, "topic") == 0)
+        *type = RESOURCE_TOPIC;
+    else if (strcmp(t, "brokers") == 0 || strcmp(t, "broker") == 0)
+        *type = RESOURCE_BROKER;
+    else {
+        fprintf(stderr, "error: --entity-type must be topics or brokers, got '%s'\n", t);
+        return -1;
+    }
+    return 0;
+}
+
+static int configs_describe(gr_admin_t *a)
+{
+    int8_t type;
+    const char *name;
+    if (entity(a, &type, &name))
+        return GR_ADMIN_EXIT_USAGE;
+    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_CONFIGS, DESCRIBE_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_describe_configs_request_t req;
+    gr_describe_configs_request_init(&req);
+    gr_describe_configs_request_describe_configs_resource_t res;
+    gr_describe_configs_request_describe_configs_resource_init(&res);
+    res.resource_type = type;
+    res.resource_name = gr_str(name);
+    res.configuration_keys_count = -1;
+    req.resources = &res;
+    req.resources_count = 1;
+    gr_describe_configs_response_t resp;
+    if (gr_admin_call(a, GR_API_DESCRIBE_CONFIGS, v, &req, &resp) || resp.results_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_describe_configs_response_describe_configs_result_t *r = &resp.results[0];
+    if (r->error_code) {
+        gr_admin_report(name, r->error_code, r->error_message);
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    bool all = gr_admin_flag(a->opts, "all");
+    const char *headers[] = {"NAME", "VALUE", "SOURCE", "READ-ONLY"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 4);
+    int n = 0;
+    if (a->json)
+        printf("[");
+    for (int32_t i = 0; i < r->configs_count; i++) {
+        gr_describe_configs_response_describe_configs_resource_result_t *c = &r->configs[i];
+        if (!all && c->config_source == SOURCE_DEFAULT)
+            continue;
+        if (a->json) {
+            printf("%s{\"name\":", n++ ? "," : "");
+            gr_json_strn(stdout, c->name.ptr, c->name.len);
+            printf(",\"value\":");
+            gr_json_strn(stdout, c->value.ptr, c->value.len);
+            printf(",\"source\":\"%s\",\"read_only\":%s,\"sensitive\":%s}",
+                   source_name(c->config_source), c->read_only ? "true" : "false",
+                   c->is_sensitive ? "true" : "false");
+            continue;
+        }
+        const char *row[] = {gr_admin_text(a, c->name),
+                             c->value.len < 0 ? "null" : gr_admin_text(a, c->value),
+                             source_name(c->config_source), c->read_only ? "true" : "false"};
+        gr_table_row(&table, row);
+    }
+    if (a->json)
+        printf("]\n");
+    else
+        gr_table_print(&table, stdout);
+    return GR_ADMIN_EXIT_OK;
+}
+
+/* Splits "k=v,k2=[a,b]" (or "k,k2" when with_values is false) into changes. */
+static int split_changes(gr_admin_t *a, const char *spec, int8_t op,
+                         gr_incremental_alter_configs_request_alterable_config_t *out, int *n)
+{
+    char *copy = gr_arena_strndup(&a->arena, spec, strlen(spec));
+    char *p = copy;
+    while (p && *p) {
+        char *end = p;
+        int depth = 0;
+        while (*end && (*end != ',' || depth)) {
+            depth += *end == '[' ? 1 : *end == ']' ? -1 : 0;
+            end++;
+        }
+        char *next = *end ? end + 1 : NULL;
+        *end = '\0';
+        if (*n >= CHANGES_MAX)
+            return -1;
+        gr_incremental_alter_configs_request_alterable_config_t *c = &out[(*n)++];
+        gr_incremental_alter_configs_request_alterable_config_init(c);
+        c->config_operation = op;
+        char *eq = strchr(p, '=');
+        if (op == OP_SET) {
+            if (!eq) {
+                fprintf(stderr, "error: --add-config wants key=value, got '%s'\n", p);
+                return -1;
+            }
+            *eq = '\0';
+            char *value = eq + 1;
+            size_t len = strlen(value);
+            if (len >= 2 && value[0] == '[' && value[len - 1] == ']') {
+                value[len - 1] = '\0';
+                value++;
+            }
+            c->value = gr_str(value);
+        } else {
+            c->value = gr_str(NULL);
+        }
+        c->name = gr_str(p);
+        p = next;
+    }
+    return 0;
+}
+
+static int configs_alter(gr_admin_t *a)
+{
+    int8_t type;
+    const char *name;
+    if (entity(a, &type, &name))
+        return GR_ADMIN_EXIT_USAGE;
+    gr_incremental_alter_configs_request_alterable_config_t changes[CHANGES_MAX];
+    int n = 0;
+    const char *add = gr_admin_opt(a->opts, "add-config");
+    const char *del = gr_admin_opt(a->opts, "delete-config");
+    if ((!add && !del) || (add && split_changes(a, add, OP_SET, changes, &n)) ||
+        (del && split_changes(a, del, OP_DELETE, changes, &n))) {
+        fprintf(stderr, "error: give --add-config k=v,... and/or --delete-config k,...\n");
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    int16_t v = gr_admin_version(a, GR_API_INCREMENTAL_ALTER_CONFIGS, ALTER_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_incremental_alter_configs_request_t req;
+    gr_incremental_alter_configs_request_init(&req);
+    gr_incremental_alter_configs_request_alter_configs_resource_t res;
+    gr_incremental_alter_configs_request_alter_configs_resource_init(&res);
+    res.resource_type = type;
+    res.resource_name = gr_str(name);
+    res.configs = changes;
+    res.configs_count = n;
+    req.resources = &res;
+    req.resources_count = 1;
+    req.validate_only = gr_admin_flag(a->opts, "validate-only");
+    gr_incremental_alter_configs_response_t resp;
+    if (gr_admin_call(a, GR_API_INCREMENTAL_ALTER_CONFIGS, v, &req, &resp) ||
+        resp.responses_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    int16_t code = resp.responses[0].error_code;
+    if (a->json) {
+        printf("{\"entity\":");
+        gr_json_str(stdout, name);
+        printf(",\"error\":");
+        gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
+        printf(",\"message\":");
+        gr_json_strn(stdout, resp.responses[0].error_message.ptr,
+                     resp.responses[0].error_message.len);
+        printf("}\n");
+    } else if (!code) {
+        printf("Completed updating config for %s %s.\n",
+               type == RESOURCE_TOPIC ? "topic" : "broker", name);
+    }
+    if (code) {
+        if (!a->json)
+            gr_admin_report(name, code, resp.responses[0].error_message);
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    return GR_ADMIN_EXIT_OK;
+}
+
+int gr_admin_cmd_configs(gr_admin_t *a)
+{
+    int rc = gr_admin_begin(a, help, subcommands);
+    if (rc >= 0)
+        return rc;
+    return gr_admin_is(a, "describe") ? configs_describe(a) : configs_alter(a);
+}

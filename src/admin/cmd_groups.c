@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin groups: list (ListGroups), describe (DescribeGroups, then
+ * OffsetFetch and ListOffsets for each committed partition's lag), delete
+ * (DeleteGroups) and reset-offsets (ListOffsets and OffsetFetch to compute
+ * the new offsets, OffsetCommit to store them with --execute). Options
+ * follow kafka-consumer-groups.sh; reset-offsets is a dry run unless
+ * --execute is given, and the broker refuses it while the group has members.
+ * Requests go to the bootstrap broker, which is every group's coordinator
+ * in single-node mode.
+ */
+#define _XOPEN_SOURCE 700
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "admin/admin.h"
+#include "admin/common.h"
+#include "delete_groups.h"
+#include "describe_groups.h"
+#include "list_groups.h"
+#include "list_offsets.h"
+#include "metadata.h"
+#include "offset_commit.h"
+#include "offset_fetch.h"
+
+#define LIST_GROUPS_MAX_V     4
+#define DESCRIBE_GROUPS_MAX_V 5
+#define DELETE_GROUPS_MAX_V   2
+#define OFFSET_FETCH_MIN_V    2 /* null topics: every committed offset */
+#define OFFSET_FETCH_MAX_V    7 /* one group per request */
+#define OFFSET_COMMIT_MAX_V   7
+#define LIST_OFFSETS_MAX_V    7
+#define METADATA_MAX_V        12
+#define TS_LATEST             (-1LL)
+#define TS_EARLIEST           (-2LL)
+#define NO_OFFSET             (-1LL)
+#define PARTITIONS_MAX        10000
+
+static const char help[] =
+    "usage: gregor-admin --bootstrap-server HOST:PORT groups SUBCOMMAND [options] [--json]\n"
+    "  list                          every group with its state and protocol type\n"
+    "  describe --group G            members, and committed offsets with their lag\n"
+    "  delete --group G              delete an empty group and its offsets\n"
+    "  reset-offsets --group G (--topic T[:p,q...] | --all-topics)\n"
+    "        (--to-earliest | --to-latest | --to-offset N | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
+    "         | --shift-by N) [--dry-run | --execute]\n"
+    "        the group must have no members; without --execute nothing is changed\n";
+
+static const char *const subcommands[] = {"list", "describe", "delete", "reset-offsets", NULL};
+
+static int groups_list(gr_admin_t *a)
+{
+    int16_t v = gr_admin_version(a, GR_API_LIST_GROUPS, LIST_GROUPS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_list_groups_request_t req;
+    gr_list_groups_request_init(&req);
+    gr_list_groups_response_t resp;
+    if (gr_admin_call(a, GR_API_LIST_GROUPS, v, &req, &resp))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (resp.error_code) {
+        gr_admin_report("groups", resp.error_code, gr_str(NULL));
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    const char *headers[] = {"GROUP", "STATE", "PROTOCOL-TYPE"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 3);
+    if (a->json)
+        printf("[");
+    for (int32_t i = 0; i < resp.groups_count; i++) {
+        gr_list_groups_response_listed_group_t *g = &resp.groups[i];
+        if (a->json) {
+            printf("%s{\"group\":", i ? "," : "");
+            gr_json_strn(stdout, g->group_id.ptr, g->group_id.len);
+            printf(",\"state\":");
+            gr_json_strn(stdout, g->group_state.ptr, v >= 4 ? g->group_state.len : -1);
+            printf(",\"protocol_type\":");
+            gr_json_strn(stdout, g->protocol_type.ptr, g->protocol_type.len);
+            printf("}");
+            continue;
+        }
+        const char *row[] = {gr_admin_text(a, g->group_id),
+                             v >= 4 ? gr_admin_text(a, g->group_state) : "-",
+                             gr_admin_text(a, g->protocol_type)};
+        gr_table_row(&table, row);
+    }
+    if (a->json)
+        printf("]\n");
+    else
+        gr_table_print(&table, stdout);
+    return GR_ADMIN_EXIT_OK;
+}
+
+/* One partition's offsets: committed (-1 none), log start and end. */
+typedef struct part_offsets {
+    gr_str_t topic;
+    int32_t partition;
+    int64_t committed;
+    int64_t earliest;
+    int64_t latest;
+    int64_t target;
+} part_offsets_t;
+
+/* The group's committed offsets (all topics). Count, or -1 (printed). */
+static int fetch_committed(gr_admin_t *a, const char *group, part_offsets_t *out, int max)
+{
+    int16_t v = gr_admin_version(a, GR_API_OFFSET_FETCH, OFFSET_FETCH_MAX_V);
+    if (v < OFFSET_FETCH_MIN_V)
+        return -1;
+    gr_offset_fetch_request_t req;
+    gr_offset_fetch_request_init(&req);
+    req.group_id = gr_str(group);
+    req.topics_count = -1;
+    gr_offset_fetch_response_t resp;
+    if (gr_admin_call(a, GR_API_OFFSET_FETCH, v, &req, &resp))
+        return -1;
+    if (resp.error_code) {
+        gr_admin_report(group, resp.error_code, gr_str(NULL));
+        return -1;
+    }
+    int n = 0;
+    for (int32_t t = 0; t < resp.topics_count; t++)
+        for (int32_t p = 0; p < resp.topics[t].partitions_count && n < max; p++) {
+            gr_offset_fetch_response_offset_fetch_response_partition_t *part =
+                &resp.topics[t].partitions[p];
+            out[n++] = (part_offsets_t){resp.topics[t].name,
+                                        part->partition_index,
+                                        part->committed_offset,
+                                        NO_OFFSET,
+                                        NO_OFFSET,
+                                        NO_OFFSET};
+        }
+    return n;
+}
+
+/* Fills earliest or latest (by ts) of each of n partitions with ListOffsets. 0 or -1. */
+static int list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, int64_t ts, bool into_target)
+{
+    int16_t v = gr_admin_version(a, GR_API_LIST_OFFSETS, LIST_OFFSETS_MAX_V);
+    if (v < 1)
+        return -1;
+    for (int i = 0; i < n; i++) { /* one request per partition: simple, and n is small */
+        gr_list_offsets_request_t req;
+        gr_list_offsets_request_init(&req);
+        gr_list_offsets_request_list_offsets_topic_t t;
+        gr_list_offsets_request_list_offsets_topic_init(&t);
+        gr_list_offsets_request_list_offsets_partition_t p;
+        gr_list_offsets_request_list_offsets_partition_init(&p);
+        p.partition_index = parts[i].partition;
+        p.timestamp = ts;
+        t.name = parts[i].topic;
+        t.partitions = &p;
+        t.partitions_count = 1;
+        req.replica_id = -1;
+        req.topics = &t;
+        req.topics_count = 1;
+        gr_list_offsets_response_t resp;
+        if (gr_admin_call(a, GR_API_LIST_OFFSETS, v, &req, &resp) || resp.topics_count != 1 ||
+            resp.topics[0].partitions_count != 1)
+            return -1;
+        int64_t off = resp.topics[0].partitions[0].error_code ? NO_OFFSET
+                                                              : resp.topics[0].partitions[0].offset;
+        if (into_target)
+            parts[i].target = off;
+        else if (ts == TS_EARLIEST)
+            parts[i].earliest = off;
+        else
+            parts[i].latest = off;
+    }
+    return 0;
+}
+
+static int describe_members(gr_admin_t *a, const char *group)
+{
+    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_GROUPS, DESCRIBE_GROUPS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_describe_groups_request_t req;
+    gr_describe_groups_request_init(&req);
+    gr_str_t name = gr_str(group);
+    req.groups = &name;
+    req.groups_count = 1;
+    gr_describe_groups_response_t resp;
+    if (gr_admin_call(a, GR_API_DESCRIBE_GROUPS, v, &req, &resp) || resp.groups_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_describe_groups_response_described_group_t *g = &resp.groups[0];
+    if (g->error_code) {
+        gr_admin_report(group, g->error_code, gr_str(NULL));
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    if (a->json) {
+        printf("\"state\":");
+        gr_json_strn(stdout, g->group_state.ptr, g->group_state.len);
+        printf(",\"protocol\":");
+        gr_json_strn(stdout, g->protocol_data.ptr, g->protocol_data.len);
+        printf(",\"members\":[");
+        for (int32_t i = 0; i < g->members_count; i++) {
+            printf("%s{\"member_id\":", i ? "," : "");
+            gr_json_strn(stdout, g->members[i].member_id.ptr, g->members[i].member_id.len);
+            printf(",\"client_id\":");
+            gr_json_strn(stdout, g->members[i].client_id.ptr, g->members[i].client_id.len);
+            printf(",\"host\":");
+            gr_json_strn(stdout, g->members[i].client_host.ptr, g->members[i].client_host.len);
+            printf("}");
+        }
+        printf("]");
+        return GR_ADMIN_EXIT_OK;
+    }
+    printf("Group: %s\tState: %s\tProtocol: %s\tMembers: %d\n", group,
+           gr_admin_text(a, g->group_state), gr_admin_text(a, g->protocol_data), g->members_count);
+    if (g->members_count <= 0)
+        return GR_ADMIN_EXIT_OK;
+    const char *headers[] = {"MEMBER-ID", "CLIENT-ID", "HOST"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 3);
+    for (int32_t i = 0; i < g->members_count; i++) {
+        const char *row[] = {gr_admin_text(a, g->members[i].member_id),
+                             gr_admin_text(a, g->members[i].client_id),
+                             gr_admin_text(a, g->members[i].client_host)};
+        gr_table_row(&table, row);
+    }
+    gr_table_print(&table, stdout);
+    return GR_ADMIN_EXIT_OK;
+}
+
+static void print_offsets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n,
+                          bool target)
+{
+    if (a->json) {
+        printf("%s[", target ? "" : "\"offsets\":");
+        for (int i = 0; i < n; i++) {
+            printf("%s{\"group\":", i ? "," : "");
+            gr_json_str(stdout, group);
+            printf(",\"topic\":");
+            gr_json_strn(stdout, parts[i].topic.ptr, parts[i].topic.len);
+            if (target)
+                printf(",\"partition\":%d,\"new_offset\":%lld}", parts[i].partition,
+                       (long long)parts[i].target);
+            else
+                printf(",\"partition\":%d,\"current_offset\":%lld,\"log_end_offset\":%lld,"
+                       "\"lag\":%lld}",
+                       parts[i].partition, (long long)parts[i].committed,
+                       (long long)parts[i].latest,
+                       (long long)(parts[i].committed >= 0 ? parts[i].latest - parts[i].committed
+                                                           : -1));
+        }
+        printf("]");
+        return;
+    }
+    const char *offset_headers[] = {"GROUP",          "TOPIC",          "PARTITION",
+                                    "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"};
+    const char *target_headers[] = {"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"};
+    gr_table_t table;
+    gr_table_init(&table, target ? target_headers : offset_headers, target ? 4 : 6);
+    for (int i = 0; i < n; i++) {
+        char part[16], cur[32], end[32], lag[32];
+        snprintf(part, sizeof part, "%d", parts[i].partition);
+        snprintf(cur, sizeof cur, "%lld",
+                 (long long)(target ? parts[i].target : parts[i].committed));
+        snprintf(end, sizeof end, "%lld", (long long)parts[i].latest);
+        snprintf(lag, sizeof lag, "%lld",
+                 (long long)(parts[i].committed >= 0 ? parts[i].latest - parts[i].committed : -1));
+        const char *row[] = {group, gr_admin_text(a, parts[i].topic), part, cur, end, lag};
+        gr_table_row(&table, row);
+    }
+    gr_table_print(&table, stdout);
+}
+
+static int groups_describe(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    if (!group)
+        return GR_ADMIN_EXIT_USAGE;
+    if (a->json)
+        printf("{\"group\":\"%s\",", group);
+    int rc = describe_members(a, group);
+    if (rc != GR_ADMIN_EXIT_OK)
+        return rc;
+    part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
+    int n = parts ? fetch_committed(a, group, parts, PARTITIONS_MAX) : -1;
+    if (n < 0 || list_offsets(a, parts, n, TS_LATEST, false))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (a->json)
+        printf(",");
+    print_offsets(a, group, parts, n, false);
+    if (a->json)
+        printf("}\n");
+    return GR_ADMIN_EXIT_OK;
+}
+
+static int groups_delete(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    if (!group)
+        return GR_ADMIN_EXIT_USAGE;
+    int16_t v = gr_admin_version(a, GR_API_DELETE_GROUPS, DELETE_GROUPS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_delete_groups_request_t req;
+    gr_delete_groups_request_init(&req);
+    gr_str_t name = gr_str(group);
+    req.groups_names = &name;
+    req.groups_names_count = 1;
+    gr_delete_groups_response_t resp;
+    if (gr_admin_call(a, GR_API_DELETE_GROUPS, v, &req, &resp) || resp.results_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    int16_t code = resp.results[0].error_code;
+    if (a->json) {
+        printf("{\"group\":");
+        gr_json_str(stdout, group);
+        printf(",\"error\":");
+        gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
+        printf("}\n");
+    } else if (!code) {
+        printf("Deleted consumer group %s.\n", group);
+    }
+    if (code && !a->json)
+        gr_admin_report(group, code, gr_str(NULL));
+    return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
+}
+
+/* The partitions of topic, into parts (topic, partition filled). Count, or -1. */
+static int topic_partitions(gr_admin_t *a, const char *topic, part_offsets_t *parts, int max)
+{
+    int16_t v = gr_admin_version(a, GR_API_METADATA, METADATA_MAX_V);
+    if (v < 0)
+        return -1;
+    gr_metadata_request_t req;
+    gr_metadata_request_init(&req);
+    gr_metadata_request_metadata_request_topic_t t;
+    gr_metadata_request_metadata_request_topic_init(&t);
+    t.name = gr_str(topic);
+    req.topics = &t;
+    req.topics_count = 1;
+    gr_metadata_response_t resp;
+    if (gr_admin_call(a, GR_API_METADATA, v, &req, &resp) || resp.topics_count != 1)
+        return -1;
+    if (resp.topics[0].error_code) {
+        gr_admin_report(topic, resp.topics[0].error_code, gr_str(NULL));
+        return -1;
+    }
+    int n = 0;
+    for (int32_t i = 0; i < resp.topics[0].partitions_count && n < max; i++)
+        parts[n++] = (part_offsets_t){gr_str(topic), resp.topics[0].partitions[i].partition_index,
+                                      NO_OFFSET,     NO_OFFSET,
+                                      NO_OFFSET,     NO_OFFSET};
+    return n;
+}
+
+/* Parses YYYY-MM-DDTHH:MM:SS[.mmm] (UTC) into ms since the epoch; -1 if invalid. */
+static int64_t parse_datetime(const char *text)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *rest = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!rest)
+        return -1;
+    int64_t ms = 0;
+    if (*rest == '.')
+        ms = strtoll(rest + 1, NULL, 10);
+    return (int64_t)timegm(&tm) * 1000 + ms;
+}
+
+static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Computes every partition's target offset from the chosen --to-* / --shift-by. 0 or exit code. */
+static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n)
+{
+    const gr_admin_options_t *o = a->opts;
+    int64_t number = 0;
+    if (list_offsets(a, parts, n, TS_EARLIEST, false) ||
+        list_offsets(a, parts, n, TS_LATEST, false))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (gr_admin_flag(o, "to-earliest") || gr_admin_flag(o, "to-latest")) {
+        for (int i = 0; i < n; i++)
+            parts[i].target = gr_admin_flag(o, "to-earliest") ? parts[i].earliest : parts[i].latest;
+    } else if (gr_admin_opt_long(o, "to-offset", &number) == 0) {
+        for (int i = 0; i < n; i++)
+            parts[i].target = clamp(number, parts[i].earliest, parts[i].latest);
+    } else if (gr_admin_opt(o, "to-datetime")) {
+        int64_t ts = parse_datetime(gr_admin_opt(o, "to-datetime"));
+        if (ts < 0) {
+            fprintf(stderr, "error: --to-datetime wants YYYY-MM-DDTHH:MM:SS[.mmm]\n");
+            return GR_ADMIN_EXIT_USAGE;
+        }
+        if (list_offsets(a, parts, n, ts, true))
+            return GR_ADMIN_EXIT_TRANSPORT;
+        for (int i = 0; i < n; i++) /* no record that late: the end */
+            if (parts[i].target < 0)
+                parts[i].target = parts[i].latest;
+    } else if (gr_admin_opt_long(o, "shift-by", &number) == 0) {
+        part_offsets_t *committed = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*committed));
+        int c = committed ? fetch_committed(a, group, committed, PARTITIONS_MAX) : -1;
+        if (c < 0)
+            return GR_ADMIN_EXIT_TRANSPORT;
+        for (int i = 0; i < n; i++) {
+            int64_t base = parts[i].latest; /* no commit: shift from the end, as Kafka does */
+            for (int j = 0; j < c; j++)
+                if (gr_str_eq(committed[j].topic, parts[i].topic) &&
+                    committed[j].partition == parts[i].partition && committed[j].committed >= 0)
+                    base = committed[j].committed;
+            parts[i].target = clamp(base + number, parts[i].earliest, parts[i].latest);
+        }
+    } else {
+        fprintf(stderr, "error: give one of --to-earliest, --to-latest, --to-offset N, "
+                        "--to-datetime T, --shift-by N\n");
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int commit_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n)
+{
+    int16_t v = gr_admin_version(a, GR_API_OFFSET_COMMIT, OFFSET_COMMIT_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_offset_commit_request_t req;
+    gr_offset_commit_request_init(&req);
+    /* One topic entry per partition: parts may span topics (--all-topics). */
+    gr_offset_commit_request_offset_commit_request_topic_t *t =
+        gr_arena_alloc(&a->arena, (size_t)n * sizeof(*t));
+    gr_offset_commit_request_offset_commit_request_partition_t *p =
+        gr_arena_alloc(&a->arena, (size_t)n * sizeof(*p));
+    if (!t || !p)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    for (int i = 0; i < n; i++) {
+        gr_offset_commit_request_offset_commit_request_topic_init(&t[i]);
+        gr_offset_commit_request_offset_commit_request_partition_init(&p[i]);
+        p[i].partition_index = parts[i].partition;
+        p[i].committed_offset = parts[i].target;
+        p[i].committed_metadata = gr_str("");
+        t[i].name = parts[i].topic;
+        t[i].partitions = &p[i];
+        t[i].partitions_count = 1;
+    }
+    req.group_id = gr_str(group);
+    req.member_id = gr_str("");
+    req.topics = t;
+    req.topics_count = n;
+    gr_offset_commit_response_t resp;
+    if (gr_admin_call(a, GR_API_OFFSET_COMMIT, v, &req, &resp))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    int rc = GR_ADMIN_EXIT_OK;
+    for (int32_t i = 0; i < resp.topics_count; i++)
+        for (int32_t j = 0; j < resp.topics[i].partitions_count; j++)
+            if (resp.topics[i].partitions[j].error_code) {
+                gr_admin_report(group, resp.topics[i].partitions[j].error_code, gr_str(NULL));
+                rc = GR_ADMIN_EXIT_FAILED;
+            }
+    return rc;
+}
+
+/*
+ * The partitions to reset: --all-topics (every partition the group has an
+ * offset for) or --topic T / T:p,q,... Count, -1 (failed) or -2 (bad
+ * usage), the message printed.
+ */
+static int reset_scope(gr_admin_t *a, const char *group, part_offsets_t *parts)
+{
+    if (gr_admin_flag(a->opts, "all-topics"))
+        return fetch_committed(a, group, parts, PARTITIONS_MAX);
+    const char *spec = gr_admin_need(a, "topic");
+    if (!spec)
+        return -2;
+    const char *colon = strchr(spec, ':');
+    char *topic = gr_arena_strndup(&a->arena, spec, colon ? (size_t)(colon - spec) : strlen(spec));
+    int n = topic ? topic_partitions(a, topic, parts, PARTITIONS_MAX) : -1;
+    if (n < 0 || !colon)
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        for (const char *p = colon + 1; *p;) {
+            char *end = NULL;
+            long want = strtol(p, &end, 10);
+            if (end == p) {
+                fprintf(stderr, "error: --topic wants T or T:p,q,..., got '%s'\n", spec);
+                return -2;
+            }
+            if (want == parts[i].partition) {
+                parts[kept++] = parts[i];
+                break;
+            }
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
+    return kept;
+}
+
+static int groups_reset(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    if (!group)
+        return GR_ADMIN_EXIT_USAGE;
+    part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
+    int n = parts ? reset_scope(a, group, parts) : -1;
+    if (n == -2)
+        return GR_ADMIN_EXIT_USAGE;
+    if (n <= 0) {
+        if (n == 0)
+            fprintf(stderr, "error: no partitions to reset\n");
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    int rc = reset_targets(a, group, parts, n);
+    if (rc)
+        return rc;
+    if (gr_admin_flag(a->opts, "execute")) {
+        rc = commit_targets(a, group, parts, n);
+        if (rc)
+            return rc;
+    }
+    print_offsets(a, group, parts, n, true);
+    if (a->json)
+        printf("\n");
+    return GR_ADMIN_EXIT_OK;
+}
+
+int gr_admin_cmd_groups(gr_admin_t *a)
+{
+    int rc = gr_admin_begin(a, help, subcommands);
+    if (rc >= 0)
+        return rc;
+    if (gr_admin_is(a, "list"))
+        return groups_list(a);
+    if (gr_admin_is(a, "describe"))
+        return groups_describe(a);
+    if (gr_admin_is(a, "delete"))
+        return groups_delete(a);
+    return groups_reset(a);
+}

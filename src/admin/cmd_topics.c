@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin topics: list, describe (Metadata and the overrides from
+ * DescribeConfigs), create (CreateTopics), delete (DeleteTopics), alter /
+ * add-partitions (CreatePartitions). Options follow kafka-topics.sh.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin/admin.h"
+#include "admin/common.h"
+#include "controller/zk_json.h"
+#include "create_partitions.h"
+#include "create_topics.h"
+#include "delete_topics.h"
+#include "describe_configs.h"
+#include "metadata.h"
+
+#define TOPICS_TIMEOUT_MS   30000
+#define CONFIGS_MAX         64
+#define RESOURCE_TOPIC      2
+#define SOURCE_TOPIC        1
+#define METADATA_MAX_V      12
+#define CREATE_TOPICS_MAX_V 7
+#define DELETE_TOPICS_MAX_V 5 /* names as topic_names; v6 names topics[] */
+#define CREATE_PARTS_MAX_V  3
+#define DESCRIBE_CONFIGS_V  1
+
+static const char help[] =
+    "usage: gregor-admin --bootstrap-server HOST:PORT topics SUBCOMMAND [options] [--json]\n"
+    "  list                                   every topic with its partition count\n"
+    "  describe [--topic T]                   partitions, leaders, replicas, ISR, overrides\n"
+    "  create --topic T [--partitions N] [--replication-factor R]\n"
+    "         [--config k=v]... [--if-not-exists] [--validate-only]\n"
+    "  delete --topic T [--if-exists]\n"
+    "  alter --topic T --partitions N         grow to N partitions (also: add-partitions)\n";
+
+static const char *const subcommands[] = {"list",  "describe",       "create", "delete",
+                                          "alter", "add-partitions", NULL};
+
+typedef gr_metadata_response_metadata_response_topic_t md_topic_t;
+
+static int fetch_metadata(gr_admin_t *a, const char *topic, gr_metadata_response_t *resp)
+{
+    int16_t v = gr_admin_version(a, GR_API_METADATA, METADATA_MAX_V);
+    if (v < 0)
+        return -1;
+    gr_metadata_request_t req;
+    gr_metadata_request_init(&req);
+    gr_metadata_request_metadata_request_topic_t t;
+    gr_metadata_request_metadata_request_topic_init(&t);
+    t.name = gr_str(topic);
+    req.topics = topic ? &t : NULL;
+    req.topics_count = topic ? 1 : -1;
+    req.allow_auto_topic_creation = false;
+    return gr_admin_call(a, GR_API_METADATA, v, &req, resp);
+}
+
+static int cmp_topic(const void *x, const void *y)
+{
+    const md_topic_t *a = x, *b = y;
+    int n = a->name.len < b->name.len ? a->name.len : b->name.len;
+    int c = memcmp(a->name.ptr, b->name.ptr, (size_t)(n > 0 ? n : 0));
+    return c ? c : a->name.len - b->name.len;
+}
+
+static int topics_list(gr_admin_t *a)
+{
+    gr_metadata_response_t md;
+    if (fetch_metadata(a, NULL, &md))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (md.topics_count > 0)
+        qsort(md.topics, (size_t)md.topics_count, sizeof(*md.topics), cmp_topic);
+    if (a->json) {
+        printf("[");
+        for (int32_t i = 0; i < md.topics_count; i++) {
+            md_topic_t *t = &md.topics[i];
+            printf("%s{\"topic\":", i ? "," : "");
+            gr_json_strn(stdout, t->name.ptr, t->name.len);
+            printf(",\"partitions\":%d,\"replication_factor\":%d,\"internal\":%s}",
+                   t->partitions_count,
+                   t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0,
+                   t->is_internal ? "true" : "false");
+        }
+        printf("]\n");
+        return GR_ADMIN_EXIT_OK;
+    }
+    const char *headers[] = {"TOPIC", "PARTITIONS", "REPLICATION-FACTOR"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 3);
+    for (int32_t i = 0; i < md.topics_count; i++) {
+        md_topic_t *t = &md.topics[i];
+        char parts[16], rf[16];
+        snprintf(parts, sizeof parts, "%d", t->partitions_count);
+        snprintf(rf, sizeof rf, "%d",
+                 t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0);
+        const char *row[] = {gr_admin_text(a, t->name), parts, rf};
+        gr_table_row(&table, row);
+    }
+    gr_table_print(&table, stdout);
+    return GR_ADMIN_EXIT_OK;
+}
+
+/* The topic's overrides (DescribeConfigs entries with source DYNAMIC_TOPIC_CONFIG). */
+static int topic_overrides(gr_admin_t *a, gr_str_t name,
+                           gr_describe_configs_response_describe_configs_result_t **out)
+{
+    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_CONFIGS, DESCRIBE_CONFIGS_V);
+    if (v < 0)
+        return -1;
+    gr_describe_configs_request_t req;
+    gr_describe_configs_request_init(&req);
+    gr_describe_configs_request_describe_configs_resource_t res;
+    gr_describe_configs_request_describe_configs_resource_init(&res);
+    res.resource_type = RESOURCE_TOPIC;
+    res.resource_name = name;
+    res.configuration_keys_count = -1;
+    req.resources = &res;
+    req.resources_count = 1;
+    gr_describe_configs_response_t *resp = gr_arena_alloc(&a->arena, sizeof(*resp));
+    if (!resp || gr_admin_call(a, GR_API_DESCRIBE_CONFIGS, v, &req, resp) ||
+        resp->results_count != 1)
+        return -1;
+    *out = &resp->results[0];
+    return 0;
+}
+
+static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool json)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s", json ? "[" : "");
+    for (int32_t i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", v[i]);
+    if (json && used < len)
+        snprintf(buf + used, len - used, "]");
+}
+
+static void describe_json(gr_admin_t *a, md_topic_t *t,
+                          gr_describe_configs_response_describe_configs_result_t *conf, bool first)
+{
+    char uuid[GR_ZK_JSON_UUID_CHARS + 1], reps[256], isr[256];
+    gr_zk_json_uuid_format(t->topic_id, uuid);
+    printf("%s{\"topic\":", first ? "" : ",");
+    gr_json_strn(stdout, t->name.ptr, t->name.len);
+    printf(",\"topic_id\":\"%s\",\"partitions\":[", uuid);
+    for (int32_t p = 0; p < t->partitions_count; p++) {
+        gr_metadata_response_metadata_response_partition_t *part = &t->partitions[p];
+        print_ints(part->replica_nodes, part->replica_nodes_count, reps, sizeof reps, true);
+        print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, true);
+        printf("%s{\"partition\":%d,\"leader\":%d,\"replicas\":%s,\"isr\":%s}", p ? "," : "",
+               part->partition_index, part->leader_id, reps, isr);
+    }
+    printf("],\"configs\":{");
+    int n = 0;
+    for (int32_t i = 0; conf && i < conf->configs_count; i++) {
+        if (conf->configs[i].config_source != SOURCE_TOPIC)
+            continue;
+        printf("%s", n++ ? "," : "");
+        gr_json_strn(stdout, conf->configs[i].name.ptr, conf->configs[i].name.len);
+        printf(":");
+        gr_json_strn(stdout, conf->configs[i].value.ptr, conf->configs[i].value.len);
+    }
+    printf("}}");
+    (void)a;
+}
+
+static void describe_table(gr_admin_t *a, md_topic_t *t,
+                           gr_describe_configs_response_describe_configs_result_t *conf)
+{
+    char uuid[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_uuid_format(t->topic_id, uuid);
+    printf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: ",
+           gr_admin_text(a, t->name), uuid, t->partitions_count,
+           t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0);
+    int n = 0;
+    for (int32_t i = 0; conf && i < conf->configs_count; i++)
+        if (conf->configs[i].config_source == SOURCE_TOPIC)
+            printf("%s%s=%s", n++ ? "," : "", gr_admin_text(a, conf->configs[i].name),
+                   gr_admin_text(a, conf->configs[i].value));
+    printf("\n");
+    const char *headers[] = {"TOPIC", "PARTITION", "LEADER", "REPLICAS", "ISR"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 5);
+    for (int32_t p = 0; p < t->partitions_count; p++) {
+        gr_metadata_response_metadata_response_partition_t *part = &t->partitions[p];
+        char idx[16], leader[16], reps[256], isr[256];
+        snprintf(idx, sizeof idx, "%d", part->partition_index);
+        snprintf(leader, sizeof leader, "%d", part->leader_id);
+        print_ints(part->replica_nodes, part->replica_nodes_count, reps, sizeof reps, false);
+        print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, false);
+        const char *row[] = {gr_admin_text(a, t->name), idx, leader, reps, isr};
+        gr_table_row(&table, row);
+    }
+    gr_table_print(&table, stdout);
+}
+
+static int topics_describe(gr_admin_t *a)
+{
+    const char *name = gr_admin_opt(a->opts, "topic");
+    gr_metadata_response_t md;
+    if (fetch_metadata(a, name, &md))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (md.topics_count > 0)
+        qsort(md.topics, (size_t)md.topics_count, sizeof(*md.topics), cmp_topic);
+    int rc = GR_ADMIN_EXIT_OK;
+    if (a->json)
+        printf("[");
+    bool first = true;
+    for (int32_t i = 0; i < md.topics_count; i++) {
+        md_topic_t *t = &md.topics[i];
+        if (t->error_code) {
+            gr_admin_report(gr_admin_text(a, t->name), t->error_code, gr_str(NULL));
+            rc = GR_ADMIN_EXIT_FAILED;
+            continue;
+        }
+        gr_describe_configs_response_describe_configs_result_t *conf = NULL;
+        if (topic_overrides(a, t->name, &conf))
+            return GR_ADMIN_EXIT_TRANSPORT;
+        if (a->json)
+            describe_json(a, t, conf, first);
+        else
+            describe_table(a, t, conf);
+        first = false;
+    }
+    if (a->json)
+        printf("]\n");
+    return rc;
+}
+
+/* Prints one per-topic outcome; returns the exit code it implies. */
+static int topic_outcome(gr_admin_t *a, const char *topic, int16_t code, gr_str_t msg,
+                         const char *done, int16_t tolerated)
+{
+    bool ok = code == 0 || code == tolerated;
+    if (a->json) {
+        printf("{\"topic\":");
+        gr_json_str(stdout, topic);
+        printf(",\"error\":");
+        gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
+        printf(",\"message\":");
+        gr_json_strn(stdout, msg.ptr, msg.len);
+        printf("}\n");
+    } else if (code == 0) {
+        printf("%s topic %s.\n", done, topic);
+    }
+    if (!ok && !a->json)
+        gr_admin_report(topic, code, msg);
+    return ok ? GR_ADMIN_EXIT_OK : GR_ADMIN_EXIT_FAILED;
+}
+
+static int topics_create(gr_admin_t *a)
+{
+    const char *topic = gr_admin_need(a, "topic");
+    int64_t parts = -1, rf = -1;
+    if (!topic || gr_admin_opt_long(a->opts, "partitions", &parts) < 0 ||
+        gr_admin_opt_long(a->opts, "replication-factor", &rf) < 0)
+        return GR_ADMIN_EXIT_USAGE;
+    const char *pairs[CONFIGS_MAX];
+    int n = gr_admin_opt_all(a->opts, "config", pairs, CONFIGS_MAX);
+    gr_create_topics_request_createable_topic_config_t configs[CONFIGS_MAX];
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(pairs[i], '=');
+        if (!eq) {
+            fprintf(stderr, "error: --config wants key=value, got '%s'\n", pairs[i]);
+            return GR_ADMIN_EXIT_USAGE;
+        }
+        configs[i].name = (gr_str_t){pairs[i], (int32_t)(eq - pairs[i])};
+        configs[i].value = gr_str(eq + 1);
+    }
+    if (strpbrk(topic, "._"))
+        fprintf(stderr, "WARNING: topic names with a period ('.') or underscore ('_') may "
+                        "collide (metric names treat them alike); avoid mixing both.\n");
+    int16_t v = gr_admin_version(a, GR_API_CREATE_TOPICS, CREATE_TOPICS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_create_topics_request_t req;
+    gr_create_topics_request_init(&req);
+    gr_create_topics_request_creatable_topic_t t;
+    gr_create_topics_request_creatable_topic_init(&t);
+    t.name = gr_str(topic);
+    t.num_partitions = (int32_t)parts;
+    t.replication_factor = (int16_t)rf;
+    t.configs = configs;
+    t.configs_count = n;
+    req.topics = &t;
+    req.topics_count = 1;
+    req.timeout_ms = TOPICS_TIMEOUT_MS;
+    req.validate_only = gr_admin_flag(a->opts, "validate-only");
+    gr_create_topics_response_t resp;
+    if (gr_admin_call(a, GR_API_CREATE_TOPICS, v, &req, &resp) || resp.topics_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    return topic_outcome(a, topic, resp.topics[0].error_code, resp.topics[0].error_message,
+                         req.validate_only ? "Validated" : "Created",
+                         gr_admin_flag(a->opts, "if-not-exists") ? GR_KERR_TOPIC_ALREADY_EXISTS
+                                                                 : 0);
+}
+
+static int topics_delete(gr_admin_t *a)
+{
+    const char *topic = gr_admin_need(a, "topic");
+    if (!topic)
+        return GR_ADMIN_EXIT_USAGE;
+    int16_t v = gr_admin_version(a, GR_API_DELETE_TOPICS, DELETE_TOPICS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_delete_topics_request_t req;
+    gr_delete_topics_request_init(&req);
+    gr_str_t name = gr_str(topic);
+    req.topic_names = &name;
+    req.topic_names_count = 1;
+    req.timeout_ms = TOPICS_TIMEOUT_MS;
+    gr_delete_topics_response_t resp;
+    if (gr_admin_call(a, GR_API_DELETE_TOPICS, v, &req, &resp) || resp.responses_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    return topic_outcome(
+        a, topic, resp.responses[0].error_code, resp.responses[0].error_message, "Deleted",
+        gr_admin_flag(a->opts, "if-exists") ? GR_KERR_UNKNOWN_TOPIC_OR_PARTITION : 0);
+}
+
+static int topics_grow(gr_admin_t *a)
+{
+    const char *topic = gr_admin_need(a, "topic");
+    int64_t count = -1;
+    if (!topic || gr_admin_opt_long(a->opts, "partitions", &count) != 0) {
+        fprintf(stderr, "error: --topic T --partitions N are required\n");
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    int16_t v = gr_admin_version(a, GR_API_CREATE_PARTITIONS, CREATE_PARTS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_create_partitions_request_t req;
+    gr_create_partitions_request_init(&req);
+    gr_create_partitions_request_create_partitions_topic_t t;
+    gr_create_partitions_request_create_partitions_topic_init(&t);
+    t.name = gr_str(topic);
+    t.count = (int32_t)count;
+    t.assignments_count = -1;
+    req.topics = &t;
+    req.topics_count = 1;
+    req.timeout_ms = TOPICS_TIMEOUT_MS;
+    req.validate_only = gr_admin_flag(a->opts, "validate-only");
+    gr_create_partitions_response_t resp;
+    if (gr_admin_call(a, GR_API_CREATE_PARTITIONS, v, &req, &resp) || resp.results_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    return topic_outcome(a, topic, resp.results[0].error_code, resp.results[0].error_message,
+                         "Added partitions to", 0);
+}
+
+int gr_admin_cmd_topics(gr_admin_t *a)
+{
+    int rc = gr_admin_begin(a, help, subcommands);
+    if (rc >= 0)
+        return rc;
+    if (gr_admin_is(a, "list"))
+        return topics_list(a);
+    if (gr_admin_is(a, "describe"))
+        return topics_describe(a);
+    if (gr_admin_is(a, "create"))
+        return topics_create(a);
+    if (gr_admin_is(a, "delete"))
+        return topics_delete(a);
+    return topics_grow(a);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Steps shared by the gregor-admin commands (common.c). */
+#ifndef GR_ADMIN_COMMON_H
+#define GR_ADMIN_COMMON_H
+
+#include "admin/admin.h"
+
+/*
+ * Handles --help (help to stdout), checks the subcommand word against the
+ * NULL-terminated list and connects. Returns -1 to go on, or the exit code.
+ */
+int gr_admin_begin(gr_admin_t *a, const char *help, const char *const *subcommands);
+/* Whether the subcommand is sub. */
+bool gr_admin_is(const gr_admin_t *a, const char *sub);
+/* The value of a required option, or NULL (message printed). */
+const char *gr_admin_need(const gr_admin_t *a, const char *name);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gregor-admin's entry point: parses the command line, prints help, connects
+ * and runs the command. See admin.h for the layout and exit codes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin/admin.h"
+
+static const char usage[] =
+    "usage: gregor-admin --bootstrap-server HOST:PORT COMMAND [options] [--json]\n"
+    "\n"
+    "commands:\n"
+    "  topics   list | describe | create | delete | alter | add-partitions\n"
+    "  configs  describe | alter\n"
+    "  cluster  describe\n"
+    "  records  delete\n"
+    "  groups   list | describe | delete | reset-offsets\n"
+    "\n"
+    "Run 'gregor-admin COMMAND --help' for a command's options.\n"
+    "--json prints JSON for scripts instead of tables.\n"
+    "exit codes: 0 done, 1 the broker refused something, 2 bad usage,\n"
+    "            3 cannot connect or the broker lacks the API\n";
+
+typedef struct command {
+    const char *name;
+    int (*run)(gr_admin_t *a);
+} command_t;
+
+static const command_t commands[] = {
+    {"topics", gr_admin_cmd_topics},   {"configs", gr_admin_cmd_configs},
+    {"cluster", gr_admin_cmd_cluster}, {"records", gr_admin_cmd_records},
+    {"groups", gr_admin_cmd_groups},
+};
+
+int main(int argc, char **argv)
+{
+    gr_admin_options_t opts;
+    if (gr_admin_options_parse(&opts, argc - 1, argv + 1)) {
+        fputs(usage, stderr);
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    if (opts.word_count == 0) {
+        bool help = gr_admin_flag(&opts, "help");
+        fputs(usage, help ? stdout : stderr);
+        return help ? GR_ADMIN_EXIT_OK : GR_ADMIN_EXIT_USAGE;
+    }
+    const command_t *cmd = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, opts.words[0]) == 0)
+            cmd = &commands[i];
+    if (!cmd) {
+        fprintf(stderr, "error: unknown command '%s'\n%s", opts.words[0], usage);
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    gr_admin_t a = {.sock = -1, .opts = &opts, .json = gr_admin_flag(&opts, "json")};
+    gr_arena_init(&a.arena);
+    int rc = cmd->run(&a);
+    gr_admin_close(&a);
+    gr_arena_fini(&a.arena);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Small helpers shared by the admin handlers (configs_admin.c,
+ * cluster_admin.c): request strings as C strings, response messages, and
+ * the resource types of the config APIs. Runs on: loop thread.
+ */
+#ifndef GR_HANDLERS_ADMIN_COMMON_H
+#define GR_HANDLERS_ADMIN_COMMON_H
+
+#include "broker/request.h"
+
+/* ConfigResource types (DescribeConfigs, AlterConfigs, IncrementalAlterConfigs). */
+#define GR_RESOURCE_TOPIC  2
+#define GR_RESOURCE_BROKER 4
+
+#define GR_ADMIN_MSG_MAX 512
+
+/* Cluster operations allowed without an authorizer (as Metadata reports them). */
+#define GR_ADMIN_ACL_OPS_ALL_CLUSTER 8096
+
+/* A NUL-terminated copy of s in the request's arena ("" for null), or NULL (out of memory). */
+char *gr_admin_cstr(gr_request_t *req, gr_str_t s);
+
+/* msg copied into the request's arena as a response string (null if out of memory). */
+gr_str_t gr_admin_message(gr_request_t *req, const char *msg);
+
+/*
+ * Whether name (a broker resource's name) is this broker: its id in
+ * decimal. *is_default is set when name is "" (the cluster-wide default).
+ */
+bool gr_admin_is_this_broker(gr_broker_t *b, gr_str_t name, bool *is_default);
+
+/* One name of a request array, for finding repeats in O(n log n). */
+typedef struct gr_admin_key {
+    int8_t type; /* resource type, or 0 */
+    gr_str_t name;
+    int32_t index; /* position in the request array */
+} gr_admin_key_t;
+
+/* Sorts keys (n of them) and sets dup[index] of every (type, name) that appears twice. */
+void gr_admin_mark_repeats(gr_admin_key_t *keys, int32_t n, bool *dup);
+
+/* Orders protocol strings by length, then bytes (for qsort and bsearch). */
+int gr_admin_str_cmp(const void *a, const void *b);
+
+#endif

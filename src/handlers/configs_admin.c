@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * DescribeConfigs (v0-4), AlterConfigs (v0-2) and IncrementalAlterConfigs
+ * (v0-1), over the topic config table (broker/topic_config.h) and the
+ * broker's own config table (broker/config.h).
+ *
+ * DescribeConfigs, per resource:
+ *   TOPIC   every topic key (or only the keys asked, unknown ones left out)
+ *           with its value: the override (DYNAMIC_TOPIC_CONFIG), else the
+ *           broker's (STATIC_BROKER_CONFIG when set in the file or on the
+ *           command line, else DEFAULT_CONFIG); synonyms on request (v1+);
+ *           types (v3+) and our documentation on request (v3+). A bad name
+ *           is INVALID_TOPIC_EXCEPTION, an unknown topic
+ *           UNKNOWN_TOPIC_OR_PARTITION.
+ *   BROKER  named by this broker's id: every key Gregor accepts, read-only
+ *           (nothing is dynamic here); "" (the cluster default) has no
+ *           dynamic defaults to list; another name is INVALID_REQUEST.
+ *   other   INVALID_REQUEST.
+ *
+ * AlterConfigs replaces a topic's whole override set; IncrementalAlterConfigs
+ * changes single keys (SET, DELETE, APPEND and SUBTRACT, the last two for
+ * list keys only) starting from the current overrides. Both check
+ * everything first and change nothing on error or with validate_only:
+ *   the same resource twice              INVALID_REQUEST (every copy)
+ *   a key twice (incremental)            INVALID_REQUEST
+ *   a null value (SET, APPEND, SUBTRACT)  INVALID_REQUEST
+ *   an unknown operation                 INVALID_REQUEST
+ *   APPEND/SUBTRACT on a non-list key    INVALID_CONFIG
+ *   unknown key, bad value               INVALID_CONFIG (message names it)
+ *   unknown topic                        UNKNOWN_TOPIC_OR_PARTITION
+ *   broker configs                       INVALID_REQUEST: none can change
+ *                                        while running (an empty change is
+ *                                        accepted)
+ * A change takes effect at once on every partition (segment rolling,
+ * retention, produce checks) and is persisted in /config/topics/<name>.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alter_configs.h"
+#include "broker/broker.h"
+#include "broker/topic_config.h"
+#include "describe_configs.h"
+#include "handlers/admin_common.h"
+#include "handlers/handlers.h"
+#include "incremental_alter_configs.h"
+
+#define DESCRIBE_DOCS_VERSION  3 /* config types and documentation */
+#define DESCRIBE_ISDEFAULT_MAX 0 /* is_default exists in v0 only */
+
+enum alter_op { OP_SET = 0, OP_DELETE = 1, OP_APPEND = 2, OP_SUBTRACT = 3 };
+
+typedef gr_describe_configs_response_describe_configs_result_t describe_result_t;
+typedef gr_describe_configs_response_describe_configs_resource_result_t describe_entry_t;
+
+/* ---- DescribeConfigs ---- */
+
+typedef struct describe_ctx {
+    gr_request_t *req;
+    const gr_describe_configs_request_describe_configs_resource_t *want;
+    bool synonyms;
+    bool docs;
+} describe_ctx_t;
+
+/* Whether key was asked for (no keys, or an empty list, means all); keys are sorted. */
+static bool key_wanted(const describe_ctx_t *ctx, const char *key)
+{
+    const gr_describe_configs_request_describe_configs_resource_t *w = ctx->want;
+    if (w->configuration_keys_count <= 0)
+        return true;
+    gr_str_t k = gr_str(key);
+    return bsearch(&k, w->configuration_keys, (size_t)w->configuration_keys_count, sizeof(gr_str_t),
+                   gr_admin_str_cmp) != NULL;
+}
+
+/* Copies n synonyms into out (v1+, when asked). 0 or -ENOMEM. */
+static int fill_synonyms(const describe_ctx_t *ctx, const gr_config_synonym_t *syn, int n,
+                         describe_entry_t *out)
+{
+    if (!ctx->synonyms || ctx->req->api_version < 1 || n == 0)
+        return 0;
+    out->synonyms = gr_request_alloc_array(ctx->req, n, sizeof(*out->synonyms));
+    if (!out->synonyms)
+        return -ENOMEM;
+    for (int i = 0; i < n; i++) {
+        out->synonyms[i].name = gr_str(syn[i].name);
+        out->synonyms[i].value = gr_admin_message(ctx->req, syn[i].value);
+        out->synonyms[i].source = syn[i].source;
+    }
+    out->synonyms_count = n;
+    return 0;
+}
+
+static void fill_entry(const describe_ctx_t *ctx, const char *name, const char *value,
+                       int8_t source, int type, bool read_only, const char *doc,
+                       describe_entry_t *out)
+{
+    gr_describe_configs_response_describe_configs_resource_result_init(out);
+    out->name = gr_str(name);
+    out->value = value ? gr_admin_message(ctx->req, value) : gr_str(NULL);
+    out->read_only = read_only;
+    if (ctx->req->api_version <= DESCRIBE_ISDEFAULT_MAX)
+        out->is_default = source == GR_DESCRIBE_SOURCE_DEFAULT;
+    out->config_source = source;
+    out->is_sensitive = false;
+    out->config_type = (int8_t)type;
+    out->documentation = gr_str(ctx->docs ? doc : NULL);
+}
+
+static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_topic_t *topic,
+                          describe_result_t *out)
+{
+    size_t n = gr_topic_config_def_count();
+    out->configs = gr_request_alloc_array(ctx->req, (int64_t)n, sizeof(*out->configs));
+    if (!out->configs)
+        return -ENOMEM;
+    int32_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
+        if (!key_wanted(ctx, def->name))
+            continue;
+        gr_config_described_t d;
+        gr_topic_config_describe(b, topic, def, &d);
+        describe_entry_t *e = &out->configs[count++];
+        fill_entry(ctx, def->name, d.value, d.source, def->type, false, def->doc, e);
+        if (fill_synonyms(ctx, d.synonyms, d.synonym_count, e))
+            return -ENOMEM;
+    }
+    out->configs_count = count;
+    return 0;
+}
+
+static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx, describe_result_t *out)
+{
+    size_t n = gr_config_key_count();
+    out->configs = gr_request_alloc_array(ctx->req, (int64_t)n, sizeof(*out->configs));
+    if (!out->configs)
+        return -ENOMEM;
+    int32_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        gr_config_entry_t e;
+        gr_config_entry(&b->config, i, &e);
+        if (!key_wanted(ctx, e.def->name))
+            continue;
+        bool is_set = e.source != GR_CONFIG_SOURCE_DEFAULT;
+        int8_t source = is_set ? GR_DESCRIBE_SOURCE_STATIC_BROKER : GR_DESCRIBE_SOURCE_DEFAULT;
+        gr_config_synonym_t syn[2];
+        int nsyn = 0;
+        if (is_set && e.value)
+            syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.value, source};
+        if (e.def->default_value)
+            syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.def->default_value,
+                                                GR_DESCRIBE_SOURCE_DEFAULT};
+        describe_entry_t *entry = &out->configs[count++];
+        fill_entry(ctx, e.def->name, e.value, source, e.def->type, true, NULL, entry);
+        if (fill_synonyms(ctx, syn, nsyn, entry))
+            return -ENOMEM;
+    }
+    out->configs_count = count;
+    return 0;
+}
+
+static void describe_error(gr_request_t *req, describe_result_t *out, gr_kerr_t err,
+                           const char *msg)
+{
+    out->error_code = err;
+    out->error_message = gr_admin_message(req, msg);
+}
+
+static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx, describe_result_t *out)
+{
+    const gr_describe_configs_request_describe_configs_resource_t *want = ctx->want;
+    char msg[GR_ADMIN_MSG_MAX];
+    bool is_default = false;
+    if (want->resource_type == GR_RESOURCE_TOPIC) {
+        const char *name = gr_admin_cstr(ctx->req, want->resource_name);
+        if (!name)
+            return -ENOMEM;
+        /* The name's wire length: a NUL inside it must not cut it short. */
+        if (gr_topic_name_check(
+                want->resource_name.ptr,
+                (size_t)(want->resource_name.len > 0 ? want->resource_name.len : 0))) {
+            snprintf(msg, sizeof msg, "Topic name \"%s\" is illegal", name);
+            describe_error(ctx->req, out, GR_KERR_INVALID_TOPIC_EXCEPTION, msg);
+            return 0;
+        }
+        gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+        if (!topic) {
+            snprintf(msg, sizeof msg, "Topic %s does not exist", name);
+            describe_error(ctx->req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, msg);
+            return 0;
+        }
+        return describe_topic(b, ctx, topic, out);
+    }
+    if (want->resource_type == GR_RESOURCE_BROKER) {
+        if (gr_admin_is_this_broker(b, want->resource_name, &is_default))
+            return describe_broker(b, ctx, out);
+        if (is_default)
+            return 0; /* no dynamic cluster-wide defaults exist */
+        snprintf(msg, sizeof msg,
+                 "Unexpected broker id, expected %d or empty string, but received %.*s",
+                 b->config.broker_id, want->resource_name.len > 0 ? want->resource_name.len : 0,
+                 want->resource_name.ptr ? want->resource_name.ptr : "");
+        describe_error(ctx->req, out, GR_KERR_INVALID_REQUEST, msg);
+        return 0;
+    }
+    snprintf(msg, sizeof msg, "Unsupported resource type %d", want->resource_type);
+    describe_error(ctx->req, out, GR_KERR_INVALID_REQUEST, msg);
+    return 0;
+}
+
+void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
+{
+    gr_describe_configs_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_describe_configs_response_t resp;
+    gr_describe_configs_response_init(&resp);
+    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
+    if (!resp.results) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    resp.results_count = n;
+    for (int32_t i = 0; i < n; i++) {
+        describe_result_t *out = &resp.results[i];
+        gr_describe_configs_response_describe_configs_result_init(out);
+        out->resource_type = in.resources[i].resource_type;
+        out->resource_name = in.resources[i].resource_name;
+        out->error_message = gr_str(NULL);
+        gr_describe_configs_request_describe_configs_resource_t *want = &in.resources[i];
+        if (want->configuration_keys_count > 1) /* sorted for key_wanted's bsearch */
+            qsort(want->configuration_keys, (size_t)want->configuration_keys_count,
+                  sizeof(gr_str_t), gr_admin_str_cmp);
+        describe_ctx_t ctx = {req, &in.resources[i], in.include_synonyms,
+                              req->api_version >= DESCRIBE_DOCS_VERSION &&
+                                  in.include_documentation};
+        if (describe_resource(b, &ctx, out)) {
+            gr_conn_close(req->conn, "out of memory");
+            return;
+        }
+    }
+    gr_request_respond(req, &resp);
+}
+
+/* ---- AlterConfigs and IncrementalAlterConfigs ---- */
+
+/* One resource's change, the same for both APIs once read from the request. */
+typedef struct alter_change {
+    int8_t type;
+    gr_str_t name;
+    int32_t count;
+    const gr_str_t *keys;   /* count keys, strided */
+    size_t key_stride;      /* bytes between keys */
+    const gr_str_t *values; /* likewise */
+    const int8_t *ops;      /* likewise; NULL for AlterConfigs (every op SET) */
+} alter_change_t;
+
+#define AT(base, stride, i) ((const void *)((const char *)(base) + (size_t)(i) * (stride)))
+
+static gr_str_t change_key(const alter_change_t *c, int32_t i)
+{
+    return *(const gr_str_t *)AT(c->keys, c->key_stride, i);
+}
+
+static gr_str_t change_value(const alter_change_t *c, int32_t i)
+{
+    return *(const gr_str_t *)AT(c->values, c->key_stride, i);
+}
+
+static int8_t change_op(const alter_change_t *c, int32_t i)
+{
+    return c->ops ? *(const int8_t *)AT(c->ops, c->key_stride, i) : OP_SET;
+}
+
+/* A working copy of a topic's overrides that operations edit. */
+typedef struct override_set {
+    gr_topic_config_t *items;
+    int count;
+    int cap;
+} override_set_t;
+
+static gr_topic_config_t *set_find(override_set_t *s, const char *key)
+{
+    for (int i = 0; i < s->count; i++)
+        if (strcmp(s->items[i].key, key) == 0)
+            return &s->items[i];
+    return NULL;
+}
+
+static void set_put(override_set_t *s, char *key, char *value)
+{
+    gr_topic_config_t *c = set_find(s, key);
+    if (c) {
+        c->value = value;
+        return;
+    }
+    if (s->count < s->cap)
+        s->items[s->count++] = (gr_topic_config_t){key, value};
+}
+
+static void set_remove(override_set_t *s, const char *key)
+{
+    gr_topic_config_t *c = set_find(s, key);
+    if (c)
+        *c = s->items[--s->count];
+}
+
+/* Whether the comma-separated list holds item (items compared trimmed). */
+static bool list_contains(const char *list, const char *item, size_t item_len)
+{
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t trimmed = len;
+        while (trimmed && p[trimmed - 1] == ' ')
+            trimmed--;
+        if (trimmed == item_len && strncmp(p, item, item_len) == 0)
+            return true;
+        p += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+/*
+ * APPEND (items of value not yet in base added at the end) or SUBTRACT
+ * (items of value removed from base). Returns the new list in the arena, or
+ * NULL when out of memory.
+ */
+static char *list_edit(gr_request_t *req, const char *base, const char *value, bool append)
+{
+    size_t cap = strlen(base) + strlen(value) + 2;
+    char *out = gr_request_alloc(req, cap);
+    if (!out)
+        return NULL;
+    size_t used = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *src = pass == 0 ? base : value;
+        if (pass == 1 && !append)
+            break;
+        const char *p = src;
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            size_t item = len;
+            while (item && p[item - 1] == ' ')
+                item--;
+            bool keep = item > 0;
+            if (keep && pass == 0 && !append)
+                keep = !list_contains(value, p, item);
+            if (keep && pass == 1)
+                keep = !list_contains(out, p, item);
+            if (keep) {
+                if (used)
+                    out[used++] = ',';
+                memcpy(out + used, p, item);
+                used += item;
+                out[used] = '\0';
+            }
+            p += len + (end ? 1 : 0);
+        }
+    }
+    out[used] = '\0';
+    return out;
+}
+
+/* Applies one operation to the working set. GR_KERR_NONE or an error with msg. */
+static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, char *key,
+                          gr_str_t value, char *msg, size_t len)
+{
+    if (op < OP_SET || op > OP_SUBTRACT) {
+        snprintf(msg, len, "Unknown alter config operation type %d for config %s", op, key);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (op == OP_DELETE) {
+        set_remove(set, key);
+        return GR_KERR_NONE;
+    }
+    if (value.len == GR_NULL_LEN) {
+        snprintf(msg, len, "Null value not supported for : %s", key);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    char *text = gr_admin_cstr(req, value);
+    if (!text) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    if (op == OP_SET) {
+        set_put(set, key, text);
+        return GR_KERR_NONE;
+    }
+    const gr_topic_config_def_t *def = gr_topic_config_def_find(key);
+    if (!def) {
+        snprintf(msg, len, "Unknown topic config name: %s", key);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    if (def->type != GR_CONFIG_LIST) {
+        snprintf(msg, len, "Config value %s is not allowed for config key: %s",
+                 op == OP_APPEND ? "append" : "subtract", key);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    gr_topic_config_t *cur = set_find(set, key);
+    char *edited = list_edit(req, cur ? cur->value : def->default_value, text, op == OP_APPEND);
+    if (!edited) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    set_put(set, key, edited);
+    return GR_KERR_NONE;
+}
+
+/* Whether a key appears twice in the change (IncrementalAlterConfigs refuses that). */
+static bool has_duplicate_key(gr_request_t *req, const alter_change_t *c, bool *failed)
+{
+    gr_admin_key_t *keys = gr_request_alloc_array(req, c->count, sizeof(*keys));
+    bool *dup = gr_request_alloc_array(req, c->count, sizeof(bool));
+    *failed = !keys || !dup;
+    if (*failed)
+        return false;
+    for (int32_t i = 0; i < c->count; i++)
+        keys[i] = (gr_admin_key_t){0, change_key(c, i), i};
+    gr_admin_mark_repeats(keys, c->count, dup);
+    for (int32_t i = 0; i < c->count; i++)
+        if (dup[i])
+            return true;
+    return false;
+}
+
+static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
+                             bool incremental, bool validate_only, char *msg, size_t len)
+{
+    const char *name = gr_admin_cstr(req, c->name);
+    if (!name) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    size_t wire_len = (size_t)(c->name.len > 0 ? c->name.len : 0);
+    gr_topic_t *topic = gr_topic_name_check(c->name.ptr, wire_len) == GR_KERR_NONE
+                            ? gr_topics_find(&b->topics, name, strlen(name))
+                            : NULL;
+    if (!topic) {
+        snprintf(msg, len, "Topic %s does not exist", name);
+        return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    }
+    /* Bounds the work (set_find is linear); no valid set is larger. */
+    if (c->count > GR_TOPIC_MAX_CONFIGS) {
+        snprintf(msg, len, "At most %d topic configs can be set", GR_TOPIC_MAX_CONFIGS);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    override_set_t set = {NULL, 0, topic->config_count + c->count};
+    set.items = gr_request_alloc_array(req, set.cap, sizeof(*set.items));
+    if (!set.items) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    if (incremental)
+        for (int i = 0; i < topic->config_count; i++)
+            set.items[set.count++] = topic->configs[i];
+    for (int32_t i = 0; i < c->count; i++) {
+        char *key = gr_admin_cstr(req, change_key(c, i));
+        if (!key) {
+            snprintf(msg, len, "Out of memory");
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        }
+        gr_kerr_t err = apply_op(req, &set, change_op(c, i), key, change_value(c, i), msg, len);
+        if (err)
+            return err;
+    }
+    return gr_topics_set_configs(b, topic, set.items, set.count, validate_only, msg, len);
+}
+
+static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
+                                bool incremental, bool validate_only, char *msg, size_t len)
+{
+    bool failed = false;
+    if (incremental && has_duplicate_key(req, c, &failed)) {
+        snprintf(msg, len, "Error due to duplicate config keys");
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (failed) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    if (c->type == GR_RESOURCE_TOPIC)
+        return alter_topic(b, req, c, incremental, validate_only, msg, len);
+    if (c->type != GR_RESOURCE_BROKER) {
+        snprintf(msg, len, "Unsupported resource type %d", c->type);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    bool is_default = false;
+    if (!gr_admin_is_this_broker(b, c->name, &is_default) && !is_default) {
+        snprintf(msg, len, "Unexpected broker id, expected %d or empty string",
+                 b->config.broker_id);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (c->count > 0) {
+        gr_str_t key = change_key(c, 0);
+        snprintf(msg, len, "Cannot update these configs dynamically: %.*s%s",
+                 key.len > 0 ? key.len : 0, key.ptr ? key.ptr : "", c->count > 1 ? ", ..." : "");
+        return GR_KERR_INVALID_REQUEST;
+    }
+    return GR_KERR_NONE;
+}
+
+/* Runs every change, filling codes and messages (n of them). 0 or -ENOMEM. */
+static int alter_all(gr_broker_t *b, gr_request_t *req, const alter_change_t *changes, int32_t n,
+                     bool incremental, bool validate_only, int16_t *codes, gr_str_t *messages)
+{
+    bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
+    gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
+    if (!dup || !keys)
+        return -ENOMEM;
+    for (int32_t i = 0; i < n; i++)
+        keys[i] = (gr_admin_key_t){changes[i].type, changes[i].name, i};
+    gr_admin_mark_repeats(keys, n, dup);
+    for (int32_t i = 0; i < n; i++) {
+        char msg[GR_ADMIN_MSG_MAX] = "";
+        gr_kerr_t err = GR_KERR_INVALID_REQUEST;
+        if (dup[i])
+            snprintf(msg, sizeof msg, "Duplicate resource.");
+        else
+            err = alter_resource(b, req, &changes[i], incremental, validate_only, msg, sizeof msg);
+        codes[i] = err;
+        messages[i] = err ? gr_admin_message(req, msg) : gr_str(NULL);
+    }
+    return 0;
+}
+
+void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req)
+{
+    gr_alter_configs_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    gr_alter_configs_response_t resp;
+    gr_alter_configs_response_init(&resp);
+    alter_change_t *changes = gr_request_alloc_array(req, n, sizeof(*changes));
+    int16_t *codes = gr_request_alloc_array(req, n, sizeof(*codes));
+    gr_str_t *messages = gr_request_alloc_array(req, n, sizeof(*messages));
+    resp.responses = gr_request_alloc_array(req, n, sizeof(*resp.responses));
+    if (!changes || !codes || !messages || !resp.responses)
+        goto fail;
+    for (int32_t i = 0; i < n; i++) {
+        const gr_alter_configs_request_alter_configs_resource_t *r = &in.resources[i];
+        changes[i] = (alter_change_t){r->resource_type,
+                                      r->resource_name,
+                                      r->configs_count > 0 ? r->configs_count : 0,
+                                      r->configs ? &r->configs[0].name : NULL,
+                                      sizeof(*r->configs),
+                                      r->configs ? &r->configs[0].value : NULL,
+                                      NULL};
+    }
+    if (alter_all(b, req, changes, n, false, in.validate_only, codes, messages))
+        goto fail;
+    resp.responses_count = n;
+    for (int32_t i = 0; i < n; i++) {
+        gr_alter_configs_response_alter_configs_resource_response_t *out = &resp.responses[i];
+        gr_alter_configs_response_alter_configs_resource_response_init(out);
+        out->error_code = codes[i];
+        out->error_message = messages[i];
+        out->resource_type = in.resources[i].resource_type;
+        out->resource_name = in.resources[i].resource_name;
+    }
+    gr_request_respond(req, &resp);
+    return;
+fail:
+    gr_conn_close(req->conn, "out of memory");
+}
+
+void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
+{
+    gr_incremental_alter_configs_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    gr_incremental_alter_configs_response_t resp;
+    gr_incremental_alter_configs_response_init(&resp);
+    alter_change_t *changes = gr_request_alloc_array(req, n, sizeof(*changes));
+    int16_t *codes = gr_request_alloc_array(req, n, sizeof(*codes));
+    gr_str_t *messages = gr_request_alloc_array(req, n, sizeof(*messages));
+    resp.responses = gr_request_alloc_array(req, n, sizeof(*resp.responses));
+    if (!changes || !codes || !messages || !resp.responses)
+        goto fail;
+    for (int32_t i = 0; i < n; i++) {
+        const gr_incremental_alter_configs_request_alter_configs_resource_t *r = &in.resources[i];
+        changes[i] = (alter_change_t){r->resource_type,
+                                      r->resource_name,
+                                      r->configs_count > 0 ? r->configs_count : 0,
+                                      r->configs ? &r->configs[0].name : NULL,
+                                      sizeof(*r->configs),
+                                      r->configs ? &r->configs[0].value : NULL,
+                                      r->configs ? &r->configs[0].config_operation : NULL};
+    }
+    if (alter_all(b, req, changes, n, true, in.validate_only, codes, messages))
+        goto fail;
+    resp.responses_count = n;
+    for (int32_t i = 0; i < n; i++) {
+        gr_incremental_alter_configs_response_alter_configs_resource_response_t *out =
+            &resp.responses[i];
+        gr_incremental_alter_configs_response_alter_configs_resource_response_init(out);
+        out->error_code = codes[i];
+        out->error_message = messages[i];
+        out->resource_type = in.resources[i].resource_type;
+        out->resource_name = in.resources[i].resource_name;
+    }
+    gr_request_respond(req, &resp);
+    return;
+fail:
+    gr_conn_close(req->conn, "out of memory");
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CreatePartitions (v0-3), DeleteRecords (v0-2) and ElectLeaders (v0-2):
+ * the partition-level admin APIs. This broker is the controller and every
+ * partition's only replica.
+ *
+ * CreatePartitions, per topic, reports the first failure of:
+ *   the topic named twice                 INVALID_REQUEST (every copy)
+ *   unknown topic                         UNKNOWN_TOPIC_OR_PARTITION
+ *   count not above the current count     INVALID_PARTITIONS
+ *   an internal topic (groups and transactions hash onto its partitions)
+ *                                         INVALID_REQUEST
+ *   count above GR_TOPIC_MAX_PARTITIONS   INVALID_PARTITIONS
+ *   assignments not one per new partition, or a replica list other than
+ *     [this broker]                       INVALID_REPLICA_ASSIGNMENT
+ * validate_only stops there; otherwise the new partitions are created
+ * before the response.
+ *
+ * DeleteRecords moves a partition's log start offset up to the given offset
+ * (-1: the high watermark) and deletes the segments wholly below it. An
+ * offset above the high watermark or below -1 is OFFSET_OUT_OF_RANGE, a
+ * compact-only topic POLICY_VIOLATION, an internal topic
+ * INVALID_TOPIC_EXCEPTION (its records are groups' and transactions' state),
+ * an unknown partition UNKNOWN_TOPIC_OR_PARTITION; low_watermark is -1 on
+ * error.
+ *
+ * ElectLeaders: every partition already has its preferred (and only)
+ * replica as leader, so each named partition answers ELECTION_NOT_NEEDED
+ * (unknown ones UNKNOWN_TOPIC_OR_PARTITION, an unknown election type
+ * INVALID_REQUEST); asking for all partitions (null) answers an empty list,
+ * as Kafka leaves out the partitions that needed no election.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "create_partitions.h"
+#include "delete_records.h"
+#include "elect_leaders.h"
+#include "handlers/admin_common.h"
+#include "handlers/handlers.h"
+
+#define DELETE_RECORDS_TO_HIGH_WATERMARK (-1LL)
+#define NO_LOW_WATERMARK                 (-1LL)
+#define ELECTION_PREFERRED               0
+#define ELECTION_UNCLEAN                 1
+
+/* ---- CreatePartitions ---- */
+
+typedef gr_create_partitions_request_create_partitions_topic_t grow_req_t;
+
+static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, int32_t adding,
+                                        char *msg, size_t len)
+{
+    if (want->assignments_count == GR_NULL_LEN)
+        return GR_KERR_NONE;
+    if (want->assignments_count != adding) {
+        snprintf(msg, len, "Increasing the number of partitions by %d but %d assignments provided.",
+                 adding, want->assignments_count);
+        return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+    }
+    for (int32_t i = 0; i < want->assignments_count; i++) {
+        const gr_create_partitions_request_create_partitions_assignment_t *a =
+            &want->assignments[i];
+        for (int32_t r = 0; r < a->broker_ids_count; r++) {
+            if (a->broker_ids[r] != b->config.broker_id) {
+                snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
+                         a->broker_ids[r]);
+                return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+            }
+        }
+        if (a->broker_ids_count != 1) {
+            snprintf(msg, len,
+                     "Inconsistent replication factor between partitions: the topic has 1, the "
+                     "assignment of new partition %d has %d.",
+                     i, a->broker_ids_count > 0 ? a->broker_ids_count : 0);
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+        }
+    }
+    return GR_KERR_NONE;
+}
+
+static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+                            bool validate_only, char *msg, size_t len)
+{
+    const char *name = gr_admin_cstr(req, want->name);
+    if (!name) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    gr_topic_t *topic = want->name.len > 0
+                            ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                            : NULL;
+    if (!topic) {
+        snprintf(msg, len, "The topic '%s' does not exist.", name);
+        return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    }
+    if (topic->internal) {
+        snprintf(msg, len,
+                 "Cannot increase the partition count of internal topic %s: every group or "
+                 "transaction would move to another partition.",
+                 name);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    int32_t current = topic->partition_count;
+    if (want->count < current) {
+        snprintf(msg, len,
+                 "Topic currently has %d partitions, which is higher than the requested %d.",
+                 current, want->count);
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    if (want->count == current) {
+        snprintf(msg, len, "Topic already has %d partitions.", current);
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    if (want->count > GR_TOPIC_MAX_PARTITIONS) {
+        snprintf(msg, len, "Number of partitions %d exceeds the limit of %d.", want->count,
+                 GR_TOPIC_MAX_PARTITIONS);
+        return GR_KERR_INVALID_PARTITIONS;
+    }
+    gr_kerr_t err = check_grow_assignments(b, want, want->count - current, msg, len);
+    if (err || validate_only)
+        return err;
+    return gr_topics_add_partitions(b, topic, want->count, msg, len);
+}
+
+void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
+{
+    gr_create_partitions_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    int32_t n = in.topics_count > 0 ? in.topics_count : 0;
+    gr_create_partitions_response_t resp;
+    gr_create_partitions_response_init(&resp);
+    resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
+    bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
+    gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
+    if (!resp.results || !dup || !keys) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    for (int32_t i = 0; i < n; i++)
+        keys[i] = (gr_admin_key_t){0, in.topics[i].name, i};
+    gr_admin_mark_repeats(keys, n, dup);
+    resp.results_count = n;
+    for (int32_t i = 0; i < n; i++) {
+        gr_create_partitions_response_create_partitions_topic_result_t *out = &resp.results[i];
+        gr_create_partitions_response_create_partitions_topic_result_init(out);
+        out->name = in.topics[i].name;
+        char msg[GR_ADMIN_MSG_MAX] = "";
+        gr_kerr_t err = GR_KERR_INVALID_REQUEST;
+        if (dup[i])
+            snprintf(msg, sizeof msg, "Duplicate topic in request.");
+        else
+            err = grow_topic(b, req, &in.topics[i], in.validate_only, msg, sizeof msg);
+        out->error_code = err;
+        out->error_message = err ? gr_admin_message(req, msg) : gr_str(NULL);
+    }
+    gr_request_respond(req, &resp);
+}
+
+/* ---- DeleteRecords ---- */
+
+static void delete_partition(gr_broker_t *b, gr_topic_t *topic,
+                             const gr_delete_records_request_delete_records_partition_t *want,
+                             gr_delete_records_response_delete_records_partition_result_t *out)
+{
+    gr_delete_records_response_delete_records_partition_result_init(out);
+    out->partition_index = want->partition_index;
+    out->low_watermark = NO_LOW_WATERMARK;
+    gr_partition_t *p = gr_topic_partition(topic, want->partition_index);
+    if (!p || !p->log) {
+        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        return;
+    }
+    if (topic->internal) {
+        out->error_code = GR_KERR_INVALID_TOPIC_EXCEPTION;
+        return;
+    }
+    const gr_log_config_t *cfg = &topic->settings.log;
+    if (cfg->cleanup_compact && !cfg->cleanup_delete) {
+        out->error_code = GR_KERR_POLICY_VIOLATION;
+        return;
+    }
+    int64_t offset = want->offset == DELETE_RECORDS_TO_HIGH_WATERMARK
+                         ? gr_log_high_watermark(p->log)
+                         : want->offset;
+    int64_t low = NO_LOW_WATERMARK;
+    int rc = offset < 0 ? -ERANGE : gr_log_delete_records_before(p->log, offset, &low);
+    if (rc) {
+        out->error_code = gr_kerr_from_errno(rc);
+        if (rc != -ERANGE)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "DeleteRecords on %s-%d: %s", topic->name,
+                    p->index, strerror(-rc));
+        return;
+    }
+    out->low_watermark = low;
+}
+
+void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
+{
+    gr_delete_records_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    int32_t n = in.topics_count > 0 ? in.topics_count : 0;
+    gr_delete_records_response_t resp;
+    gr_delete_records_response_init(&resp);
+    resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
+    if (!resp.topics)
+        goto fail;
+    resp.topics_count = n;
+    for (int32_t t = 0; t < n; t++) {
+        const gr_delete_records_request_delete_records_topic_t *tin = &in.topics[t];
+        gr_delete_records_response_delete_records_topic_result_t *tout = &resp.topics[t];
+        gr_delete_records_response_delete_records_topic_result_init(tout);
+        tout->name = tin->name;
+        int32_t pn = tin->partitions_count > 0 ? tin->partitions_count : 0;
+        tout->partitions = gr_request_alloc_array(req, pn, sizeof(*tout->partitions));
+        if (!tout->partitions)
+            goto fail;
+        tout->partitions_count = pn;
+        gr_topic_t *topic = tin->name.len > 0
+                                ? gr_topics_find(&b->topics, tin->name.ptr, (size_t)tin->name.len)
+                                : NULL;
+        for (int32_t i = 0; i < pn; i++)
+            delete_partition(b, topic, &tin->partitions[i], &tout->partitions[i]);
+    }
+    gr_request_respond(req, &resp);
+    return;
+fail:
+    gr_conn_close(req->conn, "out of memory");
+}
+
+/* ---- ElectLeaders ---- */
+
+static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index, int8_t type,
+                            gr_elect_leaders_response_partition_result_t *out)
+{
+    gr_elect_leaders_response_partition_result_init(out);
+    out->partition_id = index;
+    if (type != ELECTION_PREFERRED && type != ELECTION_UNCLEAN) {
+        out->error_code = GR_KERR_INVALID_REQUEST;
+        out->error_message = gr_admin_message(req, "Unknown election type");
+    } else if (!gr_topic_partition(topic, index)) {
+        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+        out->error_message = gr_admin_message(req, "The partition does not exist.");
+    } else {
+        out->error_code = GR_KERR_ELECTION_NOT_NEEDED;
+        out->error_message =
+            gr_admin_message(req, "Leader election not needed for topic partition.");
+    }
+}
+
+void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
+{
+    gr_elect_leaders_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    int8_t type = req->api_version >= 1 ? in.election_type : ELECTION_PREFERRED;
+    int32_t n = in.topic_partitions_count > 0 ? in.topic_partitions_count : 0;
+    gr_elect_leaders_response_t resp;
+    gr_elect_leaders_response_init(&resp);
+    resp.replica_election_results =
+        gr_request_alloc_array(req, n, sizeof(*resp.replica_election_results));
+    if (!resp.replica_election_results)
+        goto fail;
+    resp.replica_election_results_count = n;
+    for (int32_t t = 0; t < n; t++) {
+        const gr_elect_leaders_request_topic_partitions_t *tin = &in.topic_partitions[t];
+        gr_elect_leaders_response_replica_election_result_t *tout =
+            &resp.replica_election_results[t];
+        gr_elect_leaders_response_replica_election_result_init(tout);
+        tout->topic = tin->topic;
+        int32_t pn = tin->partitions_count > 0 ? tin->partitions_count : 0;
+        tout->partition_result = gr_request_alloc_array(req, pn, sizeof(*tout->partition_result));
+        if (!tout->partition_result)
+            goto fail;
+        tout->partition_result_count = pn;
+        gr_topic_t *topic = tin->topic.len > 0
+                                ? gr_topics_find(&b->topics, tin->topic.ptr, (size_t)tin->topic.len)
+                                : NULL;
+        for (int32_t i = 0; i < pn; i++)
+            elect_partition(req, topic, tin->partitions[i], type, &tout->partition_result[i]);
+    }
+    gr_request_respond(req, &resp);
+    return;
+fail:
+    gr_conn_close(req->conn, "out of memory");
+}

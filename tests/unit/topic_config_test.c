@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tests of the topic config table (broker/topic_config.h): every default is
+ * valid for its own key and every primary synonym is a broker key; values
+ * are checked and made canonical as Kafka parses them; DescribeConfigs'
+ * value, source and synonyms for a topic with and without overrides, with
+ * broker keys at their defaults and set.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "broker/broker.h"
+#include "broker/topic_config.h"
+
+static void test_table_is_consistent(void **state)
+{
+    (void)state;
+    char err[256];
+    size_t n = gr_topic_config_def_count();
+    assert_int_equal(n, 34);
+    for (size_t i = 0; i < n; i++) {
+        const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
+        if (i > 0)
+            assert_true(strcmp(gr_topic_config_def_at(i - 1)->name, def->name) < 0);
+        assert_ptr_equal(gr_topic_config_def_find(def->name), def);
+        assert_int_equal(gr_topic_config_check(def->name, def->default_value, err, sizeof err),
+                         GR_KERR_NONE);
+        assert_non_null(def->doc);
+        /* Kafka's local.retention.* synonyms exist only with tiered storage configured. */
+        if (def->synonyms[0] && strncmp(def->synonyms[0], "log.local.", 10) != 0)
+            assert_true(gr_config_find(def->synonyms[0]) >= 0);
+    }
+    assert_null(gr_topic_config_def_find("log.retention.ms"));
+}
+
+static void expect_canonical(const char *key, const char *value, const char *want)
+{
+    char err[256] = "";
+    char *out = NULL;
+    assert_int_equal(gr_topic_config_normalize(key, value, &out, err, sizeof err), 0);
+    assert_string_equal(out, want);
+    free(out);
+}
+
+static void expect_invalid(const char *key, const char *value)
+{
+    char err[256] = "";
+    assert_int_equal(gr_topic_config_check(key, value, err, sizeof err), GR_KERR_INVALID_CONFIG);
+    assert_true(strstr(err, key) != NULL || strstr(err, "Tiered") != NULL);
+}
+
+static void test_values(void **state)
+{
+    (void)state;
+    expect_canonical("retention.ms", " 007 ", "7");
+    expect_canonical("retention.ms", "-1", "-1");
+    expect_canonical("preallocate", "TRUE", "true");
+    expect_canonical("cleanup.policy", "compact , delete", "compact,delete");
+    expect_canonical("cleanup.policy", "", "");
+    expect_canonical("compression.type", " zstd", "zstd");
+    expect_canonical("leader.replication.throttled.replicas", "0:1, 1:0", "0:1,1:0");
+    expect_canonical("follower.replication.throttled.replicas", "*", "*");
+    expect_canonical("message.format.version", "2.8", "2.8");
+    expect_canonical("message.format.version", "3.0-IV1", "3.0-IV1");
+    expect_canonical("min.cleanable.dirty.ratio", "0.25", "0.25");
+    expect_invalid("retention.ms", "-2");
+    expect_invalid("retention.ms", "1h");
+    expect_invalid("segment.bytes", "13");
+    expect_invalid("segment.bytes", "2147483648");
+    expect_invalid("min.insync.replicas", "0");
+    expect_invalid("cleanup.policy", "compact,sometimes");
+    expect_invalid("message.timestamp.type", "createtime");
+    expect_invalid("preallocate", "yes");
+    expect_invalid("min.cleanable.dirty.ratio", "1.5");
+    expect_invalid("leader.replication.throttled.replicas", "0:x");
+    expect_invalid("leader.replication.throttled.replicas", "*,0:1");
+    expect_invalid("message.format.version", "three");
+    expect_invalid("remote.storage.enable", "true");
+    expect_invalid("no.such.key", "1");
+    char err[256];
+    assert_int_equal(gr_topic_config_check("retention.ms", NULL, err, sizeof err),
+                     GR_KERR_INVALID_CONFIG);
+    gr_topic_config_t lags[] = {{"min.compaction.lag.ms", "10"}, {"max.compaction.lag.ms", "5"}};
+    assert_int_equal(gr_topic_config_check_set(lags, 2, err, sizeof err), GR_KERR_INVALID_CONFIG);
+    assert_int_equal(gr_topic_config_check_set(lags, 1, err, sizeof err), GR_KERR_NONE);
+}
+
+static void broker_with(gr_broker_t *b, const char *const *overrides, int n)
+{
+    char err[256] = "";
+    memset(b, 0, sizeof *b);
+    assert_int_equal(gr_config_load(&b->config, NULL, overrides, n, NULL, err, sizeof err), 0);
+}
+
+static const gr_config_described_t *describe(gr_broker_t *b, const gr_topic_t *topic,
+                                             const char *key, gr_config_described_t *d)
+{
+    gr_topic_config_describe(b, topic, gr_topic_config_def_find(key), d);
+    return d;
+}
+
+static void test_describe(void **state)
+{
+    (void)state;
+    gr_broker_t *b = calloc(1, sizeof *b);
+    gr_topic_t *topic = calloc(1, sizeof *topic);
+    gr_config_described_t d;
+    const char *const set[] = {"log.retention.hours=100", "log.segment.bytes=4096",
+                               "log.retention.ms=5000"};
+
+    broker_with(b, set, 2);
+    describe(b, NULL, "segment.bytes", &d);
+    assert_string_equal(d.value, "4096");
+    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+    assert_int_equal(d.synonym_count, 2);
+    assert_string_equal(d.synonyms[0].name, "log.segment.bytes");
+    assert_int_equal(d.synonyms[0].source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+    assert_int_equal(d.synonyms[1].source, GR_DESCRIBE_SOURCE_DEFAULT);
+    /* Only log.retention.hours is set: Kafka lists no synonym from log.retention.ms on. */
+    describe(b, NULL, "retention.ms", &d);
+    assert_string_equal(d.value, "360000000");
+    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.synonym_count, 0);
+    describe(b, NULL, "leader.replication.throttled.replicas", &d);
+    assert_string_equal(d.value, "");
+    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    gr_config_fini(&b->config);
+
+    broker_with(b, set, 3);
+    topic->configs[0] = (gr_topic_config_t){"retention.ms", "1234"};
+    topic->config_count = 1;
+    describe(b, topic, "retention.ms", &d);
+    assert_string_equal(d.value, "1234");
+    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_TOPIC);
+    assert_int_equal(d.synonym_count, 4); /* override, ms and hours set, hours' default */
+    assert_string_equal(d.synonyms[1].name, "log.retention.ms");
+    assert_string_equal(d.synonyms[1].value, "5000");
+    assert_string_equal(d.synonyms[2].name, "log.retention.hours");
+    assert_int_equal(d.synonyms[2].source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+    assert_string_equal(d.synonyms[3].value, "168");
+    assert_int_equal(d.synonyms[3].source, GR_DESCRIBE_SOURCE_DEFAULT);
+    describe(b, topic, "max.message.bytes", &d);
+    assert_string_equal(d.value, "1048588");
+    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_string_equal(d.synonyms[0].name, "message.max.bytes");
+    gr_config_fini(&b->config);
+    free(topic);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_is_consistent),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_describe),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
