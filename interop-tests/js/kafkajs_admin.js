@@ -91,7 +91,8 @@ async function main() {
 
   const producer = kafka.producer();
   await producer.connect();
-  await producer.send({ topic: 'js_admin', messages: Array.from({ length: 20 }, (_, i) => ({ value: 'v' + i, partition: 3 })) });
+  // Keyed: the topic is compact,delete now, and compacted topics refuse keyless records (as Kafka).
+  await producer.send({ topic: 'js_admin', messages: Array.from({ length: 20 }, (_, i) => ({ key: 'k' + i, value: 'v' + i, partition: 3 })) });
   await producer.disconnect();
   await admin.deleteTopicRecords({ topic: 'js_admin', partitions: [{ partition: 3, offset: '12' }] });
   const offsets = await admin.fetchTopicOffsets('js_admin');

@@ -380,6 +380,8 @@ int gr_broker_start(gr_broker_t *b)
         b->worker_started = rc == 0;
     }
     if (rc == 0)
+        (void)gr_cleaner_start(b); /* logged; the broker runs without compaction */
+    if (rc == 0)
         rc = start_listeners(b);
     if (rc)
         return rc;
@@ -448,6 +450,7 @@ int gr_broker_fini(gr_broker_t *b)
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)
         gr_worker_fini(&b->worker);
+    gr_cleaner_stop(b);
     if (b->started) {
         gr_logf(&b->log, GR_LOG_INFO, "net",
                 "handled %" PRIu64 " requests; sent %" PRIu64 " bytes with sendfile and %" PRIu64

@@ -20,6 +20,7 @@
 
 #include "api_versions.h"
 #include "broker/batch_io.h"
+#include "broker/cleaner.h"
 #include "broker/config.h"
 #include "broker/logging.h"
 #include "broker/producer_ids.h"
@@ -52,6 +53,7 @@ struct gr_broker {
     gr_batch_io_t io;   /* the logs' I/O table */
     gr_worker_t worker; /* slow work off the loop: recompression */
     bool worker_started;
+    gr_cleaner_t cleaner; /* log compaction, on threads of its own */
     gr_topics_t topics;
     gr_coordinator_t groups;           /* the group coordinator */
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */

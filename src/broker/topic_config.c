@@ -696,6 +696,19 @@ void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic)
             log->cleanup_compact |= strcmp(c->log_cleanup_policy.items[i], "compact") == 0;
         }
     }
+    log->delete_retention_ms =
+        long_of(topic, "delete.retention.ms", c->log_cleaner_delete_retention_ms);
+    log->min_compaction_lag_ms =
+        long_of(topic, "min.compaction.lag.ms", c->log_cleaner_min_compaction_lag_ms);
+    log->max_compaction_lag_ms =
+        long_of(topic, "max.compaction.lag.ms", c->log_cleaner_max_compaction_lag_ms);
+    const char *ratio = gr_topic_config_override(topic, "min.cleanable.dirty.ratio");
+    log->min_cleanable_dirty_ratio =
+        ratio ? strtod(ratio, NULL) : c->log_cleaner_min_cleanable_ratio;
+    /* Compacted: the active segment rolls by max.compaction.lag.ms too, or it would never be
+     * cleaned. */
+    if (log->cleanup_compact && log->max_compaction_lag_ms < log->segment_ms)
+        log->segment_ms = log->max_compaction_lag_ms;
     s->max_message_bytes = (int32_t)long_of(topic, "max.message.bytes", c->message_max_bytes);
     const char *ts = gr_topic_config_override(topic, "message.timestamp.type");
     if (!ts)

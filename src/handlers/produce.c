@@ -34,6 +34,7 @@
 
 #include "broker/broker.h"
 #include "handlers/handlers.h"
+#include "log/clean_batch.h"
 #include "produce.h"
 #include "protocol/records.h"
 
@@ -100,6 +101,11 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
         gr_kerr_t err = gr_batch_validate(data + pos, size);
         if (err) {
             snprintf(msg, msglen, "Record batch failed validation");
+            return err;
+        }
+        if (s->log.cleanup_compact && (err = gr_clean_batch_check_keys(data + pos, size))) {
+            snprintf(msg, msglen, "Compacted topic cannot accept message without key in topic %s",
+                     topic->name);
             return err;
         }
         if (s->timestamp_type == GR_TIMESTAMP_CREATE_TIME &&

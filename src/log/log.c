@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "log/clean_job.h"
 #include "log/log_dir.h"
 #include "log/log_int.h"
 
@@ -57,6 +58,9 @@ void gr_log_config_init(gr_log_config_t *cfg)
     cfg->flush_ms = GR_LOG_DEFAULT_FLUSH_MS;
     cfg->file_delete_delay_ms = GR_LOG_DEFAULT_FILE_DELETE_DELAY_MS;
     cfg->cleanup_delete = true;
+    cfg->delete_retention_ms = GR_LOG_DEFAULT_DELETE_RETENTION_MS;
+    cfg->max_compaction_lag_ms = INT64_MAX;
+    cfg->min_cleanable_dirty_ratio = GR_LOG_DEFAULT_MIN_CLEANABLE_RATIO;
 }
 
 static gr_segment_t *log_active(const gr_log_t *log)
@@ -166,6 +170,11 @@ static int log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_m
     }
     gr_segment_detach(seg);
     return rc;
+}
+
+int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms)
+{
+    return log_discard_segment(log, seg, delay_ms);
 }
 
 /* Removes the first segment. Precondition: nsegs > 1. */
@@ -294,7 +303,8 @@ static bool bsearch_i64(const int64_t *v, size_t n, int64_t key)
 /*
  * Lists the segment base offsets in the log dir (sorted, malloc'd) and
  * removes leftovers: "*.deleted", "*.cleaned", "*.swap", "*.tmp" files and
- * index files without a .log.
+ * index files without a .log. Returns -EAGAIN at a "*.log.swap" (a
+ * compaction swap to complete first).
  */
 static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
 {
@@ -308,6 +318,10 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name;
+        if (has_suffix(name, ".log.swap")) {
+            rc = -EAGAIN;
+            goto fail;
+        }
         if (has_suffix(name, DELETED_SUFFIX) || has_suffix(name, ".cleaned") ||
             has_suffix(name, ".swap") || has_suffix(name, ".tmp")) {
             log_path(log, name, path, sizeof path);
@@ -394,6 +408,11 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_
     int64_t *bases = NULL;
     size_t nbases = 0;
     int rc = log_list_segments(log, &bases, &nbases);
+    if (rc == -EAGAIN) {
+        rc = gr_log_clean_recover_swaps(log->io, log->dir);
+        if (rc >= 0)
+            rc = log_list_segments(log, &bases, &nbases);
+    }
     if (rc < 0)
         return rc;
     char path[GR_PATH_MAX];
@@ -488,6 +507,8 @@ fail:
 
 static void log_free(gr_log_t *log)
 {
+    if (log->cleaning)
+        log->cleaning->log = NULL; /* its output is discarded when it returns */
     for (size_t i = 0; i < log->nsegs; i++)
         gr_segment_detach(log->segs[i]);
     log_pending_run(log, INT64_MAX);
@@ -529,6 +550,7 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
     log->fds = args->fds;
     log->last_now_ms = args->now_ms;
     log->last_flush_ms = args->now_ms;
+    log->clean_first_dirty = -1;
     gr_epoch_cache_init(&log->epochs);
     gr_producer_state_init(&log->producers);
 

@@ -49,6 +49,8 @@
 #define GR_LOG_DEFAULT_FLUSH_MESSAGES       INT64_MAX
 #define GR_LOG_DEFAULT_FLUSH_MS             INT64_MAX
 #define GR_LOG_DEFAULT_FILE_DELETE_DELAY_MS 60000LL
+#define GR_LOG_DEFAULT_DELETE_RETENTION_MS  86400000LL
+#define GR_LOG_DEFAULT_MIN_CLEANABLE_RATIO  0.5
 
 /* ListOffsets' special timestamps (Kafka's ListOffsetsRequest constants). */
 #define GR_LOG_TIMESTAMP_LATEST   (-1LL)
@@ -73,7 +75,13 @@ typedef struct gr_log_config {
     int64_t flush_ms;             /* flush.ms; INT64_MAX = never */
     int64_t file_delete_delay_ms; /* file.delete.delay.ms */
     bool cleanup_delete;          /* cleanup.policy contains "delete" */
-    bool cleanup_compact;         /* cleanup.policy contains "compact" (not yet honoured) */
+    bool cleanup_compact;         /* cleanup.policy contains "compact" (log/cleaner.h) */
+
+    /* Compaction: delete.retention.ms, min/max.compaction.lag.ms, min.cleanable.dirty.ratio. */
+    int64_t delete_retention_ms;
+    int64_t min_compaction_lag_ms;
+    int64_t max_compaction_lag_ms;
+    double min_cleanable_dirty_ratio;
 } gr_log_config_t;
 
 /* Fills cfg with Kafka's defaults (cleanup.policy=delete). */

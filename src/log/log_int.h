@@ -266,7 +266,17 @@ struct gr_log {
     size_t npending, pending_cap;
 
     gr_producer_state_t producers; /* as of the log end offset */
+
+    /* Compaction (cleaner.c). */
+    int64_t clean_first_dirty;     /* cleaner checkpoint; -1 until known */
+    int64_t clean_horizon_ms;      /* earliest tombstone delete horizon; INT64_MAX none */
+    bool clean_visited;            /* clean_horizon_ms was set up */
+    bool clean_failed;             /* undecodable data met: not cleaned again until restart */
+    struct gr_clean_job *cleaning; /* in flight, or NULL */
 };
+
+/* log.c: removes seg (already out of log->segs) as retention does. 0 or -errno. */
+int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);
 
 /*
  * producer_snapshots.c: the producer state's snapshot files.

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The worker side of a cleaning (gr_clean_job_run): map the dirty range's
+ * keys, then rewrite the cleanable segments into ".cleaned" files. Reads
+ * only the job (clean_job.h), its private fds and the files; never the log.
+ *
+ * Throttling (log.cleaner.io.max.bytes.per.second) counts bytes read and
+ * written since the job started and sleeps whenever they run ahead of the
+ * rate, in short slices so a cancel (broker shutdown) is seen promptly.
+ *
+ * Runs on: a cleaner worker thread.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log/clean_batch.h"
+#include "log/clean_job.h"
+
+#define JOB_READ_CHUNK_MIN (64 * 1024)
+#define JOB_PACE_SLICE_NS  50000000L /* longest sleep between cancel checks */
+#define NS_PER_SEC         1000000000.0
+
+void gr_clean_file(const char *dir, int64_t base, const char *ext, const char *suffix, char *buf,
+                   size_t size)
+{
+    snprintf(buf, size, "%s/%020" PRId64 "%s%s", dir, base, ext, suffix);
+}
+
+/* A forward reader over one source's private fd, up to the size it had. */
+typedef struct job_reader {
+    const gr_io_ops_t *io;
+    int fd;
+    int64_t size;
+    uint8_t *buf;
+    size_t cap, chunk;
+    int64_t off;
+    size_t len;
+} job_reader_t;
+
+/* Points *out at need bytes at pos. 0, -ENODATA past the end, or -errno. */
+static int reader_get(job_reader_t *r, int64_t pos, size_t need, const uint8_t **out)
+{
+    if (pos < 0 || pos + (int64_t)need > r->size)
+        return -ENODATA;
+    if (pos >= r->off && pos + (int64_t)need <= r->off + (int64_t)r->len) {
+        *out = r->buf + (pos - r->off);
+        return 0;
+    }
+    size_t want = need > r->chunk ? need : r->chunk;
+    if ((int64_t)want > r->size - pos)
+        want = (size_t)(r->size - pos);
+    if (want > r->cap) {
+        uint8_t *nb = realloc(r->buf, want);
+        if (!nb)
+            return -ENOMEM;
+        r->buf = nb;
+        r->cap = want;
+    }
+    ssize_t n = gr_io_pread_all(r->io, r->fd, r->buf, want, pos);
+    if (n < 0)
+        return (int)n;
+    r->off = pos;
+    r->len = (size_t)n;
+    if ((size_t)n < need)
+        return -ENODATA;
+    *out = r->buf;
+    return 0;
+}
+
+/*
+ * The whole batch at *pos of the source: 1 with *batch, *h and *pos moved
+ * past it; 0 at the end; -EBADMSG for a batch that cannot be there (the data
+ * below the high watermark was validated on append), or -errno.
+ */
+static int reader_next(job_reader_t *r, int64_t *pos, const uint8_t **batch, gr_batch_header_t *h)
+{
+    if (*pos >= r->size)
+        return 0;
+    const uint8_t *p;
+    int rc = reader_get(r, *pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+    if (rc < 0)
+        return rc == -ENODATA ? -EBADMSG : rc;
+    if (gr_batch_header_parse(p, GR_RECORD_BATCH_HEADER_SIZE, h) < 0 ||
+        h->magic != GR_RECORD_BATCH_MAGIC_V2)
+        return -EBADMSG;
+    rc = reader_get(r, *pos, (size_t)gr_batch_size(h), batch);
+    if (rc < 0)
+        return rc == -ENODATA ? -EBADMSG : rc;
+    *pos += gr_batch_size(h);
+    return 1;
+}
+
+static void reader_init(job_reader_t *r, const gr_clean_job_t *job, const gr_clean_source_t *src)
+{
+    memset(r, 0, sizeof *r);
+    r->io = job->io;
+    r->fd = src->fd;
+    r->size = src->size;
+    r->chunk = job->params.io_buffer_size > JOB_READ_CHUNK_MIN ? job->params.io_buffer_size
+                                                               : JOB_READ_CHUNK_MIN;
+}
+
+static double monotonic_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / NS_PER_SEC;
+}
+
+typedef struct job_pacer {
+    const gr_clean_params_t *params;
+    double start;
+    double bytes;
+} job_pacer_t;
+
+/* Accounts bytes of I/O; sleeps while ahead of the rate. 0 or -ECANCELED. */
+static int pace(job_pacer_t *p, int64_t bytes)
+{
+    p->bytes += (double)bytes;
+    for (;;) {
+        if (p->params->cancel && atomic_load(p->params->cancel))
+            return -ECANCELED;
+        if (p->params->max_bytes_per_sec <= 0)
+            return 0;
+        double ahead = p->start + p->bytes / p->params->max_bytes_per_sec - monotonic_sec();
+        if (ahead <= 0)
+            return 0;
+        struct timespec ts = {0, JOB_PACE_SLICE_NS};
+        if (ahead < (double)JOB_PACE_SLICE_NS / NS_PER_SEC)
+            ts.tv_nsec = (long)(ahead * NS_PER_SEC);
+        nanosleep(&ts, NULL);
+    }
+}
+
+/*
+ * Producer id → last offset of its last batch seen in the sources, so that
+ * batch is kept (emptied if need be) and the producer's state survives.
+ * Open addressing, grown at half load.
+ */
+typedef struct producer_table {
+    int64_t *ids; /* -1: empty */
+    int64_t *last;
+    size_t cap, count;
+} producer_table_t;
+
+static size_t producer_slot(const producer_table_t *t, int64_t id)
+{
+    size_t i = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL) % t->cap;
+    while (t->ids[i] != -1 && t->ids[i] != id)
+        i = (i + 1) % t->cap;
+    return i;
+}
+
+static int producer_put(producer_table_t *t, int64_t id, int64_t last)
+{
+    if (2 * (t->count + 1) > t->cap) {
+        producer_table_t n = {NULL, NULL, t->cap ? t->cap * 2 : 64, 0};
+        n.ids = malloc(n.cap * sizeof *n.ids);
+        n.last = malloc(n.cap * sizeof *n.last);
+        if (!n.ids || !n.last) {
+            free(n.ids);
+            free(n.last);
+            return -ENOMEM;
+        }
+        memset(n.ids, 0xff, n.cap * sizeof *n.ids); /* all -1 */
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->ids[i] != -1)
+                producer_put(&n, t->ids[i], t->last[i]);
+        free(t->ids);
+        free(t->last);
+        *t = n;
+    }
+    size_t i = producer_slot(t, id);
+    if (t->ids[i] == -1)
+        t->count++;
+    t->ids[i] = id;
+    t->last[i] = last;
+    return 0;
+}
+
+static int64_t producer_last(const producer_table_t *t, int64_t id)
+{
+    if (t->cap == 0)
+        return -1;
+    size_t i = producer_slot(t, id);
+    return t->ids[i] == id ? t->last[i] : -1;
+}
+
+/*
+ * Maps the dirty range [first_dirty, ...) into map until it is full; sets
+ * job->end_offset to where the mapped range ends; notes each producer's last
+ * batch on the way (clean segments included). 0, -ENOBUFS (not even one
+ * batch fits the map), or -errno.
+ */
+static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_table_t *producers,
+                         job_pacer_t *pacer)
+{
+    job->end_offset = job->sources[job->nsources - 1].next_base;
+    bool mapped_any = false;
+    int rc = 0;
+    for (size_t i = 0; i < job->nsources && rc == 0; i++) {
+        const gr_clean_source_t *src = &job->sources[i];
+        job_reader_t r;
+        reader_init(&r, job, src);
+        int64_t pos = 0;
+        const uint8_t *batch;
+        gr_batch_header_t h;
+        while ((rc = reader_next(&r, &pos, &batch, &h)) == 1) {
+            if (h.producer_id >= 0 &&
+                (rc = producer_put(producers, h.producer_id, h.base_offset + h.last_offset_delta)))
+                break;
+            if (h.base_offset + h.last_offset_delta < job->first_dirty ||
+                gr_clean_batch_keeps_whole(&h))
+                continue;
+            if (h.records_count < 0 || !gr_offset_map_room(map, (size_t)h.records_count)) {
+                job->end_offset =
+                    h.base_offset > job->first_dirty ? h.base_offset : job->first_dirty;
+                rc = mapped_any ? 0 : -ENOBUFS;
+                free(r.buf);
+                return rc;
+            }
+            rc = gr_clean_batch_map(batch, (size_t)gr_batch_size(&h), job->first_dirty, map);
+            if (rc < 0)
+                break;
+            mapped_any = true;
+            rc = pace(pacer, gr_batch_size(&h));
+            if (rc < 0)
+                break;
+        }
+        free(r.buf);
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* The index entries of one output, built as its batches are written. */
+typedef struct job_index {
+    uint8_t *oidx, *tidx; /* on-disk encoding */
+    size_t olen, ocap, tlen, tcap;
+    int64_t last_tidx_ts;
+    int64_t bytes_since_index;
+} job_index_t;
+
+static int grow(uint8_t **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t cap2 = *cap ? *cap * 2 : 1024;
+    while (cap2 < need)
+        cap2 *= 2;
+    uint8_t *nb = realloc(*buf, cap2);
+    if (!nb)
+        return -ENOMEM;
+    *buf = nb;
+    *cap = cap2;
+    return 0;
+}
+
+/* A time index entry when ts grows (as segment.c does on append). */
+static int index_time(job_index_t *ix, const gr_clean_output_t *out)
+{
+    if (out->max_timestamp < 0 || out->max_timestamp <= ix->last_tidx_ts)
+        return 0;
+    if (grow(&ix->tidx, &ix->tcap, ix->tlen + GR_TIME_INDEX_ENTRY_SIZE) < 0)
+        return -ENOMEM;
+    gr_be64_put(ix->tidx + ix->tlen, (uint64_t)out->max_timestamp);
+    gr_be32_put(ix->tidx + ix->tlen + 8, (uint32_t)(out->offset_of_max_timestamp - out->base));
+    ix->tlen += GR_TIME_INDEX_ENTRY_SIZE;
+    ix->last_tidx_ts = out->max_timestamp;
+    return 0;
+}
+
+/* Accounts the batch just written at pos (header h) in out and its indexes. */
+static int index_batch(job_index_t *ix, gr_clean_output_t *out, const gr_batch_header_t *h,
+                       int64_t pos, int64_t interval)
+{
+    int64_t last = h->base_offset + h->last_offset_delta;
+    if (h->max_timestamp > out->max_timestamp) {
+        out->max_timestamp = h->max_timestamp;
+        out->offset_of_max_timestamp = last;
+    }
+    if (ix->bytes_since_index > interval) {
+        if (grow(&ix->oidx, &ix->ocap, ix->olen + GR_OFFSET_INDEX_ENTRY_SIZE) < 0)
+            return -ENOMEM;
+        gr_be32_put(ix->oidx + ix->olen, (uint32_t)(last - out->base));
+        gr_be32_put(ix->oidx + ix->olen + 4, (uint32_t)pos);
+        ix->olen += GR_OFFSET_INDEX_ENTRY_SIZE;
+        if (index_time(ix, out) < 0)
+            return -ENOMEM;
+        ix->bytes_since_index = 0;
+    }
+    ix->bytes_since_index += gr_batch_size(h);
+    out->next_offset = last + 1;
+    return 0;
+}
+
+/* Creates (truncating) and fills one ".cleaned" file, fsynced. 0 or -errno. */
+static int write_file(const gr_clean_job_t *job, int64_t base, const char *ext, const uint8_t *data,
+                      size_t len)
+{
+    char path[GR_PATH_MAX];
+    gr_clean_file(job->dir, base, ext, GR_CLEANED_SUFFIX, path, sizeof path);
+    int fd = job->io->open(job->io->ctx, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return fd;
+    int rc = len ? gr_io_pwrite_all(job->io, fd, data, len, 0) : 0;
+    if (rc == 0)
+        rc = job->io->fsync(job->io->ctx, fd);
+    job->io->close(job->io->ctx, fd);
+    return rc;
+}
+
+/* What a pass reads while rewriting: the key map and the producers' last batches. */
+typedef struct job_maps {
+    gr_offset_map_t keys;
+    producer_table_t producers;
+} job_maps_t;
+
+/* Appends what survives of source src to the output open on fd. */
+static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const job_maps_t *maps,
+                        int fd, gr_clean_output_t *out, job_index_t *ix, job_pacer_t *pacer)
+{
+    job_reader_t r;
+    reader_init(&r, job, src);
+    gr_writer_t w;
+    gr_writer_init(&w);
+    int64_t pos = 0;
+    const uint8_t *batch;
+    gr_batch_header_t h;
+    int rc;
+    while ((rc = reader_next(&r, &pos, &batch, &h)) == 1) {
+        gr_clean_batch_result_t res;
+        gr_writer_reset(&w);
+        rc = gr_clean_batch(batch, (size_t)gr_batch_size(&h), &maps->keys, job->params.now_ms,
+                            job->delete_retention_ms, &w, &res);
+        if (rc == 0 && w.len == 0 && h.producer_id >= 0 &&
+            producer_last(&maps->producers, h.producer_id) == h.base_offset + h.last_offset_delta)
+            rc = gr_clean_batch_write_empty(batch, (size_t)gr_batch_size(&h), &w);
+        if (rc < 0)
+            break;
+        job->stats.records_in += res.records_in;
+        job->stats.records_kept += res.records_kept;
+        if (w.len > 0) {
+            gr_batch_header_t nh;
+            gr_batch_header_parse(w.buf, w.len, &nh);
+            rc = gr_io_pwrite_all(job->io, fd, w.buf, w.len, out->size);
+            if (rc == 0)
+                rc = index_batch(ix, out, &nh, out->size, job->index_interval_bytes);
+            if (rc < 0)
+                break;
+            out->size += (int64_t)w.len;
+            if (res.delete_horizon_ms >= 0 && res.delete_horizon_ms < out->delete_horizon_ms)
+                out->delete_horizon_ms = res.delete_horizon_ms;
+        }
+        rc = pace(pacer, gr_batch_size(&h) + (int64_t)w.len);
+        if (rc < 0)
+            break;
+    }
+    gr_writer_fini(&w);
+    free(r.buf);
+    return rc < 0 ? rc : 0;
+}
+
+/* Writes output out (its sources already set) as ".cleaned" files. */
+static int clean_group(gr_clean_job_t *job, const job_maps_t *maps, gr_clean_output_t *out,
+                       job_pacer_t *pacer)
+{
+    job_index_t ix;
+    memset(&ix, 0, sizeof ix);
+    ix.last_tidx_ts = GR_LOG_NO_TIMESTAMP;
+    out->size = 0;
+    out->next_offset = out->base;
+    out->max_timestamp = GR_LOG_NO_TIMESTAMP;
+    out->offset_of_max_timestamp = -1;
+    out->delete_horizon_ms = INT64_MAX;
+    char path[GR_PATH_MAX];
+    gr_clean_file(job->dir, out->base, ".log", GR_CLEANED_SUFFIX, path, sizeof path);
+    int fd = job->io->open(job->io->ctx, path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return fd;
+    int rc = 0;
+    for (size_t i = out->first; i < out->first + out->count && rc == 0; i++)
+        rc = clean_source(job, &job->sources[i], maps, fd, out, &ix, pacer);
+    if (rc == 0)
+        rc = job->io->fsync(job->io->ctx, fd);
+    job->io->close(job->io->ctx, fd);
+    /* The final time index entry a sealed segment gets. */
+    if (rc == 0)
+        rc = index_time(&ix, out);
+    if (rc == 0)
+        rc = write_file(job, out->base, ".index", ix.oidx, ix.olen);
+    if (rc == 0)
+        rc = write_file(job, out->base, ".timeindex", ix.tidx, ix.tlen);
+    free(ix.oidx);
+    free(ix.tidx);
+    return rc;
+}
+
+/*
+ * Splits the sources below end_offset into outputs: consecutive sources
+ * while their total size fits segment.bytes and their offsets stay within
+ * an index's int32 relative range.
+ */
+static int job_plan_outputs(gr_clean_job_t *job)
+{
+    size_t n = 0;
+    while (n < job->nsources && job->sources[n].base < job->end_offset)
+        n++;
+    job->outputs = calloc(n ? n : 1, sizeof *job->outputs);
+    if (!job->outputs)
+        return -ENOMEM;
+    for (size_t i = 0; i < n;) {
+        gr_clean_output_t *out = &job->outputs[job->noutputs++];
+        int64_t size = job->sources[i].size;
+        size_t j = i + 1;
+        while (j < n && size + job->sources[j].size <= job->segment_bytes &&
+               job->sources[j].next_base - 1 - job->sources[i].base <= INT32_MAX) {
+            size += job->sources[j].size;
+            j++;
+        }
+        out->base = job->sources[i].base;
+        out->first = i;
+        out->count = j - i;
+        i = j;
+    }
+    return 0;
+}
+
+int gr_clean_job_run(void *arg)
+{
+    gr_clean_job_t *job = arg;
+    job_maps_t maps;
+    memset(&maps, 0, sizeof maps);
+    job_pacer_t pacer = {&job->params, monotonic_sec(), 0};
+    int rc = gr_offset_map_init(&maps.keys, job->params.map_bytes, job->params.map_load_factor);
+    if (rc < 0)
+        return rc;
+    rc = job_build_map(job, &maps.keys, &maps.producers, &pacer);
+    if (rc == 0)
+        rc = job_plan_outputs(job);
+    job->stats.first_dirty = job->first_dirty;
+    job->stats.end_offset = job->end_offset;
+    job->stats.keys_mapped = maps.keys.entries;
+    for (size_t i = 0; i < job->noutputs && rc == 0; i++) {
+        gr_clean_output_t *out = &job->outputs[i];
+        rc = clean_group(job, &maps, out, &pacer);
+        job->stats.segments_in += (int)out->count;
+        job->stats.segments_out++;
+        job->stats.bytes_out += out->size;
+        for (size_t k = out->first; k < out->first + out->count; k++)
+            job->stats.bytes_in += job->sources[k].size;
+    }
+    job->stats.run_ms = (int64_t)((monotonic_sec() - pacer.start) * 1000);
+    gr_offset_map_fini(&maps.keys);
+    free(maps.producers.ids);
+    free(maps.producers.last);
+    return rc;
+}
