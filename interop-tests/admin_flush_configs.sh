@@ -20,13 +20,15 @@ for t in by_count by_time never; do seq 1 50 | gr_kcat -P -t $t -p 0; done
 
 checkpoint="$GR_TMP/logs/recovery-point-offset-checkpoint"
 recovery_point() { awk -v t="$1" '$1 == t && $2 == 0 { print $3 }' "$checkpoint" 2>/dev/null; }
-gr_wait_until 20 "by_count flushed to 50" test "$(recovery_point by_count)" = 50
-gr_wait_until 20 "by_time flushed to 50" test "$(recovery_point by_time)" = 50
+# A function, so that each poll reads the checkpoint again.
+flushed_to() { [ "$(recovery_point "$1")" = "$2" ]; }
+gr_wait_until 20 "by_count flushed to 50" flushed_to by_count 50
+gr_wait_until 20 "by_time flushed to 50" flushed_to by_time 50
 # Checkpoints keep being written; the unflushed topic stays at 0.
 sleep 1
 [ "$(recovery_point never)" = 0 ] || gr_fail "never-flushed topic has recovery point $(recovery_point never)"
 
 admin configs alter --entity-type topics --entity-name never --add-config flush.messages=1
 seq 51 60 | gr_kcat -P -t never -p 0
-gr_wait_until 20 "never flushed after flush.messages=1" test "$(recovery_point never)" = 60
+gr_wait_until 20 "never flushed after flush.messages=1" flushed_to never 60
 gr_pass
