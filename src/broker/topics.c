@@ -446,7 +446,9 @@ static gr_topic_t *topic_new(const char *name, int32_t partitions)
     topic->name = strdup(name);
     topic->partitions = calloc((size_t)partitions, sizeof(*topic->partitions));
     topic->partition_count = partitions;
-    topic->internal = name[0] == '_' && name[1] == '_';
+    /* Kafka's internal topics are exactly its coordinators' two. */
+    topic->internal =
+        strcmp(name, GR_OFFSETS_TOPIC) == 0 || strcmp(name, GR_TRANSACTION_STATE_TOPIC) == 0;
     if (!topic->name || !topic->partitions) {
         topic_free(topic);
         return NULL;

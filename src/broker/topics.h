@@ -70,7 +70,7 @@ struct gr_topic {
     gr_uuid_t id;
     int32_t partition_count;
     gr_partition_t *partitions;
-    bool internal;
+    bool internal; /* __consumer_offsets or __transaction_state: clients cannot produce */
     gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
     int config_count;
     gr_topic_settings_t settings;

@@ -83,8 +83,7 @@ static void fill_topic(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, boo
 {
     out->name = gr_str(topic->name);
     out->topic_id = topic->id;
-    out->is_internal = strcmp(topic->name, "__consumer_offsets") == 0 ||
-                       strcmp(topic->name, "__transaction_state") == 0;
+    out->is_internal = topic->internal;
     out->topic_authorized_operations = include_ops ? GR_ACL_OPS_ALL_TOPIC : GR_ACL_OPS_UNKNOWN;
     fill_partitions(b, req, topic, out);
 }

@@ -388,13 +388,6 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         append_and_fill(b, req, topic, p, data, len, out);
 }
 
-/* Only the coordinators write Kafka's internal topics; clients may not. */
-static bool is_internal(const gr_topic_t *topic)
-{
-    return strcmp(topic->name, GR_OFFSETS_TOPIC) == 0 ||
-           strcmp(topic->name, GR_TRANSACTION_STATE_TOPIC) == 0;
-}
-
 static int32_t count_partitions(const gr_produce_request_t *in)
 {
     int32_t n = 0;
@@ -456,7 +449,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                 set_error(req, pout, GR_KERR_INVALID_REQUIRED_ACKS, NULL);
             else if (!topic)
                 set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
-            else if (is_internal(topic))
+            else if (topic->internal) /* only the coordinators write these */
                 set_error(req, pout, GR_KERR_INVALID_TOPIC_EXCEPTION,
                           "Cannot append to an internal topic");
             else
