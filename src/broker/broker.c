@@ -48,6 +48,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     gr_batch_io_init(&b->io);
     gr_producer_ids_init(&b->producer_ids);
+    gr_cluster_view_init(&b->cluster, b->config.zookeeper_connect != NULL);
     int rc = gr_topics_init(&b->topics);
     return rc ? rc : gr_coordinator_init(&b->groups, b);
 }
@@ -266,7 +267,12 @@ static int start_listeners(gr_broker_t *b)
                 ls->items[i].host[0] ? ls->items[i].host : "*", port, ls->items[i].name);
     }
     pick_advertised(b, first_port);
-    return 0;
+    if (b->cluster.zk_mode)
+        return 0;
+    gr_cluster_node_t self = {.id = b->config.broker_id, .port = b->advertised_port};
+    snprintf(self.host, sizeof self.host, "%s", b->advertised_host);
+    b->cluster.controller_id = b->config.broker_id;
+    return gr_cluster_view_set_nodes(&b->cluster, &self, 1);
 }
 
 static void enforce_retention(gr_topic_t *topic, void *arg)
@@ -483,6 +489,7 @@ int gr_broker_fini(gr_broker_t *b)
         gr_topics_fini(&b->topics);
     }
     gr_fd_cache_free(b->fds);
+    gr_cluster_view_fini(&b->cluster);
     gr_config_fini(&b->config);
     if (rc)
         gr_logf(&b->log, GR_LOG_ERROR, "broker", "unclean shutdown: %s", strerror(-rc));

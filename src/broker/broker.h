@@ -27,6 +27,7 @@
 #include "broker/request.h"
 #include "broker/worker.h"
 #include "broker/topics.h"
+#include "controller/cluster_view.h"
 #include "controller/store.h"
 #include "group/coordinator.h"
 #include "log/log.h"
@@ -55,6 +56,7 @@ struct gr_broker {
     bool worker_started;
     gr_cleaner_t cleaner; /* log compaction, on threads of its own */
     gr_topics_t topics;
+    gr_cluster_view_t cluster;         /* live brokers and the controller, as last told */
     gr_coordinator_t groups;           /* the group coordinator */
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
     gr_store_session_t *store_session; /* the broker's session on it */

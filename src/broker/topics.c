@@ -98,6 +98,10 @@ static void topic_free(gr_topic_t *topic)
         free(topic->configs[i].key);
         free(topic->configs[i].value);
     }
+    for (int32_t i = 0; i < topic->partition_count; i++) {
+        free(topic->partitions[i].replicas);
+        free(topic->partitions[i].isr);
+    }
     free(topic->partitions);
     free(topic->name);
     free(topic);
@@ -386,6 +390,7 @@ static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
     p->topic = topic;
     p->index = index;
     p->leader_epoch = 0;
+    p->leader_id = b->config.broker_id;
     int rc = gr_log_open(&topic->settings.log, path, &args, &p->log, &stats);
     if (rc) {
         gr_logf(&b->log, GR_LOG_ERROR, "log", "cannot open %s: %s", path, strerror(-rc));

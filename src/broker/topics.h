@@ -56,6 +56,13 @@ typedef struct gr_partition {
     int32_t index;
     gr_log_t *log;
     int32_t leader_epoch;
+    /* Cluster placement (single-node mode: this broker leads, alone in both lists). */
+    int32_t leader_id; /* the leading broker, GR_NO_BROKER (-1) while offline */
+    int32_t *replicas; /* assigned brokers, preferred leader first */
+    int32_t replica_count;
+    int32_t *isr; /* in-sync replicas */
+    int32_t isr_count;
+    int32_t partition_epoch;  /* version of the partition's state in the store */
     gr_fetch_wait_t *waiters; /* fetches waiting for data here (fetch.c) */
     int pending_jobs;         /* produces out on the worker (produce.c) */
 } gr_partition_t;
