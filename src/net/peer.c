@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "broker/request.h"
+#include "broker/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "protocol/arena.h"
@@ -62,8 +63,24 @@ typedef struct gr_peer_list {
     gr_peer_req_t *tail;
 } gr_peer_list_t;
 
+/*
+ * A host name lookup handed to the resolver. The loop thread owns it but for
+ * lookup_job's fields (rc, saved_errno, addrs) while the job runs; peer is
+ * cleared when the peer stops waiting (freed, moved, timed out), and
+ * lookup_done then only frees it.
+ */
+typedef struct gr_peer_lookup {
+    gr_peer_t *peer;
+    char *host;
+    int32_t port;
+    int rc;          /* getaddrinfo's */
+    int saved_errno; /* for EAI_SYSTEM */
+    struct addrinfo *addrs;
+} gr_peer_lookup_t;
+
 typedef enum gr_peer_state {
     GR_PEER_IDLE,
+    GR_PEER_RESOLVING,
     GR_PEER_CONNECTING,
     GR_PEER_CONNECTED,
 } gr_peer_state_t;
@@ -77,6 +94,8 @@ struct gr_peer {
     ev_tstamp request_timeout;
     const gr_logger_t *log;
     gr_peer_unsent_t unsent_policy;
+    gr_worker_t *resolver;    /* NULL: names resolved on the loop */
+    gr_peer_lookup_t *lookup; /* RESOLVING: the lookup under way */
 
     gr_peer_state_t state;
     int fd;
@@ -103,6 +122,7 @@ struct gr_peer {
     ev_tstamp next_attempt_at; /* no attempt before this */
     bool outage;               /* a failure was logged, no connection since */
     uint64_t conn_gen;
+    bool unref; /* the read watcher does not keep the loop alive (idle) */
     unsigned depth;
     bool freed;
     gr_peer_stats_t stats;
@@ -144,10 +164,22 @@ static void req_free(gr_peer_req_t *r)
     free(r);
 }
 
+/* An idle connection does not keep ev_run alive (peer.h, "Loop liveness"). */
+static void update_liveness(gr_peer_t *p)
+{
+    bool idle = p->pending == 0 && ev_is_active(&p->read_watcher);
+    if (idle && !p->unref)
+        ev_unref(p->loop);
+    else if (!idle && p->unref)
+        ev_ref(p->loop); /* before the watcher stops, as libev requires */
+    p->unref = idle;
+}
+
 /* Delivers one unlinked request's outcome and frees it. */
 static void complete(gr_peer_t *p, gr_peer_req_t *r, int rc, const void *response)
 {
     p->pending--;
+    update_liveness(p);
     if (r->cb)
         r->cb(r->opaque, rc, response);
     req_free(r);
@@ -202,12 +234,18 @@ static bool leave(gr_peer_t *p)
 /* Stops the watchers and closes the socket; the lists are untouched. */
 static void close_socket(gr_peer_t *p)
 {
+    if (p->unref)
+        ev_ref(p->loop);
+    p->unref = false;
     ev_io_stop(p->loop, &p->read_watcher);
     ev_io_stop(p->loop, &p->write_watcher);
     ev_timer_stop(p->loop, &p->timeout_timer);
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
+    if (p->lookup)
+        p->lookup->peer = NULL; /* its done function frees it */
+    p->lookup = NULL;
     p->state = GR_PEER_IDLE;
     p->wpos = 0;
     p->rlen = 0;
@@ -296,24 +334,10 @@ static void on_connected(gr_peer_t *p)
     p->outage = false;
     ev_io_set(&p->read_watcher, p->fd, EV_READ);
     ev_io_start(p->loop, &p->read_watcher);
+    update_liveness(p);
     ev_io_set(&p->write_watcher, p->fd, EV_WRITE);
     if (p->queue.head)
         ev_io_start(p->loop, &p->write_watcher);
-}
-
-/* Resolves host:port for a new attempt. Returns 0 or a positive errno. */
-static int resolve(gr_peer_t *p)
-{
-    char port[GR_PEER_PORT_STR];
-    snprintf(port, sizeof port, "%d", p->port);
-    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
-    int rc = getaddrinfo(p->host, port, &hints, &p->addrs);
-    if (rc == 0)
-        return 0;
-    p->addrs = NULL;
-    if (rc == EAI_SYSTEM)
-        return errno ? errno : EIO;
-    return rc == EAI_MEMORY ? ENOMEM : ENOENT;
 }
 
 /*
@@ -366,17 +390,136 @@ static bool try_addresses(gr_peer_t *p)
     return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED);
 }
 
+/* getaddrinfo's failure as an errno for the callbacks. */
+static int lookup_errno(int gai_rc, int saved_errno)
+{
+    switch (gai_rc) {
+    case EAI_SYSTEM:
+        return saved_errno ? saved_errno : EIO;
+    case EAI_MEMORY:
+        return ENOMEM;
+    case EAI_AGAIN:
+        return EAGAIN;
+    default:
+        return ENOENT; /* no such host (or no address of a usable family) */
+    }
+}
+
+/* Resolves host:port; numeric_only never consults a resolver. Returns getaddrinfo's code. */
+static int lookup(const char *host, int32_t port, bool numeric_only, struct addrinfo **out,
+                  int *saved_errno /* out */)
+{
+    char service[GR_PEER_PORT_STR];
+    snprintf(service, sizeof service, "%d", port);
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    if (numeric_only)
+        hints.ai_flags |= AI_NUMERICHOST;
+    *out = NULL;
+    int rc = getaddrinfo(host, service, &hints, out);
+    *saved_errno = rc == EAI_SYSTEM ? errno : 0;
+    if (rc)
+        *out = NULL;
+    return rc;
+}
+
+/* The attempt has its addresses: try them in turn. Takes addrs. */
+static void got_addresses(gr_peer_t *p, struct addrinfo *addrs)
+{
+    p->addrs = p->addr = addrs;
+    try_addresses(p);
+}
+
+static void lookup_failed(gr_peer_t *p, int gai_rc, int saved_errno)
+{
+    gr_logf(p->log, p->outage ? GR_LOG_DEBUG : GR_LOG_WARN, "net",
+            "broker %d: cannot resolve %s: %s", p->node_id, p->host,
+            gai_rc == EAI_SYSTEM ? strerror(saved_errno) : gai_strerror(gai_rc));
+    attempt_failed(p, lookup_errno(gai_rc, saved_errno));
+}
+
+/* Runs on a resolver thread: touches only the lookup. */
+static int lookup_job(void *arg)
+{
+    gr_peer_lookup_t *l = arg;
+    l->rc = lookup(l->host, l->port, false, &l->addrs, &l->saved_errno);
+    return 0;
+}
+
+static void lookup_free(gr_peer_lookup_t *l)
+{
+    if (l->addrs)
+        freeaddrinfo(l->addrs);
+    free(l->host);
+    free(l);
+}
+
+/* Back on the loop: the peer, if it still waits for this lookup, goes on. */
+static void lookup_done(void *arg, int result)
+{
+    gr_peer_lookup_t *l = arg;
+    gr_peer_t *p = l->peer;
+    if (!p) {
+        lookup_free(l);
+        return;
+    }
+    p->lookup = NULL;
+    enter(p);
+    ev_timer_stop(p->loop, &p->timeout_timer);
+    if (result) {
+        attempt_failed(p, -result); /* the resolver shut down before running it */
+    } else if (l->rc) {
+        lookup_failed(p, l->rc, l->saved_errno);
+    } else {
+        struct addrinfo *addrs = l->addrs;
+        l->addrs = NULL;
+        got_addresses(p, addrs);
+    }
+    lookup_free(l);
+    leave(p);
+}
+
+/* Hands the name lookup to the resolver. Returns 0 or -errno (not submitted). */
+static int submit_lookup(gr_peer_t *p)
+{
+    gr_peer_lookup_t *l = calloc(1, sizeof(*l));
+    if (!l || !(l->host = strdup(p->host))) {
+        free(l);
+        return -ENOMEM;
+    }
+    l->port = p->port;
+    l->peer = p;
+    int rc = gr_worker_submit(p->resolver, lookup_job, lookup_done, l);
+    if (rc) {
+        lookup_free(l);
+        return rc;
+    }
+    p->lookup = l;
+    p->state = GR_PEER_RESOLVING;
+    p->stats.lookups++;
+    ev_timer_set(&p->timeout_timer, p->request_timeout, 0.);
+    ev_timer_start(p->loop, &p->timeout_timer);
+    return 0;
+}
+
+/*
+ * Starts a connection attempt: numeric addresses at once, names on the
+ * resolver when there is one (else here, which may block on DNS).
+ */
 static void start_attempt(gr_peer_t *p)
 {
     p->stats.attempts++;
     p->attempt_err = 0;
-    int err = resolve(p);
-    if (err) {
-        attempt_failed(p, err);
-        return;
-    }
-    p->addr = p->addrs;
-    try_addresses(p);
+    struct addrinfo *addrs;
+    int saved_errno;
+    int rc = lookup(p->host, p->port, true, &addrs, &saved_errno);
+    if (rc == EAI_NONAME && !(p->resolver && submit_lookup(p) == 0))
+        rc = lookup(p->host, p->port, false, &addrs, &saved_errno);
+    else if (rc == EAI_NONAME)
+        return; /* the resolver has it */
+    if (rc)
+        lookup_failed(p, rc, saved_errno);
+    else
+        got_addresses(p, addrs);
 }
 
 /* The connect under way finished (err 0) or failed (err > 0); moves on. */
@@ -495,7 +638,9 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     gr_peer_t *p = w->data;
     enter(p);
-    if (p->state == GR_PEER_CONNECTING) {
+    if (p->state == GR_PEER_RESOLVING) {
+        attempt_failed(p, ETIMEDOUT);
+    } else if (p->state == GR_PEER_CONNECTING) {
         connect_done(p, ETIMEDOUT);
     } else if (p->state == GR_PEER_CONNECTED && p->inflight.head) {
         if (p->inflight.head->deadline <= ev_now(p->loop))
@@ -737,6 +882,7 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
     p->next_correlation_id = p->next_correlation_id == INT32_MAX ? 0 : p->next_correlation_id + 1;
     list_push(&p->queue, r);
     p->pending++;
+    update_liveness(p);
     if (p->state == GR_PEER_CONNECTED)
         ev_io_start(p->loop, &p->write_watcher);
     else
@@ -774,6 +920,11 @@ int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port)
 void gr_peer_set_unsent(gr_peer_t *p, gr_peer_unsent_t policy)
 {
     p->unsent_policy = policy;
+}
+
+void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver)
+{
+    p->resolver = resolver;
 }
 
 void gr_peer_free(gr_peer_t *p)

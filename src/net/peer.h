@@ -15,7 +15,9 @@
  * Connection states, with the function doing each transition:
  *   IDLE        no socket. connect_timer (schedule_connect) fires at once
  *               for the first attempt, or after the reconnect backoff.
- *   CONNECTING  non-blocking connect in progress (start_attempt); write
+ *   RESOLVING   a host name being looked up on the resolver (start_attempt,
+ *               submit_lookup; lookup_done moves on).
+ *   CONNECTING  non-blocking connect in progress (try_addresses); write
  *               readiness then SO_ERROR tells the outcome (connect_done).
  *               Each resolved address is tried in turn; when all fail the
  *               attempt fails (attempt_failed) -> IDLE.
@@ -47,9 +49,9 @@
  *     its error (-ECONNREFUSED, -ETIMEDOUT for the connect timeout,
  *     -EHOSTUNREACH, -ENOENT when the host does not resolve, ...) and a lost
  *     connection with -ECONNRESET.
- * A connection attempt that does not complete within request_timeout_ms
- * fails with -ETIMEDOUT (Kafka's controller also bounds its connect wait by
- * its socket timeout).
+ * A name lookup or a connect that does not complete within
+ * request_timeout_ms fails with -ETIMEDOUT (Kafka's controller also bounds
+ * its connect wait by its socket timeout).
  *
  * Logging: the first failure of an outage is a WARN line, the retries are
  * DEBUG, and the connection that ends the outage is an INFO line.
@@ -59,8 +61,15 @@
  * gr_peer_set_address and gr_peer_free on the same peer. Callbacks run from
  * inside gr_peer_free and gr_peer_set_address for the requests those cancel.
  *
- * Host names are resolved with getaddrinfo when an attempt starts; numeric
- * addresses never block, names may block on a slow resolver.
+ * Addresses are resolved afresh for every attempt, each address tried in
+ * turn. Numeric ones never block; host names go to the resolver (a worker
+ * pool, gr_peer_set_resolver) or, without one, are looked up on the loop,
+ * which may block it on a slow DNS server.
+ *
+ * Loop liveness: a connection with nothing pending does not keep ev_run
+ * running (its read watcher is unreferenced), so a broker's loop can end on
+ * stop without freeing idle peers first; anything pending, a connection
+ * attempt or a reconnect wait does keep it running.
  *
  * Runs on: loop thread, all of it.
  */
@@ -79,6 +88,7 @@
 #define GR_PEER_MAX_RESPONSE_BYTES (100 * 1024 * 1024)
 
 typedef struct gr_peer gr_peer_t;
+struct gr_worker;
 
 /*
  * A request's completion: rc 0 with the decoded response (a struct of the
@@ -98,6 +108,7 @@ typedef struct gr_peer_stats {
     uint64_t failures;    /* attempts that failed, and connections lost */
     uint64_t connections; /* connections established */
     uint64_t responses;   /* responses decoded and delivered */
+    uint64_t lookups;     /* host names handed to the resolver */
 } gr_peer_stats_t;
 
 /*
@@ -130,6 +141,13 @@ int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port);
 
 /* Chooses what connection failures do to requests not yet written. */
 void gr_peer_set_unsent(gr_peer_t *p, gr_peer_unsent_t policy);
+
+/*
+ * Looks host names up on resolver's threads instead of the loop (the
+ * broker's worker pool). resolver must outlive the peer, or be finished
+ * (gr_worker_fini) before it: lookups it cancels count as failed attempts.
+ */
+void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver);
 
 /*
  * Closes the connection and frees the peer; every pending request's callback

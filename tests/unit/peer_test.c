@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 
 #include "api_versions.h"
 #include "broker/request.h"
+#include "broker/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "metadata.h"
@@ -735,6 +737,97 @@ static void test_set_address(void **state)
     assert_true(gr_peer_connected(f->peer));
 }
 
+/* Host names go to the resolver's thread; the answer comes back on the loop. */
+static void test_resolver(void **state)
+{
+    fixture_t *f = *state;
+    gr_worker_t resolver;
+    assert_int_equal(gr_worker_init(&resolver, f->loop, 1, NULL), 0);
+    fake_listen(f, &f->brokers[0], 0);
+    new_peer(f, "localhost", f->brokers[0].port, TIMEOUT_MS);
+    gr_peer_set_resolver(f->peer, &resolver);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 3, 1), 0);
+    RUN_UNTIL(f, f->out[0].calls == 1);
+    assert_int_equal(f->out[0].rc, 0);
+    assert_int_equal(f->out[0].tag, 3);
+    assert_int_equal(gr_peer_stats(f->peer)->lookups, 1);
+
+    /* Freed while a lookup may be under way: its late completion is dropped. */
+    gr_peer_set_address(f->peer, "localhost", unused_port());
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 4, 1), 0);
+    RUN_UNTIL(f, gr_peer_stats(f->peer)->lookups == 2);
+    gr_peer_free(f->peer);
+    f->peer = NULL;
+    assert_int_equal(f->out[1].rc, -ECANCELED);
+
+    /* A name that does not resolve fails the attempt (how depends on the DNS at hand). */
+    new_peer(f, "no-such-host.invalid", 9092, SHORT_TIMEOUT * 10);
+    gr_peer_set_resolver(f->peer, &resolver);
+    gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 5, 1), 0);
+    RUN_UNTIL(f, f->out[2].calls == 1);
+    assert_true(f->out[2].rc == -ENOENT || f->out[2].rc == -EAGAIN || f->out[2].rc == -ETIMEDOUT);
+    gr_peer_free(f->peer);
+    f->peer = NULL;
+    gr_worker_fini(&resolver);
+}
+
+/* A broker on a loop of its own, so that only the peer is left on the test's loop. */
+typedef struct remote_broker {
+    struct ev_loop *loop;
+    fake_broker_t fb;
+    ev_async stop;
+    pthread_t thread;
+} remote_broker_t;
+
+static void remote_stop_cb(struct ev_loop *loop, ev_async *w, int revents)
+{
+    (void)revents;
+    remote_broker_t *rb = w->data;
+    gr_server_fini(&rb->fb.srv);
+    ev_async_stop(loop, w);
+}
+
+static void *remote_main(void *arg)
+{
+    remote_broker_t *rb = arg;
+    ev_run(rb->loop, 0);
+    return NULL;
+}
+
+/* An idle connection does not keep ev_run going; a pending request does. */
+static void test_idle_connection_lets_loop_end(void **state)
+{
+    fixture_t *f = *state;
+    remote_broker_t rb = {.loop = ev_loop_new(EVFLAG_AUTO)};
+    gr_server_config_t cfg = {0};
+    cfg.conn.on_frame = fake_on_frame;
+    cfg.conn.opaque = &rb.fb;
+    assert_int_equal(gr_server_init(&rb.fb.srv, rb.loop, &cfg), 0);
+    assert_int_equal(gr_server_listen(&rb.fb.srv, "127.0.0.1", 0, &rb.fb.port), 0);
+    ev_async_init(&rb.stop, remote_stop_cb);
+    rb.stop.data = &rb;
+    ev_async_start(rb.loop, &rb.stop);
+    assert_int_equal(pthread_create(&rb.thread, NULL, remote_main, &rb), 0);
+
+    new_peer(f, "127.0.0.1", rb.fb.port, TIMEOUT_MS);
+    assert_int_equal(send_request(f, GR_API_API_VERSIONS, 3, 1, 0), 0);
+    ev_timer_stop(f->loop, &f->tick);
+    ev_run(f->loop, 0); /* returns once the response is in and nothing is pending */
+    assert_int_equal(f->out[0].calls, 1);
+    assert_int_equal(f->out[0].rc, 0);
+    assert_true(gr_peer_connected(f->peer));
+    assert_int_equal(send_request(f, GR_API_API_VERSIONS, 3, 2, 0), 0);
+    ev_run(f->loop, 0);
+    assert_int_equal(f->out[1].calls, 1);
+    assert_int_equal(f->out[1].tag, 2);
+    assert_int_equal(gr_peer_stats(f->peer)->connections, 1);
+
+    ev_async_send(rb.loop, &rb.stop);
+    assert_int_equal(pthread_join(rb.thread, NULL), 0);
+    ev_loop_destroy(rb.loop);
+}
+
 static void test_send_rejects_bad_requests(void **state)
 {
     fixture_t *f = *state;
@@ -766,6 +859,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_free_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_responses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_address, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolver, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idle_connection_lets_loop_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_rejects_bad_requests, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
