@@ -262,13 +262,16 @@ static void schedule_connect(gr_peer_t *p)
     ev_timer_start(p->loop, &p->connect_timer);
 }
 
-/* Counts a failure, logs it once per outage and pushes the next attempt back. */
-static void note_failure(gr_peer_t *p, int err, const char *what)
+/*
+ * Counts a failure, logs it (WARN once per outage, then DEBUG) and pushes the
+ * next attempt back. detail, if not NULL, is logged instead of strerror(err).
+ */
+static void note_failure(gr_peer_t *p, int err, const char *what, const char *detail)
 {
     p->stats.failures++;
     gr_log_level_t level = p->outage ? GR_LOG_DEBUG : GR_LOG_WARN;
     gr_logf(p->log, level, "net", "broker %d at %s:%d: %s: %s", p->node_id, p->host, p->port, what,
-            strerror(err));
+            detail ? detail : strerror(err));
     p->outage = true;
     p->next_attempt_at = ev_now(p->loop) + p->backoff;
     p->backoff = p->backoff * 2 < GR_PEER_BACKOFF_MAX_MS / 1000. ? p->backoff * 2
@@ -276,16 +279,17 @@ static void note_failure(gr_peer_t *p, int err, const char *what)
 }
 
 /*
- * Every address of this attempt failed (err > 0). Under GR_PEER_FAIL_UNSENT
- * the queue fails with -err. Returns false if a callback freed the peer.
+ * The attempt failed (err > 0; detail as for note_failure). Under
+ * GR_PEER_FAIL_UNSENT the queue fails with -err. Returns false if a callback
+ * freed the peer.
  */
-static bool attempt_failed(gr_peer_t *p, int err)
+static bool attempt_failed(gr_peer_t *p, int err, const char *detail)
 {
     close_socket(p);
     if (p->addrs)
         freeaddrinfo(p->addrs);
     p->addrs = p->addr = NULL;
-    note_failure(p, err, "cannot connect");
+    note_failure(p, err, "cannot connect", detail);
     if (p->unsent_policy == GR_PEER_FAIL_UNSENT && !fail_list(p, &p->queue, -err, -err))
         return false;
     schedule_connect(p);
@@ -295,23 +299,26 @@ static bool attempt_failed(gr_peer_t *p, int err)
 /*
  * Closes an established connection. The oldest in-flight request gets
  * first_rc and the others rc; under GR_PEER_FAIL_UNSENT the queue gets rc
- * too. err (> 0, or 0 for none) and why are logged. Returns false if a
- * callback freed the peer.
+ * too (first_rc for its head when nothing was in flight). err (> 0, or 0 for none) and why are
+ * logged. Returns false if a callback freed the peer.
  */
 static bool connection_lost(gr_peer_t *p, int first_rc, int rc, int err, const char *why)
 {
     bool busy = p->inflight.head || p->queue.head;
     close_socket(p);
     if (err)
-        note_failure(p, err, why);
+        note_failure(p, err, why, NULL);
     else if (busy)
-        note_failure(p, ECONNRESET, why);
+        note_failure(p, ECONNRESET, why, NULL);
     else
         gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: idle connection closed: %s",
                 p->node_id, p->host, p->port, why);
+    /* With nothing in flight, first_rc is about the queue head (a stalled write). */
+    bool had_inflight = p->inflight.head != NULL;
     if (!fail_list(p, &p->inflight, first_rc, rc))
         return false;
-    if (p->unsent_policy == GR_PEER_FAIL_UNSENT && !fail_list(p, &p->queue, rc, rc))
+    if (p->unsent_policy == GR_PEER_FAIL_UNSENT &&
+        !fail_list(p, &p->queue, had_inflight ? rc : first_rc, rc))
         return false;
     schedule_connect(p);
     return true;
@@ -387,7 +394,7 @@ static bool try_addresses(gr_peer_t *p)
         }
         p->attempt_err = rc;
     }
-    return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED);
+    return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED, NULL);
 }
 
 /* getaddrinfo's failure as an errno for the callbacks. */
@@ -431,10 +438,8 @@ static void got_addresses(gr_peer_t *p, struct addrinfo *addrs)
 
 static void lookup_failed(gr_peer_t *p, int gai_rc, int saved_errno)
 {
-    gr_logf(p->log, p->outage ? GR_LOG_DEBUG : GR_LOG_WARN, "net",
-            "broker %d: cannot resolve %s: %s", p->node_id, p->host,
-            gai_rc == EAI_SYSTEM ? strerror(saved_errno) : gai_strerror(gai_rc));
-    attempt_failed(p, lookup_errno(gai_rc, saved_errno));
+    attempt_failed(p, lookup_errno(gai_rc, saved_errno),
+                   gai_rc == EAI_SYSTEM ? NULL : gai_strerror(gai_rc));
 }
 
 /* Runs on a resolver thread: touches only the lookup. */
@@ -466,7 +471,7 @@ static void lookup_done(void *arg, int result)
     enter(p);
     ev_timer_stop(p->loop, &p->timeout_timer);
     if (result) {
-        attempt_failed(p, -result); /* the resolver shut down before running it */
+        attempt_failed(p, -result, "host name lookup cancelled");
     } else if (l->rc) {
         lookup_failed(p, l->rc, l->saved_errno);
     } else {
@@ -512,10 +517,12 @@ static void start_attempt(gr_peer_t *p)
     struct addrinfo *addrs;
     int saved_errno;
     int rc = lookup(p->host, p->port, true, &addrs, &saved_errno);
-    if (rc == EAI_NONAME && !(p->resolver && submit_lookup(p) == 0))
+    if (rc == EAI_NONAME) {
+        /* A host name: on the resolver if there is one (it carries on in lookup_done). */
+        if (p->resolver && submit_lookup(p) == 0)
+            return;
         rc = lookup(p->host, p->port, false, &addrs, &saved_errno);
-    else if (rc == EAI_NONAME)
-        return; /* the resolver has it */
+    }
     if (rc)
         lookup_failed(p, rc, saved_errno);
     else
@@ -551,13 +558,36 @@ static void connect_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* --- writing ------------------------------------------------------------- */
 
-/* Moves the fully written queue head to the in-flight list, with its deadline. */
-static void head_written(gr_peer_t *p)
+/*
+ * The oldest request's response deadline: the in-flight head's, else the
+ * partly written queue head's; 0 when nothing is on the wire.
+ */
+static ev_tstamp oldest_deadline(const gr_peer_t *p)
 {
-    gr_peer_req_t *r = list_pop(&p->queue);
-    p->wpos = 0;
-    r->deadline = ev_now(p->loop) + p->request_timeout;
-    list_push(&p->inflight, r);
+    if (p->inflight.head)
+        return p->inflight.head->deadline;
+    return p->queue.head && p->wpos ? p->queue.head->deadline : 0;
+}
+
+/* Re-arms timeout_timer for the oldest deadline, or stops it. */
+static void arm_response_timeout(gr_peer_t *p)
+{
+    ev_timer_stop(p->loop, &p->timeout_timer);
+    ev_tstamp due = oldest_deadline(p);
+    if (!due)
+        return;
+    ev_tstamp delay = due - ev_now(p->loop);
+    ev_timer_set(&p->timeout_timer, delay > 0 ? delay : 0., 0.);
+    ev_timer_start(p->loop, &p->timeout_timer);
+}
+
+/*
+ * The queue head's first byte is going out: its response is due within the
+ * timeout from now (a broker that stops reading half-way times out too).
+ */
+static void head_started(gr_peer_t *p)
+{
+    p->queue.head->deadline = ev_now(p->loop) + p->request_timeout;
     if (!ev_is_active(&p->timeout_timer)) {
         ev_timer_set(&p->timeout_timer, p->request_timeout, 0.);
         ev_timer_start(p->loop, &p->timeout_timer);
@@ -577,7 +607,9 @@ static bool flush(gr_peer_t *p)
             skip = 0;
             n++;
         }
-        ssize_t w = writev(p->fd, iov, n);
+        /* sendmsg rather than writev: MSG_NOSIGNAL, no SIGPIPE from a reset peer. */
+        struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        ssize_t w = sendmsg(p->fd, &msg, MSG_NOSIGNAL);
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             ev_io_start(p->loop, &p->write_watcher);
             return true;
@@ -588,13 +620,16 @@ static bool flush(gr_peer_t *p)
             return connection_lost(p, -ECONNRESET, -ECONNRESET, errno, "write failed");
         size_t done = (size_t)w;
         while (done && p->queue.head) {
+            if (p->wpos == 0)
+                head_started(p);
             size_t left = p->queue.head->len - p->wpos;
             if (done < left) {
                 p->wpos += done;
                 break;
             }
             done -= left;
-            head_written(p);
+            p->wpos = 0;
+            list_push(&p->inflight, list_pop(&p->queue));
         }
     }
     ev_io_stop(p->loop, &p->write_watcher);
@@ -621,17 +656,6 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /* --- timeouts ------------------------------------------------------------ */
 
-/* Re-arms timeout_timer for the oldest in-flight request, or stops it. */
-static void arm_response_timeout(gr_peer_t *p)
-{
-    ev_timer_stop(p->loop, &p->timeout_timer);
-    if (!p->inflight.head)
-        return;
-    ev_tstamp delay = p->inflight.head->deadline - ev_now(p->loop);
-    ev_timer_set(&p->timeout_timer, delay > 0 ? delay : 0., 0.);
-    ev_timer_start(p->loop, &p->timeout_timer);
-}
-
 static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
@@ -639,11 +663,12 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
     gr_peer_t *p = w->data;
     enter(p);
     if (p->state == GR_PEER_RESOLVING) {
-        attempt_failed(p, ETIMEDOUT);
+        attempt_failed(p, ETIMEDOUT, "host name lookup timed out");
     } else if (p->state == GR_PEER_CONNECTING) {
         connect_done(p, ETIMEDOUT);
-    } else if (p->state == GR_PEER_CONNECTED && p->inflight.head) {
-        if (p->inflight.head->deadline <= ev_now(p->loop))
+    } else if (p->state == GR_PEER_CONNECTED) {
+        ev_tstamp due = oldest_deadline(p);
+        if (due && due <= ev_now(p->loop))
             connection_lost(p, -ETIMEDOUT, -ECONNRESET, ETIMEDOUT, "request timed out");
         else
             arm_response_timeout(p);

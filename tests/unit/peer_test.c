@@ -593,20 +593,24 @@ static void test_request_timeout(void **state)
     fake_listen(f, &f->brokers[0], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, SHORT_TIMEOUT);
+    assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 0, 0), 0);
+    RUN_UNTIL(f, all_called(f));
+    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
+
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 1, 0), 0);
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 2, 0), 0);
     RUN_UNTIL(f, all_called(f));
     assert_each_once(f);
-    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
-    assert_int_equal(f->out[1].rc, -ECONNRESET);
-    /* The fake broker sees the connection go and cancels what it held. */
-    RUN_UNTIL(f, f->brokers[0].cancelled == 2);
+    assert_int_equal(f->out[1].rc, -ETIMEDOUT);
+    assert_int_equal(f->out[2].rc, -ECONNRESET);
+    /* The fake broker sees the connections go and cancels what it held. */
+    RUN_UNTIL(f, f->brokers[0].cancelled == 3);
 
     f->brokers[0].mode = FAKE_ANSWER;
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 3, 0), 0);
-    RUN_UNTIL(f, f->out[2].calls == 1);
-    assert_int_equal(f->out[2].rc, 0);
-    assert_int_equal(f->out[2].tag, 3);
+    RUN_UNTIL(f, f->out[3].calls == 1);
+    assert_int_equal(f->out[3].rc, 0);
+    assert_int_equal(f->out[3].tag, 3);
 }
 
 /*
@@ -636,6 +640,35 @@ static void test_connect_timeout(void **state)
     assert_int_equal(f->out[0].rc, -ETIMEDOUT);
     for (int i = 0; i < 4; i++)
         close(fillers[i]);
+    close(lfd);
+}
+
+/*
+ * A broker that stops reading: the request never gets fully written, and
+ * still times out (its clock starts with its first byte). The listener is
+ * never accepted from and has a tiny receive buffer.
+ */
+static void test_stalled_write_times_out(void **state)
+{
+    fixture_t *f = *state;
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    int small = 4096;
+    assert_int_equal(setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(lfd, 8), 0);
+    socklen_t len = sizeof a;
+    assert_int_equal(getsockname(lfd, (struct sockaddr *)&a, &len), 0);
+    new_peer(f, "127.0.0.1", ntohs(a.sin_port), SHORT_TIMEOUT);
+    gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, BIG_TOPICS), 0);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 2, 1), 0);
+    RUN_UNTIL(f, all_called(f));
+    assert_true(gr_peer_connected(f->peer) == false);
+    assert_int_equal(gr_peer_stats(f->peer)->connections, 1);
+    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
+    assert_int_equal(f->out[1].rc, -ECONNRESET);
     close(lfd);
 }
 
@@ -855,6 +888,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resend_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stalled_write_times_out, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_with_pending, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_responses, setup, teardown),
