@@ -122,7 +122,8 @@ struct gr_peer {
     ev_tstamp next_attempt_at; /* no attempt before this */
     bool outage;               /* a failure was logged, no connection since */
     uint64_t conn_gen;
-    bool unref; /* the read watcher does not keep the loop alive (idle) */
+    bool unref;    /* the read watcher does not keep the loop alive (idle) */
+    bool answered; /* a response came on this connection */
     unsigned depth;
     bool freed;
     gr_peer_stats_t stats;
@@ -304,12 +305,12 @@ static bool attempt_failed(gr_peer_t *p, int err, const char *detail)
  */
 static bool connection_lost(gr_peer_t *p, int first_rc, int rc, int err, const char *why)
 {
-    bool busy = p->inflight.head || p->queue.head;
+    /* The broker dropping a connection that has served us, with nothing in
+     * flight, is housekeeping (connections.max.idle.ms), not an outage. */
+    bool idle_close = !err && !p->inflight.head && p->answered;
     close_socket(p);
-    if (err)
-        note_failure(p, err, why, NULL);
-    else if (busy)
-        note_failure(p, ECONNRESET, why, NULL);
+    if (!idle_close)
+        note_failure(p, err ? err : ECONNRESET, why, NULL);
     else
         gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: idle connection closed: %s",
                 p->node_id, p->host, p->port, why);
@@ -331,6 +332,7 @@ static void on_connected(gr_peer_t *p)
     ev_timer_stop(p->loop, &p->timeout_timer);
     ev_io_stop(p->loop, &p->write_watcher);
     p->state = GR_PEER_CONNECTED;
+    p->answered = false;
     p->stats.connections++;
     if (p->outage)
         gr_logf(p->log, GR_LOG_INFO, "net", "broker %d at %s:%d: connected again", p->node_id,
@@ -668,9 +670,13 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
         connect_done(p, ETIMEDOUT);
     } else if (p->state == GR_PEER_CONNECTED) {
         ev_tstamp due = oldest_deadline(p);
-        if (due && due <= ev_now(p->loop))
-            connection_lost(p, -ETIMEDOUT, -ECONNRESET, ETIMEDOUT, "request timed out");
-        else
+        if (due && due <= ev_now(p->loop)) {
+            const gr_peer_req_t *r = p->inflight.head ? p->inflight.head : p->queue.head;
+            char why[96];
+            snprintf(why, sizeof why, "no %s v%d response within %.0f ms", r->api->name, r->version,
+                     p->request_timeout * 1000);
+            connection_lost(p, -ETIMEDOUT, -ECONNRESET, ETIMEDOUT, why);
+        } else
             arm_response_timeout(p);
     }
     leave(p);
@@ -749,6 +755,7 @@ static bool deliver_frames(gr_peer_t *p)
         pos += GR_PEER_FRAME_SIZE_BYTES + (size_t)size;
         list_pop(&p->inflight);
         p->stats.responses++;
+        p->answered = true;
         p->backoff = GR_PEER_BACKOFF_MS / 1000.;
         arm_response_timeout(p);
         complete(p, r, 0, msg);
@@ -818,7 +825,7 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
 gr_peer_t *gr_peer_new(struct ev_loop *loop, int32_t node_id, const char *host, int32_t port,
                        const char *client_id, int32_t request_timeout_ms, const gr_logger_t *log)
 {
-    if (!host || port <= 0 || port > 65535 || request_timeout_ms <= 0) {
+    if (!host || port <= 0 || port > UINT16_MAX || request_timeout_ms <= 0) {
         errno = EINVAL;
         return NULL;
     }
@@ -917,6 +924,8 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
 
 int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port)
 {
+    if (!host || port <= 0 || port > UINT16_MAX)
+        return -EINVAL;
     if (p->freed || (p->port == port && strcmp(p->host, host) == 0))
         return 0;
     char *copy = strdup(host);

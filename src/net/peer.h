@@ -35,8 +35,9 @@
  *     -ECONNRESET. The peer never resends them, since the other broker may
  *     have acted on them; the caller decides (Kafka's controller resends).
  *   - the oldest in-flight request when its response does not come within
- *     request_timeout_ms of being written: -ETIMEDOUT (the connection is
- *     closed, the others in flight get -ECONNRESET).
+ *     request_timeout_ms of its first byte being written: -ETIMEDOUT (the
+ *     connection is closed, the others in flight get -ECONNRESET). Timing
+ *     from the first byte also catches a broker that stops reading.
  *   - the oldest in-flight request when its response is malformed, too big
  *     (GR_PEER_MAX_RESPONSE_BYTES) or carries another correlation id:
  *     -EBADMSG (connection closed, the others get -ECONNRESET).
@@ -54,7 +55,10 @@
  * its connect wait by its socket timeout).
  *
  * Logging: the first failure of an outage is a WARN line, the retries are
- * DEBUG, and the connection that ends the outage is an INFO line.
+ * DEBUG, and the connection that ends the outage is an INFO line. The
+ * broker closing a connection that has answered, with nothing in flight, is
+ * no failure (idle connections are closed after connections.max.idle.ms):
+ * DEBUG, and the next request reconnects at once.
  *
  * Callbacks. Every request's callback runs exactly once, on the loop thread,
  * and never from inside gr_peer_send. It may call gr_peer_send (resend),
@@ -135,7 +139,8 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
  * The broker moved (re-registered with another endpoint). Closes the current
  * connection, failing in-flight requests with -ECANCELED; queued ones stay
  * and go to the new address, at once (the backoff starts over). Does nothing
- * when the address is the same. Returns 0 or -ENOMEM (address unchanged).
+ * when the address is the same. Returns 0, or -EINVAL / -ENOMEM (address
+ * unchanged).
  */
 int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port);
 

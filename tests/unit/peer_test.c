@@ -38,7 +38,7 @@
 #define NODE_ID        7
 #define CLIENT_ID      "peer-test"
 #define TIMEOUT_MS     30000
-#define SHORT_TIMEOUT  200
+#define SHORT_TIMEOUT  1000 /* long enough for a loaded machine to answer a live request */
 #define MAX_HELD       64
 #define MAX_OUTCOMES   256
 #define BIG_TOPICS     30000
@@ -53,6 +53,7 @@ typedef enum fake_mode {
     FAKE_NEGATIVE_SIZE,     /* a negative size prefix */
     FAKE_WRONG_CORRELATION, /* a valid response for another correlation id */
     FAKE_EXTRA,             /* a correct answer followed by an unrequested one */
+    FAKE_ANSWER_DRAIN,      /* answer, then close the connection once it is sent */
 } fake_mode_t;
 
 typedef struct fake_broker {
@@ -231,6 +232,8 @@ static void fake_on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fra
     assert_int_equal(gr_chain_add_copy(gr_resp_slot_chain(slot), w.buf, w.len), 0);
     gr_writer_fini(&w);
     gr_resp_slot_complete(slot, NULL);
+    if (fb->mode == FAKE_ANSWER_DRAIN)
+        gr_conn_drain(c, "test: idle");
 }
 
 static void fake_listen(fixture_t *f, fake_broker_t *fb, uint16_t port)
@@ -571,6 +574,27 @@ static void test_closed_mid_request(void **state)
     assert_int_equal(f->out[3].tag, 10);
 }
 
+/* The broker dropping an idle connection is no outage: no WARN, and the next request reconnects. */
+static void test_idle_close_is_quiet(void **state)
+{
+    fixture_t *f = *state;
+    fake_listen(f, &f->brokers[0], 0);
+    f->brokers[0].mode = FAKE_ANSWER_DRAIN;
+    new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, 1), 0);
+    RUN_UNTIL(f, f->out[0].calls == 1 && !gr_peer_connected(f->peer));
+    assert_int_equal(f->out[0].rc, 0);
+    f->brokers[0].mode = FAKE_ANSWER;
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 2, 1), 0);
+    RUN_UNTIL(f, f->out[1].calls == 1);
+    assert_int_equal(f->out[1].rc, 0);
+    assert_int_equal(f->out[1].tag, 2);
+    assert_int_equal(gr_peer_stats(f->peer)->failures, 0);
+    assert_int_equal(gr_peer_stats(f->peer)->connections, 2);
+    assert_int_equal(log_count(f, "WARN", NULL), 0);
+    assert_int_equal(log_count(f, "idle connection closed", NULL), 1);
+}
+
 /* A callback resends after -ECONNRESET (what the controller does). */
 static void test_resend_from_callback(void **state)
 {
@@ -603,6 +627,7 @@ static void test_request_timeout(void **state)
     assert_each_once(f);
     assert_int_equal(f->out[1].rc, -ETIMEDOUT);
     assert_int_equal(f->out[2].rc, -ECONNRESET);
+    assert_int_equal(log_count(f, "WARN", "no UpdateMetadata v8 response within 1000 ms"), 2);
     /* The fake broker sees the connections go and cancels what it held. */
     RUN_UNTIL(f, f->brokers[0].cancelled == 3);
 
@@ -885,6 +910,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_then_reconnect, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsent_waits_for_broker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_mid_request, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idle_close_is_quiet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resend_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
