@@ -24,10 +24,12 @@
 #include <cmocka.h>
 
 #include "api_versions.h"
+#include "broker/broker.h"
 #include "broker/request.h"
 #include "broker/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
+#include "log/log_dir.h"
 #include "metadata.h"
 #include "net/peer.h"
 #include "net/server.h"
@@ -886,6 +888,105 @@ static void test_idle_connection_lets_loop_end(void **state)
     ev_loop_destroy(rb.loop);
 }
 
+/* What the real broker answered, checked after the loop ran. */
+typedef struct real_answer {
+    int calls;
+    int rc;
+    int16_t error_code;
+    int32_t count;       /* ApiVersions: APIs listed; Metadata: brokers */
+    int32_t port;        /* Metadata: the broker's advertised port */
+    int16_t topic_error; /* Metadata: the one topic asked for */
+    bool topic_named;    /* Metadata: the topic came back under its name */
+} real_answer_t;
+
+static void on_real_api_versions(void *opaque, int rc, const void *response)
+{
+    real_answer_t *a = opaque;
+    a->calls++;
+    a->rc = rc;
+    if (rc == 0) {
+        const gr_api_versions_response_t *r = response;
+        a->error_code = r->error_code;
+        a->count = r->api_keys_count;
+    }
+}
+
+static void on_real_metadata(void *opaque, int rc, const void *response)
+{
+    real_answer_t *a = opaque;
+    a->calls++;
+    a->rc = rc;
+    if (rc == 0) {
+        const gr_metadata_response_t *r = response;
+        a->count = r->brokers_count;
+        a->port = r->brokers_count > 0 ? r->brokers[0].port : -1;
+        a->topic_error = r->topics_count == 1 ? r->topics[0].error_code : -1;
+        a->topic_named = r->topics_count == 1 && gr_str_eq_c(r->topics[0].name, "peer-topic");
+    }
+}
+
+/* The real broker's dispatch and handlers, on the same loop: both header styles decode. */
+static void test_real_broker(void **state)
+{
+    fixture_t *f = *state;
+    char dir[] = "/tmp/gr-peer-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char dirs[128];
+    snprintf(dirs, sizeof dirs, "log.dirs=%s", dir);
+    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0",
+                               "auto.create.topics.enable=false"};
+    gr_config_t config;
+    char err[256];
+    assert_int_equal(gr_config_load(&config, NULL, overrides, 3, NULL, err, sizeof err), 0);
+    gr_broker_t *b = calloc(1, sizeof(*b));
+    assert_int_equal(gr_broker_init(b, f->loop, &config), 0);
+    b->log.out = f->log_file;
+    assert_int_equal(gr_broker_start(b), 0);
+
+    new_peer(f, "127.0.0.1", b->advertised_port, TIMEOUT_MS);
+    real_answer_t answers[4] = {{0}};
+    gr_api_versions_request_t av;
+    gr_api_versions_request_init(&av);
+    av.client_software_name = gr_str("gregor-peer");
+    av.client_software_version = gr_str("1");
+    gr_metadata_request_metadata_request_topic_t topic;
+    gr_metadata_request_metadata_request_topic_init(&topic);
+    topic.name = gr_str("peer-topic");
+    gr_metadata_request_t md;
+    gr_metadata_request_init(&md);
+    md.topics = &topic;
+    md.topics_count = 1;
+    assert_int_equal(
+        gr_peer_send(f->peer, GR_API_API_VERSIONS, 3, &av, on_real_api_versions, &answers[0]), 0);
+    assert_int_equal(
+        gr_peer_send(f->peer, GR_API_API_VERSIONS, 0, &av, on_real_api_versions, &answers[1]), 0);
+    assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 12, &md, on_real_metadata, &answers[2]),
+                     0);
+    assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 4, &md, on_real_metadata, &answers[3]),
+                     0);
+    RUN_UNTIL(f, answers[0].calls && answers[1].calls && answers[2].calls && answers[3].calls);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(answers[i].calls, 1);
+        assert_int_equal(answers[i].rc, 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(answers[i].error_code, 0);
+        assert_true(answers[i].count > 10);
+    }
+    for (int i = 2; i < 4; i++) {
+        assert_int_equal(answers[i].count, 1);
+        assert_int_equal(answers[i].port, b->advertised_port);
+        assert_int_equal(answers[i].topic_error, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION);
+        assert_true(answers[i].topic_named);
+    }
+
+    gr_peer_free(f->peer);
+    f->peer = NULL;
+    (void)gr_broker_fini(b);
+    free(b);
+    gr_log_dir_remove_tree(NULL, dir);
+}
+
 static void test_send_rejects_bad_requests(void **state)
 {
     fixture_t *f = *state;
@@ -921,6 +1022,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_set_address, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_connection_lets_loop_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_real_broker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_rejects_bad_requests, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
