@@ -5,7 +5,8 @@
  *
  * Lists. queue holds encoded frames not yet fully written (the head may be
  * partly written: wpos bytes); inflight holds frames fully written, oldest
- * first, each with the deadline of its response. A lost connection resets
+ * first. A request's response deadline runs from its first byte written
+ * (head_started), so deadlines grow along both lists. A lost connection resets
  * wpos: the other broker cannot have acted on a partial frame, so the head
  * is written again whole on the next connection.
  *
@@ -41,7 +42,7 @@
 #include "protocol/writer.h"
 
 #define GR_PEER_FRAME_SIZE_BYTES 4
-#define GR_PEER_WRITE_IOV        64 /* requests gathered into one writev */
+#define GR_PEER_WRITE_IOV        64 /* requests gathered into one sendmsg */
 #define GR_PEER_READ_MIN         (64 * 1024)
 #define GR_PEER_READ_KEEP        (1024 * 1024) /* read buffer kept between responses */
 #define GR_PEER_PORT_STR         8
@@ -53,7 +54,7 @@ typedef struct gr_peer_req {
     int32_t correlation_id;
     gr_peer_response_fn *cb;
     void *opaque;
-    ev_tstamp deadline; /* in flight: when its response is due */
+    ev_tstamp deadline; /* once its first byte is written: when its response is due */
     uint8_t *frame;     /* size prefix, header, body */
     size_t len;
 } gr_peer_req_t;
@@ -692,28 +693,34 @@ static int32_t load_be32(const uint8_t *b)
 
 /*
  * Decodes one response frame for the oldest in-flight request into the
- * arena. Returns 0 with *out set, or -EBADMSG / -ENOMEM.
+ * arena. Returns 0 with *out set, or -EBADMSG / -ENOMEM with why filled.
  */
 static int decode_response(gr_peer_t *p, const gr_peer_req_t *r, const uint8_t *frame, size_t len,
-                           void **out /* out */)
+                           void **out /* out */, char *why, size_t whylen)
 {
     gr_reader_t rd;
     gr_reader_init(&rd, frame, len);
     gr_response_header_t header;
     int rc = gr_response_header_decode(&rd, gr_response_header_version(r->api, r->version),
                                        &p->arena, &header);
-    if (rc)
+    if (rc == 0 && header.correlation_id != r->correlation_id) {
+        snprintf(why, whylen, "%s v%d response with correlation id %d, expected %d", r->api->name,
+                 r->version, header.correlation_id, r->correlation_id);
         return -EBADMSG;
-    if (header.correlation_id != r->correlation_id)
-        return -EBADMSG;
+    }
     const gr_codec_desc_t *desc = r->api->response;
-    void *msg = gr_arena_alloc(&p->arena, desc->struct_size);
-    if (!msg)
-        return -ENOMEM;
-    desc->init(msg);
-    rc = desc->decode(&rd, r->version, &p->arena, msg);
-    if (rc)
+    void *msg = rc ? NULL : gr_arena_alloc(&p->arena, desc->struct_size);
+    if (rc == 0 && !msg)
+        rc = -ENOMEM;
+    if (rc == 0) {
+        desc->init(msg);
+        rc = desc->decode(&rd, r->version, &p->arena, msg);
+    }
+    if (rc) {
+        snprintf(why, whylen, "malformed %s v%d response of %zu bytes", r->api->name, r->version,
+                 len);
         return rc == -ENOMEM ? -ENOMEM : -EBADMSG;
+    }
     *out = msg;
     return 0;
 }
@@ -734,9 +741,10 @@ static bool deliver_frames(gr_peer_t *p)
             return false;
         }
         if (size < 0 || size > GR_PEER_MAX_RESPONSE_BYTES) {
-            gr_logf(p->log, GR_LOG_WARN, "net", "broker %d: response size %d outside 0..%d",
-                    p->node_id, size, GR_PEER_MAX_RESPONSE_BYTES);
-            connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG, "bad response size");
+            char why[96];
+            snprintf(why, sizeof why, "response size %d outside 0..%d", size,
+                     GR_PEER_MAX_RESPONSE_BYTES);
+            connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG, why);
             return false;
         }
         if (p->rlen - pos - GR_PEER_FRAME_SIZE_BYTES < (size_t)size)
@@ -744,12 +752,11 @@ static bool deliver_frames(gr_peer_t *p)
         const uint8_t *frame = p->rbuf + pos + GR_PEER_FRAME_SIZE_BYTES;
         gr_peer_req_t *r = p->inflight.head;
         void *msg = NULL;
-        int rc = decode_response(p, r, frame, (size_t)size, &msg);
+        char why[160];
+        int rc = decode_response(p, r, frame, (size_t)size, &msg, why, sizeof why);
         if (rc) {
-            gr_logf(p->log, GR_LOG_WARN, "net", "broker %d: malformed %s v%d response (%s)",
-                    p->node_id, r->api->name, r->version, strerror(-rc));
             gr_arena_reset(&p->arena);
-            connection_lost(p, rc, -ECONNRESET, -rc, "malformed response");
+            connection_lost(p, rc, -ECONNRESET, -rc, why);
             return false;
         }
         pos += GR_PEER_FRAME_SIZE_BYTES + (size_t)size;
