@@ -238,11 +238,11 @@ static void fake_on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fra
         gr_conn_drain(c, "test: idle");
 }
 
-static void fake_listen(fixture_t *f, fake_broker_t *fb, uint16_t port)
+/* Listens on loopback port (0: any free one, read back into fb->port). */
+static void fake_listen(fake_broker_t *fb, uint16_t port)
 {
     assert_int_equal(gr_server_listen(&fb->srv, "127.0.0.1", port, &fb->port), 0);
     fb->listening = true;
-    (void)f;
 }
 
 /* --- fixture -------------------------------------------------------------- */
@@ -467,7 +467,7 @@ static void assert_each_once(const fixture_t *f)
 static void test_pipelined_in_order(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_false(gr_peer_connected(f->peer));
     static const struct {
@@ -522,7 +522,7 @@ static void test_refused_then_reconnect(void **state)
     assert_int_equal(f->out[0].rc, -ECONNREFUSED);
     assert_int_equal(gr_peer_pending(f->peer), 0);
 
-    fake_listen(f, &f->brokers[0], port);
+    fake_listen(&f->brokers[0], port);
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 2, 0), 0);
     RUN_UNTIL(f, f->out[1].calls == 1);
     assert_int_equal(f->out[1].rc, 0);
@@ -547,7 +547,7 @@ static void test_unsent_waits_for_broker(void **state)
     assert_int_equal(gr_peer_pending(f->peer), 1);
     assert_int_equal(log_count(f, "WARN", "broker 7"), 1);
 
-    fake_listen(f, &f->brokers[0], port);
+    fake_listen(&f->brokers[0], port);
     RUN_UNTIL(f, f->out[0].calls == 1);
     assert_int_equal(f->out[0].rc, 0);
     assert_int_equal(f->out[0].tag, 5);
@@ -559,7 +559,7 @@ static void test_unsent_waits_for_broker(void **state)
 static void test_closed_mid_request(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_CLOSE;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     for (int i = 0; i < 3; i++)
@@ -580,7 +580,7 @@ static void test_closed_mid_request(void **state)
 static void test_idle_close_is_quiet(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_ANSWER_DRAIN;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, 1), 0);
@@ -601,7 +601,7 @@ static void test_idle_close_is_quiet(void **state)
 static void test_resend_from_callback(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_CLOSE;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, 1), 0);
@@ -616,7 +616,7 @@ static void test_resend_from_callback(void **state)
 static void test_request_timeout(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, SHORT_TIMEOUT);
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 0, 0), 0);
@@ -703,7 +703,7 @@ static void test_stalled_write_times_out(void **state)
 static void test_free_with_pending(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     for (int i = 0; i < 3; i++)
@@ -726,7 +726,7 @@ static void test_free_with_pending(void **state)
 static void test_free_from_callback(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_with(f, GR_API_METADATA, 12, 0, 1, on_response_free_peer), 0);
     for (int i = 1; i < 4; i++)
@@ -744,7 +744,7 @@ static void check_bad_response(fixture_t *f, fake_mode_t mode, int first_rc)
 {
     fake_broker_t *fb = &f->brokers[0];
     if (!fb->listening)
-        fake_listen(f, fb, 0);
+        fake_listen(fb, 0);
     if (!f->peer)
         new_peer(f, "127.0.0.1", fb->port, TIMEOUT_MS);
     size_t base = f->out_count;
@@ -779,8 +779,8 @@ static void test_bad_responses(void **state)
 static void test_set_address(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
-    fake_listen(f, &f->brokers[1], 0);
+    fake_listen(&f->brokers[0], 0);
+    fake_listen(&f->brokers[1], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 0, 1), 0);
@@ -805,7 +805,7 @@ static void test_resolver(void **state)
     fixture_t *f = *state;
     gr_worker_t resolver;
     assert_int_equal(gr_worker_init(&resolver, f->loop, 1, NULL), 0);
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "localhost", f->brokers[0].port, TIMEOUT_MS);
     gr_peer_set_resolver(f->peer, &resolver);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 3, 1), 0);
