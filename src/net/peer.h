@@ -6,7 +6,7 @@
  *
  * Requests. gr_peer_send encodes the request at once (header v1 or v2 by the
  * API's flexible versions) and appends it to the send queue. Queued requests
- * are written in order, several per writev; a request fully written moves to
+ * are written in order, several per sendmsg; a request fully written moves to
  * the in-flight list, where the responses match it in order by correlation
  * id. The response header is v1 for flexible versions, v0 otherwise and
  * always v0 for ApiVersions. Each response is decoded into an arena that is
@@ -27,8 +27,8 @@
  * The peer connects only while it has something to send (lazily on the
  * first request), and tries again with backoff while requests wait: the
  * first retry after GR_PEER_BACKOFF_MS, doubling up to GR_PEER_BACKOFF_MAX_MS
- * (Kafka's reconnect.backoff.ms / reconnect.backoff.max.ms), back to the
- * start once a response has arrived on a connection.
+ * (the roles of Kafka's reconnect.backoff.ms / reconnect.backoff.max.ms),
+ * back to the start once a response has arrived on a connection.
  *
  * What fails, with which code (the callback's rc):
  *   - in-flight requests (fully written) when the connection is lost:
@@ -37,7 +37,10 @@
  *   - the oldest in-flight request when its response does not come within
  *     request_timeout_ms of its first byte being written: -ETIMEDOUT (the
  *     connection is closed, the others in flight get -ECONNRESET). Timing
- *     from the first byte also catches a broker that stops reading.
+ *     from the first byte also catches a broker that stops reading: a
+ *     request stuck half-written closes the connection the same way, then
+ *     counts as not yet written (below; under GR_PEER_FAIL_UNSENT it is the
+ *     one that gets -ETIMEDOUT).
  *   - the oldest in-flight request when its response is malformed, too big
  *     (GR_PEER_MAX_RESPONSE_BYTES) or carries another correlation id:
  *     -EBADMSG (connection closed, the others get -ECONNRESET).
@@ -87,8 +90,8 @@
 
 #include "broker/logging.h"
 
-#define GR_PEER_BACKOFF_MS         100  /* reconnect.backoff.ms */
-#define GR_PEER_BACKOFF_MAX_MS     1000 /* reconnect.backoff.max.ms */
+#define GR_PEER_BACKOFF_MS         100  /* first wait before reconnecting */
+#define GR_PEER_BACKOFF_MAX_MS     1000 /* the wait doubles up to this */
 #define GR_PEER_MAX_RESPONSE_BYTES (100 * 1024 * 1024)
 
 typedef struct gr_peer gr_peer_t;
