@@ -20,18 +20,6 @@
 #define THREADED
 #include <zookeeper/zookeeper.h>
 
-/*
- * libzookeeper_mt leaks its own records of requests still outstanding when a
- * handle is closed (its completion thread exits without processing them, and
- * nothing else frees them); the store frees its side of them. Tell
- * LeakSanitizer (sanitizer builds only) not to report the library's part.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libzookeeper_mt.so\n";
-}
-
 /* Session timeout of the contract tests' sessions; ZooKeeper's tickTime is 500 ms. */
 #define TEST_SESSION_TIMEOUT_MS 6000
 /* Long enough that the restart of ZooKeeper in the loss test fits well inside. */
@@ -399,6 +387,52 @@ static void test_zk_session_expiry(void **state)
     fixture_free(fx);
 }
 
+/* What a broker does on expiry: close the dead session and open a new one, from the callback. */
+typedef struct reopener {
+    fixture_t *fx;
+    gr_store_session_t *s;
+    state_log_t log;
+} reopener_t;
+
+static void on_state_reopen(void *opaque, gr_store_session_state_t state)
+{
+    reopener_t *r = opaque;
+
+    on_state_log(&r->log, state);
+    if (state != GR_STORE_SESSION_EXPIRED)
+        return;
+    gr_store_session_close(r->s);
+    r->s = NULL;
+    r->log.probe_session = NULL;
+    assert_int_equal(gr_store_session_open(r->fx->store, on_state_reopen, r, &r->s), GR_STORE_OK);
+}
+
+static void test_zk_session_expiry_reopen(void **state)
+{
+    fixture_t *fx = fixture_new(TEST_SESSION_TIMEOUT_MS);
+    reopener_t r = {.fx = fx};
+    watch_log_t mine = {0};
+    (void)state;
+
+    assert_int_equal(gr_store_session_open(fx->store, on_state_reopen, &r, &r.s), GR_STORE_OK);
+    assert_int_equal(do_create(fx, r.s, "/eph", "1", GR_STORE_EPHEMERAL, NULL), GR_STORE_OK);
+    assert_int_equal(do_exists(fx, r.s, "/eph", &mine, NULL), GR_STORE_OK);
+    gr_store_session_t *old = r.s;
+    r.log.probe_session = r.s;
+    expire_session(fx, r.s, &r.log);
+    assert_true(r.s != NULL && r.s != old);
+    for (int i = 0; i < r.log.nprobes; i++)
+        wait_until(fx, result_done, &r.log.probes[i], "a probe's completion");
+    /* The watch was answered before the state change, and only once. */
+    assert_int_equal(mine.calls, 1);
+    assert_int_equal(mine.event, GR_STORE_EVENT_NOT_WATCHING);
+    /* The new session registers again. */
+    assert_int_equal(do_create(fx, r.s, "/eph", "2", GR_STORE_EPHEMERAL, NULL), GR_STORE_OK);
+    assert_int_equal(r.log.expired, 1);
+    assert_true(r.log.connected >= 2);
+    fixture_free(fx);
+}
+
 /*
  * ZooKeeper stopped and restarted with its data, within the session timeout:
  * the session reports DISCONNECTED then CONNECTED, keeps its id, its
@@ -561,9 +595,10 @@ int main(void)
         return 77;
     }
     const struct CMUnitTest zk_tests[] = {
-        cmocka_unit_test(test_zk_chroot_created),    cmocka_unit_test(test_zk_open_errors),
-        cmocka_unit_test(test_zk_session_expiry),    cmocka_unit_test(test_zk_connection_loss),
-        cmocka_unit_test(test_zk_close_in_callback), cmocka_unit_test(test_zk_many_in_flight),
+        cmocka_unit_test(test_zk_chroot_created),  cmocka_unit_test(test_zk_open_errors),
+        cmocka_unit_test(test_zk_session_expiry),  cmocka_unit_test(test_zk_session_expiry_reopen),
+        cmocka_unit_test(test_zk_connection_loss), cmocka_unit_test(test_zk_close_in_callback),
+        cmocka_unit_test(test_zk_many_in_flight),
     };
     int failed = store_contract_run(&zk_backend);
     failed += cmocka_run_group_tests_name("store_zookeeper", zk_tests, NULL, NULL);
