@@ -416,7 +416,9 @@ static void test_zk_session_expiry_reopen(void **state)
 
     assert_int_equal(gr_store_session_open(fx->store, on_state_reopen, &r, &r.s), GR_STORE_OK);
     assert_int_equal(do_create(fx, r.s, "/eph", "1", GR_STORE_EPHEMERAL, NULL), GR_STORE_OK);
-    assert_int_equal(do_exists(fx, r.s, "/eph", &mine, NULL), GR_STORE_OK);
+    /* A node nothing changes: its own ephemeral's deletion could reach it first. */
+    assert_int_equal(do_create(fx, fx->s, "/w", "", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_exists(fx, r.s, "/w", &mine, NULL), GR_STORE_OK);
     gr_store_session_t *old = r.s;
     r.log.probe_session = r.s;
     expire_session(fx, r.s, &r.log);
@@ -437,7 +439,7 @@ static void test_zk_session_expiry_reopen(void **state)
  * ZooKeeper stopped and restarted with its data, within the session timeout:
  * the session reports DISCONNECTED then CONNECTED, keeps its id, its
  * ephemeral and its watches; what was issued during the outage failed with
- * CONNLOSS.
+ * CONNLOSS (or OPERATIONTIMEOUT).
  */
 static void test_zk_connection_loss(void **state)
 {
@@ -465,7 +467,7 @@ static void test_zk_connection_loss(void **state)
     wait_until(fx, int_positive, &states.disconnected, "DISCONNECTED");
     assert_int_equal(gr_store_exists(s, "/d", NULL, NULL, on_stat, &during), GR_STORE_OK);
     wait_until(fx, result_done, &during, "the completion of an operation issued while down");
-    assert_int_equal(during.rc, GR_STORE_CONNLOSS);
+    assert_true(during.rc == GR_STORE_CONNLOSS || during.rc == GR_STORE_OPERATIONTIMEOUT);
 
     zookeeper_script("start");
     wait_until(fx, reconnected, &states, "CONNECTED again");
