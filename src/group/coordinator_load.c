@@ -3,8 +3,9 @@
  * Replaying the __consumer_offsets partitions this broker was elected for
  * (coordinator_leadership.c): one partition at a time, from its log start
  * offset to the high watermark, at most offsets.load.buffer.size bytes per
- * loop iteration (an ev_idle watcher), so the broker keeps serving while a
- * large partition replays. A partition's groups answer
+ * loop iteration (an ev_idle watcher of the highest priority, so it runs in
+ * every iteration, busy or not), so the broker keeps serving while a large
+ * partition replays. A partition's groups answer
  * COORDINATOR_LOAD_IN_PROGRESS until its replay ends; a resignation meanwhile
  * unloads what was replayed and the loader moves on.
  *
@@ -276,6 +277,9 @@ void gr_coordinator_load_begin(gr_coordinator_t *co)
     if (ev_is_active(&co->loader) || next_loading(co) < 0)
         return;
     ev_idle_init(&co->loader, loader_cb);
+    /* At the default priority an idle watcher runs only when no I/O is pending,
+     * so a busy broker would never finish a replay: one slice per iteration. */
+    ev_set_priority(&co->loader, EV_MAXPRI);
     co->loader.data = co;
     ev_idle_start(co->broker->loop, &co->loader);
 }

@@ -9,7 +9,10 @@
  * election reloading the groups and offsets from the log, also when a
  * resignation aborted a replay half-way. Also: the partition count comes
  * from the topic, not from this broker's config, and a restart of a
- * single-node broker reloads through the same election path.
+ * single-node broker reloads through the same election path. Last, the
+ * handlers over a socket: FindCoordinator (v3 and batched v4) naming the
+ * partition's leader, and OffsetCommit, OffsetFetch, JoinGroup, Heartbeat,
+ * DescribeGroups and ListGroups routed by partition leadership.
  *
  * Nothing sleeps: the loop runs until the replay ends, under a deadline.
  */
@@ -22,10 +25,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 #include <ev.h>
 
 #include "broker/broker.h"
+#include "codec_registry.h"
+#include "describe_groups.h"
+#include "find_coordinator.h"
+#include "headers.h"
+#include "heartbeat.h"
+#include "join_group.h"
+#include "list_groups.h"
+#include "offset_commit.h"
+#include "offset_fetch.h"
 #include "group/coordinator.h"
 #include "group/coordinator_hash.h"
 #include "log/log_dir.h"
@@ -37,6 +55,7 @@
 #define OTHER_PORT       19093
 #define SESSION_MS       30000
 #define SMALL_LOAD_BYTES "1" /* offsets.load.buffer.size: one batch per slice */
+#define MAX_RETRIES      10000
 
 typedef struct fixture {
     char dir[64];
@@ -97,7 +116,8 @@ static void broker_start(fixture_t *fx, const char *partitions, const char *load
     fx->b = calloc(1, sizeof(*fx->b));
     assert_non_null(fx->b);
     assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->log_file = fopen("/dev/null", "w");
+    /* The broker's log only when asked: GR_TEST_LOG=1. */
+    fx->log_file = getenv("GR_TEST_LOG") ? fdopen(dup(2), "w") : fopen("/dev/null", "w");
     assert_non_null(fx->log_file);
     fx->b->log.out = fx->log_file;
     assert_int_equal(gr_broker_start(fx->b), 0);
@@ -452,12 +472,302 @@ static void test_partition_count_from_topic(void **state)
     assert_int_equal(committed(fx, id), 9);
 }
 
+/* ---- requests over the wire, to the broker on this loop ------------------------------ */
+
+typedef struct wire {
+    int sock;
+    int32_t correlation_id;
+    gr_arena_t arena; /* responses, until the test ends */
+} wire_t;
+
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)revents;
+    ev_io_stop(loop, w);
+    *(bool *)w->data = true;
+}
+
+/*
+ * Reads exactly n bytes, running the loop (the broker) while none are
+ * there. -1 when the broker closed the connection or nothing came in time.
+ * Asserts nothing while its watchers are on the loop.
+ */
+static int wire_read(fixture_t *fx, wire_t *c, uint8_t *p, size_t n)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (n > 0 && !expired) {
+        ssize_t got = recv(c->sock, p, n, MSG_DONTWAIT);
+        if (got > 0) {
+            p += got;
+            n -= (size_t)got;
+            continue;
+        }
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+            break;
+        bool readable = false;
+        ev_io io;
+        ev_io_init(&io, on_readable, c->sock, EV_READ);
+        io.data = &readable;
+        ev_io_start(fx->loop, &io);
+        while (!readable && !expired)
+            ev_run(fx->loop, EVRUN_ONCE);
+        ev_io_stop(fx->loop, &io);
+    }
+    ev_timer_stop(fx->loop, &deadline);
+    return n == 0 ? 0 : -1;
+}
+
+/* Sends one request (api key, version v) and decodes its response into resp. */
+static void wire_call(fixture_t *fx, wire_t *c, int16_t key, int16_t v, const void *msg, void *resp)
+{
+    const gr_api_desc_t *api = gr_api_find(key);
+    assert_non_null(api);
+    bool flexible = api->flexible_min != GR_VERSION_NONE && v >= api->flexible_min;
+    gr_writer_t w;
+    gr_writer_init(&w);
+    size_t size_pos = gr_write_reserve(&w, 4);
+    gr_request_header_t h;
+    gr_request_header_init(&h);
+    h.request_api_key = key;
+    h.request_api_version = v;
+    h.correlation_id = ++c->correlation_id;
+    h.client_id = gr_str("coordinator-test");
+    assert_int_equal(gr_request_header_encode(&w, flexible ? 2 : 1, &h), 0);
+    assert_int_equal(api->request->encode(&w, v, msg), 0);
+    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - 4));
+    assert_false(w.err);
+    assert_int_equal(send(c->sock, w.buf, w.len, 0), (ssize_t)w.len);
+    gr_writer_fini(&w);
+    uint8_t size_buf[4];
+    if (wire_read(fx, c, size_buf, 4) < 0)
+        fail_msg("%s v%d: no response (connection closed or timed out)", api->name, v);
+    uint32_t size =
+        (uint32_t)size_buf[0] << 24 | size_buf[1] << 16 | size_buf[2] << 8 | size_buf[3];
+    uint8_t *buf = gr_arena_alloc(&c->arena, size);
+    assert_non_null(buf);
+    if (wire_read(fx, c, buf, size) < 0)
+        fail_msg("%s v%d: truncated response", api->name, v);
+    gr_reader_t r;
+    gr_reader_init(&r, buf, size);
+    gr_response_header_t rh;
+    assert_int_equal(gr_response_header_decode(&r, flexible ? 1 : 0, &c->arena, &rh), 0);
+    assert_int_equal(rh.correlation_id, c->correlation_id);
+    assert_int_equal(api->response->decode(&r, v, &c->arena, resp), 0);
+}
+
+static void wire_open(fixture_t *fx, wire_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    gr_arena_init(&c->arena);
+    c->sock = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(c->sock >= 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t)fx->b->advertised_port),
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    /* The listener's backlog completes the handshake without the loop. */
+    assert_int_equal(connect(c->sock, (struct sockaddr *)&addr, sizeof addr), 0);
+}
+
+static void wire_close(wire_t *c)
+{
+    close(c->sock);
+    gr_arena_fini(&c->arena);
+}
+
+static int16_t wire_find_coordinator(fixture_t *fx, wire_t *c, const char *id, int32_t *node_id,
+                                     char *host, size_t host_len, int32_t *port)
+{
+    gr_find_coordinator_request_t req;
+    gr_find_coordinator_request_init(&req);
+    req.key = gr_str(id);
+    gr_find_coordinator_response_t resp;
+    wire_call(fx, c, GR_API_FIND_COORDINATOR, 3, &req, &resp);
+    *node_id = resp.node_id;
+    *port = resp.port;
+    snprintf(host, host_len, "%.*s", resp.host.len > 0 ? resp.host.len : 0,
+             resp.host.len > 0 ? resp.host.ptr : "");
+    return resp.error_code;
+}
+
+/* OffsetCommit v8 of t-0 outside group management: the partition's error. */
+static int16_t wire_commit(fixture_t *fx, wire_t *c, const char *id, int64_t offset)
+{
+    gr_offset_commit_request_offset_commit_request_partition_t part;
+    gr_offset_commit_request_offset_commit_request_partition_init(&part);
+    part.partition_index = 0;
+    part.committed_offset = offset;
+    gr_offset_commit_request_offset_commit_request_topic_t topic;
+    gr_offset_commit_request_offset_commit_request_topic_init(&topic);
+    topic.name = gr_str("t");
+    topic.partitions = &part;
+    topic.partitions_count = 1;
+    gr_offset_commit_request_t req;
+    gr_offset_commit_request_init(&req);
+    req.group_id = gr_str(id);
+    req.generation_id_or_member_epoch = -1;
+    req.member_id = gr_str("");
+    req.topics = &topic;
+    req.topics_count = 1;
+    gr_offset_commit_response_t resp;
+    wire_call(fx, c, GR_API_OFFSET_COMMIT, 8, &req, &resp);
+    assert_int_equal(resp.topics_count, 1);
+    assert_int_equal(resp.topics[0].partitions_count, 1);
+    return resp.topics[0].partitions[0].error_code;
+}
+
+/* OffsetFetch v5 of t-0: the group's error, and the offset without one. */
+static int16_t wire_fetch(fixture_t *fx, wire_t *c, const char *id, int64_t *offset)
+{
+    int32_t partition = 0;
+    gr_offset_fetch_request_offset_fetch_request_topic_t topic;
+    gr_offset_fetch_request_offset_fetch_request_topic_init(&topic);
+    topic.name = gr_str("t");
+    topic.partition_indexes = &partition;
+    topic.partition_indexes_count = 1;
+    gr_offset_fetch_request_t req;
+    gr_offset_fetch_request_init(&req);
+    req.group_id = gr_str(id);
+    req.topics = &topic;
+    req.topics_count = 1;
+    gr_offset_fetch_response_t resp;
+    wire_call(fx, c, GR_API_OFFSET_FETCH, 5, &req, &resp);
+    *offset = resp.topics_count == 1 && resp.topics[0].partitions_count == 1
+                  ? resp.topics[0].partitions[0].committed_offset
+                  : -2;
+    return resp.error_code;
+}
+
+static int16_t wire_heartbeat(fixture_t *fx, wire_t *c, const char *id)
+{
+    gr_heartbeat_request_t req;
+    gr_heartbeat_request_init(&req);
+    req.group_id = gr_str(id);
+    req.generation_id = 1;
+    req.member_id = gr_str("someone");
+    gr_heartbeat_response_t resp;
+    wire_call(fx, c, GR_API_HEARTBEAT, 3, &req, &resp);
+    return resp.error_code;
+}
+
+static int16_t wire_join(fixture_t *fx, wire_t *c, const char *id)
+{
+    gr_join_group_request_join_group_request_protocol_t protocol;
+    gr_join_group_request_join_group_request_protocol_init(&protocol);
+    protocol.name = gr_str("range");
+    protocol.metadata = (gr_bytes_t){(const uint8_t *)"m", 1};
+    gr_join_group_request_t req;
+    gr_join_group_request_init(&req);
+    req.group_id = gr_str(id);
+    req.session_timeout_ms = SESSION_MS;
+    req.rebalance_timeout_ms = SESSION_MS;
+    req.member_id = gr_str("");
+    req.protocol_type = gr_str("consumer");
+    req.protocols = &protocol;
+    req.protocols_count = 1;
+    gr_join_group_response_t resp;
+    wire_call(fx, c, GR_API_JOIN_GROUP, 5, &req, &resp);
+    return resp.error_code;
+}
+
+/* Every group request for a group led elsewhere gets NOT_COORDINATOR; FindCoordinator names the
+ * leader. */
+static void test_requests_routed(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", "5242880");
+    gr_topic_t *t = NULL;
+    char err[256];
+    assert_int_equal(gr_topics_create(fx->b, "t", 1, NULL, 0, &t, err, sizeof err), GR_KERR_NONE);
+    char moved[32], stays[32], host[128];
+    group_on("moved", 1, OFFSETS_PARTS, moved, sizeof moved);
+    group_on("stays", 2, OFFSETS_PARTS, stays, sizeof stays);
+    wire_t c;
+    wire_open(fx, &c);
+    int32_t node_id, port;
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port), 0);
+    assert_int_equal(node_id, fx->b->config.broker_id);
+    assert_int_equal(port, fx->b->advertised_port);
+    assert_int_equal(wire_commit(fx, &c, moved, 42), 0);
+    assert_int_equal(wire_commit(fx, &c, stays, 7), 0);
+
+    gr_partition_t *p = gr_topic_partition(offsets_topic(fx), 1);
+    p->leader_id = OTHER_BROKER;
+    p->leader_epoch = 1;
+    set_other_node(fx);
+    gr_coordinator_partition_resigned(co_of(fx), 1, 1);
+
+    /* FindCoordinator v4: one key per coordinator. */
+    gr_str_t keys[] = {gr_str(moved), gr_str(stays)};
+    gr_find_coordinator_request_t find;
+    gr_find_coordinator_request_init(&find);
+    find.coordinator_keys = keys;
+    find.coordinator_keys_count = 2;
+    gr_find_coordinator_response_t found;
+    wire_call(fx, &c, GR_API_FIND_COORDINATOR, 4, &find, &found);
+    assert_int_equal(found.coordinators_count, 2);
+    assert_int_equal(found.coordinators[0].error_code, 0);
+    assert_int_equal(found.coordinators[0].node_id, OTHER_BROKER);
+    assert_true(gr_str_eq_c(found.coordinators[0].host, "other.example"));
+    assert_int_equal(found.coordinators[0].port, OTHER_PORT);
+    assert_int_equal(found.coordinators[1].error_code, 0);
+    assert_int_equal(found.coordinators[1].node_id, fx->b->config.broker_id);
+
+    int64_t offset;
+    assert_int_equal(wire_fetch(fx, &c, moved, &offset), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_fetch(fx, &c, stays, &offset), 0);
+    assert_int_equal(offset, 7);
+    assert_int_equal(wire_commit(fx, &c, moved, 43), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_join(fx, &c, moved), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_heartbeat(fx, &c, moved), GR_KERR_NOT_COORDINATOR);
+    gr_describe_groups_request_t describe;
+    gr_describe_groups_request_init(&describe);
+    describe.groups = keys;
+    describe.groups_count = 2;
+    gr_describe_groups_response_t described;
+    wire_call(fx, &c, GR_API_DESCRIBE_GROUPS, 5, &describe, &described);
+    assert_int_equal(described.groups_count, 2);
+    assert_int_equal(described.groups[0].error_code, GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(described.groups[1].error_code, 0);
+    gr_list_groups_request_t list;
+    gr_list_groups_request_init(&list);
+    gr_list_groups_response_t listed;
+    wire_call(fx, &c, GR_API_LIST_GROUPS, 4, &list, &listed);
+    assert_int_equal(listed.error_code, 0);
+    assert_int_equal(listed.groups_count, 1);
+    assert_true(gr_str_eq_c(listed.groups[0].group_id, stays));
+
+    /* Offline: nobody to name. */
+    p->leader_id = GR_NO_BROKER;
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port),
+                     GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    assert_int_equal(wire_fetch(fx, &c, moved, &offset), GR_KERR_NOT_COORDINATOR);
+
+    /* Back here: the commit made before is served again once the partition is replayed. */
+    p->leader_id = fx->b->config.broker_id;
+    p->leader_epoch = 2;
+    gr_coordinator_partition_elected(co_of(fx), 1, 2);
+    /* Requests keep the loop busy all along: the replay must progress anyway. */
+    int16_t e = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
+    for (int i = 0; i < MAX_RETRIES && e == GR_KERR_COORDINATOR_LOAD_IN_PROGRESS; i++)
+        e = wire_fetch(fx, &c, moved, &offset);
+    assert_int_equal(e, 0);
+    assert_int_equal(offset, 42);
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port), 0);
+    assert_int_equal(node_id, fx->b->config.broker_id);
+    wire_close(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_resign_and_reelect, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resign_during_replay, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partition_count_from_topic, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_requests_routed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
