@@ -459,6 +459,12 @@ static void test_partition_count_from_topic(void **state)
     char id[32];
     group_on("wide", 4, 5, id, sizeof id);
     assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR); /* nobody elected it yet */
+    /* An election the topic table does not back (another leader there) loads nothing. */
+    topic->partitions[4].leader_id = OTHER_BROKER;
+    gr_coordinator_partition_elected(co_of(fx), 4, 0);
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
+    topic->partitions[4].leader_id = fx->b->config.broker_id;
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
     gr_coordinator_partition_elected(co_of(fx), 4, 0);
     int32_t partition;
     assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
