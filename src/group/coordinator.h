@@ -45,6 +45,8 @@
 
 #define GR_OFFSETS_TOPIC           "__consumer_offsets"
 #define GR_TRANSACTION_STATE_TOPIC "__transaction_state" /* the transaction coordinator's */
+/* gr_coordinator_partition_resigned's epoch for "whatever was seen" (StopReplica). */
+#define GR_COORDINATOR_ANY_EPOCH (-1)
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;
@@ -73,6 +75,7 @@ typedef struct gr_coordinator {
     ev_idle loader;                         /* replays LOADING partitions a slice at a time */
     int32_t load_partition;                 /* partition being replayed, -1: pick the next */
     int64_t load_offset;                    /* next offset to replay */
+    gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
     ev_timer retention_timer;
     bool warned_replication; /* logged why the topic cannot be created */
 } gr_coordinator_t;
@@ -121,9 +124,10 @@ void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition,
  * This broker no longer leads that partition (another broker does, or it
  * stops hosting it): aborts its replay and unloads its groups; requests
  * waiting in them are answered NOT_COORDINATOR and their timers stopped.
- * Ignored when leader_epoch is below the last seen; a negative leader_epoch
- * (StopReplica without one, e.g. a deletion) always applies and forgets the
- * epochs seen.
+ * Ignored when leader_epoch is below the last seen; GR_COORDINATOR_ANY_EPOCH
+ * (any negative epoch: StopReplica, a deletion) always applies and forgets
+ * the epochs seen. A __consumer_offsets replaced by a new one (another topic
+ * id) is noticed by itself: every partition of the old one is resigned.
  */
 void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
                                        int32_t leader_epoch);

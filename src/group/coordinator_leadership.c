@@ -10,7 +10,9 @@
  * "Led here" needs both the coordinator's state (elected, not resigned
  * since) and the topic table's placement (an open log and leader_id ==
  * this broker): a call the controller's apply code has not made yet cannot
- * make this broker serve a partition it does not lead.
+ * make this broker serve a partition it does not lead. The topic id seen at
+ * the elections tells a __consumer_offsets deleted and created again (its
+ * groups are gone with it) from the one they were loaded from.
  *
  * Runs on: loop thread.
  */
@@ -23,8 +25,6 @@
 #include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
-
-#define GR_NO_EPOCH (-1)
 
 /* The slot of partition, growing the table; NULL on -ENOMEM (logged). */
 static gr_coordinator_partition_t *slot_get(gr_coordinator_t *co, int32_t partition)
@@ -39,7 +39,7 @@ static gr_coordinator_partition_t *slot_get(gr_coordinator_t *co, int32_t partit
         return NULL;
     }
     for (int32_t i = co->partition_slots; i < slots; i++)
-        grown[i] = (gr_coordinator_partition_t){GR_LOAD_NONE, GR_NO_EPOCH, false};
+        grown[i] = (gr_coordinator_partition_t){GR_LOAD_NONE, GR_COORDINATOR_ANY_EPOCH, false};
     co->partitions = grown;
     co->partition_slots = slots;
     return &co->partitions[partition];
@@ -62,10 +62,27 @@ gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t parti
     return p;
 }
 
+/*
+ * The topic was deleted and created again (another id) since its partitions
+ * were elected: nothing loaded from the old one holds. Unloads it all.
+ */
+static void forget_replaced_topic(gr_coordinator_t *co, const gr_topic_t *topic)
+{
+    if (memcmp(co->topic_id.b, topic->id.b, sizeof topic->id.b) == 0)
+        return;
+    if (!gr_uuid_is_zero(co->topic_id))
+        for (int32_t i = 0; i < co->partition_slots; i++)
+            gr_coordinator_partition_resigned(co, i, GR_COORDINATOR_ANY_EPOCH);
+    co->topic_id = topic->id;
+}
+
 void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition, int32_t leader_epoch)
 {
     if (!co->buckets || partition < 0)
         return;
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    if (topic)
+        forget_replaced_topic(co, topic);
     gr_coordinator_partition_t *s = slot_get(co, partition);
     if (!s)
         return;
@@ -129,7 +146,7 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
                 partition, leader_epoch, s->epoch);
         return;
     }
-    s->epoch = leader_epoch >= 0 ? leader_epoch : GR_NO_EPOCH;
+    s->epoch = leader_epoch >= 0 ? leader_epoch : GR_COORDINATOR_ANY_EPOCH;
     s->resigned = leader_epoch >= 0;
     gr_partition_load_t was = s->load;
     s->load = GR_LOAD_NONE;
@@ -160,6 +177,7 @@ static gr_kerr_t partition_of(gr_coordinator_t *co, gr_str_t id, int32_t *partit
     gr_topic_t *topic = co->buckets ? gr_coordinator_topic(co) : NULL;
     if (!topic || topic->partition_count <= 0)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    forget_replaced_topic(co, topic);
     *partition =
         gr_group_partition_for(id.ptr, id.len > 0 ? (size_t)id.len : 0, topic->partition_count);
     return GR_KERR_NONE;

@@ -394,6 +394,15 @@ static void test_resign_and_reelect(void **state)
     gr_coordinator_partition_elected(co, 1, 0);
     run_until_loaded(fx);
     assert_int_equal(committed(fx, moved), 42);
+
+    /* The topic deleted and created again elsewhere (a new id): what was loaded is dropped. */
+    gr_topic_t *topic = offsets_topic(fx);
+    gr_uuid_t id = topic->id;
+    topic->id.b[0] ^= 1;
+    assert_int_equal(check(fx, stays), GR_KERR_NOT_COORDINATOR);
+    assert_null(gr_coordinator_find(co, gr_str(stays)));
+    assert_null(gr_coordinator_find(co, gr_str(moved)));
+    topic->id = id; /* the id index of the topic table still files it under this one */
 }
 
 static void count_group(gr_group_t *g, void *arg)
