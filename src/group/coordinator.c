@@ -148,6 +148,8 @@ static gr_kerr_t create_topic(gr_coordinator_t *co)
     gr_kerr_t kerr =
         gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
                          (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
+    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster.zk_mode)
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
     if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
         gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC, err);
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
