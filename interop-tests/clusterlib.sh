@@ -43,6 +43,7 @@
 #   cl_zk ARGS...                      zkCli.sh against the ZooKeeper; prints
 #                                      the command's output lines only (slow:
 #                                      a JVM start each call)
+#   cl_zk_field PATH KEY               field KEY of znode PATH's JSON
 #   cl_non_controller                  a running broker that is not the
 #                                      controller (after cl_stable)
 
@@ -59,7 +60,7 @@ CL_STATE_PY=$GR_INTEROP_DIR/py/cluster_state.py
 CL_COUNT=0
 CL_OVERRIDES=()
 CL_CONTROLLER=
-declare -a CL_PID=() CL_PORT=() CL_RUN_START=()
+declare -a CL_PID=() CL_PORT=()
 [ "$GR_CMD_TIMEOUT_S" -le 60 ] || GR_CMD_TIMEOUT_S=60
 
 cl_require()
@@ -76,7 +77,7 @@ cl_broker_log() { echo "$GR_TMP/b$1.log"; }
 cl_start_zk()
 {
     local out rc=0
-    out=$(bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" start "$CL_ZK_DIR" $CL_ZK_PORT 2>>"$GR_TMP/zk.err") || rc=$?
+    out=$(bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" start "$CL_ZK_DIR" ${CL_ZK_PORT:+"$CL_ZK_PORT"} 2>>"$GR_TMP/zk.err") || rc=$?
     [ $rc != 77 ] || exit 77
     [ $rc = 0 ] || gr_fail "ZooKeeper did not start: $(tail -n 5 "$GR_TMP/zk.err")"
     CL_ZK_PORT=$out
@@ -100,7 +101,6 @@ cl_start_broker()
     [ -n "${CL_PORT[$i]:-}" ] || CL_PORT[i]=$(gr_free_port)
     mkdir -p "$GR_TMP/b$i"
     touch "$log"
-    CL_RUN_START[i]=$(($(wc -l <"$log") + 1))
     local args=(--override "broker.id=$i"
         --override "listeners=PLAINTEXT://127.0.0.1:${CL_PORT[$i]}"
         --override "log.dirs=$GR_TMP/b$i/logs"
@@ -175,11 +175,11 @@ cl_thaw_broker() { kill -CONT "${CL_PID[$1]}" && gr_note "broker $1 thawed (SIGC
 
 cl_live()
 {
-    local i out=()
+    local i ids=()
     for ((i = 0; i < CL_COUNT; i++)); do
-        [ -z "${CL_PID[$i]:-}" ] || out+=("$i")
+        [ -z "${CL_PID[$i]:-}" ] || ids+=("$i")
     done
-    echo "${out[*]}"
+    echo "${ids[*]}"
 }
 
 cl_bootstrap()
@@ -282,6 +282,15 @@ cl_zk()
     out=$(timeout "$GR_CMD_TIMEOUT_S" "$CL_ZKCLI" -server "127.0.0.1:$CL_ZK_PORT" "$@" 2>"$GR_TMP/zkcli.err") || rc=$?
     grep -v -E '^(Connecting to |WATCHER::|WatchedEvent |$)' <<<"$out" || true
     return $rc
+}
+
+# Prints field KEY of the JSON document in znode PATH.
+cl_zk_field()
+{
+    local doc
+    doc=$(cl_zk get "$1") || gr_fail "zkCli get $1 failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+    "$GR_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$doc" "$2" ||
+        gr_fail "znode $1 holds '$doc', not JSON with a field $2"
 }
 
 cl_start_cluster()

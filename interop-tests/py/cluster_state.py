@@ -14,8 +14,9 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
                          the topic itself has an error (3: unknown topic)
   topics                 the topic names, sorted, one a line
   coordinator GROUP      FindCoordinator v1: "ERROR NODE"
-  create TOPIC PARTS     CreateTopics v2 to this broker only (replication
-                         factor -1, timeout 30 s): prints the error code
+  create TOPIC PARTS [RF]  CreateTopics v2 to this broker only (replication
+                         factor RF, default -1; timeout 30 s): prints the
+                         error code
   delete TOPIC [MS]      DeleteTopics v1 to this broker only (timeout MS,
                          default 30 s): prints the error code
 
@@ -155,8 +156,8 @@ def cmd_coordinator(addr, group):
     return 0
 
 
-def cmd_create(addr, topic, parts):
-    body = (s32(1) + string(topic) + s32(parts) + s16(-1) + s32(0) + s32(0) +
+def cmd_create(addr, topic, parts, rf):
+    body = (s32(1) + string(topic) + s32(parts) + s16(rf) + s32(0) + s32(0) +
             s32(ADMIN_TIMEOUT_MS) + s8(0))
     r = call(addr, API_CREATE_TOPICS, CREATE_TOPICS_V, body)
     r.i32()  # throttle_time_ms
@@ -188,8 +189,8 @@ def run(argv):
         return cmd_leaders(addr, args[0])
     elif cmd == "coordinator" and len(args) == 1:
         return cmd_coordinator(addr, args[0])
-    elif cmd == "create" and len(args) == 2:
-        return cmd_create(addr, args[0], int(args[1]))
+    elif cmd == "create" and len(args) in (2, 3):
+        return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
     elif cmd == "delete" and len(args) in (1, 2):
         return cmd_delete(addr, args[0], int(args[1]) if len(args) == 2 else ADMIN_TIMEOUT_MS)
     else:
