@@ -51,6 +51,7 @@
 
 #include "broker/broker.h"
 #include "broker/topic_config.h"
+#include "broker/topics_int.h"
 #include "controller/store.h"
 #include "controller/zk_json.h"
 #include "handlers/handlers.h"
@@ -92,7 +93,7 @@ static size_t hash_id(gr_uuid_t id)
     return h;
 }
 
-static void topic_free(gr_topic_t *topic)
+void gr_topic_free(gr_topic_t *topic)
 {
     for (int i = 0; i < topic->config_count; i++) {
         free(topic->configs[i].key);
@@ -129,7 +130,7 @@ int gr_topics_fini(gr_topics_t *t)
             int rc = topic_close_logs(topic);
             if (rc && !first)
                 first = rc;
-            topic_free(topic);
+            gr_topic_free(topic);
             topic = next;
         }
     }
@@ -193,7 +194,7 @@ gr_kerr_t gr_topic_name_check(const char *name, size_t len)
     return GR_KERR_NONE;
 }
 
-static const char *first_log_dir(const gr_broker_t *b)
+const char *gr_topics_log_dir(const gr_broker_t *b)
 {
     return gr_log_dir_path(b->log_dir);
 }
@@ -370,12 +371,12 @@ static void topic_store_save(gr_broker_t *b, const gr_topic_t *topic, store_op_t
     gr_zk_json_writer_fini(&w);
 }
 
-static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
+int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
                           const gr_checkpoint_entry_t *recovery, size_t recovery_count,
                           const gr_checkpoint_entry_t *start, size_t start_count)
 {
     char path[PATH_BUF];
-    snprintf(path, sizeof path, "%s/%s-%d", first_log_dir(b), topic->name, index);
+    snprintf(path, sizeof path, "%s/%s-%d", gr_topics_log_dir(b), topic->name, index);
     gr_log_open_args_t args = {
         .io = &b->io.ops,
         .fds = b->fds,
@@ -413,7 +414,7 @@ static int partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
     return rc;
 }
 
-static void topics_insert(gr_topics_t *t, gr_topic_t *topic)
+void gr_topics_insert(gr_topics_t *t, gr_topic_t *topic)
 {
     size_t h = hash_name(topic->name, strlen(topic->name)) % t->bucket_count;
     topic->next = t->buckets[h];
@@ -424,7 +425,7 @@ static void topics_insert(gr_topics_t *t, gr_topic_t *topic)
     t->count++;
 }
 
-static void topics_remove(gr_topics_t *t, gr_topic_t *topic)
+void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic)
 {
     size_t h = hash_name(topic->name, strlen(topic->name)) % t->bucket_count;
     for (gr_topic_t **pp = &t->buckets[h]; *pp; pp = &(*pp)->next) {
@@ -443,7 +444,7 @@ static void topics_remove(gr_topics_t *t, gr_topic_t *topic)
     }
 }
 
-static gr_topic_t *topic_new(const char *name, int32_t partitions)
+gr_topic_t *gr_topic_new(const char *name, int32_t partitions)
 {
     gr_topic_t *topic = calloc(1, sizeof(*topic));
     if (!topic)
@@ -455,7 +456,7 @@ static gr_topic_t *topic_new(const char *name, int32_t partitions)
     topic->internal =
         strcmp(name, GR_OFFSETS_TOPIC) == 0 || strcmp(name, GR_TRANSACTION_STATE_TOPIC) == 0;
     if (!topic->name || !topic->partitions) {
-        topic_free(topic);
+        gr_topic_free(topic);
         return NULL;
     }
     return topic;
@@ -507,7 +508,7 @@ static int open_partitions(gr_broker_t *b, gr_topic_t *topic)
     (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &start, &start_count);
     int rc = 0;
     for (int32_t i = 0; i < topic->partition_count && rc == 0; i++)
-        rc = partition_open(b, topic, i, recovery, recovery_count, start, start_count);
+        rc = gr_topic_partition_open(b, topic, i, recovery, recovery_count, start, start_count);
     free(recovery);
     free(start);
     return rc;
@@ -541,33 +542,33 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         if (kerr)
             return kerr;
     }
-    gr_topic_t *topic = topic_new(name, partitions);
+    gr_topic_t *topic = gr_topic_new(name, partitions);
     if (!topic)
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     for (int i = 0; i < config_count; i++) {
         if (topic_add_config(topic, configs[i].key, configs[i].value)) {
-            topic_free(topic);
+            gr_topic_free(topic);
             snprintf(err, errlen, "Too many configs");
             return GR_KERR_INVALID_CONFIG;
         }
     }
     if (getrandom(topic->id.b, sizeof topic->id.b, 0) != (ssize_t)sizeof topic->id.b) {
-        topic_free(topic);
+        gr_topic_free(topic);
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_settings_compute(b, topic);
     gr_batch_io_begin(&b->io);
     int rc = open_partitions(b, topic);
-    int sync_rc = gr_batch_io_end(&b->io, first_log_dir(b));
+    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (rc) {
         topic_close_logs(topic);
-        topic_free(topic);
+        gr_topic_free(topic);
         snprintf(err, errlen, "Cannot create topic: %s", strerror(-rc));
         return gr_kerr_from_errno(rc);
     }
-    topics_insert(&b->topics, topic);
+    gr_topics_insert(&b->topics, topic);
     topic_store_save(b, topic, STORE_OP_CREATE, true);
     gr_logf(&b->log, GR_LOG_INFO, "topics", "created topic %s with %d partition(s)", name,
             partitions);
@@ -578,7 +579,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
 
 gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
 {
-    topics_remove(&b->topics, topic);
+    gr_topics_remove(&b->topics, topic);
     /* The assignment first: a crash in between leaves a config alone, which start-up removes. */
     topic_store_write(b, STORE_OP_DELETE, STORE_TOPICS_PATH, topic->name, NULL);
     topic_store_write(b, STORE_OP_DELETE, STORE_TOPIC_CONFIGS_PATH, topic->name, NULL);
@@ -592,7 +593,7 @@ gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
                     strerror(-rc));
     }
     gr_logf(&b->log, GR_LOG_INFO, "topics", "deleted topic %s", topic->name);
-    topic_free(topic);
+    gr_topic_free(topic);
     return GR_KERR_NONE;
 }
 
@@ -606,7 +607,7 @@ static void topic_store_save_config(gr_broker_t *b, const gr_topic_t *topic)
     gr_zk_json_writer_fini(&w);
 }
 
-static void topic_clear_configs(gr_topic_t *topic)
+void gr_topic_clear_configs(gr_topic_t *topic)
 {
     for (int i = 0; i < topic->config_count; i++) {
         free(topic->configs[i].key);
@@ -637,12 +638,12 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
         rc = topic_add_config(fresh, configs[i].key, configs[i].value);
     if (rc) {
         if (fresh)
-            topic_clear_configs(fresh);
+            gr_topic_clear_configs(fresh);
         free(fresh);
         snprintf(err, errlen, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    topic_clear_configs(topic);
+    gr_topic_clear_configs(topic);
     memcpy(topic->configs, fresh->configs, sizeof(topic->configs));
     topic->config_count = fresh->config_count;
     free(fresh);
@@ -679,8 +680,8 @@ gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t co
     int rc = 0;
     int32_t opened = old;
     for (; opened < count && rc == 0; opened++)
-        rc = partition_open(b, topic, opened, NULL, 0, NULL, 0);
-    int sync_rc = gr_batch_io_end(&b->io, first_log_dir(b));
+        rc = gr_topic_partition_open(b, topic, opened, NULL, 0, NULL, 0);
+    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (rc) {
@@ -872,7 +873,7 @@ fail:
 }
 
 /* Adds the overrides of a topic config document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */
-static int parse_topic_config(const char *text, size_t len, gr_topic_t *topic)
+int gr_topic_parse_config(const char *text, size_t len, gr_topic_t *topic)
 {
     gr_zk_json_t *doc = NULL;
     int rc = gr_zk_json_parse(text, len, &doc);
@@ -910,7 +911,7 @@ static int topic_load(gr_broker_t *b, const char *name)
         rc = parse_assignment(assignment->data, assignment->len, &partitions, &id, &has_id);
     if (rc)
         goto fail;
-    topic = topic_new(name, partitions);
+    topic = gr_topic_new(name, partitions);
     rc = topic ? 0 : -ENOMEM;
     if (rc)
         goto fail;
@@ -922,7 +923,7 @@ static int topic_load(gr_broker_t *b, const char *name)
     if (rc == -ENOENT)
         rc = 0;
     else if (rc == 0)
-        rc = parse_topic_config(config->data, config->len, topic);
+        rc = gr_topic_parse_config(config->data, config->len, topic);
     if (rc)
         goto fail;
     if (has_id) {
@@ -938,7 +939,7 @@ static int topic_load(gr_broker_t *b, const char *name)
     gr_topic_settings_compute(b, topic);
     rc = open_partitions(b, topic);
     if (rc == 0) {
-        topics_insert(&b->topics, topic);
+        gr_topics_insert(&b->topics, topic);
         topic = NULL;
     }
 fail:
@@ -947,7 +948,7 @@ fail:
                 strerror(-rc));
     if (topic) {
         topic_close_logs(topic);
-        topic_free(topic);
+        gr_topic_free(topic);
     }
     if (assignment)
         store_read_free(assignment);
@@ -972,7 +973,7 @@ static void report_stray_partitions(gr_broker_t *b)
         if (!topic || parts[i].partition >= topic->partition_count)
             gr_logf(&b->log, GR_LOG_WARN, "topics",
                     "%s/%s belongs to no partition in the metadata store: left alone",
-                    first_log_dir(b), parts[i].name);
+                    gr_topics_log_dir(b), parts[i].name);
     }
     free(parts);
 }
@@ -985,7 +986,7 @@ int gr_topics_load(gr_broker_t *b)
     gr_batch_io_begin(&b->io);
     for (size_t i = 0; rc == 0 && i < names->count; i++)
         rc = topic_load(b, names->names[i]);
-    int sync_rc = gr_batch_io_end(&b->io, first_log_dir(b));
+    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (names)

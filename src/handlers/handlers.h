@@ -39,6 +39,9 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req);
+void gr_handle_leader_and_isr(gr_broker_t *b, gr_request_t *req);
+void gr_handle_stop_replica(gr_broker_t *b, gr_request_t *req);
+void gr_handle_update_metadata(gr_broker_t *b, gr_request_t *req);
 
 /* Fetches waiting on p may now have data: answer those that can be. */
 void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The cluster controller (ZooKeeper mode), active on the one broker that won
+ * /controller. It keeps the cluster's state read from ZooKeeper (live
+ * brokers under /brokers/ids, topic assignments under /brokers/topics, each
+ * partition's leader and ISR in its state node, topics queued under
+ * /admin/delete_topics), watches it, and after every change reconciles:
+ *  - partitions without a state get one (leader: the first live replica);
+ *  - partitions whose leader is gone get the next live ISR member, or go
+ *    offline (leader -1), and back to their replica when it returns, each
+ *    change with a new leader epoch written conditionally on the node's
+ *    version;
+ *  - brokers hear of it: LeaderAndIsr to the replicas of changed partitions
+ *    (everything to a broker that just (re)joined), UpdateMetadata to all;
+ *  - topics being deleted are announced (leader -2), their replicas get
+ *    StopReplica with deletion, and once every replica has answered (a down
+ *    broker's when it returns) their nodes are removed.
+ * Its requests go over each broker's listener through gr_peer; one that
+ * fails makes the controller resend that broker everything a moment later.
+ *
+ * Every asynchronous step carries the generation it was issued in: after
+ * the controller resigns (lost session, /controller gone), late completions
+ * are dropped.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_CONTROLLER_CONTROLLER_H
+#define GR_CONTROLLER_CONTROLLER_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "controller/cluster_view.h"
+#include "controller/zk_docs.h"
+#include "protocol/types.h"
+
+typedef struct gr_broker gr_broker_t;
+typedef struct gr_peer gr_peer_t;
+
+typedef struct gr_ctl_partition {
+    int32_t *replicas;
+    int32_t replica_count;
+    bool state_read; /* the state node was read (has_state tells whether it exists) */
+    bool has_state;
+    gr_zk_partition_state_t state;
+    int32_t zk_version;
+    bool writing;   /* a state write is in flight */
+    bool changed;   /* state changed since brokers were last told */
+    bool stop_sent; /* deletion: StopReplica in flight */
+    bool stopped;   /* deletion: the replica answered StopReplica */
+} gr_ctl_partition_t;
+
+typedef struct gr_ctl_topic {
+    char *name;
+    gr_uuid_t id;
+    int32_t partition_count;
+    gr_ctl_partition_t *partitions;
+    bool deleting;
+    bool znodes_deleting; /* deletion done on brokers, nodes being removed */
+    bool seen;            /* present in the latest /brokers/topics listing */
+    struct gr_ctl_topic *next;
+} gr_ctl_topic_t;
+
+typedef struct gr_ctl_broker {
+    gr_cluster_node_t node;
+    int64_t czxid; /* of its registration: a new one means it restarted */
+    gr_peer_t *peer;
+    bool needs_full; /* tell it everything (joined, or a request to it failed) */
+} gr_ctl_broker_t;
+
+typedef struct gr_controller {
+    gr_broker_t *b;
+    bool active;
+    uint64_t gen;
+    int32_t epoch;
+    int32_t epoch_version;
+    gr_ctl_broker_t *brokers; /* live brokers, sorted by id */
+    size_t broker_count;
+    gr_ctl_topic_t *topics;
+    int reads_pending; /* store reads whose results reconciling waits for */
+    int writes_pending;
+    bool metadata_dirty; /* UpdateMetadata owed to every broker */
+    bool loaded;         /* the initial read completed */
+    ev_timer kick;       /* reconciles soon (after changes, or to retry) */
+} gr_controller_t;
+
+void gr_controller_init(gr_controller_t *c, gr_broker_t *b);
+/* Becomes the active controller (this broker won /controller): bumps the epoch, loads, reconciles. */
+void gr_controller_activate(gr_controller_t *c);
+/* Stops being the controller: drops state, peers and pending work. */
+void gr_controller_resign(gr_controller_t *c);
+void gr_controller_fini(gr_controller_t *c);
+
+/* The live broker ids the controller knows (for assignments), or NULL when inactive. */
+const gr_ctl_broker_t *gr_controller_brokers(const gr_controller_t *c, size_t *count /* out */);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internals shared by the controller's files (controller*.c). Runs on: loop thread. */
+#ifndef GR_CONTROLLER_CONTROLLER_INT_H
+#define GR_CONTROLLER_CONTROLLER_INT_H
+
+#include "broker/broker.h"
+#include "controller/controller.h"
+
+/* The context of one asynchronous step: dropped if the generation moved on. */
+typedef struct ctl_op {
+    gr_controller_t *c;
+    uint64_t gen;
+    char name[GR_TOPIC_NAME_LIMIT + 1];
+    int32_t index;
+    int32_t broker_id;
+    int32_t count;
+    void *data;
+} ctl_op_t;
+
+/* A new op for the current generation (NULL without memory). */
+ctl_op_t *ctl_op_new(gr_controller_t *c);
+/* Whether op still belongs to the active controller; frees it if not. */
+bool ctl_op_current(ctl_op_t *op);
+
+/* Reconciles soon (coalesced). */
+void ctl_kick(gr_controller_t *c);
+/* Retries after a failure, a little later. */
+void ctl_kick_later(gr_controller_t *c);
+
+gr_ctl_broker_t *ctl_broker_find(gr_controller_t *c, int32_t id);
+gr_ctl_topic_t *ctl_topic_find(gr_controller_t *c, const char *name);
+void ctl_topic_free(gr_ctl_topic_t *t);
+void ctl_topic_unlink(gr_controller_t *c, gr_ctl_topic_t *t);
+
+/* controller_load.c: (re)reads with watches; each completion kicks. */
+void ctl_load_brokers(gr_controller_t *c);
+void ctl_load_topics(gr_controller_t *c);
+void ctl_load_deletions(gr_controller_t *c);
+void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index);
+
+/* controller_send.c */
+void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full);
+void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br);
+void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br);
+void ctl_broker_drop_peer(gr_ctl_broker_t *br);
+
+/* controller_elect.c: writes of partition states. */
+void ctl_elect_all(gr_controller_t *c);
+
+/* controller_delete.c */
+void ctl_delete_progress(gr_controller_t *c);
+
+#endif

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * StopReplica (v0-4): the controller tells this broker to stop being a
+ * replica of partitions, deleting their data when asked (topic deletion).
+ * A partition this broker no longer knows still has its directory removed
+ * when deletion is asked (it may have been down when its topic went).
+ * Stale controllers get STALE_CONTROLLER_EPOCH.
+ *
+ * Runs on: loop thread.
+ */
+#include <string.h>
+
+#include "broker/broker.h"
+#include "broker/topics_cluster.h"
+#include "controller/replica_state.h"
+#include "handlers/handlers.h"
+#include "stop_replica.h"
+
+typedef gr_stop_replica_response_stop_replica_partition_error_t sr_error_t;
+
+static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_data,
+                     sr_error_t *e)
+{
+    gr_stop_replica_response_stop_replica_partition_error_init(e);
+    e->topic_name = name;
+    e->partition_index = index;
+    if (name.len <= 0 || name.len > GR_TOPIC_NAME_LIMIT || index < 0) {
+        e->error_code = GR_KERR_INVALID_REQUEST;
+        return;
+    }
+    gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+    gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
+    if (p)
+        gr_replica_stop(b, p, delete_data);
+    else if (delete_data && gr_topic_name_check(name.ptr, (size_t)name.len) == GR_KERR_NONE)
+        gr_partition_dir_delete(b, name.ptr, (size_t)name.len, index);
+}
+
+static int32_t count_partitions(const gr_stop_replica_request_t *in)
+{
+    int32_t n = in->ungrouped_partitions_count > 0 ? in->ungrouped_partitions_count : 0;
+    for (int32_t t = 0; t < in->topics_count; t++)
+        n += in->topics[t].partition_indexes_count > 0 ? in->topics[t].partition_indexes_count : 0;
+    for (int32_t t = 0; t < in->topic_states_count; t++)
+        n += in->topic_states[t].partition_states_count > 0
+                 ? in->topic_states[t].partition_states_count
+                 : 0;
+    return n;
+}
+
+static void stop_all(gr_broker_t *b, const gr_stop_replica_request_t *in, sr_error_t *errors)
+{
+    int32_t k = 0;
+    for (int32_t i = 0; i < in->ungrouped_partitions_count; i++)
+        stop_one(b, in->ungrouped_partitions[i].topic_name,
+                 in->ungrouped_partitions[i].partition_index, in->delete_partitions, &errors[k++]);
+    for (int32_t t = 0; t < in->topics_count; t++)
+        for (int32_t i = 0; i < in->topics[t].partition_indexes_count; i++)
+            stop_one(b, in->topics[t].name, in->topics[t].partition_indexes[i],
+                     in->delete_partitions, &errors[k++]);
+    for (int32_t t = 0; t < in->topic_states_count; t++) {
+        const gr_stop_replica_request_stop_replica_topic_state_t *ts = &in->topic_states[t];
+        for (int32_t i = 0; i < ts->partition_states_count; i++)
+            stop_one(b, ts->topic_name, ts->partition_states[i].partition_index,
+                     ts->partition_states[i].delete_partition, &errors[k++]);
+    }
+}
+
+void gr_handle_stop_replica(gr_broker_t *b, gr_request_t *req)
+{
+    gr_stop_replica_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_stop_replica_response_t resp;
+    gr_stop_replica_response_init(&resp);
+    resp.error_code = gr_controller_request_check(b, in.controller_id, in.controller_epoch);
+    if (resp.error_code == GR_KERR_NONE) {
+        int32_t n = count_partitions(&in);
+        resp.partition_errors = gr_request_alloc_array(req, n, sizeof *resp.partition_errors);
+        if (!resp.partition_errors && n > 0) {
+            gr_conn_close(req->conn, "out of memory");
+            return;
+        }
+        resp.partition_errors_count = n;
+        stop_all(b, &in, resp.partition_errors);
+    }
+    gr_request_respond(req, &resp);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * UpdateMetadata (v0-8): the controller's description of the cluster that
+ * this broker answers Metadata from: the live brokers with their endpoints,
+ * and partition states (leader, epochs, replicas, ISR) of the topics named.
+ * Updates are incremental: topics not named keep their state. A leader of
+ * -2 means the topic is being deleted: it leaves the table (its data goes
+ * with StopReplica). Stale controllers get STALE_CONTROLLER_EPOCH.
+ *
+ * Runs on: loop thread.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "broker/topics_cluster.h"
+#include "controller/replica_state.h"
+#include "controller/topic_configs.h"
+#include "controller/zk_docs.h"
+#include "handlers/handlers.h"
+#include "update_metadata.h"
+
+#define ENDPOINTS_MIN_VERSION 1 /* v0 has one host and port per broker */
+
+typedef gr_update_metadata_request_update_metadata_partition_state_t um_state_t;
+typedef gr_update_metadata_request_update_metadata_topic_state_t um_topic_t;
+typedef gr_update_metadata_request_update_metadata_broker_t um_broker_t;
+
+static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *brokers,
+                            int32_t count)
+{
+    gr_cluster_node_t *nodes = calloc(count > 0 ? (size_t)count : 1, sizeof *nodes);
+    if (!nodes)
+        return -ENOMEM;
+    size_t n = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const um_broker_t *in = &brokers[i];
+        gr_str_t host = in->v0_host;
+        int32_t port = in->v0_port;
+        if (version >= ENDPOINTS_MIN_VERSION) {
+            if (in->endpoints_count <= 0)
+                continue;
+            host = in->endpoints[0].host;
+            port = in->endpoints[0].port;
+        }
+        if (host.len <= 0 || (size_t)host.len >= sizeof nodes[n].host)
+            continue;
+        memset(&nodes[n], 0, sizeof nodes[n]);
+        nodes[n].id = in->id;
+        memcpy(nodes[n].host, host.ptr, (size_t)host.len);
+        nodes[n].port = port;
+        n++;
+    }
+    int rc = gr_cluster_view_set_nodes(&b->cluster, nodes, n);
+    free(nodes);
+    return rc;
+}
+
+/* Applies one partition state; a leader of -2 marks the topic deleted (*deleting). */
+static void apply_state(gr_broker_t *b, gr_topic_t *topic, const um_state_t *s, bool *deleting)
+{
+    if (s->leader == GR_LEADER_DURING_DELETE) {
+        *deleting = true;
+        return;
+    }
+    if (s->partition_index < 0 || s->partition_index >= topic->partition_count)
+        return;
+    gr_partition_t *p = &topic->partitions[s->partition_index];
+    /* A leader's own state comes from LeaderAndIsr; never move it backwards. */
+    if (p->log && s->leader_epoch < p->leader_epoch)
+        return;
+    if (gr_partition_set_placement(p, s->leader, s->leader_epoch, s->replicas, s->replicas_count,
+                                   s->isr, s->isr_count, s->zk_version))
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "out of memory updating %s-%d", topic->name,
+                s->partition_index);
+}
+
+static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_state_t *states,
+                        int32_t count)
+{
+    int32_t partitions = 0;
+    for (int32_t i = 0; i < count; i++)
+        if (states[i].partition_index >= partitions)
+            partitions = states[i].partition_index + 1;
+    if (name.len <= 0 || partitions <= 0)
+        return;
+    bool deleting = false;
+    gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+    if (!(count > 0 && states[0].leader == GR_LEADER_DURING_DELETE))
+        topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, partitions);
+    if (!topic)
+        return;
+    for (int32_t i = 0; i < count; i++)
+        apply_state(b, topic, &states[i], &deleting);
+    if (deleting) {
+        gr_logf(&b->log, GR_LOG_INFO, "metadata", "topic %s is being deleted", topic->name);
+        gr_topics_forget(b, topic, false);
+    } else if (!topic->config_known) {
+        gr_str_t n = {topic->name, (int32_t)strlen(topic->name)};
+        (void)gr_topic_configs_fetch(b, &n, 1, NULL, NULL, NULL);
+    }
+}
+
+void gr_handle_update_metadata(gr_broker_t *b, gr_request_t *req)
+{
+    gr_update_metadata_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_update_metadata_response_t resp;
+    gr_update_metadata_response_init(&resp);
+    resp.error_code = gr_controller_request_check(b, in.controller_id, in.controller_epoch);
+    if (resp.error_code == GR_KERR_NONE) {
+        if (set_live_brokers(b, req->api_version, in.live_brokers, in.live_brokers_count))
+            resp.error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        for (int32_t t = 0; t < in.topic_states_count; t++) {
+            const um_topic_t *ts = &in.topic_states[t];
+            apply_topic(b, ts->topic_name, ts->topic_id, ts->partition_states,
+                        ts->partition_states_count);
+        }
+        for (int32_t i = 0; i < in.ungrouped_partition_states_count; i++) {
+            const um_state_t *s = &in.ungrouped_partition_states[i];
+            apply_topic(b, s->topic_name, (gr_uuid_t){0}, s, 1);
+        }
+    }
+    gr_request_respond(req, &resp);
+}

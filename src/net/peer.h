@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A client connection from this broker to another one (the controller's
+ * channel to each broker): requests encoded with the generated codec,
+ * pipelined on one non-blocking socket, answered through callbacks.
+ *
+ * Requests. gr_peer_send encodes the request at once (header v1 or v2 by the
+ * API's flexible versions) and appends it to the send queue. Queued requests
+ * are written in order, several per writev; a request fully written moves to
+ * the in-flight list, where the responses match it in order by correlation
+ * id. The response header is v1 for flexible versions, v0 otherwise and
+ * always v0 for ApiVersions. Each response is decoded into an arena that is
+ * reset after its callback returns.
+ *
+ * Connection states, with the function doing each transition:
+ *   IDLE        no socket. connect_timer (schedule_connect) fires at once
+ *               for the first attempt, or after the reconnect backoff.
+ *   RESOLVING   a host name being looked up on the resolver (start_attempt,
+ *               submit_lookup; lookup_done moves on).
+ *   CONNECTING  non-blocking connect in progress (try_addresses); write
+ *               readiness then SO_ERROR tells the outcome (connect_done).
+ *               Each resolved address is tried in turn; when all fail the
+ *               attempt fails (attempt_failed) -> IDLE.
+ *   CONNECTED   (on_connected) reading always, writing while the queue has
+ *               bytes. A protocol violation, timeout, EOF or socket error
+ *               closes it (connection_lost) -> IDLE.
+ * The peer connects only while it has something to send (lazily on the
+ * first request), and tries again with backoff while requests wait: the
+ * first retry after GR_PEER_BACKOFF_MS, doubling up to GR_PEER_BACKOFF_MAX_MS
+ * (Kafka's reconnect.backoff.ms / reconnect.backoff.max.ms), back to the
+ * start once a response has arrived on a connection.
+ *
+ * What fails, with which code (the callback's rc):
+ *   - in-flight requests (fully written) when the connection is lost:
+ *     -ECONNRESET. The peer never resends them, since the other broker may
+ *     have acted on them; the caller decides (Kafka's controller resends).
+ *   - the oldest in-flight request when its response does not come within
+ *     request_timeout_ms of being written: -ETIMEDOUT (the connection is
+ *     closed, the others in flight get -ECONNRESET).
+ *   - the oldest in-flight request when its response is malformed, too big
+ *     (GR_PEER_MAX_RESPONSE_BYTES) or carries another correlation id:
+ *     -EBADMSG (connection closed, the others get -ECONNRESET).
+ *   - everything pending on gr_peer_free, and everything in flight on an
+ *     address change: -ECANCELED.
+ *   - requests not yet written: by default (GR_PEER_KEEP_UNSENT) never for
+ *     connection trouble; they wait and go out once a connection is up, so a
+ *     broker that is briefly unreachable gets them late rather than never.
+ *     With GR_PEER_FAIL_UNSENT a failed connection attempt fails them with
+ *     its error (-ECONNREFUSED, -ETIMEDOUT for the connect timeout,
+ *     -EHOSTUNREACH, -ENOENT when the host does not resolve, ...) and a lost
+ *     connection with -ECONNRESET.
+ * A name lookup or a connect that does not complete within
+ * request_timeout_ms fails with -ETIMEDOUT (Kafka's controller also bounds
+ * its connect wait by its socket timeout).
+ *
+ * Logging: the first failure of an outage is a WARN line, the retries are
+ * DEBUG, and the connection that ends the outage is an INFO line.
+ *
+ * Callbacks. Every request's callback runs exactly once, on the loop thread,
+ * and never from inside gr_peer_send. It may call gr_peer_send (resend),
+ * gr_peer_set_address and gr_peer_free on the same peer. Callbacks run from
+ * inside gr_peer_free and gr_peer_set_address for the requests those cancel.
+ *
+ * Addresses are resolved afresh for every attempt, each address tried in
+ * turn. Numeric ones never block; host names go to the resolver (a worker
+ * pool, gr_peer_set_resolver) or, without one, are looked up on the loop,
+ * which may block it on a slow DNS server.
+ *
+ * Loop liveness: a connection with nothing pending does not keep ev_run
+ * running (its read watcher is unreferenced), so a broker's loop can end on
+ * stop without freeing idle peers first; anything pending, a connection
+ * attempt or a reconnect wait does keep it running.
+ *
+ * Runs on: loop thread, all of it.
+ */
+#ifndef GR_NET_PEER_H
+#define GR_NET_PEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ev.h>
+
+#include "broker/logging.h"
+
+#define GR_PEER_BACKOFF_MS         100  /* reconnect.backoff.ms */
+#define GR_PEER_BACKOFF_MAX_MS     1000 /* reconnect.backoff.max.ms */
+#define GR_PEER_MAX_RESPONSE_BYTES (100 * 1024 * 1024)
+
+typedef struct gr_peer gr_peer_t;
+struct gr_worker;
+
+/*
+ * A request's completion: rc 0 with the decoded response (a struct of the
+ * API's response type; it and every string in it live until the callback
+ * returns), or rc a -errno (see the file comment) with response NULL.
+ */
+typedef void gr_peer_response_fn(void *opaque, int rc, const void *response);
+
+/* What becomes of requests not yet written when a connection fails. */
+typedef enum gr_peer_unsent {
+    GR_PEER_KEEP_UNSENT, /* default: they wait for the next connection */
+    GR_PEER_FAIL_UNSENT, /* they fail with the connection's error */
+} gr_peer_unsent_t;
+
+typedef struct gr_peer_stats {
+    uint64_t attempts;    /* connection attempts started */
+    uint64_t failures;    /* attempts that failed, and connections lost */
+    uint64_t connections; /* connections established */
+    uint64_t responses;   /* responses decoded and delivered */
+    uint64_t lookups;     /* host names handed to the resolver */
+} gr_peer_stats_t;
+
+/*
+ * A peer for broker node_id at host:port; does not connect until the first
+ * send. host and client_id are copied. request_timeout_ms (> 0) bounds both
+ * the connect and each response. log may be NULL.
+ * Returns the peer, or NULL (errno ENOMEM, or EINVAL for a bad argument).
+ */
+gr_peer_t *gr_peer_new(struct ev_loop *loop, int32_t node_id, const char *host, int32_t port,
+                       const char *client_id, int32_t request_timeout_ms, const gr_logger_t *log);
+
+/*
+ * Queues a request of api_key at api_version; request points to that API's
+ * request struct, encoded before the call returns (the caller may free it).
+ * cb may be NULL (the response is read and dropped).
+ * Returns 0, -EINVAL (unknown API or version, or a request the version
+ * cannot carry), -ENOMEM, or -ECANCELED when called on a peer being freed.
+ * On error cb is never called.
+ */
+int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
+                 gr_peer_response_fn *cb, void *opaque);
+
+/*
+ * The broker moved (re-registered with another endpoint). Closes the current
+ * connection, failing in-flight requests with -ECANCELED; queued ones stay
+ * and go to the new address, at once (the backoff starts over). Does nothing
+ * when the address is the same. Returns 0 or -ENOMEM (address unchanged).
+ */
+int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port);
+
+/* Chooses what connection failures do to requests not yet written. */
+void gr_peer_set_unsent(gr_peer_t *p, gr_peer_unsent_t policy);
+
+/*
+ * Looks host names up on resolver's threads instead of the loop (the
+ * broker's worker pool). resolver must outlive the peer, or be finished
+ * (gr_worker_fini) before it: lookups it cancels count as failed attempts.
+ */
+void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver);
+
+/*
+ * Closes the connection and frees the peer; every pending request's callback
+ * runs with -ECANCELED before this returns (oldest first). May be called from
+ * a callback of this peer. p may be NULL.
+ */
+void gr_peer_free(gr_peer_t *p);
+
+/* Requests queued or in flight (sent, response not yet delivered). */
+size_t gr_peer_pending(const gr_peer_t *p);
+/* Whether the connection is established. */
+bool gr_peer_connected(const gr_peer_t *p);
+int32_t gr_peer_node_id(const gr_peer_t *p);
+const gr_peer_stats_t *gr_peer_stats(const gr_peer_t *p);
+
+#endif
