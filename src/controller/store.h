@@ -14,7 +14,9 @@
  *    (cversion) grows by one on every child create or delete.
  *  - create needs the parent to exist (else GR_STORE_NONODE) and the node not
  *    to (else GR_STORE_NODEEXISTS). GR_STORE_SEQUENTIAL appends the parent's
- *    cversion as a 10-digit zero-padded decimal ("/x/item-0000000007").
+ *    cversion as a 10-digit zero-padded decimal ("/x/item-0000000007"). (After
+ *    a child deletion ZooKeeper 3.8 may use a smaller number than the cversion
+ *    its stat shows; numbers still only grow and are never reused.)
  *    GR_STORE_EPHEMERAL ties the node to the creating session: it is deleted
  *    when the session closes or expires, and cannot have children.
  *  - set and delete take an expected version; -1 matches any, anything else
@@ -220,7 +222,11 @@ static inline void gr_store_session_close(gr_store_session_t *s)
     s->store->ops->session_close(s);
 }
 
-/* The session's id, the ephemeral_owner of its ephemeral nodes (never 0). */
+/*
+ * The session's id, the ephemeral_owner of its ephemeral nodes. The local
+ * store assigns it at open; ZooKeeper only once the session has connected, so
+ * it is 0 until then (any completed operation implies a connection).
+ */
 static inline int64_t gr_store_session_id(const gr_store_session_t *s)
 {
     return s->store->ops->session_id(s);
@@ -272,6 +278,53 @@ static inline int gr_store_children(gr_store_session_t *s, const char *path,
 {
     return s->store->ops->children(s, path, watch, watch_opaque, cb, opaque);
 }
+
+/* Settings of the ZooKeeper store, named after Kafka's broker properties. */
+typedef struct gr_store_zk_config {
+    const char *connect;           /* zookeeper.connect: host:port[,host:port...][/chroot] */
+    int32_t session_timeout_ms;    /* zookeeper.session.timeout.ms */
+    int32_t connection_timeout_ms; /* zookeeper.connection.timeout.ms */
+} gr_store_zk_config_t;
+
+/*
+ * Opens the ZooKeeper store (store_zk.c). Blocks, up to
+ * connection_timeout_ms, to check that the ensemble answers and to create the
+ * chroot path if it is missing (as Kafka does at start-up); nothing after this
+ * call blocks on ZooKeeper except closing. Each session is then its own
+ * ZooKeeper connection and session, with cfg's session timeout; completions
+ * and watches come back from the client's threads to loop through an
+ * ev_async, which keeps the loop alive only while operations are outstanding.
+ * Sessions report CONNECTED on every (re)connection, DISCONNECTED when the
+ * connection is lost (the client reconnects by itself; the session, its
+ * ephemerals and watches survive if it is back within the session timeout)
+ * and EXPIRED when the server ended the session: then its pending operations
+ * complete with GR_STORE_SESSIONEXPIRED, its watches fire
+ * GR_STORE_EVENT_NOT_WATCHING, new operations return GR_STORE_SESSIONEXPIRED,
+ * and the caller closes it and opens another. Operations that were in flight
+ * when a connection was lost complete with GR_STORE_CONNLOSS (they may or may
+ * not have been applied). Closing a session waits for the server's answer to
+ * the close request (bounded by the client: about 4.5 s when it never comes).
+ * The ZooKeeper client library's own log level is process-wide: it is set
+ * from log's (WARN unless log is at DEBUG or more, ERROR when log is NULL).
+ * Returns 0 and *out; -EINVAL for a malformed connect string or timeouts <= 0;
+ * -ETIMEDOUT if ZooKeeper did not answer in time; -EIO if the chroot could not
+ * be created; -ENOMEM. Failures are logged.
+ */
+int gr_store_zk_open(struct ev_loop *loop, const gr_store_zk_config_t *cfg, const gr_logger_t *log,
+                     gr_store_t **out /* out: gr_store_close() */);
+
+/* Length of a ZooKeeper session password. */
+#define GR_STORE_ZK_PASSWD_LEN 16
+
+/*
+ * The ZooKeeper session id and password of s (a session of a store opened by
+ * gr_store_zk_open), as the server assigned them once connected: another
+ * client given them takes the session over. Tests use it to expire a session
+ * the way ZooKeeper's own tests do. Returns 0, or -ENOTCONN before the session
+ * first connected, -EINVAL if s is not a ZooKeeper session.
+ */
+int gr_store_zk_session_credentials(const gr_store_session_t *s, int64_t *id /* out */,
+                                    char passwd[GR_STORE_ZK_PASSWD_LEN] /* out */);
 
 /* The code's name ("NONODE"), for log lines; "?" for unknown values. */
 const char *gr_store_rc_name(int rc);
