@@ -344,6 +344,50 @@ static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *
     ev_unref(b->loop); /* timers alone do not keep the loop running */
 }
 
+/* Single-node mode: the local metadata store under the log dir, and every topic in it. */
+static int open_single_node(gr_broker_t *b)
+{
+    int rc = load_identity(b);
+    if (rc == 0)
+        rc = open_store(b);
+    if (rc == 0) {
+        rc = gr_topics_load(b);
+        if (rc)
+            gr_logf(&b->log, GR_LOG_ERROR, "log", "loading topics failed: %s", strerror(-rc));
+    }
+    return rc;
+}
+
+/*
+ * Cluster mode: ZooKeeper, with the cluster id settled against it. Partitions
+ * are opened when the controller assigns them (LeaderAndIsr), not here.
+ */
+static int join_cluster(gr_broker_t *b)
+{
+    gr_meta_properties_t meta;
+    int rc = gr_log_dir_read_meta(b->log_dir, &meta);
+    bool had_meta = rc == 0;
+    if (rc != 0 && rc != -ENOENT)
+        return rc;
+    if (had_meta && meta.broker_id != b->config.broker_id) {
+        gr_logf(&b->log, GR_LOG_ERROR, "broker",
+                "broker.id %d does not match %d in meta.properties of %s", b->config.broker_id,
+                meta.broker_id, gr_log_dir_path(b->log_dir));
+        return -EINVAL;
+    }
+    if (had_meta)
+        snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);
+    else
+        make_cluster_id(b->cluster_id, sizeof b->cluster_id);
+    rc = gr_zk_member_open(b, had_meta);
+    if (rc || had_meta)
+        return rc;
+    memset(&meta, 0, sizeof meta);
+    meta.broker_id = b->config.broker_id;
+    snprintf(meta.cluster_id, sizeof meta.cluster_id, "%s", b->cluster_id);
+    return gr_log_dir_write_meta(b->log_dir, &meta);
+}
+
 static void start_timers(gr_broker_t *b)
 {
     start_timer(b, &b->retention_timer, on_retention_timer,
@@ -369,15 +413,10 @@ int gr_broker_start(gr_broker_t *b)
     if (!b->fds)
         return -ENOMEM;
     int rc = open_log_dir(b);
-    if (rc == 0)
-        rc = load_identity(b);
-    if (rc == 0)
-        rc = open_store(b);
-    if (rc == 0) {
-        rc = gr_topics_load(b);
-        if (rc)
-            gr_logf(&b->log, GR_LOG_ERROR, "log", "loading topics failed: %s", strerror(-rc));
-    }
+    if (rc == 0 && b->cluster.zk_mode)
+        rc = join_cluster(b);
+    else if (rc == 0)
+        rc = open_single_node(b);
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
     /* One thread: jobs finish in submission order (produce.c relies on it). */
@@ -394,6 +433,8 @@ int gr_broker_start(gr_broker_t *b)
     b->started = true;
     start_timers(b);
     gr_coordinator_start(&b->groups);
+    if (b->cluster.zk_mode)
+        gr_zk_member_start(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
             "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d", b->config.broker_id,
             b->cluster_id, b->topics.count, b->advertised_host, b->advertised_port);
@@ -428,6 +469,8 @@ void gr_broker_stop(gr_broker_t *b)
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(&b->groups);
+    if (b->cluster.zk_mode)
+        gr_zk_member_stop(b);
     gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 

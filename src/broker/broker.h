@@ -29,6 +29,7 @@
 #include "broker/topics.h"
 #include "controller/cluster_view.h"
 #include "controller/store.h"
+#include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "log/log.h"
 #include "log/log_dir.h"
@@ -57,6 +58,7 @@ struct gr_broker {
     gr_cleaner_t cleaner; /* log compaction, on threads of its own */
     gr_topics_t topics;
     gr_cluster_view_t cluster;         /* live brokers and the controller, as last told */
+    gr_zk_member_t zk;                 /* cluster mode: registration, election, controller */
     gr_coordinator_t groups;           /* the group coordinator */
     gr_store_t *store;                 /* the metadata store (the local one under the log dir) */
     gr_store_session_t *store_session; /* the broker's session on it */

@@ -5,7 +5,8 @@
  *
  * Lists. queue holds encoded frames not yet fully written (the head may be
  * partly written: wpos bytes); inflight holds frames fully written, oldest
- * first, each with the deadline of its response. A lost connection resets
+ * first. A request's response deadline runs from its first byte written
+ * (head_started), so deadlines grow along both lists. A lost connection resets
  * wpos: the other broker cannot have acted on a partial frame, so the head
  * is written again whole on the next connection.
  *
@@ -41,7 +42,7 @@
 #include "protocol/writer.h"
 
 #define GR_PEER_FRAME_SIZE_BYTES 4
-#define GR_PEER_WRITE_IOV        64 /* requests gathered into one writev */
+#define GR_PEER_WRITE_IOV        64 /* requests gathered into one sendmsg */
 #define GR_PEER_READ_MIN         (64 * 1024)
 #define GR_PEER_READ_KEEP        (1024 * 1024) /* read buffer kept between responses */
 #define GR_PEER_PORT_STR         8
@@ -53,7 +54,7 @@ typedef struct gr_peer_req {
     int32_t correlation_id;
     gr_peer_response_fn *cb;
     void *opaque;
-    ev_tstamp deadline; /* in flight: when its response is due */
+    ev_tstamp deadline; /* once its first byte is written: when its response is due */
     uint8_t *frame;     /* size prefix, header, body */
     size_t len;
 } gr_peer_req_t;
@@ -122,7 +123,8 @@ struct gr_peer {
     ev_tstamp next_attempt_at; /* no attempt before this */
     bool outage;               /* a failure was logged, no connection since */
     uint64_t conn_gen;
-    bool unref; /* the read watcher does not keep the loop alive (idle) */
+    bool unref;    /* the read watcher does not keep the loop alive (idle) */
+    bool answered; /* a response came on this connection */
     unsigned depth;
     bool freed;
     gr_peer_stats_t stats;
@@ -262,13 +264,16 @@ static void schedule_connect(gr_peer_t *p)
     ev_timer_start(p->loop, &p->connect_timer);
 }
 
-/* Counts a failure, logs it once per outage and pushes the next attempt back. */
-static void note_failure(gr_peer_t *p, int err, const char *what)
+/*
+ * Counts a failure, logs it (WARN once per outage, then DEBUG) and pushes the
+ * next attempt back. detail, if not NULL, is logged instead of strerror(err).
+ */
+static void note_failure(gr_peer_t *p, int err, const char *what, const char *detail)
 {
     p->stats.failures++;
     gr_log_level_t level = p->outage ? GR_LOG_DEBUG : GR_LOG_WARN;
     gr_logf(p->log, level, "net", "broker %d at %s:%d: %s: %s", p->node_id, p->host, p->port, what,
-            strerror(err));
+            detail ? detail : strerror(err));
     p->outage = true;
     p->next_attempt_at = ev_now(p->loop) + p->backoff;
     p->backoff = p->backoff * 2 < GR_PEER_BACKOFF_MAX_MS / 1000. ? p->backoff * 2
@@ -276,16 +281,17 @@ static void note_failure(gr_peer_t *p, int err, const char *what)
 }
 
 /*
- * Every address of this attempt failed (err > 0). Under GR_PEER_FAIL_UNSENT
- * the queue fails with -err. Returns false if a callback freed the peer.
+ * The attempt failed (err > 0; detail as for note_failure). Under
+ * GR_PEER_FAIL_UNSENT the queue fails with -err. Returns false if a callback
+ * freed the peer.
  */
-static bool attempt_failed(gr_peer_t *p, int err)
+static bool attempt_failed(gr_peer_t *p, int err, const char *detail)
 {
     close_socket(p);
     if (p->addrs)
         freeaddrinfo(p->addrs);
     p->addrs = p->addr = NULL;
-    note_failure(p, err, "cannot connect");
+    note_failure(p, err, "cannot connect", detail);
     if (p->unsent_policy == GR_PEER_FAIL_UNSENT && !fail_list(p, &p->queue, -err, -err))
         return false;
     schedule_connect(p);
@@ -295,23 +301,26 @@ static bool attempt_failed(gr_peer_t *p, int err)
 /*
  * Closes an established connection. The oldest in-flight request gets
  * first_rc and the others rc; under GR_PEER_FAIL_UNSENT the queue gets rc
- * too. err (> 0, or 0 for none) and why are logged. Returns false if a
- * callback freed the peer.
+ * too (first_rc for its head when nothing was in flight). err (> 0, or 0 for none) and why are
+ * logged. Returns false if a callback freed the peer.
  */
 static bool connection_lost(gr_peer_t *p, int first_rc, int rc, int err, const char *why)
 {
-    bool busy = p->inflight.head || p->queue.head;
+    /* The broker dropping a connection that has served us, with nothing in
+     * flight, is housekeeping (connections.max.idle.ms), not an outage. */
+    bool idle_close = !err && !p->inflight.head && p->answered;
     close_socket(p);
-    if (err)
-        note_failure(p, err, why);
-    else if (busy)
-        note_failure(p, ECONNRESET, why);
+    if (!idle_close)
+        note_failure(p, err ? err : ECONNRESET, why, NULL);
     else
         gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: idle connection closed: %s",
                 p->node_id, p->host, p->port, why);
+    /* With nothing in flight, first_rc is about the queue head (a stalled write). */
+    bool had_inflight = p->inflight.head != NULL;
     if (!fail_list(p, &p->inflight, first_rc, rc))
         return false;
-    if (p->unsent_policy == GR_PEER_FAIL_UNSENT && !fail_list(p, &p->queue, rc, rc))
+    if (p->unsent_policy == GR_PEER_FAIL_UNSENT &&
+        !fail_list(p, &p->queue, had_inflight ? rc : first_rc, rc))
         return false;
     schedule_connect(p);
     return true;
@@ -324,6 +333,7 @@ static void on_connected(gr_peer_t *p)
     ev_timer_stop(p->loop, &p->timeout_timer);
     ev_io_stop(p->loop, &p->write_watcher);
     p->state = GR_PEER_CONNECTED;
+    p->answered = false;
     p->stats.connections++;
     if (p->outage)
         gr_logf(p->log, GR_LOG_INFO, "net", "broker %d at %s:%d: connected again", p->node_id,
@@ -387,7 +397,7 @@ static bool try_addresses(gr_peer_t *p)
         }
         p->attempt_err = rc;
     }
-    return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED);
+    return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED, NULL);
 }
 
 /* getaddrinfo's failure as an errno for the callbacks. */
@@ -431,10 +441,8 @@ static void got_addresses(gr_peer_t *p, struct addrinfo *addrs)
 
 static void lookup_failed(gr_peer_t *p, int gai_rc, int saved_errno)
 {
-    gr_logf(p->log, p->outage ? GR_LOG_DEBUG : GR_LOG_WARN, "net",
-            "broker %d: cannot resolve %s: %s", p->node_id, p->host,
-            gai_rc == EAI_SYSTEM ? strerror(saved_errno) : gai_strerror(gai_rc));
-    attempt_failed(p, lookup_errno(gai_rc, saved_errno));
+    attempt_failed(p, lookup_errno(gai_rc, saved_errno),
+                   gai_rc == EAI_SYSTEM ? NULL : gai_strerror(gai_rc));
 }
 
 /* Runs on a resolver thread: touches only the lookup. */
@@ -466,7 +474,7 @@ static void lookup_done(void *arg, int result)
     enter(p);
     ev_timer_stop(p->loop, &p->timeout_timer);
     if (result) {
-        attempt_failed(p, -result); /* the resolver shut down before running it */
+        attempt_failed(p, -result, "host name lookup cancelled");
     } else if (l->rc) {
         lookup_failed(p, l->rc, l->saved_errno);
     } else {
@@ -512,10 +520,12 @@ static void start_attempt(gr_peer_t *p)
     struct addrinfo *addrs;
     int saved_errno;
     int rc = lookup(p->host, p->port, true, &addrs, &saved_errno);
-    if (rc == EAI_NONAME && !(p->resolver && submit_lookup(p) == 0))
+    if (rc == EAI_NONAME) {
+        /* A host name: on the resolver if there is one (it carries on in lookup_done). */
+        if (p->resolver && submit_lookup(p) == 0)
+            return;
         rc = lookup(p->host, p->port, false, &addrs, &saved_errno);
-    else if (rc == EAI_NONAME)
-        return; /* the resolver has it */
+    }
     if (rc)
         lookup_failed(p, rc, saved_errno);
     else
@@ -551,13 +561,36 @@ static void connect_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* --- writing ------------------------------------------------------------- */
 
-/* Moves the fully written queue head to the in-flight list, with its deadline. */
-static void head_written(gr_peer_t *p)
+/*
+ * The oldest request's response deadline: the in-flight head's, else the
+ * partly written queue head's; 0 when nothing is on the wire.
+ */
+static ev_tstamp oldest_deadline(const gr_peer_t *p)
 {
-    gr_peer_req_t *r = list_pop(&p->queue);
-    p->wpos = 0;
-    r->deadline = ev_now(p->loop) + p->request_timeout;
-    list_push(&p->inflight, r);
+    if (p->inflight.head)
+        return p->inflight.head->deadline;
+    return p->queue.head && p->wpos ? p->queue.head->deadline : 0;
+}
+
+/* Re-arms timeout_timer for the oldest deadline, or stops it. */
+static void arm_response_timeout(gr_peer_t *p)
+{
+    ev_timer_stop(p->loop, &p->timeout_timer);
+    ev_tstamp due = oldest_deadline(p);
+    if (!due)
+        return;
+    ev_tstamp delay = due - ev_now(p->loop);
+    ev_timer_set(&p->timeout_timer, delay > 0 ? delay : 0., 0.);
+    ev_timer_start(p->loop, &p->timeout_timer);
+}
+
+/*
+ * The queue head's first byte is going out: its response is due within the
+ * timeout from now (a broker that stops reading half-way times out too).
+ */
+static void head_started(gr_peer_t *p)
+{
+    p->queue.head->deadline = ev_now(p->loop) + p->request_timeout;
     if (!ev_is_active(&p->timeout_timer)) {
         ev_timer_set(&p->timeout_timer, p->request_timeout, 0.);
         ev_timer_start(p->loop, &p->timeout_timer);
@@ -577,7 +610,9 @@ static bool flush(gr_peer_t *p)
             skip = 0;
             n++;
         }
-        ssize_t w = writev(p->fd, iov, n);
+        /* sendmsg rather than writev: MSG_NOSIGNAL, no SIGPIPE from a reset peer. */
+        struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        ssize_t w = sendmsg(p->fd, &msg, MSG_NOSIGNAL);
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             ev_io_start(p->loop, &p->write_watcher);
             return true;
@@ -588,13 +623,16 @@ static bool flush(gr_peer_t *p)
             return connection_lost(p, -ECONNRESET, -ECONNRESET, errno, "write failed");
         size_t done = (size_t)w;
         while (done && p->queue.head) {
+            if (p->wpos == 0)
+                head_started(p);
             size_t left = p->queue.head->len - p->wpos;
             if (done < left) {
                 p->wpos += done;
                 break;
             }
             done -= left;
-            head_written(p);
+            p->wpos = 0;
+            list_push(&p->inflight, list_pop(&p->queue));
         }
     }
     ev_io_stop(p->loop, &p->write_watcher);
@@ -621,17 +659,6 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /* --- timeouts ------------------------------------------------------------ */
 
-/* Re-arms timeout_timer for the oldest in-flight request, or stops it. */
-static void arm_response_timeout(gr_peer_t *p)
-{
-    ev_timer_stop(p->loop, &p->timeout_timer);
-    if (!p->inflight.head)
-        return;
-    ev_tstamp delay = p->inflight.head->deadline - ev_now(p->loop);
-    ev_timer_set(&p->timeout_timer, delay > 0 ? delay : 0., 0.);
-    ev_timer_start(p->loop, &p->timeout_timer);
-}
-
 static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
@@ -639,13 +666,18 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
     gr_peer_t *p = w->data;
     enter(p);
     if (p->state == GR_PEER_RESOLVING) {
-        attempt_failed(p, ETIMEDOUT);
+        attempt_failed(p, ETIMEDOUT, "host name lookup timed out");
     } else if (p->state == GR_PEER_CONNECTING) {
         connect_done(p, ETIMEDOUT);
-    } else if (p->state == GR_PEER_CONNECTED && p->inflight.head) {
-        if (p->inflight.head->deadline <= ev_now(p->loop))
-            connection_lost(p, -ETIMEDOUT, -ECONNRESET, ETIMEDOUT, "request timed out");
-        else
+    } else if (p->state == GR_PEER_CONNECTED) {
+        ev_tstamp due = oldest_deadline(p);
+        if (due && due <= ev_now(p->loop)) {
+            const gr_peer_req_t *r = p->inflight.head ? p->inflight.head : p->queue.head;
+            char why[96];
+            snprintf(why, sizeof why, "no %s v%d response within %.0f ms", r->api->name, r->version,
+                     p->request_timeout * 1000);
+            connection_lost(p, -ETIMEDOUT, -ECONNRESET, ETIMEDOUT, why);
+        } else
             arm_response_timeout(p);
     }
     leave(p);
@@ -661,28 +693,34 @@ static int32_t load_be32(const uint8_t *b)
 
 /*
  * Decodes one response frame for the oldest in-flight request into the
- * arena. Returns 0 with *out set, or -EBADMSG / -ENOMEM.
+ * arena. Returns 0 with *out set, or -EBADMSG / -ENOMEM with why filled.
  */
 static int decode_response(gr_peer_t *p, const gr_peer_req_t *r, const uint8_t *frame, size_t len,
-                           void **out /* out */)
+                           void **out /* out */, char *why, size_t whylen)
 {
     gr_reader_t rd;
     gr_reader_init(&rd, frame, len);
     gr_response_header_t header;
     int rc = gr_response_header_decode(&rd, gr_response_header_version(r->api, r->version),
                                        &p->arena, &header);
-    if (rc)
+    if (rc == 0 && header.correlation_id != r->correlation_id) {
+        snprintf(why, whylen, "%s v%d response with correlation id %d, expected %d", r->api->name,
+                 r->version, header.correlation_id, r->correlation_id);
         return -EBADMSG;
-    if (header.correlation_id != r->correlation_id)
-        return -EBADMSG;
+    }
     const gr_codec_desc_t *desc = r->api->response;
-    void *msg = gr_arena_alloc(&p->arena, desc->struct_size);
-    if (!msg)
-        return -ENOMEM;
-    desc->init(msg);
-    rc = desc->decode(&rd, r->version, &p->arena, msg);
-    if (rc)
+    void *msg = rc ? NULL : gr_arena_alloc(&p->arena, desc->struct_size);
+    if (rc == 0 && !msg)
+        rc = -ENOMEM;
+    if (rc == 0) {
+        desc->init(msg);
+        rc = desc->decode(&rd, r->version, &p->arena, msg);
+    }
+    if (rc) {
+        snprintf(why, whylen, "malformed %s v%d response of %zu bytes", r->api->name, r->version,
+                 len);
         return rc == -ENOMEM ? -ENOMEM : -EBADMSG;
+    }
     *out = msg;
     return 0;
 }
@@ -703,9 +741,10 @@ static bool deliver_frames(gr_peer_t *p)
             return false;
         }
         if (size < 0 || size > GR_PEER_MAX_RESPONSE_BYTES) {
-            gr_logf(p->log, GR_LOG_WARN, "net", "broker %d: response size %d outside 0..%d",
-                    p->node_id, size, GR_PEER_MAX_RESPONSE_BYTES);
-            connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG, "bad response size");
+            char why[96];
+            snprintf(why, sizeof why, "response size %d outside 0..%d", size,
+                     GR_PEER_MAX_RESPONSE_BYTES);
+            connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG, why);
             return false;
         }
         if (p->rlen - pos - GR_PEER_FRAME_SIZE_BYTES < (size_t)size)
@@ -713,17 +752,17 @@ static bool deliver_frames(gr_peer_t *p)
         const uint8_t *frame = p->rbuf + pos + GR_PEER_FRAME_SIZE_BYTES;
         gr_peer_req_t *r = p->inflight.head;
         void *msg = NULL;
-        int rc = decode_response(p, r, frame, (size_t)size, &msg);
+        char why[160];
+        int rc = decode_response(p, r, frame, (size_t)size, &msg, why, sizeof why);
         if (rc) {
-            gr_logf(p->log, GR_LOG_WARN, "net", "broker %d: malformed %s v%d response (%s)",
-                    p->node_id, r->api->name, r->version, strerror(-rc));
             gr_arena_reset(&p->arena);
-            connection_lost(p, rc, -ECONNRESET, -rc, "malformed response");
+            connection_lost(p, rc, -ECONNRESET, -rc, why);
             return false;
         }
         pos += GR_PEER_FRAME_SIZE_BYTES + (size_t)size;
         list_pop(&p->inflight);
         p->stats.responses++;
+        p->answered = true;
         p->backoff = GR_PEER_BACKOFF_MS / 1000.;
         arm_response_timeout(p);
         complete(p, r, 0, msg);
@@ -793,7 +832,7 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
 gr_peer_t *gr_peer_new(struct ev_loop *loop, int32_t node_id, const char *host, int32_t port,
                        const char *client_id, int32_t request_timeout_ms, const gr_logger_t *log)
 {
-    if (!host || port <= 0 || port > 65535 || request_timeout_ms <= 0) {
+    if (!host || port <= 0 || port > UINT16_MAX || request_timeout_ms <= 0) {
         errno = EINVAL;
         return NULL;
     }
@@ -892,6 +931,8 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
 
 int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port)
 {
+    if (!host || port <= 0 || port > UINT16_MAX)
+        return -EINVAL;
     if (p->freed || (p->port == port && strcmp(p->host, host) == 0))
         return 0;
     char *copy = strdup(host);

@@ -6,7 +6,7 @@
  *
  * Requests. gr_peer_send encodes the request at once (header v1 or v2 by the
  * API's flexible versions) and appends it to the send queue. Queued requests
- * are written in order, several per writev; a request fully written moves to
+ * are written in order, several per sendmsg; a request fully written moves to
  * the in-flight list, where the responses match it in order by correlation
  * id. The response header is v1 for flexible versions, v0 otherwise and
  * always v0 for ApiVersions. Each response is decoded into an arena that is
@@ -27,16 +27,20 @@
  * The peer connects only while it has something to send (lazily on the
  * first request), and tries again with backoff while requests wait: the
  * first retry after GR_PEER_BACKOFF_MS, doubling up to GR_PEER_BACKOFF_MAX_MS
- * (Kafka's reconnect.backoff.ms / reconnect.backoff.max.ms), back to the
- * start once a response has arrived on a connection.
+ * (the roles of Kafka's reconnect.backoff.ms / reconnect.backoff.max.ms),
+ * back to the start once a response has arrived on a connection.
  *
  * What fails, with which code (the callback's rc):
  *   - in-flight requests (fully written) when the connection is lost:
  *     -ECONNRESET. The peer never resends them, since the other broker may
  *     have acted on them; the caller decides (Kafka's controller resends).
  *   - the oldest in-flight request when its response does not come within
- *     request_timeout_ms of being written: -ETIMEDOUT (the connection is
- *     closed, the others in flight get -ECONNRESET).
+ *     request_timeout_ms of its first byte being written: -ETIMEDOUT (the
+ *     connection is closed, the others in flight get -ECONNRESET). Timing
+ *     from the first byte also catches a broker that stops reading: a
+ *     request stuck half-written closes the connection the same way, then
+ *     counts as not yet written (below; under GR_PEER_FAIL_UNSENT it is the
+ *     one that gets -ETIMEDOUT).
  *   - the oldest in-flight request when its response is malformed, too big
  *     (GR_PEER_MAX_RESPONSE_BYTES) or carries another correlation id:
  *     -EBADMSG (connection closed, the others get -ECONNRESET).
@@ -54,7 +58,10 @@
  * its connect wait by its socket timeout).
  *
  * Logging: the first failure of an outage is a WARN line, the retries are
- * DEBUG, and the connection that ends the outage is an INFO line.
+ * DEBUG, and the connection that ends the outage is an INFO line. The
+ * broker closing a connection that has answered, with nothing in flight, is
+ * no failure (idle connections are closed after connections.max.idle.ms):
+ * DEBUG, and the next request reconnects at once.
  *
  * Callbacks. Every request's callback runs exactly once, on the loop thread,
  * and never from inside gr_peer_send. It may call gr_peer_send (resend),
@@ -83,8 +90,8 @@
 
 #include "broker/logging.h"
 
-#define GR_PEER_BACKOFF_MS         100  /* reconnect.backoff.ms */
-#define GR_PEER_BACKOFF_MAX_MS     1000 /* reconnect.backoff.max.ms */
+#define GR_PEER_BACKOFF_MS         100  /* first wait before reconnecting */
+#define GR_PEER_BACKOFF_MAX_MS     1000 /* the wait doubles up to this */
 #define GR_PEER_MAX_RESPONSE_BYTES (100 * 1024 * 1024)
 
 typedef struct gr_peer gr_peer_t;
@@ -135,7 +142,8 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
  * The broker moved (re-registered with another endpoint). Closes the current
  * connection, failing in-flight requests with -ECANCELED; queued ones stay
  * and go to the new address, at once (the backoff starts over). Does nothing
- * when the address is the same. Returns 0 or -ENOMEM (address unchanged).
+ * when the address is the same. Returns 0, or -EINVAL / -ENOMEM (address
+ * unchanged).
  */
 int gr_peer_set_address(gr_peer_t *p, const char *host, int32_t port);
 

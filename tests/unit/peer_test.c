@@ -24,10 +24,12 @@
 #include <cmocka.h>
 
 #include "api_versions.h"
+#include "broker/broker.h"
 #include "broker/request.h"
 #include "broker/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
+#include "log/log_dir.h"
 #include "metadata.h"
 #include "net/peer.h"
 #include "net/server.h"
@@ -38,7 +40,7 @@
 #define NODE_ID        7
 #define CLIENT_ID      "peer-test"
 #define TIMEOUT_MS     30000
-#define SHORT_TIMEOUT  200
+#define SHORT_TIMEOUT  1000 /* long enough for a loaded machine to answer a live request */
 #define MAX_HELD       64
 #define MAX_OUTCOMES   256
 #define BIG_TOPICS     30000
@@ -53,6 +55,7 @@ typedef enum fake_mode {
     FAKE_NEGATIVE_SIZE,     /* a negative size prefix */
     FAKE_WRONG_CORRELATION, /* a valid response for another correlation id */
     FAKE_EXTRA,             /* a correct answer followed by an unrequested one */
+    FAKE_ANSWER_DRAIN,      /* answer, then close the connection once it is sent */
 } fake_mode_t;
 
 typedef struct fake_broker {
@@ -231,13 +234,15 @@ static void fake_on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fra
     assert_int_equal(gr_chain_add_copy(gr_resp_slot_chain(slot), w.buf, w.len), 0);
     gr_writer_fini(&w);
     gr_resp_slot_complete(slot, NULL);
+    if (fb->mode == FAKE_ANSWER_DRAIN)
+        gr_conn_drain(c, "test: idle");
 }
 
-static void fake_listen(fixture_t *f, fake_broker_t *fb, uint16_t port)
+/* Listens on loopback port (0: any free one, read back into fb->port). */
+static void fake_listen(fake_broker_t *fb, uint16_t port)
 {
     assert_int_equal(gr_server_listen(&fb->srv, "127.0.0.1", port, &fb->port), 0);
     fb->listening = true;
-    (void)f;
 }
 
 /* --- fixture -------------------------------------------------------------- */
@@ -462,7 +467,7 @@ static void assert_each_once(const fixture_t *f)
 static void test_pipelined_in_order(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_false(gr_peer_connected(f->peer));
     static const struct {
@@ -517,7 +522,7 @@ static void test_refused_then_reconnect(void **state)
     assert_int_equal(f->out[0].rc, -ECONNREFUSED);
     assert_int_equal(gr_peer_pending(f->peer), 0);
 
-    fake_listen(f, &f->brokers[0], port);
+    fake_listen(&f->brokers[0], port);
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 2, 0), 0);
     RUN_UNTIL(f, f->out[1].calls == 1);
     assert_int_equal(f->out[1].rc, 0);
@@ -542,7 +547,7 @@ static void test_unsent_waits_for_broker(void **state)
     assert_int_equal(gr_peer_pending(f->peer), 1);
     assert_int_equal(log_count(f, "WARN", "broker 7"), 1);
 
-    fake_listen(f, &f->brokers[0], port);
+    fake_listen(&f->brokers[0], port);
     RUN_UNTIL(f, f->out[0].calls == 1);
     assert_int_equal(f->out[0].rc, 0);
     assert_int_equal(f->out[0].tag, 5);
@@ -554,7 +559,7 @@ static void test_unsent_waits_for_broker(void **state)
 static void test_closed_mid_request(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_CLOSE;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     for (int i = 0; i < 3; i++)
@@ -571,11 +576,32 @@ static void test_closed_mid_request(void **state)
     assert_int_equal(f->out[3].tag, 10);
 }
 
+/* The broker dropping an idle connection is no outage: no WARN, and the next request reconnects. */
+static void test_idle_close_is_quiet(void **state)
+{
+    fixture_t *f = *state;
+    fake_listen(&f->brokers[0], 0);
+    f->brokers[0].mode = FAKE_ANSWER_DRAIN;
+    new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, 1), 0);
+    RUN_UNTIL(f, f->out[0].calls == 1 && !gr_peer_connected(f->peer));
+    assert_int_equal(f->out[0].rc, 0);
+    f->brokers[0].mode = FAKE_ANSWER;
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 2, 1), 0);
+    RUN_UNTIL(f, f->out[1].calls == 1);
+    assert_int_equal(f->out[1].rc, 0);
+    assert_int_equal(f->out[1].tag, 2);
+    assert_int_equal(gr_peer_stats(f->peer)->failures, 0);
+    assert_int_equal(gr_peer_stats(f->peer)->connections, 2);
+    assert_int_equal(log_count(f, "WARN", NULL), 0);
+    assert_int_equal(log_count(f, "idle connection closed", NULL), 1);
+}
+
 /* A callback resends after -ECONNRESET (what the controller does). */
 static void test_resend_from_callback(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_CLOSE;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, 1), 0);
@@ -590,23 +616,28 @@ static void test_resend_from_callback(void **state)
 static void test_request_timeout(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, SHORT_TIMEOUT);
+    assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 0, 0), 0);
+    RUN_UNTIL(f, all_called(f));
+    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
+
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 1, 0), 0);
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 2, 0), 0);
     RUN_UNTIL(f, all_called(f));
     assert_each_once(f);
-    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
-    assert_int_equal(f->out[1].rc, -ECONNRESET);
-    /* The fake broker sees the connection go and cancels what it held. */
-    RUN_UNTIL(f, f->brokers[0].cancelled == 2);
+    assert_int_equal(f->out[1].rc, -ETIMEDOUT);
+    assert_int_equal(f->out[2].rc, -ECONNRESET);
+    assert_int_equal(log_count(f, "WARN", "no UpdateMetadata v8 response within 1000 ms"), 2);
+    /* The fake broker sees the connections go and cancels what it held. */
+    RUN_UNTIL(f, f->brokers[0].cancelled == 3);
 
     f->brokers[0].mode = FAKE_ANSWER;
     assert_int_equal(send_request(f, GR_API_UPDATE_METADATA, 8, 3, 0), 0);
-    RUN_UNTIL(f, f->out[2].calls == 1);
-    assert_int_equal(f->out[2].rc, 0);
-    assert_int_equal(f->out[2].tag, 3);
+    RUN_UNTIL(f, f->out[3].calls == 1);
+    assert_int_equal(f->out[3].rc, 0);
+    assert_int_equal(f->out[3].tag, 3);
 }
 
 /*
@@ -639,11 +670,40 @@ static void test_connect_timeout(void **state)
     close(lfd);
 }
 
+/*
+ * A broker that stops reading: the request never gets fully written, and
+ * still times out (its clock starts with its first byte). The listener is
+ * never accepted from and has a tiny receive buffer.
+ */
+static void test_stalled_write_times_out(void **state)
+{
+    fixture_t *f = *state;
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    int small = 4096;
+    assert_int_equal(setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(lfd, 8), 0);
+    socklen_t len = sizeof a;
+    assert_int_equal(getsockname(lfd, (struct sockaddr *)&a, &len), 0);
+    new_peer(f, "127.0.0.1", ntohs(a.sin_port), SHORT_TIMEOUT);
+    gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 1, BIG_TOPICS), 0);
+    assert_int_equal(send_request(f, GR_API_METADATA, 12, 2, 1), 0);
+    RUN_UNTIL(f, all_called(f));
+    assert_true(gr_peer_connected(f->peer) == false);
+    assert_int_equal(gr_peer_stats(f->peer)->connections, 1);
+    assert_int_equal(f->out[0].rc, -ETIMEDOUT);
+    assert_int_equal(f->out[1].rc, -ECONNRESET);
+    close(lfd);
+}
+
 /* Freeing with requests in flight and queued: all get -ECANCELED, in order, before free returns. */
 static void test_free_with_pending(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     for (int i = 0; i < 3; i++)
@@ -666,7 +726,7 @@ static void test_free_with_pending(void **state)
 static void test_free_from_callback(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_with(f, GR_API_METADATA, 12, 0, 1, on_response_free_peer), 0);
     for (int i = 1; i < 4; i++)
@@ -684,7 +744,7 @@ static void check_bad_response(fixture_t *f, fake_mode_t mode, int first_rc)
 {
     fake_broker_t *fb = &f->brokers[0];
     if (!fb->listening)
-        fake_listen(f, fb, 0);
+        fake_listen(fb, 0);
     if (!f->peer)
         new_peer(f, "127.0.0.1", fb->port, TIMEOUT_MS);
     size_t base = f->out_count;
@@ -709,16 +769,18 @@ static void test_bad_responses(void **state)
     check_bad_response(f, FAKE_WRONG_CORRELATION, -EBADMSG);
     /* The answer itself is fine; the unrequested one after it drops the connection. */
     check_bad_response(f, FAKE_EXTRA, 0);
-    assert_true(log_count(f, "WARN", "malformed") >= 2);
-    assert_true(log_count(f, "WARN", "response size") >= 2);
+    assert_int_equal(log_count(f, "WARN", "malformed Metadata v12 response"), 1);
+    assert_int_equal(log_count(f, "WARN", "response size"), 2);
+    assert_int_equal(log_count(f, "WARN", "Metadata v12 response with correlation id"), 1);
+    assert_int_equal(log_count(f, "WARN", "response with no request in flight"), 1);
 }
 
 /* A new address: in-flight requests are cancelled, queued ones go to the new broker. */
 static void test_set_address(void **state)
 {
     fixture_t *f = *state;
-    fake_listen(f, &f->brokers[0], 0);
-    fake_listen(f, &f->brokers[1], 0);
+    fake_listen(&f->brokers[0], 0);
+    fake_listen(&f->brokers[1], 0);
     f->brokers[0].mode = FAKE_HOLD;
     new_peer(f, "127.0.0.1", f->brokers[0].port, TIMEOUT_MS);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 0, 1), 0);
@@ -743,7 +805,7 @@ static void test_resolver(void **state)
     fixture_t *f = *state;
     gr_worker_t resolver;
     assert_int_equal(gr_worker_init(&resolver, f->loop, 1, NULL), 0);
-    fake_listen(f, &f->brokers[0], 0);
+    fake_listen(&f->brokers[0], 0);
     new_peer(f, "localhost", f->brokers[0].port, TIMEOUT_MS);
     gr_peer_set_resolver(f->peer, &resolver);
     assert_int_equal(send_request(f, GR_API_METADATA, 12, 3, 1), 0);
@@ -828,6 +890,105 @@ static void test_idle_connection_lets_loop_end(void **state)
     ev_loop_destroy(rb.loop);
 }
 
+/* What the real broker answered, checked after the loop ran. */
+typedef struct real_answer {
+    int calls;
+    int rc;
+    int16_t error_code;
+    int32_t count;       /* ApiVersions: APIs listed; Metadata: brokers */
+    int32_t port;        /* Metadata: the broker's advertised port */
+    int16_t topic_error; /* Metadata: the one topic asked for */
+    bool topic_named;    /* Metadata: the topic came back under its name */
+} real_answer_t;
+
+static void on_real_api_versions(void *opaque, int rc, const void *response)
+{
+    real_answer_t *a = opaque;
+    a->calls++;
+    a->rc = rc;
+    if (rc == 0) {
+        const gr_api_versions_response_t *r = response;
+        a->error_code = r->error_code;
+        a->count = r->api_keys_count;
+    }
+}
+
+static void on_real_metadata(void *opaque, int rc, const void *response)
+{
+    real_answer_t *a = opaque;
+    a->calls++;
+    a->rc = rc;
+    if (rc == 0) {
+        const gr_metadata_response_t *r = response;
+        a->count = r->brokers_count;
+        a->port = r->brokers_count > 0 ? r->brokers[0].port : -1;
+        a->topic_error = r->topics_count == 1 ? r->topics[0].error_code : -1;
+        a->topic_named = r->topics_count == 1 && gr_str_eq_c(r->topics[0].name, "peer-topic");
+    }
+}
+
+/* The real broker's dispatch and handlers, on the same loop: both header styles decode. */
+static void test_real_broker(void **state)
+{
+    fixture_t *f = *state;
+    char dir[] = "/tmp/gr-peer-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char dirs[128];
+    snprintf(dirs, sizeof dirs, "log.dirs=%s", dir);
+    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0",
+                               "auto.create.topics.enable=false"};
+    gr_config_t config;
+    char err[256];
+    assert_int_equal(gr_config_load(&config, NULL, overrides, 3, NULL, err, sizeof err), 0);
+    gr_broker_t *b = calloc(1, sizeof(*b));
+    assert_int_equal(gr_broker_init(b, f->loop, &config), 0);
+    b->log.out = f->log_file;
+    assert_int_equal(gr_broker_start(b), 0);
+
+    new_peer(f, "127.0.0.1", b->advertised_port, TIMEOUT_MS);
+    real_answer_t answers[4] = {{0}};
+    gr_api_versions_request_t av;
+    gr_api_versions_request_init(&av);
+    av.client_software_name = gr_str("gregor-peer");
+    av.client_software_version = gr_str("1");
+    gr_metadata_request_metadata_request_topic_t topic;
+    gr_metadata_request_metadata_request_topic_init(&topic);
+    topic.name = gr_str("peer-topic");
+    gr_metadata_request_t md;
+    gr_metadata_request_init(&md);
+    md.topics = &topic;
+    md.topics_count = 1;
+    assert_int_equal(
+        gr_peer_send(f->peer, GR_API_API_VERSIONS, 3, &av, on_real_api_versions, &answers[0]), 0);
+    assert_int_equal(
+        gr_peer_send(f->peer, GR_API_API_VERSIONS, 0, &av, on_real_api_versions, &answers[1]), 0);
+    assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 12, &md, on_real_metadata, &answers[2]),
+                     0);
+    assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 4, &md, on_real_metadata, &answers[3]),
+                     0);
+    RUN_UNTIL(f, answers[0].calls && answers[1].calls && answers[2].calls && answers[3].calls);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(answers[i].calls, 1);
+        assert_int_equal(answers[i].rc, 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(answers[i].error_code, 0);
+        assert_true(answers[i].count > 10);
+    }
+    for (int i = 2; i < 4; i++) {
+        assert_int_equal(answers[i].count, 1);
+        assert_int_equal(answers[i].port, b->advertised_port);
+        assert_int_equal(answers[i].topic_error, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION);
+        assert_true(answers[i].topic_named);
+    }
+
+    gr_peer_free(f->peer);
+    f->peer = NULL;
+    (void)gr_broker_fini(b);
+    free(b);
+    gr_log_dir_remove_tree(NULL, dir);
+}
+
 static void test_send_rejects_bad_requests(void **state)
 {
     fixture_t *f = *state;
@@ -852,15 +1013,18 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_then_reconnect, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsent_waits_for_broker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closed_mid_request, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idle_close_is_quiet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resend_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stalled_write_times_out, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_with_pending, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_from_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_responses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_address, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_connection_lets_loop_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_real_broker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_rejects_bad_requests, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

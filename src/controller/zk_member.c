@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* This broker in a ZooKeeper cluster; see zk_member.h. */
+#include "controller/zk_member.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "controller/topic_configs.h"
+#include "controller/zk_docs.h"
+
+#define MEMBER_RETRY_SEC       1.0
+#define MS_PER_SEC             1000.0
+#define CLUSTER_ID_JSON_VERSION "1"
+
+/* Kafka's persistent paths, parents first. */
+static const char *const zk_paths[] = {
+    GR_ZK_BROKERS_PATH,        GR_ZK_BROKER_IDS_PATH,    GR_ZK_BROKER_TOPICS_PATH,
+    GR_ZK_BROKER_SEQID_PATH,   GR_ZK_CONFIG_PATH,        GR_ZK_CONFIG_TOPICS_PATH,
+    GR_ZK_CONFIG_CHANGES_PATH, GR_ZK_CONFIG_BROKERS_PATH, GR_ZK_ADMIN_PATH,
+    GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,    GR_ZK_CLUSTER_PATH,
+};
+
+static gr_zk_member_t *member(gr_broker_t *b)
+{
+    return &b->zk;
+}
+
+/* ---- start-up: synchronous steps, running the loop until each completes ------------ */
+
+typedef struct sync_op {
+    bool done;
+    int rc;
+    char data[512];
+    size_t len;
+} sync_op_t;
+
+static void on_sync_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+static int run_until(gr_broker_t *b, const bool *done, double timeout_sec)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_sync_deadline, timeout_sec, 0.);
+    deadline.data = &expired;
+    ev_timer_start(b->loop, &deadline);
+    while (!*done && !expired)
+        ev_run(b->loop, EVRUN_ONCE);
+    ev_timer_stop(b->loop, &deadline);
+    return *done ? 0 : -ETIMEDOUT;
+}
+
+static double startup_timeout(const gr_broker_t *b)
+{
+    return (double)b->config.zookeeper_connection_timeout_ms / MS_PER_SEC;
+}
+
+static void on_sync_created(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    sync_op_t *op = opaque;
+    op->rc = rc;
+    op->done = true;
+}
+
+static void on_sync_data(void *opaque, int rc, const void *data, size_t len,
+                         const gr_store_stat_t *stat)
+{
+    (void)stat;
+    sync_op_t *op = opaque;
+    op->rc = rc;
+    op->len = len < sizeof op->data ? len : sizeof op->data - 1;
+    if (rc == GR_STORE_OK)
+        memcpy(op->data, data, op->len);
+    op->done = true;
+}
+
+static int sync_create(gr_broker_t *b, const char *path, const char *data, size_t len)
+{
+    sync_op_t op = {0};
+    int rc = gr_store_create(b->store_session, path, data, len, GR_STORE_PERSISTENT,
+                             on_sync_created, &op);
+    if (rc != GR_STORE_OK)
+        return rc;
+    if (run_until(b, &op.done, startup_timeout(b)))
+        return GR_STORE_OPERATIONTIMEOUT;
+    return op.rc;
+}
+
+static int sync_get(gr_broker_t *b, const char *path, sync_op_t *op)
+{
+    memset(op, 0, sizeof *op);
+    int rc = gr_store_get(b->store_session, path, NULL, NULL, on_sync_data, op);
+    if (rc != GR_STORE_OK)
+        return rc;
+    if (run_until(b, &op->done, startup_timeout(b)))
+        return GR_STORE_OPERATIONTIMEOUT;
+    return op->rc;
+}
+
+static int create_paths(gr_broker_t *b)
+{
+    for (size_t i = 0; i < sizeof zk_paths / sizeof zk_paths[0]; i++) {
+        int rc = sync_create(b, zk_paths[i], NULL, 0);
+        if (rc != GR_STORE_OK && rc != GR_STORE_NODEEXISTS) {
+            gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot create %s: %s", zk_paths[i],
+                    gr_store_rc_name(rc));
+            return -EIO;
+        }
+    }
+    return 0;
+}
+
+static int cluster_id_doc(const char *id, gr_zk_json_writer_t *w)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_string(w, CLUSTER_ID_JSON_VERSION);
+    gr_zk_json_key(w, "id");
+    gr_zk_json_string(w, id);
+    gr_zk_json_object_end(w);
+    return w->err;
+}
+
+/* ZooKeeper's cluster id into out; -ENOENT when it has none. */
+static int read_cluster_id(gr_broker_t *b, char *out, size_t len)
+{
+    sync_op_t op;
+    int rc = sync_get(b, GR_ZK_CLUSTER_ID_PATH, &op);
+    if (rc == GR_STORE_NONODE)
+        return -ENOENT;
+    if (rc != GR_STORE_OK)
+        return -EIO;
+    gr_zk_json_t *doc = NULL;
+    rc = gr_zk_json_parse(op.data, op.len, &doc) ? -EINVAL : 0;
+    const gr_zk_json_t *id = rc ? NULL : gr_zk_json_find(doc, "id");
+    if (!id || id->type != GR_ZK_JSON_STRING || id->string_len >= len)
+        rc = -EINVAL;
+    else
+        snprintf(out, len, "%s", id->string);
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+static int settle_cluster_id(gr_broker_t *b, bool id_from_meta)
+{
+    char zk_id[GR_CLUSTER_ID_MAX];
+    int rc = read_cluster_id(b, zk_id, sizeof zk_id);
+    if (rc == -ENOENT) {
+        gr_zk_json_writer_t w;
+        const char *text = NULL;
+        size_t len = 0;
+        gr_zk_json_writer_init(&w);
+        rc = cluster_id_doc(b->cluster_id, &w) || gr_zk_json_writer_finish(&w, &text, &len)
+                 ? -ENOMEM
+                 : sync_create(b, GR_ZK_CLUSTER_ID_PATH, text, len);
+        gr_zk_json_writer_fini(&w);
+        if (rc == GR_STORE_OK)
+            return 0;
+        if (rc != GR_STORE_NODEEXISTS)
+            return -EIO;
+        rc = read_cluster_id(b, zk_id, sizeof zk_id); /* another broker was first */
+    }
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot read %s: %s", GR_ZK_CLUSTER_ID_PATH,
+                strerror(-rc));
+        return rc;
+    }
+    if (strcmp(zk_id, b->cluster_id) != 0 && id_from_meta) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper",
+                "the cluster id %s in ZooKeeper does not match %s in meta.properties: this log "
+                "dir belongs to another cluster",
+                zk_id, b->cluster_id);
+        return -EINVAL;
+    }
+    snprintf(b->cluster_id, sizeof b->cluster_id, "%s", zk_id);
+    return 0;
+}
+
+static void on_session_state(void *opaque, gr_store_session_state_t state);
+
+static int open_session(gr_broker_t *b)
+{
+    int rc = gr_store_session_open(b->store, on_session_state, b, &b->store_session);
+    if (rc != GR_STORE_OK) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot open a session: %s",
+                gr_store_rc_name(rc));
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
+{
+    gr_zk_member_t *m = member(b);
+    m->b = b;
+    gr_controller_init(&m->controller, b);
+    ev_init(&m->retry, NULL);
+    gr_store_zk_config_t cfg = {
+        .connect = b->config.zookeeper_connect,
+        .session_timeout_ms = b->config.zookeeper_session_timeout_ms,
+        .connection_timeout_ms = b->config.zookeeper_connection_timeout_ms,
+    };
+    int rc = gr_store_zk_open(b->loop, &cfg, &b->log, &b->store);
+    if (rc == 0)
+        rc = open_session(b);
+    if (rc == 0 && run_until(b, &m->connected, startup_timeout(b))) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "timed out connecting to %s",
+                b->config.zookeeper_connect);
+        rc = -ETIMEDOUT;
+    }
+    if (rc == 0)
+        rc = create_paths(b);
+    if (rc == 0)
+        rc = settle_cluster_id(b, id_from_meta);
+    if (rc == 0)
+        gr_logf(&b->log, GR_LOG_INFO, "zookeeper", "connected to %s, cluster %s",
+                b->config.zookeeper_connect, b->cluster_id);
+    return rc;
+}
+
+/* ---- registration and election ------------------------------------------------------ */
+
+/* A step's context: dropped when the session it belongs to is gone. */
+typedef struct member_op {
+    gr_zk_member_t *m;
+    uint64_t gen;
+} member_op_t;
+
+static member_op_t *op_new(gr_zk_member_t *m)
+{
+    member_op_t *op = malloc(sizeof *op);
+    if (op) {
+        op->m = m;
+        op->gen = m->gen;
+    }
+    return op;
+}
+
+static bool op_current(member_op_t *op)
+{
+    bool current = op->gen == op->m->gen && !op->m->b->stopping;
+    if (!current)
+        free(op);
+    return current;
+}
+
+static void register_broker(gr_zk_member_t *m);
+static void elect(gr_zk_member_t *m);
+static void watch_config_changes(gr_zk_member_t *m);
+
+static void on_retry(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_zk_member_t *m = t->data;
+    if (!m->registered)
+        register_broker(m);
+    else
+        elect(m);
+}
+
+static void retry_later(gr_zk_member_t *m)
+{
+    if (m->b->stopping || ev_is_active(&m->retry))
+        return;
+    ev_timer_init(&m->retry, on_retry, MEMBER_RETRY_SEC, 0.);
+    m->retry.data = m;
+    ev_timer_start(m->b->loop, &m->retry);
+}
+
+static void broker_path(const gr_broker_t *b, char *out, size_t len)
+{
+    snprintf(out, len, GR_ZK_BROKER_IDS_PATH "/%d", b->config.broker_id);
+}
+
+static void on_registered(gr_zk_member_t *m)
+{
+    m->registered = true;
+    gr_logf(&m->b->log, GR_LOG_INFO, "zookeeper", "registered broker %d at %s:%d",
+            m->b->config.broker_id, m->b->advertised_host, m->b->advertised_port);
+    elect(m);
+    watch_config_changes(m);
+}
+
+static void on_old_registration(void *opaque, gr_store_event_t event, const char *path)
+{
+    (void)path;
+    gr_zk_member_t *m = opaque;
+    if (event == GR_STORE_EVENT_DELETED && !m->registered && m->started)
+        register_broker(m);
+}
+
+static void on_old_registration_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    if (rc == GR_STORE_NONODE)
+        return register_broker(m); /* gone meanwhile */
+    if (rc != GR_STORE_OK)
+        return retry_later(m);
+    if (stat->ephemeral_owner == gr_store_session_id(m->b->store_session))
+        return on_registered(m); /* ours: an earlier attempt did create it */
+    gr_logf(&m->b->log, GR_LOG_WARN, "zookeeper",
+            "broker %d is still registered by an earlier session: waiting for it to expire",
+            m->b->config.broker_id);
+}
+
+static void on_register_created(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    if (rc == GR_STORE_OK) {
+        free(op);
+        return on_registered(m);
+    }
+    if (rc == GR_STORE_NODEEXISTS) {
+        char p[GR_STORE_PATH_MAX + 1];
+        broker_path(m->b, p, sizeof p);
+        if (gr_store_exists(m->b->store_session, p, on_old_registration, m,
+                            on_old_registration_stat, op) == GR_STORE_OK)
+            return;
+    }
+    free(op);
+    gr_logf(&m->b->log, GR_LOG_WARN, "zookeeper", "registering broker %d: %s",
+            m->b->config.broker_id, gr_store_rc_name(rc));
+    retry_later(m);
+}
+
+static void register_broker(gr_zk_member_t *m)
+{
+    gr_broker_t *b = m->b;
+    gr_cluster_node_t self = {.id = b->config.broker_id, .port = b->advertised_port};
+    snprintf(self.host, sizeof self.host, "%s", b->advertised_host);
+    self.rack = b->config.broker_rack;
+    gr_zk_json_writer_t w;
+    const char *text = NULL;
+    size_t len = 0;
+    char path[GR_STORE_PATH_MAX + 1];
+    broker_path(b, path, sizeof path);
+    gr_zk_json_writer_init(&w);
+    member_op_t *op = op_new(m);
+    int rc = !op || gr_zk_doc_broker(&w, &self, gr_broker_now_ms(b)) ||
+                     gr_zk_json_writer_finish(&w, &text, &len)
+                 ? GR_STORE_NOMEM
+                 : gr_store_create(b->store_session, path, text, len, GR_STORE_EPHEMERAL,
+                                   on_register_created, op);
+    gr_zk_json_writer_fini(&w);
+    if (rc != GR_STORE_OK) {
+        free(op);
+        retry_later(m);
+    }
+}
+
+static void on_controller_watch(void *opaque, gr_store_event_t event, const char *path)
+{
+    (void)path;
+    gr_zk_member_t *m = opaque;
+    if (!m->registered || m->b->stopping)
+        return;
+    if (event == GR_STORE_EVENT_DELETED && m->controller.active)
+        gr_controller_resign(&m->controller);
+    elect(m);
+}
+
+static void on_controller_data(void *opaque, int rc, const void *data, size_t len,
+                               const gr_store_stat_t *stat)
+{
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    int32_t id = GR_NO_BROKER;
+    if (rc == GR_STORE_NONODE)
+        return elect(m); /* gone between create and get: race again */
+    if (rc != GR_STORE_OK)
+        return retry_later(m);
+    if (gr_zk_parse_controller(data, len, &id) == 0 && id == m->b->config.broker_id &&
+        stat->ephemeral_owner == gr_store_session_id(m->b->store_session))
+        gr_controller_activate(&m->controller); /* ours, from an attempt cut short */
+    else if (m->controller.active)
+        gr_controller_resign(&m->controller);
+}
+
+static void on_controller_created(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    if (rc == GR_STORE_OK) {
+        /* Watch our own node too: its deletion (by an operator) means resigning. */
+        if (gr_store_get(m->b->store_session, GR_ZK_CONTROLLER_PATH, on_controller_watch, m,
+                         on_controller_data, op) != GR_STORE_OK)
+            free(op);
+        gr_controller_activate(&m->controller);
+        return;
+    }
+    if (rc == GR_STORE_NODEEXISTS &&
+        gr_store_get(m->b->store_session, GR_ZK_CONTROLLER_PATH, on_controller_watch, m,
+                     on_controller_data, op) == GR_STORE_OK)
+        return;
+    free(op);
+    retry_later(m);
+}
+
+static void elect(gr_zk_member_t *m)
+{
+    gr_broker_t *b = m->b;
+    if (m->controller.active)
+        return;
+    gr_zk_json_writer_t w;
+    const char *text = NULL;
+    size_t len = 0;
+    gr_zk_json_writer_init(&w);
+    member_op_t *op = op_new(m);
+    int rc = !op || gr_zk_doc_controller(&w, b->config.broker_id, gr_broker_now_ms(b)) ||
+                     gr_zk_json_writer_finish(&w, &text, &len)
+                 ? GR_STORE_NOMEM
+                 : gr_store_create(b->store_session, GR_ZK_CONTROLLER_PATH, text, len,
+                                   GR_STORE_EPHEMERAL, on_controller_created, op);
+    gr_zk_json_writer_fini(&w);
+    if (rc != GR_STORE_OK) {
+        free(op);
+        retry_later(m);
+    }
+}
+
+/* ---- /config/changes ---------------------------------------------------------------- */
+
+static void on_change_data(void *opaque, int rc, const void *data, size_t len,
+                           const gr_store_stat_t *stat)
+{
+    (void)stat;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_broker_t *b = op->m->b;
+    free(op);
+    char topic[GR_TOPIC_NAME_LIMIT + 1];
+    if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)
+        return; /* not about a topic (broker or client configs): nothing to apply */
+    gr_str_t name = {topic, (int32_t)strlen(topic)};
+    if (gr_topics_find(&b->topics, topic, strlen(topic))) {
+        gr_logf(&b->log, GR_LOG_INFO, "topics", "config of %s changed", topic);
+        (void)gr_topic_configs_fetch(b, &name, 1, NULL, NULL, NULL);
+    }
+}
+
+/* The sequence number of a config_change_NNNNNNNNNN child, or -1. */
+static int64_t change_sequence(const char *name)
+{
+    size_t prefix = strlen(GR_ZK_CONFIG_CHANGE_PREFIX);
+    if (strncmp(name, GR_ZK_CONFIG_CHANGE_PREFIX, prefix) != 0)
+        return -1;
+    char *end = NULL;
+    long long seq = strtoll(name + prefix, &end, 10);
+    return *end || seq < 0 ? -1 : (int64_t)seq;
+}
+
+static void on_changes_watch(void *opaque, gr_store_event_t event, const char *path)
+{
+    (void)event;
+    (void)path;
+    gr_zk_member_t *m = opaque;
+    if (m->registered && !m->b->stopping)
+        watch_config_changes(m);
+}
+
+static void on_changes(void *opaque, int rc, const char *const *names, size_t count,
+                       const gr_store_stat_t *stat)
+{
+    (void)stat;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    int64_t highest = m->changes_seen;
+    for (size_t i = 0; rc == GR_STORE_OK && i < count; i++) {
+        int64_t seq = change_sequence(names[i]);
+        if (seq > highest)
+            highest = seq;
+        if (seq <= m->changes_seen || !m->changes_primed)
+            continue;
+        char path[GR_STORE_PATH_MAX + 1];
+        snprintf(path, sizeof path, GR_ZK_CONFIG_CHANGES_PATH "/%s", names[i]);
+        member_op_t *read = op_new(m);
+        if (read &&
+            gr_store_get(m->b->store_session, path, NULL, NULL, on_change_data, read) != GR_STORE_OK)
+            free(read);
+    }
+    m->changes_seen = highest;
+    m->changes_primed = true;
+}
+
+static void watch_config_changes(gr_zk_member_t *m)
+{
+    member_op_t *op = op_new(m);
+    if (op && gr_store_children(m->b->store_session, GR_ZK_CONFIG_CHANGES_PATH, on_changes_watch,
+                                m, on_changes, op) != GR_STORE_OK)
+        free(op);
+}
+
+/* ---- sessions ------------------------------------------------------------------------ */
+
+static void on_session_state(void *opaque, gr_store_session_state_t state)
+{
+    gr_broker_t *b = opaque;
+    gr_zk_member_t *m = member(b);
+    if (state == GR_STORE_SESSION_CONNECTED) {
+        m->connected = true;
+        if (m->started && !m->registered)
+            register_broker(m);
+        return;
+    }
+    if (state == GR_STORE_SESSION_DISCONNECTED) {
+        m->connected = false;
+        gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "disconnected from ZooKeeper: reconnecting");
+        return;
+    }
+    gr_logf(&b->log, GR_LOG_WARN, "zookeeper",
+            "ZooKeeper session expired: registering again with a new session");
+    gr_controller_resign(&m->controller);
+    m->gen++;
+    m->connected = false;
+    m->registered = false;
+    m->changes_primed = false;
+    if (ev_is_active(&m->retry))
+        ev_timer_stop(b->loop, &m->retry);
+    gr_store_session_t *old = b->store_session;
+    b->store_session = NULL;
+    gr_store_session_close(old);
+    if (!b->stopping && open_session(b) != 0)
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot open a new session");
+}
+
+void gr_zk_member_start(gr_broker_t *b)
+{
+    gr_zk_member_t *m = member(b);
+    m->started = true;
+    if (m->connected)
+        register_broker(m);
+}
+
+void gr_zk_member_stop(gr_broker_t *b)
+{
+    gr_zk_member_t *m = member(b);
+    if (!m->b)
+        return;
+    m->gen++;
+    if (ev_is_active(&m->retry))
+        ev_timer_stop(b->loop, &m->retry);
+    gr_controller_fini(&m->controller);
+}
+
+bool gr_zk_member_is_controller(const gr_broker_t *b)
+{
+    return b->zk.controller.active && b->zk.controller.epoch >= 0;
+}

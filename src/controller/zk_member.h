@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * This broker as a member of a ZooKeeper cluster (zookeeper.connect set):
+ *  - start-up: the ZooKeeper store and session, Kafka's persistent paths,
+ *    and the cluster id (/cluster/id, checked against meta.properties);
+ *  - registration: the ephemeral /brokers/ids/<id> with its endpoint; a
+ *    registration left by this broker's previous process (killed before its
+ *    session expired) is waited out, then replaced;
+ *  - election: the first broker to create the ephemeral /controller runs the
+ *    controller; the others watch the node and race again when it goes;
+ *  - /config/changes notifications: topic configs read again and applied;
+ *  - session expiry: the controller resigns, a new session is opened, and
+ *    registration, election and watches start over.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_CONTROLLER_ZK_MEMBER_H
+#define GR_CONTROLLER_ZK_MEMBER_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "controller/controller.h"
+
+typedef struct gr_broker gr_broker_t;
+
+typedef struct gr_zk_member {
+    gr_broker_t *b;
+    gr_controller_t controller;
+    uint64_t gen; /* bumped with every new session: late completions are dropped */
+    bool started; /* registration may begin (listeners bound) */
+    bool connected;
+    bool registered;
+    bool changes_primed;     /* the first /config/changes listing was taken as the baseline */
+    int64_t changes_seen;    /* highest config_change sequence handled */
+    ev_timer retry;          /* retries a failed registration or election */
+} gr_zk_member_t;
+
+/*
+ * Start-up, before topics and listeners: opens the ZooKeeper store and a
+ * session (waiting up to zookeeper.connection.timeout.ms for it), creates
+ * Kafka's persistent paths, and settles the cluster id: ZooKeeper's if it
+ * has one (a different one in meta.properties is an error, as in Kafka),
+ * else b->cluster_id (written there). id_from_meta: b->cluster_id came from
+ * meta.properties (else it was just made up and ZooKeeper's wins). 0 or
+ * -errno (logged).
+ */
+int gr_zk_member_open(gr_broker_t *b, bool id_from_meta);
+
+/* Once listeners are bound: registers this broker and joins the election. */
+void gr_zk_member_start(gr_broker_t *b);
+
+/* Shutdown: resigns, closes the session (its ephemerals go, so others react at once). */
+void gr_zk_member_stop(gr_broker_t *b);
+
+/* Whether this broker is the active controller. */
+bool gr_zk_member_is_controller(const gr_broker_t *b);
+
+#endif
