@@ -18,8 +18,9 @@
 #   cl_start_cluster N [key=value]...  ZooKeeper, then N brokers with these
 #                                      overrides too (kept over restarts);
 #                                      waits until they agree on the brokers
-#                                      and one controller. Sets GR_BOOTSTRAP
-#                                      to every broker's address.
+#                                      and one controller (not with
+#                                      CL_START_WAIT=0). Sets GR_BOOTSTRAP to
+#                                      every broker's address.
 #   cl_start_broker I / cl_stop_broker I (SIGTERM, wants exit 0) /
 #   cl_kill9_broker I / cl_restart_broker I (stop, then start)
 #   cl_freeze_broker I / cl_thaw_broker I   SIGSTOP / SIGCONT
@@ -53,6 +54,7 @@ CL_ZK_PORT=
 CL_ZK_CHROOT=/gregor
 CL_ZKCLI=${GR_ZKCLI:-/usr/share/zookeeper/bin/zkCli.sh}
 CL_SESSION_TIMEOUT_MS=${CL_SESSION_TIMEOUT_MS:-6000}
+CL_CONNECTION_TIMEOUT_MS=${CL_CONNECTION_TIMEOUT_MS:-20000}
 # Session expiry takes the session timeout plus ZooKeeper's tick; a
 # controller change then needs a watch, an election and a metadata push.
 CL_WAIT_S=${CL_WAIT_S:-60}
@@ -106,6 +108,7 @@ cl_start_broker()
         --override "log.dirs=$GR_TMP/b$i/logs"
         --override "zookeeper.connect=127.0.0.1:$CL_ZK_PORT$CL_ZK_CHROOT"
         --override "zookeeper.session.timeout.ms=$CL_SESSION_TIMEOUT_MS"
+        --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
         --override "offsets.topic.replication.factor=1")
     for kv in "${CL_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     echo "=== cluster broker $i start ===" >>"$log"
@@ -306,7 +309,7 @@ cl_start_cluster()
     cl_start_zk
     for ((i = 0; i < n; i++)); do cl_start_broker "$i"; done
     GR_BOOTSTRAP=$(cl_bootstrap)
-    cl_wait_stable "cluster start"
+    [ "${CL_START_WAIT:-1}" = 0 ] || cl_wait_stable "cluster start"
 }
 
 # Stops every broker (SIGTERM to all first, so they shut down together, then
