@@ -22,6 +22,7 @@ BROKERS=3
 FIRST_PORT=9092
 ZK_PORT=2181
 SESSION_TIMEOUT_MS=6000
+CONNECTION_TIMEOUT_MS=18000
 STOP_DEADLINE_S=30
 READY_DEADLINE_S=60
 
@@ -56,6 +57,7 @@ start_broker() {
     --override "log.dirs=$DIR/b$i/logs" \
     --override "zookeeper.connect=127.0.0.1:$(cat "$DIR/zk/port")/gregor" \
     --override "zookeeper.session.timeout.ms=$SESSION_TIMEOUT_MS" \
+    --override "zookeeper.connection.timeout.ms=$CONNECTION_TIMEOUT_MS" \
     >>"$DIR/b$i.log" 2>&1 </dev/null &
   echo $! >"$DIR/b$i.pid"
   local deadline=$((SECONDS + READY_DEADLINE_S))
