@@ -53,6 +53,7 @@
 #include "broker/topic_config.h"
 #include "broker/topics_int.h"
 #include "controller/store.h"
+#include "controller/zk_admin.h"
 #include "controller/zk_json.h"
 #include "handlers/handlers.h"
 
@@ -541,6 +542,15 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         kerr = gr_topic_config_check(configs[i].key, configs[i].value, err, errlen);
         if (kerr)
             return kerr;
+    }
+    if (b->cluster.zk_mode) {
+        /* The controller creates it; clients retry until it has leaders. */
+        if (gr_zk_admin_create_topic(b, name, partitions, NULL, configs, config_count, NULL,
+                                     NULL) != 0)
+            snprintf(err, errlen, "no live broker to place it on");
+        else
+            snprintf(err, errlen, "being created");
+        return GR_KERR_LEADER_NOT_AVAILABLE;
     }
     gr_topic_t *topic = gr_topic_new(name, partitions);
     if (!topic)

@@ -132,6 +132,8 @@ gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, s
  * Creates a topic: topic id, directories and logs for each partition, then
  * its store documents, written asynchronously (a failed write is logged, not
  * returned). configs are validated first (nothing is created on error).
+ * In cluster mode the topic is only written to ZooKeeper for the controller
+ * to create, and the result is LEADER_NOT_AVAILABLE (*out untouched).
  * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
  * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
  */

@@ -33,6 +33,15 @@ bool gr_partition_led_here(const gr_broker_t *b, const gr_partition_t *p)
     return p->log != NULL && p->leader_id == b->config.broker_id;
 }
 
+gr_kerr_t gr_partition_serve_error(const gr_broker_t *b, const gr_partition_t *p)
+{
+    if (!p)
+        return GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    if (b->cluster.zk_mode && !gr_partition_led_here(b, p))
+        return GR_KERR_NOT_LEADER_OR_FOLLOWER;
+    return p->log ? GR_KERR_NONE : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+}
+
 static bool is_offsets_topic(const gr_partition_t *p)
 {
     return strcmp(p->topic->name, GR_OFFSETS_TOPIC) == 0;

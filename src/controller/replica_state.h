@@ -38,6 +38,14 @@ gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p);
 /* Stops this broker's replica of p (StopReplica); deletes its data when delete_data. */
 void gr_replica_stop(gr_broker_t *b, gr_partition_t *p, bool delete_data);
 
+/*
+ * Why this broker cannot serve p's data to clients, or GR_KERR_NONE:
+ * UNKNOWN_TOPIC_OR_PARTITION when p is NULL (or has no log, single-node),
+ * NOT_LEADER_OR_FOLLOWER in cluster mode when another broker leads it (or
+ * nobody does), so that clients refresh their metadata.
+ */
+gr_kerr_t gr_partition_serve_error(const gr_broker_t *b, const gr_partition_t *p);
+
 /* Whether this broker leads p: it holds the log and the controller named it leader. */
 bool gr_partition_led_here(const gr_broker_t *b, const gr_partition_t *p);
 

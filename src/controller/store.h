@@ -300,15 +300,17 @@ typedef struct gr_store_zk_config {
  * and EXPIRED when the server ended the session: then its pending operations
  * complete with GR_STORE_SESSIONEXPIRED, its watches fire
  * GR_STORE_EVENT_NOT_WATCHING, new operations return GR_STORE_SESSIONEXPIRED,
- * and the caller closes it and opens another. Operations that were in flight
- * when a connection was lost complete with GR_STORE_CONNLOSS (they may or may
- * not have been applied). Closing a session waits for the server's answer to
- * the close request (bounded by the client: about 4.5 s when it never comes).
- * The ZooKeeper client library's own log level is process-wide: it is set
- * from log's (WARN unless log is at DEBUG or more, ERROR when log is NULL).
- * Returns 0 and *out; -EINVAL for a malformed connect string or timeouts <= 0;
- * -ETIMEDOUT if ZooKeeper did not answer in time; -EIO if the chroot could not
- * be created; -ENOMEM. Failures are logged.
+ * and the caller closes it and opens another. (A server restarted with its
+ * data gives every session a fresh timeout: an outage of the server itself,
+ * however long, expires no session whose client is back in time after it.)
+ * Operations that were in flight when a connection was lost complete with
+ * GR_STORE_CONNLOSS, or GR_STORE_OPERATIONTIMEOUT when the client gave up
+ * waiting for a server (either way they may or may not have been applied). Closing a session waits
+ * for the server's answer to the close request (bounded by the client: about 4.5 s when it never
+ * comes). The ZooKeeper client library's own log level is process-wide: it is set from log's (WARN
+ * unless log is at DEBUG or more, ERROR when log is NULL). Returns 0 and *out; -EINVAL for a
+ * malformed connect string or timeouts <= 0; -ETIMEDOUT if ZooKeeper did not answer in time; -EIO
+ * if the chroot could not be created; -ENOMEM. Failures are logged.
  */
 int gr_store_zk_open(struct ev_loop *loop, const gr_store_zk_config_t *cfg, const gr_logger_t *log,
                      gr_store_t **out /* out: gr_store_close() */);

@@ -12,11 +12,12 @@
  *
  * Item ownership. An operation's item is made on the loop thread, handed to
  * the client as the completion's data and linked on its session's pending
- * list; the client gives it back exactly once, through the ready queue
- * (zookeeper_close() completes whatever is still outstanding with ZCLOSING
- * before it returns, on the calling thread). The loop thread frees it after
- * popping it. An item whose caller was already answered (session closed or
- * expired) is marked cancelled and only freed when it comes back.
+ * list; the client gives it back at most once, through the ready queue, and
+ * the loop thread frees it after popping it. An item whose caller was already
+ * answered (session closed or expired) is marked cancelled and freed when it
+ * comes back, or, if the client never gives it back (zookeeper_close() of the
+ * threaded client drops completions still queued), when its session is
+ * closed: after zookeeper_close() no client thread is left to use it.
  */
 #ifndef GR_CONTROLLER_STORE_ZK_INT_H
 #define GR_CONTROLLER_STORE_ZK_INT_H

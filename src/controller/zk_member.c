@@ -59,7 +59,7 @@ static int run_until(gr_broker_t *b, const bool *done, double timeout_sec)
 
 static double startup_timeout(const gr_broker_t *b)
 {
-    return (double)b->config.zookeeper_connection_timeout_ms / MS_PER_SEC;
+    return (double)b->config.effective.zookeeper_connection_timeout_ms / MS_PER_SEC;
 }
 
 static void on_sync_created(void *opaque, int rc, const char *path)
@@ -206,7 +206,7 @@ int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
     gr_store_zk_config_t cfg = {
         .connect = b->config.zookeeper_connect,
         .session_timeout_ms = b->config.zookeeper_session_timeout_ms,
-        .connection_timeout_ms = b->config.zookeeper_connection_timeout_ms,
+        .connection_timeout_ms = b->config.effective.zookeeper_connection_timeout_ms,
     };
     int rc = gr_store_zk_open(b->loop, &cfg, &b->log, &b->store);
     if (rc == 0)

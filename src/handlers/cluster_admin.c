@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * DescribeCluster (v0-1) and DescribeLogDirs (v0-4): what the cluster and
- * its storage look like. One broker: it is the controller and the only
- * member; it has one log dir (the first of log.dirs, where every partition
- * lives).
+ * its storage look like. The brokers are the live ones this broker knows of
+ * (itself alone in single-node mode, where it is also the controller); this
+ * broker has one log dir (the first of log.dirs, where its partitions live).
  *
  * DescribeCluster v1 names the kind of endpoint wanted: brokers (1) are
  * served; controllers (2) are MISMATCHED_ENDPOINT_TYPE on a broker
@@ -52,18 +52,23 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
         gr_request_respond(req, &resp);
         return;
     }
-    resp.controller_id = b->config.broker_id;
-    resp.brokers = gr_request_alloc_array(req, 1, sizeof(*resp.brokers));
+    resp.controller_id = b->cluster.controller_id;
+    size_t n = b->cluster.node_count;
+    resp.brokers = gr_request_alloc_array(req, n ? n : 1, sizeof(*resp.brokers));
     if (!resp.brokers) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    gr_describe_cluster_response_describe_cluster_broker_init(&resp.brokers[0]);
-    resp.brokers[0].broker_id = b->config.broker_id;
-    resp.brokers[0].host = gr_str(b->advertised_host);
-    resp.brokers[0].port = b->advertised_port;
-    resp.brokers[0].rack = gr_str(b->config.broker_rack);
-    resp.brokers_count = 1;
+    for (size_t i = 0; i < n; i++) {
+        const gr_cluster_node_t *node = &b->cluster.nodes[i];
+        gr_describe_cluster_response_describe_cluster_broker_init(&resp.brokers[i]);
+        resp.brokers[i].broker_id = node->id;
+        resp.brokers[i].host = gr_str(node->host);
+        resp.brokers[i].port = node->port;
+        resp.brokers[i].rack =
+            gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
+    }
+    resp.brokers_count = (int32_t)n;
     if (in.include_cluster_authorized_operations)
         resp.cluster_authorized_operations = GR_ADMIN_ACL_OPS_ALL_CLUSTER;
     gr_request_respond(req, &resp);

@@ -8,6 +8,7 @@
  * Runs on: loop thread.
  */
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "describe_producers.h"
 #include "handlers/handlers.h"
 
@@ -23,10 +24,9 @@ static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t ind
     gr_describe_producers_response_partition_response_init(out);
     out->partition_index = index;
     gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
-    if (!p || !p->log) {
-        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    out->error_code = gr_partition_serve_error(req->broker, p);
+    if (out->error_code)
         return true;
-    }
     const gr_producer_state_t *ps = gr_log_producer_state(p->log);
     out->active_producers =
         gr_request_alloc_array(req, (int64_t)ps->count, sizeof(producer_resp_t));

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "fetch.h"
 #include "handlers/handlers.h"
 
@@ -117,9 +118,9 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->last_stable_offset = -1;
     out->log_start_offset = -1;
     gr_partition_t *p = gr_topic_partition(topic, in->partition);
-    if (!p || !p->log) {
-        out->error_code =
-            version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    gr_kerr_t serve = gr_partition_serve_error(op->b, p);
+    if (serve) {
+        out->error_code = version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : serve;
         return true;
     }
     out->error_code = gr_partition_check_leader_epoch(p, in->current_leader_epoch);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "handlers/handlers.h"
 #include "list_offsets.h"
 
@@ -136,10 +137,9 @@ static void list_partition(gr_broker_t *b, gr_request_t *req, const gr_list_offs
         out->error_code = GR_KERR_INVALID_REQUEST;
         return;
     }
-    if (!p || !p->log) {
-        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    out->error_code = gr_partition_serve_error(b, p);
+    if (out->error_code)
         return;
-    }
     out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
     if (out->error_code)
         return;

@@ -2,7 +2,9 @@
 /*
  * Metadata: this broker, the cluster id, and topics with their partitions.
  * In single-node mode this broker is the controller and leads every
- * partition with an ISR of itself. Missing topics are auto-created when the
+ * partition with an ISR of itself; in cluster mode every broker answers for
+ * the whole cluster from what the controller last told it (UpdateMetadata),
+ * offline partitions with LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created when the
  * request allows it (always before v4) and auto.create.topics.enable is on.
  */
 #include <string.h>
@@ -53,6 +55,27 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
     return topic;
 }
 
+/* Cluster mode: the partition as the controller last described it. */
+static void fill_cluster_partition(gr_broker_t *b, gr_request_t *req, const gr_partition_t *src,
+                                   gr_metadata_response_metadata_response_partition_t *p)
+{
+    p->leader_id = src->leader_id;
+    p->leader_epoch = src->leader_epoch;
+    p->replica_nodes = src->replicas;
+    p->replica_nodes_count = src->replica_count;
+    p->isr_nodes = src->isr;
+    p->isr_nodes_count = src->isr_count;
+    p->offline_replicas = gr_request_alloc_array(req, src->replica_count, sizeof(int32_t));
+    p->offline_replicas_count = 0;
+    for (int32_t r = 0; p->offline_replicas && r < src->replica_count; r++)
+        if (!gr_cluster_view_node(&b->cluster, src->replicas[r]))
+            p->offline_replicas[p->offline_replicas_count++] = src->replicas[r];
+    if (!gr_cluster_view_node(&b->cluster, src->leader_id)) {
+        p->error_code = GR_KERR_LEADER_NOT_AVAILABLE;
+        p->leader_id = GR_NO_BROKER;
+    }
+}
+
 static void fill_partitions(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic,
                             gr_metadata_response_metadata_response_topic_t *out)
 {
@@ -69,6 +92,10 @@ static void fill_partitions(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
         gr_metadata_response_metadata_response_partition_t *p = &out->partitions[i];
         gr_metadata_response_metadata_response_partition_init(p);
         p->partition_index = i;
+        if (b->cluster.zk_mode) {
+            fill_cluster_partition(b, req, &topic->partitions[i], p);
+            continue;
+        }
         p->leader_id = b->config.broker_id;
         p->leader_epoch = topic->partitions[i].leader_epoch;
         p->replica_nodes = self;
@@ -138,8 +165,9 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         return;
     gr_metadata_response_t resp;
     gr_metadata_response_init(&resp);
+    size_t nodes = b->cluster.node_count;
     gr_metadata_response_metadata_response_broker_t *broker =
-        gr_request_alloc(req, sizeof(*broker));
+        gr_request_alloc_array(req, nodes ? nodes : 1, sizeof(*broker));
     bool all = in.topics_count == GR_NULL_LEN || (req->api_version == 0 && in.topics_count == 0);
     size_t want = all ? b->topics.count : (size_t)in.topics_count;
     resp.topics = gr_request_alloc_array(req, want, sizeof(*resp.topics));
@@ -147,15 +175,19 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    gr_metadata_response_metadata_response_broker_init(broker);
-    broker->node_id = b->config.broker_id;
-    broker->host = gr_str(b->advertised_host);
-    broker->port = b->advertised_port;
-    broker->rack = gr_str(b->config.broker_rack);
+    for (size_t i = 0; i < nodes; i++) {
+        const gr_cluster_node_t *node = &b->cluster.nodes[i];
+        gr_metadata_response_metadata_response_broker_init(&broker[i]);
+        broker[i].node_id = node->id;
+        broker[i].host = gr_str(node->host);
+        broker[i].port = node->port;
+        broker[i].rack = gr_str(node->id == b->config.broker_id ? b->config.broker_rack
+                                                                : node->rack);
+    }
     resp.brokers = broker;
-    resp.brokers_count = 1;
+    resp.brokers_count = (int32_t)nodes;
     resp.cluster_id = gr_str(b->cluster_id);
-    resp.controller_id = b->config.broker_id;
+    resp.controller_id = b->cluster.controller_id;
     if (in.include_cluster_authorized_operations)
         resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
     if (all) {

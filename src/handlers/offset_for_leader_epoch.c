@@ -15,6 +15,7 @@
  * Runs on: loop thread.
  */
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "handlers/handlers.h"
 #include "offset_for_leader_epoch.h"
 
@@ -23,15 +24,15 @@ typedef gr_offset_for_leader_epoch_request_offset_for_leader_partition_t partiti
 typedef gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_t topic_resp_t;
 typedef gr_offset_for_leader_epoch_response_epoch_end_offset_t partition_resp_t;
 
-static void end_offset(gr_topic_t *topic, const partition_req_t *want, partition_resp_t *out)
+static void end_offset(const gr_broker_t *b, gr_topic_t *topic, const partition_req_t *want,
+                       partition_resp_t *out)
 {
     gr_offset_for_leader_epoch_response_epoch_end_offset_init(out);
     out->partition = want->partition;
     gr_partition_t *p = topic ? gr_topic_partition(topic, want->partition) : NULL;
-    if (!p || !p->log) {
-        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    out->error_code = gr_partition_serve_error(b, p);
+    if (out->error_code)
         return;
-    }
     out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
     if (out->error_code)
         return;
@@ -74,7 +75,7 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
                                                                  (size_t)want->topic.len)
                                                 : NULL;
         for (int32_t i = 0; i < out->partitions_count; i++, n++)
-            end_offset(topic, &want->partitions[i], &parts[n]);
+            end_offset(b, topic, &want->partitions[i], &parts[n]);
     }
     gr_request_respond(req, &resp);
 }

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "create_partitions.h"
 #include "delete_records.h"
 #include "elect_leaders.h"
@@ -172,10 +173,9 @@ static void delete_partition(gr_broker_t *b, gr_topic_t *topic,
     out->partition_index = want->partition_index;
     out->low_watermark = NO_LOW_WATERMARK;
     gr_partition_t *p = gr_topic_partition(topic, want->partition_index);
-    if (!p || !p->log) {
-        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+    out->error_code = gr_partition_serve_error(b, p);
+    if (out->error_code)
         return;
-    }
     if (topic->internal) {
         out->error_code = GR_KERR_INVALID_TOPIC_EXCEPTION;
         return;

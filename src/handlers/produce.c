@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "controller/replica_state.h"
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
 #include "produce.h"
@@ -360,8 +361,9 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
     gr_request_t *req = op->req;
     char msg[GR_ERROR_MAX];
     gr_partition_t *p = gr_topic_partition(topic, in->index);
-    if (!p || !p->log) {
-        set_error(req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
+    gr_kerr_t serve = gr_partition_serve_error(b, p);
+    if (serve) {
+        set_error(req, out, serve, NULL);
         return;
     }
     if (op->acks == GR_ACKS_ALL && topic->settings.min_insync_replicas > GR_ISR_SIZE) {

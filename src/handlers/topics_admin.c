@@ -42,11 +42,15 @@
 #include "broker/topic_config.h"
 #include "create_topics.h"
 #include "delete_topics.h"
+#include "controller/replica_state.h"
+#include "controller/zk_admin.h"
+#include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 
 #define GR_NO_NUM_PARTITIONS                    (-1)
 #define GR_NO_REPLICATION_FACTOR                (-1)
-#define GR_BROKER_COUNT                         1 /* single node */
+#define GR_SINGLE_NODE_BROKERS                  1
+#define GR_CLUSTER_MAX_REPLICATION_FACTOR       1 /* until partitions replicate */
 #define GR_DELETE_TOPICS_DISABLED_ERROR_VERSION 3 /* TOPIC_DELETION_DISABLED from v3 */
 #define GR_ADMIN_MESSAGE_MAX                    512
 
@@ -97,6 +101,24 @@ static void mark_repeats(keyed_t *keys, size_t n, int (*cmp)(const void *, const
 }
 
 /* ---- CreateTopics ---- */
+
+/* Brokers a topic can be placed on: this one alone, or the cluster's live ones. */
+static int32_t broker_count(const gr_broker_t *b)
+{
+    if (!b->cluster.zk_mode)
+        return GR_SINGLE_NODE_BROKERS;
+    size_t cap = b->cluster.node_count + b->zk.controller.broker_count + 1;
+    int32_t *ids = malloc(cap * sizeof *ids);
+    size_t n = ids ? gr_zk_admin_live_brokers(b, ids, cap) : 0;
+    free(ids);
+    return (int32_t)n;
+}
+
+static bool broker_live(const gr_broker_t *b, int32_t id)
+{
+    return b->cluster.zk_mode ? gr_cluster_view_node(&b->cluster, id) != NULL
+                              : id == b->config.broker_id;
+}
 
 typedef struct collision {
     const char *name;
@@ -159,13 +181,13 @@ static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req, const crea
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
         }
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
-            if (a->broker_ids[r] != b->config.broker_id) {
+            if (!broker_live(b, a->broker_ids[r])) {
                 snprintf(msg, len, "Partition %d is assigned to broker %d, which does not exist",
                          a->partition_index, a->broker_ids[r]);
                 return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
             }
         }
-        if (a->broker_ids_count > GR_BROKER_COUNT) {
+        if (a->broker_ids_count > 1) {
             snprintf(msg, len, "Duplicate replica assignment found for partition %d",
                      a->partition_index);
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
@@ -205,7 +227,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
                          : want->replication_factor;
     if (manual) {
         partitions = want->assignments_count;
-        factor = GR_BROKER_COUNT; /* checked replica by replica below */
+        factor = 1; /* checked replica by replica below */
     }
     if (partitions <= 0) {
         snprintf(msg, len, "Number of partitions must be larger than 0.");
@@ -215,9 +237,14 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
         snprintf(msg, len, "Replication factor must be larger than 0.");
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
-    if (factor > GR_BROKER_COUNT) {
+    if (factor > broker_count(b)) {
         snprintf(msg, len, "Replication factor: %d larger than available brokers: %d.", factor,
-                 GR_BROKER_COUNT);
+                 broker_count(b));
+        return GR_KERR_INVALID_REPLICATION_FACTOR;
+    }
+    if (b->cluster.zk_mode && factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
+        snprintf(msg, len, "Replication factor %d is not supported yet: partitions do not "
+                 "replicate between brokers, use 1.", factor);
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
     if (gr_topic_name_check(want->name.ptr, (size_t)want->name.len)) {
@@ -295,8 +322,80 @@ static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_confi
     out->configs_count = (int32_t)n;
 }
 
+/* A topic being created in cluster mode: its result is final once its leaders are known. */
+typedef struct create_state {
+    create_resp_t *out;
+    const char *name;
+    int32_t partitions;
+    bool waiting; /* written to ZooKeeper; waiting for its leaders */
+} create_state_t;
+
+typedef struct cluster_create {
+    gr_create_topics_response_t *resp;
+    create_state_t *states;
+    int32_t count;
+    int32_t timeout_ms;
+} cluster_create_t;
+
+typedef struct zk_write {
+    gr_admin_wait_t *wait;
+    create_state_t *state; /* in the request's arena: only while the request lives */
+} zk_write_t;
+
+static void on_topic_written(void *opaque, gr_kerr_t err)
+{
+    zk_write_t *zw = opaque;
+    if (gr_admin_wait_request(zw->wait) && err) {
+        zw->state->waiting = false;
+        zw->state->out->error_code = err;
+    }
+    gr_admin_wait_release(zw->wait);
+    free(zw);
+}
+
+/* Whether the topic's partitions all have a live leader in this broker's metadata. */
+static bool topic_led(gr_broker_t *b, const char *name, int32_t partitions)
+{
+    gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+    if (!topic || topic->partition_count < partitions)
+        return false;
+    for (int32_t i = 0; i < partitions; i++)
+        if (!gr_cluster_view_node(&b->cluster, topic->partitions[i].leader_id))
+            return false;
+    return true;
+}
+
+static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait_t *w,
+                                create_state_t *st, const create_req_t *want,
+                                const gr_topic_config_t *configs, int config_count)
+{
+    int32_t *replicas = NULL;
+    if (want->assignments_count > 0) {
+        replicas = gr_request_alloc_array(req, st->partitions, sizeof *replicas);
+        if (!replicas)
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        for (int32_t i = 0; i < want->assignments_count; i++)
+            replicas[want->assignments[i].partition_index] = want->assignments[i].broker_ids[0];
+    }
+    zk_write_t *zw = calloc(1, sizeof *zw);
+    if (!zw)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    zw->wait = w;
+    zw->state = st;
+    gr_admin_wait_hold(w);
+    if (gr_zk_admin_create_topic(b, st->name, st->partitions, replicas, configs, config_count,
+                                 on_topic_written, zw) != 0) {
+        gr_admin_wait_release(w);
+        free(zw);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    st->waiting = true;
+    return GR_KERR_NONE;
+}
+
 static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
-                         const create_req_t *want, create_resp_t *out)
+                         const create_req_t *want, create_resp_t *out, gr_admin_wait_t *w,
+                         create_state_t *st)
 {
     char msg[GR_ADMIN_MESSAGE_MAX] = "";
     int16_t version = req->api_version;
@@ -315,8 +414,13 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     }
     if (!err)
         err = check_create(b, req, want, name, &partitions, configs, msg, sizeof msg);
-    if (!err && !validate_only)
+    if (!err && !validate_only && w) {
+        st->name = name;
+        st->partitions = partitions;
+        err = cluster_create(b, req, w, st, want, configs, config_count);
+    } else if (!err && !validate_only) {
         err = gr_topics_create(b, name, partitions, configs, config_count, &topic, msg, sizeof msg);
+    }
     if (err) {
         out->error_code = err;
         if (version >= 1)
@@ -325,7 +429,7 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     }
     out->error_message.len = GR_NULL_LEN;
     out->num_partitions = partitions;
-    out->replication_factor = GR_BROKER_COUNT;
+    out->replication_factor = 1;
     if (topic) {
         out->topic_id = topic->id;
         if (version >= 5)
@@ -335,11 +439,61 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     }
 }
 
+static bool created_topics_led(gr_request_t *req, void *arg)
+{
+    cluster_create_t *cc = arg;
+    for (int32_t i = 0; i < cc->count; i++)
+        if (cc->states[i].waiting &&
+            !topic_led(req->broker, cc->states[i].name, cc->states[i].partitions))
+            return false;
+    return true;
+}
+
+static void finish_create(gr_request_t *req, void *arg, bool timed_out)
+{
+    cluster_create_t *cc = arg;
+    for (int32_t i = 0; i < cc->count; i++) {
+        create_state_t *st = &cc->states[i];
+        if (!st->waiting)
+            continue;
+        gr_topic_t *topic = gr_topics_find(&req->broker->topics, st->name, strlen(st->name));
+        if (topic)
+            st->out->topic_id = topic->id;
+        if (timed_out && cc->timeout_ms > 0 && !topic_led(req->broker, st->name, st->partitions))
+            st->out->error_code = GR_KERR_REQUEST_TIMED_OUT;
+    }
+    gr_request_respond(req, cc->resp);
+}
+
+/* Cluster mode: only the controller creates topics (clients retry elsewhere on NOT_CONTROLLER). */
+static bool refuse_not_controller(gr_broker_t *b, gr_request_t *req, int32_t count,
+                                  gr_create_topics_response_t *resp,
+                                  const gr_create_topics_request_t *in)
+{
+    if (!b->cluster.zk_mode || gr_zk_member_is_controller(b))
+        return false;
+    for (int32_t i = 0; i < count; i++) {
+        gr_create_topics_response_creatable_topic_result_init(&resp->topics[i]);
+        resp->topics[i].name = in->topics[i].name;
+        resp->topics[i].error_code = GR_KERR_NOT_CONTROLLER;
+        if (req->api_version >= 1)
+            resp->topics[i].error_message = gr_str("This is not the correct controller for this cluster.");
+    }
+    resp->topics_count = count;
+    gr_request_respond(req, resp);
+    return true;
+}
+
 void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
 {
     gr_create_topics_request_t in;
     if (gr_request_decode(req, &in))
         return;
+    gr_create_topics_response_t *respp = gr_request_alloc(req, sizeof *respp);
+    if (!respp) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
     gr_create_topics_response_t resp;
     gr_create_topics_response_init(&resp);
     size_t n = in.topics_count > 0 ? (size_t)in.topics_count : 0;
@@ -347,6 +501,17 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.topics || !dup || !keys) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    if (refuse_not_controller(b, req, (int32_t)n, &resp, &in))
+        return;
+    cluster_create_t *cc = gr_request_alloc(req, sizeof *cc);
+    create_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
+    gr_admin_wait_t *w = NULL;
+    if (!cc || !states ||
+        (b->cluster.zk_mode && !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led,
+                                                       finish_create, cc)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
@@ -364,9 +529,17 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
                 out->error_message = gr_str("Found multiple entries for this topic.");
             continue;
         }
-        create_topic(b, req, req->api_version >= 1 && in.validate_only, &in.topics[i], out);
+        states[i].out = out;
+        create_topic(b, req, req->api_version >= 1 && in.validate_only, &in.topics[i], out, w,
+                     &states[i]);
     }
-    gr_request_respond(req, &resp);
+    *respp = resp;
+    if (!w) {
+        gr_request_respond(req, respp);
+        return;
+    }
+    *cc = (cluster_create_t){respp, states, (int32_t)n, in.timeout_ms};
+    gr_admin_wait_release(w);
 }
 
 /* ---- DeleteTopics ---- */
@@ -396,11 +569,82 @@ static void delete_error(gr_request_t *req, delete_resp_t *out, gr_kerr_t err, c
         out->error_message = message_str(req, msg);
 }
 
+typedef struct cluster_delete {
+    gr_delete_topics_response_t resp;
+    bool *waiting; /* per response entry: deletion queued, topic still known here */
+    int32_t timeout_ms;
+} cluster_delete_t;
+
+typedef struct zk_delete {
+    gr_admin_wait_t *wait;
+    cluster_delete_t *cd;
+    size_t index;
+} zk_delete_t;
+
+static void on_delete_queued(void *opaque, gr_kerr_t err)
+{
+    zk_delete_t *zd = opaque;
+    if (gr_admin_wait_request(zd->wait) && err) {
+        zd->cd->waiting[zd->index] = false;
+        zd->cd->resp.responses[zd->index].error_code = err;
+    }
+    gr_admin_wait_release(zd->wait);
+    free(zd);
+}
+
+static bool deleted_topics_gone(gr_request_t *req, void *arg)
+{
+    cluster_delete_t *cd = arg;
+    for (int32_t i = 0; i < cd->resp.responses_count; i++) {
+        gr_str_t name = cd->resp.responses[i].name;
+        if (cd->waiting[i] && gr_topics_find(&req->broker->topics, name.ptr, (size_t)name.len))
+            return false;
+    }
+    return true;
+}
+
+static void finish_delete(gr_request_t *req, void *arg, bool timed_out)
+{
+    cluster_delete_t *cd = arg;
+    for (int32_t i = 0; timed_out && cd->timeout_ms > 0 && i < cd->resp.responses_count; i++) {
+        gr_str_t name = cd->resp.responses[i].name;
+        if (cd->waiting[i] && gr_topics_find(&req->broker->topics, name.ptr, (size_t)name.len))
+            cd->resp.responses[i].error_code = GR_KERR_REQUEST_TIMED_OUT;
+    }
+    gr_request_respond(req, &cd->resp);
+}
+
+/* Cluster mode: queues the deletion in ZooKeeper; the controller does it. */
+static gr_kerr_t cluster_delete(gr_broker_t *b, gr_admin_wait_t *w, cluster_delete_t *cd,
+                                size_t index)
+{
+    zk_delete_t *zd = calloc(1, sizeof *zd);
+    if (!zd)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    *zd = (zk_delete_t){w, cd, index};
+    gr_str_t name = cd->resp.responses[index].name;
+    char cname[GR_TOPIC_NAME_LIMIT + 1];
+    snprintf(cname, sizeof cname, "%.*s", name.len, name.ptr);
+    gr_admin_wait_hold(w);
+    if (gr_zk_admin_delete_topic(b, cname, on_delete_queued, zd) != 0) {
+        gr_admin_wait_release(w);
+        free(zd);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    cd->waiting[index] = true;
+    return GR_KERR_NONE;
+}
+
 void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
 {
     gr_delete_topics_request_t in;
     if (gr_request_decode(req, &in))
         return;
+    cluster_delete_t *cd = gr_request_alloc(req, sizeof *cd);
+    if (!cd) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
     gr_delete_topics_response_t resp;
     gr_delete_topics_response_init(&resp);
     size_t n = 0;
@@ -409,6 +653,16 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     gr_topic_t **found = gr_request_alloc_array(req, n, sizeof(*found));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!targets || !resp.responses || !found || !keys) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
+    bool not_controller = b->cluster.zk_mode && !gr_zk_member_is_controller(b);
+    gr_admin_wait_t *w = NULL;
+    cd->waiting = gr_request_alloc_array(req, n, sizeof(bool));
+    cd->timeout_ms = in.timeout_ms;
+    if (!cd->waiting || (b->cluster.zk_mode && !not_controller &&
+                         !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone,
+                                                 finish_delete, cd)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
@@ -424,7 +678,10 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         out->name = want->name;
         if (req->api_version >= 6)
             out->topic_id = want->topic_id;
-        if (both) {
+        if (not_controller) {
+            delete_error(req, out, GR_KERR_NOT_CONTROLLER,
+                         "This is not the correct controller for this cluster.");
+        } else if (both) {
             delete_error(req, out, GR_KERR_INVALID_REQUEST,
                          "Topic name and topic ID can not both be specified.");
         } else if (!b->config.delete_topic_enable) {
@@ -460,12 +717,17 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         if (k > 0 && keys[k].ptr == keys[k - 1].ptr)
             continue;
         size_t i = keys[k].index;
-        gr_kerr_t err = gr_topics_delete(b, found[i]);
+        cd->resp = resp;
+        gr_kerr_t err = w ? cluster_delete(b, w, cd, i) : gr_topics_delete(b, found[i]);
         if (err) {
             for (size_t j = k; j < keyed && keys[j].ptr == keys[k].ptr; j++)
                 delete_error(req, &resp.responses[keys[j].index], err,
                              "Deleting the topic failed.");
         }
     }
-    gr_request_respond(req, &resp);
+    cd->resp = resp;
+    if (w)
+        gr_admin_wait_release(w);
+    else
+        gr_request_respond(req, &resp);
 }
