@@ -1,5 +1,7 @@
 # Thin wrapper around CMake: the two commands a new user needs are
 #   make run    install missing packages, build, start one broker on localhost:9092
+#   make cluster  the same for ZooKeeper and 3 brokers on localhost:9092-9094
+#                 (make cluster-stop stops them; see ci/cluster.sh)
 #   make test   install, build, run every test (normal and sanitizer builds)
 #   make bench  benchmarks beside librdkafka's mock cluster (SCENARIO=name[,name] for some)
 BUILD      ?= build
@@ -12,7 +14,7 @@ BENCH_RUNS ?= 3
 
 
 .PHONY: all deps deps-build compile build run test test-unit test-asan fuzz format clean
-.PHONY: bench
+.PHONY: bench cluster cluster-stop
 
 all: build
 
@@ -30,6 +32,12 @@ build: deps compile
 
 run: deps-build compile
 	@bash ci/run-broker.sh $(BUILD)
+
+cluster: deps compile
+	@BUILD=$(BUILD) bash ci/cluster.sh start
+
+cluster-stop:
+	@BUILD=$(BUILD) bash ci/cluster.sh stop
 
 test: deps compile
 	@bash ci/test.sh $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Delete a topic while one of the brokers holding it is down: DeleteTopics is
+# accepted (answered at once or at its timeout, as ZooKeeper-mode Kafka does
+# while the deletion waits for that broker) and the deletion stays queued in
+# /admin/delete_topics; once the broker returns it completes: the topic is
+# gone from every broker's metadata, from /brokers/topics and from
+# /admin/delete_topics, and no broker keeps a log directory of it. A topic of
+# the same name can then be created again, empty.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/clusterlib.sh"
+cl_require
+PARTS=6
+REQUEST_TIMED_OUT=7
+UNKNOWN_TOPIC=3
+
+cl_start_cluster 3
+for topic in doomed kept; do
+    out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic $PARTS 1) || gr_fail "admin create $topic failed: $out"
+    [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
+    cl_wait_all_led $topic $PARTS
+    out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t $topic -m produce -n 300 -w 60) || gr_fail "producing to $topic failed: $(tail -n 1 <<<"$out")"
+done
+victim=$(cl_non_controller)
+[ -n "$(cl_led_by doomed "$victim")" ] || gr_fail "broker $victim holds no partition of doomed"
+cl_kill9_broker "$victim"
+cl_wait_stable "broker $victim gone"
+
+got=$(cl_state "$CL_CONTROLLER" delete doomed 3000) || gr_fail "DeleteTopics to the controller got no answer"
+[ "$got" = 0 ] || [ "$got" = "$REQUEST_TIMED_OUT" ] || gr_fail "DeleteTopics answered $got, want 0 or REQUEST_TIMED_OUT"
+pending=$(cl_zk ls "$CL_ZK_CHROOT/admin/delete_topics") || gr_fail "zkCli ls /admin/delete_topics failed"
+# Unless the broker came back already, nothing can have finished the deletion.
+[ "$pending" = "[doomed]" ] || gr_fail "/admin/delete_topics holds '$pending' while broker $victim is down, want [doomed]"
+
+cl_start_broker "$victim"
+# shellcheck disable=SC2317
+gone_everywhere()
+{
+    local i
+    for i in $(cl_live); do
+        [ "$(cl_state "$i" leaders doomed 2>/dev/null)" = "error $UNKNOWN_TOPIC" ] || return 1
+    done
+    [ -z "$(ls -d "$GR_TMP"/b*/logs/doomed-* 2>/dev/null | grep -E '/doomed-[0-9]+$')" ]
+}
+gr_wait_until "$CL_WAIT_S" "doomed gone from every broker's metadata and log dirs" gone_everywhere
+cl_wait_stable "broker $victim back"
+topics=$(cl_zk ls "$CL_ZK_CHROOT/brokers/topics") || gr_fail "zkCli ls /brokers/topics failed"
+[[ "$topics" != *doomed* ]] || gr_fail "/brokers/topics still lists doomed: $topics"
+pending=$(cl_zk ls "$CL_ZK_CHROOT/admin/delete_topics") || gr_fail "zkCli ls /admin/delete_topics failed"
+[ "$pending" = "[]" ] || gr_fail "/admin/delete_topics holds '$pending' after the deletion completed"
+
+# The other topic is untouched; the name is free again.
+cl_wait_all_led kept $PARTS
+n=$(timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" -C -t kept -o beginning -e -q -f '%o\n' | wc -l)
+[ "$n" = 300 ] || gr_fail "topic kept has $n records after the other's deletion, want 300"
+out=$(gr_prog admin -b "$GR_BOOTSTRAP" create doomed 3 1) || gr_fail "admin create doomed again failed: $out"
+[ "$out" = "doomed NO_ERROR" ] || gr_fail "creating doomed again: $out"
+cl_wait_all_led doomed 3
+n=$(timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" -C -t doomed -o beginning -e -q -f '%o\n' | wc -l)
+[ "$n" = 0 ] || gr_fail "re-created topic doomed holds $n records, want none"
+gr_pass

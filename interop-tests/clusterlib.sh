@@ -1,0 +1,375 @@
+# SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=bash
+#
+# Cluster helpers for the interop-tests/cluster_*.sh tests (label cluster),
+# sourced after lib.sh (and after grouplib.sh when a test uses both). (Its
+# name has no underscore, so CTest does not take it for a test.)
+#
+# A cluster is a standalone ZooKeeper (ci/zookeeper.sh, in $GR_TMP/zk) and N
+# gregor brokers, broker i with broker.id=i, its own log dirs
+# ($GR_TMP/b<i>/logs), its own stderr log ($GR_TMP/b<i>.log), a free loopback
+# port kept over restarts, and zookeeper.connect=127.0.0.1:<zk port>/gregor
+# (a chroot) with a short session timeout. On exit, whatever happened, every
+# broker and ZooKeeper are stopped by PID; the test fails if a broker died on
+# its own, did not exit 0 on SIGTERM, or logged a sanitizer report or an
+# ERROR line the test did not allow (lib.sh's checks, over every broker log).
+#
+# Functions:
+#   cl_start_cluster N [key=value]...  ZooKeeper, then N brokers with these
+#                                      overrides too (kept over restarts);
+#                                      waits until they agree on the brokers
+#                                      and one controller (not with
+#                                      CL_START_WAIT=0). Sets GR_BOOTSTRAP to
+#                                      every broker's address.
+#   cl_start_broker I / cl_stop_broker I (SIGTERM, wants exit 0) /
+#   cl_kill9_broker I / cl_restart_broker I (stop, then start)
+#   cl_freeze_broker I / cl_thaw_broker I   SIGSTOP / SIGCONT
+#   cl_start_zk / cl_stop_zk           ZooKeeper on the same port and data
+#   cl_addr I                          127.0.0.1:<port of broker I>
+#   cl_live                            ids of the brokers running (by PID)
+#   cl_bootstrap                       addresses of the running brokers
+#   cl_state I CMD ARGS...             py/cluster_state.py against broker I
+#   cl_controller I                    the controller id broker I reports
+#   cl_stable                          true when every running broker reports
+#                                      exactly the running brokers and the
+#                                      same controller, one of them; sets
+#                                      CL_CONTROLLER
+#   cl_wait_stable DESC                poll cl_stable (CL_WAIT_S)
+#   cl_leaders_are I TOPIC SPEC        broker I's "PARTITION LEADER" lines
+#                                      for TOPIC equal SPEC
+#   cl_wait_all_led TOPIC PARTS        every running broker knows TOPIC with
+#                                      PARTS partitions, each with a live leader
+#   cl_led_by TOPIC I                  partitions of TOPIC broker 0.. says I
+#                                      leads (asks the first running broker)
+#   cl_zk ARGS...                      zkCli.sh against the ZooKeeper; prints
+#                                      the command's output lines only (slow:
+#                                      a JVM start each call)
+#   cl_zk_field PATH KEY               field KEY of znode PATH's JSON
+#   cl_non_controller                  a running broker that is not the
+#                                      controller (after cl_stable)
+
+GR_CLUSTER_REPO=$(cd "$GR_INTEROP_DIR/.." && pwd)
+CL_ZK_DIR=$GR_TMP/zk
+CL_ZK_PORT=
+CL_ZK_CHROOT=/gregor
+CL_ZKCLI=${GR_ZKCLI:-/usr/share/zookeeper/bin/zkCli.sh}
+CL_SESSION_TIMEOUT_MS=${CL_SESSION_TIMEOUT_MS:-6000}
+CL_CONNECTION_TIMEOUT_MS=${CL_CONNECTION_TIMEOUT_MS:-20000}
+# Session expiry takes the session timeout plus ZooKeeper's tick; a
+# controller change then needs a watch, an election and a metadata push.
+CL_WAIT_S=${CL_WAIT_S:-60}
+CL_STATE_PY=$GR_INTEROP_DIR/py/cluster_state.py
+CL_COUNT=0
+CL_OVERRIDES=()
+CL_CONTROLLER=
+declare -a CL_PID=() CL_PORT=()
+[ "$GR_CMD_TIMEOUT_S" -le 60 ] || GR_CMD_TIMEOUT_S=60
+
+cl_require()
+{
+    gr_require_gregor
+    [ -x /usr/bin/java ] && [ -f /usr/share/java/zookeeper.jar ] || {
+        gr_note "skipped: ZooKeeper (Debian's zookeeper package) or Java not installed"
+        exit 77
+    }
+}
+
+cl_broker_log() { echo "$GR_TMP/b$1.log"; }
+
+cl_start_zk()
+{
+    local out rc=0
+    out=$(bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" start "$CL_ZK_DIR" ${CL_ZK_PORT:+"$CL_ZK_PORT"} 2>>"$GR_TMP/zk.err") || rc=$?
+    [ $rc != 77 ] || exit 77
+    [ $rc = 0 ] || gr_fail "ZooKeeper did not start: $(tail -n 5 "$GR_TMP/zk.err")"
+    CL_ZK_PORT=$out
+    gr_note "ZooKeeper pid $(cat "$CL_ZK_DIR/zookeeper.pid") on port $CL_ZK_PORT"
+}
+
+cl_stop_zk()
+{
+    bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" stop "$CL_ZK_DIR" || gr_fail "stopping ZooKeeper failed"
+    gr_note "ZooKeeper stopped"
+}
+
+cl_zk_alive() { [ -f "$CL_ZK_DIR/zookeeper.pid" ] && gr_alive "$(cat "$CL_ZK_DIR/zookeeper.pid")"; }
+
+cl_addr() { echo "127.0.0.1:${CL_PORT[$1]}"; }
+
+cl_start_broker()
+{
+    local i=$1 log deadline kv
+    log=$(cl_broker_log "$i")
+    [ -n "${CL_PORT[$i]:-}" ] || CL_PORT[i]=$(gr_free_port)
+    mkdir -p "$GR_TMP/b$i"
+    touch "$log"
+    local args=(--override "broker.id=$i"
+        --override "listeners=PLAINTEXT://127.0.0.1:${CL_PORT[$i]}"
+        --override "log.dirs=$GR_TMP/b$i/logs"
+        --override "zookeeper.connect=127.0.0.1:$CL_ZK_PORT$CL_ZK_CHROOT"
+        --override "zookeeper.session.timeout.ms=$CL_SESSION_TIMEOUT_MS"
+        --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
+        --override "offsets.topic.replication.factor=1")
+    for kv in "${CL_OVERRIDES[@]}"; do args+=(--override "$kv"); done
+    echo "=== cluster broker $i start ===" >>"$log"
+    "$GR_BROKER" "${args[@]}" 2>>"$log" </dev/null &
+    CL_PID[i]=$!
+    deadline=$((SECONDS + GR_START_DEADLINE_S))
+    until gr_port_open "${CL_PORT[$i]}"; do
+        if ! gr_alive "${CL_PID[$i]}"; then
+            local rc=0
+            wait "${CL_PID[$i]}" || rc=$?
+            CL_PID[i]=
+            tail -n 30 "$log" >&2
+            gr_fail "broker $i exited with status $rc before accepting connections"
+        fi
+        [ $SECONDS -lt $deadline ] || gr_fail "broker $i not accepting on port ${CL_PORT[$i]} after ${GR_START_DEADLINE_S}s"
+        sleep 0.05
+    done
+    gr_note "broker $i pid ${CL_PID[$i]} at $(cl_addr "$i")"
+}
+
+# Waits up to $2 seconds for broker $1 to exit; sets GR_EXIT_STATUS.
+cl_reap_broker()
+{
+    local pid=${CL_PID[$1]} deadline=$((SECONDS + $2))
+    while gr_alive "$pid"; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.05
+    done
+    GR_EXIT_STATUS=0
+    wait "$pid" || GR_EXIT_STATUS=$?
+}
+
+cl_stop_broker()
+{
+    local i=$1
+    [ -n "${CL_PID[$i]:-}" ] || gr_fail "cl_stop_broker: broker $i is not running"
+    kill -TERM "${CL_PID[$i]}" 2>/dev/null || true
+    if ! cl_reap_broker "$i" "$GR_STOP_DEADLINE_S"; then
+        kill -KILL "${CL_PID[$i]}" 2>/dev/null || true
+        cl_reap_broker "$i" 10 || true
+        CL_PID[i]=
+        gr_fail "broker $i did not exit within ${GR_STOP_DEADLINE_S}s of SIGTERM (killed)"
+    fi
+    CL_PID[i]=
+    [ "$GR_EXIT_STATUS" = 0 ] || gr_fail "broker $i exited with status $GR_EXIT_STATUS after SIGTERM (want 0)"
+    gr_note "broker $i stopped"
+}
+
+cl_kill9_broker()
+{
+    local i=$1
+    [ -n "${CL_PID[$i]:-}" ] || gr_fail "cl_kill9_broker: broker $i is not running"
+    kill -KILL "${CL_PID[$i]}" 2>/dev/null || true
+    cl_reap_broker "$i" 30 || gr_fail "broker $i still running after SIGKILL"
+    CL_PID[i]=
+    gr_note "broker $i killed (SIGKILL)"
+}
+
+cl_restart_broker()
+{
+    cl_stop_broker "$1"
+    cl_start_broker "$1"
+}
+
+cl_freeze_broker() { kill -STOP "${CL_PID[$1]}" && gr_note "broker $1 frozen (SIGSTOP)"; }
+cl_thaw_broker() { kill -CONT "${CL_PID[$1]}" && gr_note "broker $1 thawed (SIGCONT)"; }
+
+cl_live()
+{
+    local i ids=()
+    for ((i = 0; i < CL_COUNT; i++)); do
+        [ -z "${CL_PID[$i]:-}" ] || ids+=("$i")
+    done
+    echo "${ids[*]}"
+}
+
+cl_bootstrap()
+{
+    local i out=""
+    for i in $(cl_live); do out="${out:+$out,}$(cl_addr "$i")"; done
+    echo "$out"
+}
+
+cl_state()
+{
+    local i=$1
+    shift
+    timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$CL_STATE_PY" "$(cl_addr "$i")" "$@"
+}
+
+cl_controller() { cl_state "$1" controller; }
+
+cl_stable()
+{
+    local live i controller="" c
+    live=$(cl_live)
+    [ -n "$live" ] || return 1
+    for i in $live; do
+        [ "$(cl_state "$i" brokers 2>/dev/null)" = "$live" ] || return 1
+        c=$(cl_state "$i" controller 2>/dev/null) || return 1
+        [ -n "$controller" ] || controller=$c
+        [ "$c" = "$controller" ] || return 1
+    done
+    [[ " $live " == *" $controller "* ]] || return 1
+    CL_CONTROLLER=$controller
+}
+
+# What each running broker reports: its broker list and controller.
+cl_views()
+{
+    local i
+    for i in $(cl_live); do
+        echo "broker $i sees brokers [$(cl_state "$i" brokers 2>&1)] controller $(cl_state "$i" controller 2>&1)"
+    done
+}
+
+cl_wait_stable()
+{
+    local deadline=$((SECONDS + CL_WAIT_S))
+    until cl_stable; do
+        if [ $SECONDS -ge $deadline ]; then
+            cl_views | sed "s/^/[$GR_TEST_NAME] /" >&2
+            gr_fail "timed out after ${CL_WAIT_S}s waiting for: $1 (brokers $(cl_live) registered, one controller)"
+        fi
+        sleep 0.1
+    done
+    gr_note "brokers $(cl_live) registered, controller $CL_CONTROLLER"
+}
+
+cl_non_controller()
+{
+    local i
+    for i in $(cl_live); do
+        [ "$i" = "$CL_CONTROLLER" ] || { echo "$i"; return 0; }
+    done
+    return 1
+}
+
+cl_leaders_are()
+{
+    [ "$(cl_state "$1" leaders "$2" 2>/dev/null | awk '{ print $1, $2 }')" = "$3" ]
+}
+
+# True when every running broker knows TOPIC with PARTS partitions, each
+# led by a running broker, and they agree on the leaders.
+cl_all_led()
+{
+    local topic=$1 parts=$2 i first="" out live
+    live=" $(cl_live) "
+    for i in $(cl_live); do
+        out=$(cl_state "$i" leaders "$topic" 2>/dev/null) || return 1
+        [ "$(wc -l <<<"$out")" = "$parts" ] || return 1
+        awk -v live="$live" '$3 != 0 || index(live, " " $2 " ") == 0 { bad = 1 } END { exit bad }' <<<"$out" || return 1
+        [ -n "$first" ] || first=$out
+        [ "$out" = "$first" ] || return 1
+    done
+}
+
+cl_wait_all_led()
+{
+    gr_wait_until "$CL_WAIT_S" "topic $1 known by brokers $(cl_live) with $2 partitions, all led" cl_all_led "$1" "$2"
+}
+
+cl_led_by()
+{
+    local first
+    first=$(cl_live | cut -d' ' -f1)
+    cl_state "$first" leaders "$1" | awk -v b="$2" '$2 == b { print $1 }'
+}
+
+cl_zk()
+{
+    local rc=0 out
+    out=$(timeout "$GR_CMD_TIMEOUT_S" "$CL_ZKCLI" -server "127.0.0.1:$CL_ZK_PORT" "$@" 2>"$GR_TMP/zkcli.err") || rc=$?
+    grep -v -E '^(Connecting to |WATCHER::|WatchedEvent |$)' <<<"$out" || true
+    return $rc
+}
+
+# Prints field KEY of the JSON document in znode PATH.
+cl_zk_field()
+{
+    local doc
+    doc=$(cl_zk get "$1") || gr_fail "zkCli get $1 failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+    "$GR_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$doc" "$2" ||
+        gr_fail "znode $1 holds '$doc', not JSON with a field $2"
+}
+
+cl_start_cluster()
+{
+    local n=$1 i
+    shift
+    CL_COUNT=$n
+    # As lib.sh's single broker, plus what a cluster test wants: groups
+    # rebalance at once, a small __consumer_offsets, topics created by
+    # clients get one partition per broker.
+    CL_OVERRIDES=(group.initial.rebalance.delay.ms=0 group.min.session.timeout.ms=2000
+        offsets.topic.num.partitions=6 "$@")
+    cl_start_zk
+    for ((i = 0; i < n; i++)); do cl_start_broker "$i"; done
+    GR_BOOTSTRAP=$(cl_bootstrap)
+    [ "${CL_START_WAIT:-1}" = 0 ] || cl_wait_stable "cluster start"
+}
+
+# Stops every broker (SIGTERM to all first, so they shut down together, then
+# reap each) and ZooKeeper; folds the broker logs into lib.sh's log so that
+# its checks see them. Returns 1 if a broker crashed or misbehaved on stop.
+cl_cleanup_cluster()
+{
+    local i bad=0 log
+    for ((i = 0; i < CL_COUNT; i++)); do
+        [ -n "${CL_PID[$i]:-}" ] || continue
+        kill -CONT "${CL_PID[$i]}" 2>/dev/null
+        if ! gr_alive "${CL_PID[$i]}"; then
+            wait "${CL_PID[$i]}"
+            gr_note "broker $i (pid ${CL_PID[$i]}) died during the test with status $?"
+            CL_PID[i]=
+            bad=1
+            continue
+        fi
+        kill -TERM "${CL_PID[$i]}" 2>/dev/null
+    done
+    for ((i = 0; i < CL_COUNT; i++)); do
+        [ -n "${CL_PID[$i]:-}" ] || continue
+        if ! cl_reap_broker "$i" "$GR_STOP_DEADLINE_S"; then
+            gr_note "broker $i did not exit within ${GR_STOP_DEADLINE_S}s of SIGTERM; SIGKILL"
+            kill -KILL "${CL_PID[$i]}" 2>/dev/null
+            cl_reap_broker "$i" 10
+            bad=1
+        elif [ "$GR_EXIT_STATUS" != 0 ]; then
+            gr_note "broker $i exited with status $GR_EXIT_STATUS after SIGTERM (want 0)"
+            bad=1
+        fi
+        CL_PID[i]=
+    done
+    bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" stop "$CL_ZK_DIR" 2>/dev/null
+    for ((i = 0; i < CL_COUNT; i++)); do
+        log=$(cl_broker_log "$i")
+        [ -f "$log" ] || continue
+        { echo "=== gr_interop: cluster broker $i ==="; cat "$log"; } >>"$GR_LOG"
+    done
+    return $bad
+}
+
+cl_report()
+{
+    local i
+    for ((i = 0; i < CL_COUNT; i++)); do
+        [ -f "$(cl_broker_log "$i")" ] || continue
+        gr_note "broker $i log, last lines ($(cl_broker_log "$i")):"
+        tail -n 15 "$(cl_broker_log "$i")" | sed "s/^/[$GR_TEST_NAME]   b$i: /" >&2
+    done
+    [ ! -f "$CL_ZK_DIR/zookeeper.log" ] || gr_note "ZooKeeper log: $CL_ZK_DIR/zookeeper.log"
+}
+
+CL_EXIT_STATUS=0
+# errexit goes off first, as in grouplib.sh: "(exit STATUS)" hands the status
+# on to lib.sh's cleanup.
+trap 'CL_EXIT_STATUS=$?; set +e
+    if [ $CL_EXIT_STATUS != 0 ] && [ $CL_EXIT_STATUS != 77 ]; then
+        ! declare -F gm_report >/dev/null || gm_report
+        cl_report
+    fi
+    cl_cleanup_cluster || { [ $CL_EXIT_STATUS != 0 ] || CL_EXIT_STATUS=1; }
+    (exit $CL_EXIT_STATUS); gr_cleanup' EXIT

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Reads a cluster's state from one broker over a raw socket (standard
+library only), for the cluster tests: what that broker believes, so a test
+can ask each broker in turn and poll until they agree.
+
+Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
+
+  controller             the controller id (Metadata v4), -1 for none
+  brokers                the live broker ids, sorted, space-separated
+  clusterid              the cluster id
+  leaders TOPIC          one line per partition: "PARTITION LEADER ERROR"
+                         (sorted by partition); exit 3 with "error CODE" if
+                         the topic itself has an error (3: unknown topic)
+  topics                 the topic names, sorted, one a line
+  coordinator GROUP      FindCoordinator v1: "ERROR NODE"
+  create TOPIC PARTS [RF]  CreateTopics v2 to this broker only (replication
+                         factor RF, default -1; timeout 30 s): prints the
+                         error code
+  delete TOPIC [MS]      DeleteTopics v1 to this broker only (timeout MS,
+                         default 30 s): prints the error code
+
+Metadata never auto-creates a topic (allow_auto_topic_creation=false).
+Exit status: 0 answered, 2 usage, 3 topic error, 4 no connection or a
+broken answer (the reason on stderr).
+"""
+import socket
+import struct
+import sys
+
+API_METADATA, API_FIND_COORDINATOR, API_CREATE_TOPICS, API_DELETE_TOPICS = 3, 10, 19, 20
+METADATA_V, FIND_COORDINATOR_V, CREATE_TOPICS_V, DELETE_TOPICS_V = 4, 1, 2, 1
+GROUP_KEY_TYPE = 0
+ADMIN_TIMEOUT_MS = 30000
+SOCKET_TIMEOUT_S = 40
+EXIT_TOPIC_ERROR, EXIT_TRANSPORT = 3, 4
+
+
+class Broken(Exception):
+    pass
+
+
+def s8(v):
+    return struct.pack(">b", v)
+
+
+def s16(v):
+    return struct.pack(">h", v)
+
+
+def s32(v):
+    return struct.pack(">i", v)
+
+
+def string(s):
+    b = s.encode()
+    return s16(len(b)) + b
+
+
+class Reader:
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, n):
+        if self.pos + n > len(self.data):
+            raise Broken("response shorter than its fields")
+        b = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return b
+
+    def i8(self):
+        return struct.unpack(">b", self.take(1))[0]
+
+    def i16(self):
+        return struct.unpack(">h", self.take(2))[0]
+
+    def i32(self):
+        return struct.unpack(">i", self.take(4))[0]
+
+    def string(self):
+        n = self.i16()
+        return None if n < 0 else self.take(n).decode()
+
+    def array(self, item):
+        n = self.i32()
+        return [] if n < 0 else [item() for _ in range(n)]
+
+
+def recv_exact(sock, n):
+    out = b""
+    while len(out) < n:
+        chunk = sock.recv(n - len(out))
+        if not chunk:
+            raise Broken("connection closed by the broker")
+        out += chunk
+    return out
+
+
+def call(addr, api, version, body):
+    host, port = addr.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=SOCKET_TIMEOUT_S) as sock:
+        frame = s16(api) + s16(version) + s32(1) + string("cluster_state") + body
+        sock.sendall(s32(len(frame)) + frame)
+        size = struct.unpack(">i", recv_exact(sock, 4))[0]
+        r = Reader(recv_exact(sock, size))
+        if r.i32() != 1:
+            raise Broken("wrong correlation id")
+        return r
+
+
+def metadata(addr, topics):
+    body = (s32(-1) if topics is None else s32(len(topics)) + b"".join(string(t) for t in topics))
+    r = call(addr, API_METADATA, METADATA_V, body + s8(0))
+    r.i32()  # throttle_time_ms
+
+    def broker():
+        node, _host, _port, _rack = r.i32(), r.string(), r.i32(), r.string()
+        return node
+
+    def partition():
+        err, index, leader = r.i16(), r.i32(), r.i32()
+        r.array(r.i32)  # replicas
+        r.array(r.i32)  # isr
+        return index, leader, err
+
+    def topic():
+        err, name, _internal = r.i16(), r.string(), r.i8()
+        return name, err, r.array(partition)
+
+    brokers = r.array(broker)
+    cluster_id = r.string()
+    controller = r.i32()
+    return brokers, controller, r.array(topic), cluster_id
+
+
+def cmd_leaders(addr, topic):
+    topics = metadata(addr, [topic])[2]
+    for name, err, parts in topics:
+        if name != topic:
+            continue
+        if err:
+            print("error %d" % err)
+            return EXIT_TOPIC_ERROR
+        for index, leader, perr in sorted(parts):
+            print(index, leader, perr)
+        return 0
+    raise Broken("topic %s missing from the answer" % topic)
+
+
+def cmd_coordinator(addr, group):
+    r = call(addr, API_FIND_COORDINATOR, FIND_COORDINATOR_V, string(group) + s8(GROUP_KEY_TYPE))
+    r.i32()  # throttle_time_ms
+    err = r.i16()
+    r.string()  # error_message
+    print(err, r.i32())
+    return 0
+
+
+def cmd_create(addr, topic, parts, rf):
+    body = (s32(1) + string(topic) + s32(parts) + s16(rf) + s32(0) + s32(0) +
+            s32(ADMIN_TIMEOUT_MS) + s8(0))
+    r = call(addr, API_CREATE_TOPICS, CREATE_TOPICS_V, body)
+    r.i32()  # throttle_time_ms
+    results = r.array(lambda: (r.string(), r.i16(), r.string()))
+    print(results[0][1] if results else "none")
+    return 0
+
+
+def cmd_delete(addr, topic, timeout_ms):
+    r = call(addr, API_DELETE_TOPICS, DELETE_TOPICS_V, s32(1) + string(topic) + s32(timeout_ms))
+    r.i32()  # throttle_time_ms
+    results = r.array(lambda: (r.string(), r.i16()))
+    print(results[0][1] if results else "none")
+    return 0
+
+
+def run(argv):
+    addr, cmd, args = argv[1], argv[2], argv[3:]
+    if cmd == "controller" and not args:
+        print(metadata(addr, [])[1])
+    elif cmd == "brokers" and not args:
+        print(" ".join(str(b) for b in sorted(metadata(addr, [])[0])))
+    elif cmd == "clusterid" and not args:
+        print(metadata(addr, [])[3])
+    elif cmd == "topics" and not args:
+        for name in sorted(t[0] for t in metadata(addr, None)[2]):
+            print(name)
+    elif cmd == "leaders" and len(args) == 1:
+        return cmd_leaders(addr, args[0])
+    elif cmd == "coordinator" and len(args) == 1:
+        return cmd_coordinator(addr, args[0])
+    elif cmd == "create" and len(args) in (2, 3):
+        return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
+    elif cmd == "delete" and len(args) in (1, 2):
+        return cmd_delete(addr, args[0], int(args[1]) if len(args) == 2 else ADMIN_TIMEOUT_MS)
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
+    try:
+        return run(sys.argv)
+    except (OSError, Broken) as e:
+        sys.stderr.write("cluster_state: %s: %s\n" % (sys.argv[1], e))
+        return EXIT_TRANSPORT
+
+
+if __name__ == "__main__":
+    sys.exit(main())
