@@ -9,6 +9,7 @@
 #include "broker/broker.h"
 #include "broker/topics_int.h"
 #include "controller/cluster_view.h"
+#include "controller/replica_state.h"
 #include "handlers/handlers.h"
 
 #define PATH_BUF 4096
@@ -156,7 +157,7 @@ void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data)
 {
     gr_topics_remove(&b->topics, topic);
     for (int32_t i = 0; i < topic->partition_count; i++)
-        gr_partition_unhost(b, &topic->partitions[i], delete_data);
+        gr_replica_stop(b, &topic->partitions[i], delete_data); /* groups leave with it */
     gr_topic_free(topic);
 }
 
