@@ -14,8 +14,7 @@
 
 #define PATH_BUF 4096
 
-static gr_topic_t *topic_create_empty(gr_broker_t *b, const char *name, gr_uuid_t id,
-                                      int32_t count)
+static gr_topic_t *topic_create_empty(gr_broker_t *b, const char *name, gr_uuid_t id, int32_t count)
 {
     gr_topic_t *topic = gr_topic_new(name, count);
     if (!topic)
@@ -117,8 +116,8 @@ int gr_partition_host(gr_broker_t *b, gr_partition_t *p)
     (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &start, &start_count);
     int32_t leader = p->leader_id, epoch = p->leader_epoch;
     gr_topic_t *topic = p->topic;
-    int rc = gr_topic_partition_open(b, topic, p->index, recovery, recovery_count, start,
-                                     start_count);
+    int rc =
+        gr_topic_partition_open(b, topic, p->index, recovery, recovery_count, start, start_count);
     free(recovery);
     free(start);
     /* partition_open resets the single-node placement: keep the controller's. */

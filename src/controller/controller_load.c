@@ -49,8 +49,7 @@ static void brokers_apply(gr_controller_t *c, broker_snapshot_t *s)
     }
     for (size_t i = 0; i < c->broker_count; i++) {
         if (c->brokers[i].peer)
-            gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d left",
-                    c->brokers[i].node.id);
+            gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d left", c->brokers[i].node.id);
         ctl_broker_drop_peer(&c->brokers[i]);
         free(c->brokers[i].node.rack);
     }
@@ -145,8 +144,7 @@ static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t
         r->slot = i;
         char path[GR_STORE_PATH_MAX + 1];
         snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%s", names[i]);
-        if (gr_store_get(c->b->store_session, path, NULL, NULL, on_broker_data, r) ==
-            GR_STORE_OK)
+        if (gr_store_get(c->b->store_session, path, NULL, NULL, on_broker_data, r) == GR_STORE_OK)
             s->pending++;
         else
             free(r);
@@ -186,8 +184,8 @@ static void on_state(void *opaque, int rc, const void *data, size_t len,
         p->state_read = rc == GR_STORE_OK || rc == GR_STORE_NONODE;
         p->zk_version = p->has_state ? stat->version : -1;
         if (rc == GR_STORE_OK && !p->has_state)
-            gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "state of %s-%d is unreadable",
-                    t->name, op->index);
+            gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "state of %s-%d is unreadable", t->name,
+                    op->index);
         p->changed = true;
     }
     free(op);
@@ -202,8 +200,7 @@ void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index)
     snprintf(op->name, sizeof op->name, "%s", t->name);
     op->index = index;
     char path[GR_STORE_PATH_MAX + 1];
-    snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s/partitions/%d/state", t->name,
-             index);
+    snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s/partitions/%d/state", t->name, index);
     c->reads_pending++;
     if (gr_store_get(c->b->store_session, path, NULL, NULL, on_state, op) != GR_STORE_OK) {
         c->reads_pending--;
@@ -266,8 +263,7 @@ static void on_assignment(void *opaque, int rc, const void *data, size_t len,
                     ctl_load_state(c, t, i);
         gr_zk_assignment_free(&a);
     } else if (t && rc == GR_STORE_OK) {
-        gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "assignment of %s is unreadable",
-                op->name);
+        gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "assignment of %s is unreadable", op->name);
     }
     free(op);
     ctl_kick(c);
