@@ -12,6 +12,47 @@
 
 #include "controller/controller_int.h"
 
+/* A listing changed: read it again (the watch is re-set by the read). */
+static void on_listing_watch(void *opaque, gr_store_event_t event, const char *path)
+{
+    (void)event;
+    gr_controller_t *c = opaque;
+    if (!c->active)
+        return;
+    if (strcmp(path, GR_ZK_BROKER_IDS_PATH) == 0)
+        ctl_load_brokers(c);
+    else if (strcmp(path, GR_ZK_BROKER_TOPICS_PATH) == 0)
+        ctl_load_topics(c);
+    else if (strcmp(path, GR_ZK_DELETE_TOPICS_PATH) == 0)
+        ctl_load_deletions(c);
+}
+
+/* Lists path's children with a watch; reconciling waits for cb. */
+static void list_children(gr_controller_t *c, const char *path, gr_store_children_fn *cb)
+{
+    ctl_op_t *op = ctl_op_new(c);
+    if (!op)
+        return ctl_kick_later(c);
+    c->reads_pending++;
+    if (gr_store_children(c->b->store_session, path, on_listing_watch, c, cb, op) != GR_STORE_OK) {
+        c->reads_pending--;
+        free(op);
+        ctl_kick_later(c);
+    }
+}
+
+/* Reads path (watched when watch is set) for op; reconciling waits for cb. */
+static void read_node(gr_controller_t *c, ctl_op_t *op, const char *path, gr_store_watch_fn *watch,
+                      gr_store_data_fn *cb)
+{
+    c->reads_pending++;
+    if (gr_store_get(c->b->store_session, path, watch, c, cb, op) != GR_STORE_OK) {
+        c->reads_pending--;
+        free(op);
+        ctl_kick_later(c);
+    }
+}
+
 /* ---- brokers ------------------------------------------------------------------------ */
 
 typedef struct broker_snapshot {
@@ -97,15 +138,6 @@ static void on_broker_data(void *opaque, int rc, const void *data, size_t len,
     snapshot_release(s);
 }
 
-static void on_brokers_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_brokers(c);
-}
-
 static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t count,
                           const gr_store_stat_t *stat)
 {
@@ -154,16 +186,7 @@ static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t
 
 void ctl_load_brokers(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_BROKER_IDS_PATH, on_brokers_watch, c,
-                          on_broker_ids, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_BROKER_IDS_PATH, on_broker_ids);
 }
 
 /* ---- partition states ---------------------------------------------------------------- */
@@ -201,12 +224,7 @@ void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index)
     op->index = index;
     char path[GR_STORE_PATH_MAX + 1];
     snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s/partitions/%d/state", t->name, index);
-    c->reads_pending++;
-    if (gr_store_get(c->b->store_session, path, NULL, NULL, on_state, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    read_node(c, op, path, NULL, on_state);
 }
 
 /* ---- topic assignments --------------------------------------------------------------- */
@@ -277,22 +295,7 @@ static void load_assignment(gr_controller_t *c, const char *name)
     snprintf(op->name, sizeof op->name, "%s", name);
     char path[GR_STORE_PATH_MAX + 1];
     snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s", name);
-    c->reads_pending++;
-    if (gr_store_get(c->b->store_session, path, on_assignment_watch, c, on_assignment, op) !=
-        GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
-}
-
-static void on_topics_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_topics(c);
+    read_node(c, op, path, on_assignment_watch, on_assignment);
 }
 
 static void on_topic_names(void *opaque, int rc, const char *const *names, size_t count,
@@ -338,28 +341,10 @@ static void on_topic_names(void *opaque, int rc, const char *const *names, size_
 
 void ctl_load_topics(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_BROKER_TOPICS_PATH, on_topics_watch, c,
-                          on_topic_names, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_BROKER_TOPICS_PATH, on_topic_names);
 }
 
 /* ---- deletions ------------------------------------------------------------------------ */
-
-static void on_deletions_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_deletions(c);
-}
 
 static void on_admin_node_deleted(void *opaque, int rc)
 {
@@ -416,14 +401,5 @@ static void on_deletions(void *opaque, int rc, const char *const *names, size_t 
 
 void ctl_load_deletions(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_DELETE_TOPICS_PATH, on_deletions_watch, c,
-                          on_deletions, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_DELETE_TOPICS_PATH, on_deletions);
 }
