@@ -35,6 +35,17 @@ steady_count_is()
     [ "$(timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" -C -t steady -o beginning -e -q -f '%o\n' | wc -l)" = "$STEADY" ]
 }
 
+# shellcheck disable=SC2317
+create_retrying()
+{
+    out=$(gr_prog admin -b "$GR_BOOTSTRAP" create "$CREATE_TOPIC" $PARTS 1) || gr_fail "admin create $CREATE_TOPIC failed: $out"
+    case "$out" in
+    "$CREATE_TOPIC NO_ERROR") return 0 ;;
+    *NOT_CONTROLLER*) return 1 ;;
+    *) gr_fail "creating $CREATE_TOPIC: $out" ;;
+    esac
+}
+
 # After an outage: every broker back with one controller, a new topic is
 # created and used, and steady still holds every record.
 # shellcheck disable=SC2317
@@ -43,8 +54,11 @@ check_recovered()
     local topic=$1
     gr_wait_until "$CL_WAIT_S" "the brokers to reconnect to ZooKeeper" cl_zk_reconnected
     cl_wait_stable "brokers registered again after $topic"
-    out=$(gr_prog admin -b "$GR_BOOTSTRAP" create "$topic" $PARTS 1) || gr_fail "admin create $topic failed: $out"
-    [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
+    # Until the sessions cut off by the outage have expired, the controller
+    # may still be changing hands: like Kafka's admin clients, retry
+    # NOT_CONTROLLER.
+    CREATE_TOPIC=$topic
+    gr_wait_until 60 "creating $topic to succeed" create_retrying
     cl_wait_all_led "$topic" $PARTS
     out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t "$topic" -n 300 -w 60) || gr_fail "roundtrip on $topic failed: $(tail -n 1 <<<"$out")"
     produce_steady 100

@@ -661,7 +661,11 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
     for (int32_t i = 0; i < topic->partition_count; i++)
         if (topic->partitions[i].log)
             gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
-    topic_store_save_config(b, topic);
+    if (b->cluster.zk_mode) /* every broker applies it from the notification */
+        (void)gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL,
+                                      NULL);
+    else
+        topic_store_save_config(b, topic);
     gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s now has %d config override(s)", topic->name,
             topic->config_count);
     return GR_KERR_NONE;

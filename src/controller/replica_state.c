@@ -60,16 +60,17 @@ gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p)
                 p->index, strerror(-rc));
         return GR_KERR_KAFKA_STORAGE_ERROR;
     }
-    if (is_offsets_topic(p)) {
-        /* MERGE-GCOORD: gr_coordinator_partition_elected / resigned */
-    }
+    /* The coordinator ignores a call older than the epochs it has seen. */
+    if (is_offsets_topic(p) && gr_partition_led_here(b, p))
+        gr_coordinator_partition_elected(&b->groups, p->index, p->leader_epoch);
+    else if (is_offsets_topic(p))
+        gr_coordinator_partition_resigned(&b->groups, p->index, p->leader_epoch);
     return GR_KERR_NONE;
 }
 
 void gr_replica_stop(gr_broker_t *b, gr_partition_t *p, bool delete_data)
 {
-    if (p->log && is_offsets_topic(p)) {
-        /* MERGE-GCOORD: gr_coordinator_partition_resigned */
-    }
+    if (p->log && is_offsets_topic(p))
+        gr_coordinator_partition_resigned(&b->groups, p->index, GR_COORDINATOR_ANY_EPOCH);
     gr_partition_unhost(b, p, delete_data);
 }

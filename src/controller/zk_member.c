@@ -203,6 +203,7 @@ int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
     m->b = b;
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
+    ev_init(&m->lost, NULL);
     gr_store_zk_config_t cfg = {
         .connect = b->config.zookeeper_connect,
         .session_timeout_ms = b->config.zookeeper_session_timeout_ms,
@@ -519,23 +520,11 @@ static void watch_config_changes(gr_zk_member_t *m)
 
 /* ---- sessions ------------------------------------------------------------------------ */
 
-static void on_session_state(void *opaque, gr_store_session_state_t state)
+/* The session is gone (or must be taken as gone): start over with a new one. */
+static void restart_session(gr_zk_member_t *m, const char *why)
 {
-    gr_broker_t *b = opaque;
-    gr_zk_member_t *m = member(b);
-    if (state == GR_STORE_SESSION_CONNECTED) {
-        m->connected = true;
-        if (m->started && !m->registered)
-            register_broker(m);
-        return;
-    }
-    if (state == GR_STORE_SESSION_DISCONNECTED) {
-        m->connected = false;
-        gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "disconnected from ZooKeeper: reconnecting");
-        return;
-    }
-    gr_logf(&b->log, GR_LOG_WARN, "zookeeper",
-            "ZooKeeper session expired: registering again with a new session");
+    gr_broker_t *b = m->b;
+    gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "%s: registering again with a new session", why);
     gr_controller_resign(&m->controller);
     m->gen++;
     m->connected = false;
@@ -543,11 +532,52 @@ static void on_session_state(void *opaque, gr_store_session_state_t state)
     m->changes_primed = false;
     if (ev_is_active(&m->retry))
         ev_timer_stop(b->loop, &m->retry);
+    if (ev_is_active(&m->lost))
+        ev_timer_stop(b->loop, &m->lost);
     gr_store_session_t *old = b->store_session;
     b->store_session = NULL;
     gr_store_session_close(old);
     if (!b->stopping && open_session(b) != 0)
         gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot open a new session");
+}
+
+/*
+ * Cut off from ZooKeeper for a whole session timeout: an ensemble would have
+ * expired the session by now (a single server that restarts does not, it
+ * renews every session), so act as if it had: another broker may have taken
+ * over what this one held.
+ */
+static void on_connection_lost_too_long(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    restart_session(t->data, "cut off from ZooKeeper for longer than the session timeout");
+}
+
+static void on_session_state(void *opaque, gr_store_session_state_t state)
+{
+    gr_broker_t *b = opaque;
+    gr_zk_member_t *m = member(b);
+    if (state == GR_STORE_SESSION_CONNECTED) {
+        m->connected = true;
+        if (ev_is_active(&m->lost))
+            ev_timer_stop(b->loop, &m->lost);
+        if (m->started && !m->registered)
+            register_broker(m);
+        return;
+    }
+    if (state == GR_STORE_SESSION_DISCONNECTED) {
+        m->connected = false;
+        gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "disconnected from ZooKeeper: reconnecting");
+        if (!ev_is_active(&m->lost) && !b->stopping) {
+            ev_timer_init(&m->lost, on_connection_lost_too_long,
+                          b->config.zookeeper_session_timeout_ms / MS_PER_SEC, 0.);
+            m->lost.data = m;
+            ev_timer_start(b->loop, &m->lost);
+        }
+        return;
+    }
+    restart_session(m, "ZooKeeper session expired");
 }
 
 void gr_zk_member_start(gr_broker_t *b)
@@ -566,6 +596,8 @@ void gr_zk_member_stop(gr_broker_t *b)
     m->gen++;
     if (ev_is_active(&m->retry))
         ev_timer_stop(b->loop, &m->retry);
+    if (ev_is_active(&m->lost))
+        ev_timer_stop(b->loop, &m->lost);
     gr_controller_fini(&m->controller);
 }
 

@@ -10,7 +10,8 @@
  *    controller; the others watch the node and race again when it goes;
  *  - /config/changes notifications: topic configs read again and applied;
  *  - session expiry: the controller resigns, a new session is opened, and
- *    registration, election and watches start over.
+ *    registration, election and watches start over. Being disconnected for
+ *    a whole session timeout counts as expiry (see on_connection_lost_too_long).
  *
  * Runs on: loop thread.
  */
@@ -35,6 +36,7 @@ typedef struct gr_zk_member {
     bool changes_primed;     /* the first /config/changes listing was taken as the baseline */
     int64_t changes_seen;    /* highest config_change sequence handled */
     ev_timer retry;          /* retries a failed registration or election */
+    ev_timer lost;           /* disconnected: a session timeout later, take it as expired */
 } gr_zk_member_t;
 
 /*

@@ -3,7 +3,8 @@
  * The group coordinator's table of groups, the env the groups run in
  * (libev timers, the broker clock, persistence), the offsets topic's
  * creation, and offset retention. Records: coordinator_records.c; replay:
- * coordinator_load.c.
+ * coordinator_load.c; which partitions are led here and routing:
+ * coordinator_leadership.c.
  *
  * Runs on: loop thread.
  */
@@ -102,7 +103,8 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
 {
     for (size_t b = 0; b < co->bucket_count; b++)
         for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (g->state != GR_GROUP_DEAD)
+            if (g->state != GR_GROUP_DEAD &&
+                gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
                 fn(g, arg);
 }
 
@@ -113,74 +115,57 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
     return gr_topics_find(&co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
 }
 
-/* The topic exists: every partition is ours; replay those not loaded yet. */
-static int adopt_topic(gr_coordinator_t *co, gr_topic_t *topic)
+/* Kafka's rule: never create the topic with fewer replicas than configured. */
+static bool enough_brokers(gr_coordinator_t *co)
 {
-    if (co->load_state)
-        return 0;
-    co->load_state = calloc((size_t)topic->partition_count, 1);
-    if (!co->load_state)
-        return -ENOMEM;
-    co->partition_count = topic->partition_count;
-    for (int32_t i = 0; i < topic->partition_count; i++) {
-        gr_log_t *log = topic->partitions[i].log;
-        /* An empty partition (a topic just created) has nothing to replay. */
-        bool empty = gr_log_end_offset(log) == gr_log_start_offset(log);
-        co->load_state[i] = empty ? GR_LOAD_DONE : GR_LOAD_LOADING;
+    gr_broker_t *b = co->broker;
+    int32_t live_brokers = b->cluster.zk_mode ? (int32_t)b->cluster.node_count : 1;
+    if (b->config.offsets_topic_replication_factor <= live_brokers)
+        return true;
+    if (!co->warned_replication)
+        gr_logf(&b->log, GR_LOG_WARN, "group",
+                "cannot create %s: offsets.topic.replication.factor=%d but %d broker(s) alive; "
+                "set offsets.topic.replication.factor=1 for a single broker",
+                GR_OFFSETS_TOPIC, b->config.offsets_topic_replication_factor, live_brokers);
+    co->warned_replication = true;
+    return false;
+}
+
+static gr_kerr_t create_topic(gr_coordinator_t *co)
+{
+    gr_broker_t *b = co->broker;
+    if (!enough_brokers(co))
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    char segment_bytes[24];
+    snprintf(segment_bytes, sizeof segment_bytes, "%d", b->config.offsets_topic_segment_bytes);
+    gr_topic_config_t configs[] = {
+        {"cleanup.policy", "compact"},
+        {"segment.bytes", segment_bytes},
+        {"compression.type", "producer"},
+    };
+    char err[256];
+    gr_topic_t *topic;
+    gr_kerr_t kerr =
+        gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
+                         (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
+    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster.zk_mode)
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
+    if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
+        gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC, err);
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     }
-    gr_coordinator_load_begin(co);
-    return 0;
+    if (!kerr)
+        gr_logf(&b->log, GR_LOG_INFO, "group", "created %s with %d partitions", GR_OFFSETS_TOPIC,
+                topic->partition_count);
+    gr_coordinator_elect_local(co);
+    return GR_KERR_NONE;
 }
 
 gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
 {
-    gr_broker_t *b = co->broker;
     if (!co->buckets) /* shut down */
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    if (!topic) {
-        /* Kafka's rule: never create it with fewer replicas than configured. */
-        int32_t live_brokers = 1;
-        if (b->config.offsets_topic_replication_factor > live_brokers) {
-            if (!co->warned_replication)
-                gr_logf(&b->log, GR_LOG_WARN, "group",
-                        "cannot create %s: offsets.topic.replication.factor=%d but %d broker is "
-                        "alive; set offsets.topic.replication.factor=1 for a single broker",
-                        GR_OFFSETS_TOPIC, b->config.offsets_topic_replication_factor, live_brokers);
-            co->warned_replication = true;
-            return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-        }
-        char segment_bytes[24];
-        snprintf(segment_bytes, sizeof segment_bytes, "%d", b->config.offsets_topic_segment_bytes);
-        gr_topic_config_t configs[] = {
-            {"cleanup.policy", "compact"},
-            {"segment.bytes", segment_bytes},
-            {"compression.type", "producer"},
-        };
-        char err[256];
-        gr_kerr_t kerr =
-            gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
-                             (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
-        if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
-            gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC,
-                    err);
-            return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-        }
-        gr_logf(&b->log, GR_LOG_INFO, "group", "created %s with %d partitions", GR_OFFSETS_TOPIC,
-                topic->partition_count);
-    }
-    return adopt_topic(co, topic) < 0 ? GR_KERR_COORDINATOR_NOT_AVAILABLE : GR_KERR_NONE;
-}
-
-gr_kerr_t gr_coordinator_check(gr_coordinator_t *co, gr_str_t id, int32_t *partition)
-{
-    if (!co->buckets || !co->load_state)
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    *partition =
-        gr_group_partition_for(id.ptr, id.len > 0 ? (size_t)id.len : 0, co->partition_count);
-    if (co->load_state[*partition] != GR_LOAD_DONE)
-        return GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
-    return GR_KERR_NONE;
+    return gr_coordinator_topic(co) ? GR_KERR_NONE : create_topic(co);
 }
 
 /* --- retention -------------------------------------------------------------------- */
@@ -227,14 +212,12 @@ static void expire_group(gr_coordinator_t *co, gr_group_t *g, int64_t now)
 
 void gr_coordinator_expire(gr_coordinator_t *co)
 {
-    if (!co->load_state)
-        return;
     int64_t now = env_now(co);
     for (size_t b = 0; b < co->bucket_count; b++) {
         gr_group_t *g = co->buckets[b];
         while (g) {
             gr_group_t *next = g->next;
-            if (co->load_state[g->coordinator_partition] == GR_LOAD_DONE)
+            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
                 expire_group(co, g, now);
             g = next;
         }
@@ -258,7 +241,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
     co->buckets = calloc(co->bucket_count, sizeof(*co->buckets));
     if (!co->buckets)
         return -ENOMEM;
-    co->partition_count = b->config.offsets_topic_num_partitions;
+    co->load_partition = -1;
     co->env = (gr_group_env_t){
         .opaque = co,
         .limits = {.min_session_timeout_ms = b->config.group_min_session_timeout_ms,
@@ -282,9 +265,7 @@ void gr_coordinator_start(gr_coordinator_t *co)
 {
     ev_timer_start(co->broker->loop, &co->retention_timer);
     ev_unref(co->broker->loop); /* the retention timer alone does not keep the loop running */
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    if (topic && adopt_topic(co, topic) < 0)
-        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "cannot load groups: out of memory");
+    gr_coordinator_elect_local(co);
 }
 
 void gr_coordinator_fini(gr_coordinator_t *co)
@@ -307,6 +288,7 @@ void gr_coordinator_fini(gr_coordinator_t *co)
     co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
     co->bucket_count = 0;
     co->count = 0;
-    free(co->load_state);
-    co->load_state = NULL;
+    free(co->partitions);
+    co->partitions = NULL;
+    co->partition_slots = 0;
 }

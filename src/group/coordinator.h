@@ -4,14 +4,28 @@
  * internal topic __consumer_offsets, and the event-loop side of the groups'
  * timers.
  *
- * Group ids map to a __consumer_offsets partition (coordinator_hash.h);
- * this broker leads every partition in single-node mode, so it coordinates
- * every group once the topic exists. Commits and group metadata are records
- * with Kafka's key/value schemas (offset commit key v1 / value v3, or v1
- * when an expiry time is set; group metadata key v2 / value v3); deletions
- * are tombstones. At start-up each partition is replayed to rebuild the
- * groups; until its replay ends, requests for its groups are answered
- * COORDINATOR_LOAD_IN_PROGRESS (replay runs on the loop, a slice at a time).
+ * Group ids map to a __consumer_offsets partition (coordinator_hash.h),
+ * hashed over the topic's own partition count (the topic may have been
+ * created by another broker, with its offsets.topic.num.partitions). This
+ * broker coordinates the groups of the partitions it leads: it is told so
+ * partition by partition (gr_coordinator_partition_elected / _resigned, from
+ * LeaderAndIsr and StopReplica in cluster mode; for every partition when the
+ * topic opens or is created in single-node mode). Commits and group metadata
+ * are records with Kafka's key/value schemas (offset commit key v1 / value
+ * v3, or v1 when an expiry time is set; group metadata key v2 / value v3);
+ * deletions are tombstones, written to the log of the group's partition.
+ *
+ * A partition's states and the function doing each transition:
+ *
+ *   NONE ──elected──▶ LOADING ──replay reaches the high watermark──▶ DONE
+ *   NONE ──elected, empty log──▶ DONE
+ *   LOADING / DONE ──resigned──▶ NONE (replay aborted, groups unloaded)
+ *
+ * Requests for a group answer NOT_COORDINATOR while its partition is NONE
+ * (or its leader is another broker), COORDINATOR_LOAD_IN_PROGRESS while
+ * LOADING (replay runs on the loop, a slice at a time), and are served when
+ * DONE. Leader epochs order the calls: one older than the last seen for the
+ * partition is ignored, and so is an elected at the epoch of a resign.
  *
  * Offsets expire on a timer (offsets.retention.check.interval.ms) by
  * Kafka's rules: for a consumer group that is Empty, retention counts from
@@ -31,15 +45,24 @@
 
 #define GR_OFFSETS_TOPIC           "__consumer_offsets"
 #define GR_TRANSACTION_STATE_TOPIC "__transaction_state" /* the transaction coordinator's */
+/* gr_coordinator_partition_resigned's epoch for "whatever was seen" (StopReplica). */
+#define GR_COORDINATOR_ANY_EPOCH (-1)
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;
 
 typedef enum gr_partition_load {
-    GR_LOAD_NONE,    /* not owned (no topic yet) */
+    GR_LOAD_NONE,    /* not led here */
     GR_LOAD_LOADING, /* replay in progress */
     GR_LOAD_DONE,
 } gr_partition_load_t;
+
+/* What the coordinator knows of one __consumer_offsets partition. */
+typedef struct gr_coordinator_partition {
+    gr_partition_load_t load;
+    int32_t epoch; /* highest leader epoch of an elected/resigned, -1 before any */
+    bool resigned; /* the last call at that epoch was resigned */
+} gr_coordinator_partition_t;
 
 typedef struct gr_coordinator {
     gr_broker_t *broker;
@@ -47,14 +70,22 @@ typedef struct gr_coordinator {
     gr_group_t **buckets;
     size_t bucket_count;
     size_t count;
-    int32_t partition_count; /* offsets.topic.num.partitions, or the topic's */
-    uint8_t *load_state;     /* gr_partition_load_t per partition, NULL without the topic */
-    ev_idle loader;          /* replays partitions a slice at a time */
-    int32_t load_partition;  /* partition being replayed */
-    int64_t load_offset;     /* next offset to replay */
+    gr_coordinator_partition_t *partitions; /* by __consumer_offsets partition */
+    int32_t partition_slots;                /* entries of partitions (grows on demand) */
+    ev_idle loader;                         /* replays LOADING partitions a slice at a time */
+    int32_t load_partition;                 /* partition being replayed, -1: pick the next */
+    int64_t load_offset;                    /* next offset to replay */
+    gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
     ev_timer retention_timer;
     bool warned_replication; /* logged why the topic cannot be created */
 } gr_coordinator_t;
+
+/* The broker coordinating a group, as FindCoordinator names it. */
+typedef struct gr_coordinator_node {
+    int32_t node_id;
+    const char *host; /* owned by the broker's cluster view or config; valid until it changes */
+    int32_t port;
+} gr_coordinator_node_t;
 
 /* One offset to commit. */
 typedef struct gr_offset_commit {
@@ -68,28 +99,69 @@ typedef struct gr_offset_commit {
 } gr_offset_commit_t;
 
 int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b);
-/* After topics are loaded: starts replaying __consumer_offsets if it exists. */
+/*
+ * After topics are loaded: starts the retention timer and, in single-node
+ * mode, elects this broker for every partition of __consumer_offsets if the
+ * topic exists (cluster mode waits for LeaderAndIsr).
+ */
 void gr_coordinator_start(gr_coordinator_t *co);
 /* Frees every group (waiting requests answered COORDINATOR_NOT_AVAILABLE). */
 void gr_coordinator_fini(gr_coordinator_t *co);
 
 /*
- * FindCoordinator for a group: creates __consumer_offsets on first use.
- * NONE, or COORDINATOR_NOT_AVAILABLE (the topic cannot be created, e.g.
+ * This broker now leads __consumer_offsets partition `partition` at
+ * leader_epoch: replays its log (a slice per loop iteration) to rebuild the
+ * partition's groups and offsets; its groups answer
+ * COORDINATOR_LOAD_IN_PROGRESS until the replay ends. Ignored when stale
+ * (leader_epoch below the last seen, or equal to a resign's), or when the
+ * partition is already loading or loaded here (nobody else wrote to it).
+ * Precondition: the partition's log is open here (a call without it is
+ * logged and ignored).
+ */
+void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition,
+                                      int32_t leader_epoch);
+/*
+ * This broker no longer leads that partition (another broker does, or it
+ * stops hosting it): aborts its replay and unloads its groups; requests
+ * waiting in them are answered NOT_COORDINATOR and their timers stopped.
+ * Ignored when leader_epoch is below the last seen; GR_COORDINATOR_ANY_EPOCH
+ * (any negative epoch: StopReplica, a deletion) always applies and forgets
+ * the epochs seen. A __consumer_offsets replaced by a new one (another topic
+ * id) is noticed by itself: every partition of the old one is resigned.
+ */
+void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
+                                       int32_t leader_epoch);
+
+/*
+ * Makes sure __consumer_offsets exists: creates it on first use (single-node
+ * mode: locally, then elected for each partition). NONE, or
+ * COORDINATOR_NOT_AVAILABLE (the topic cannot be created, e.g.
  * offsets.topic.replication.factor above the live brokers).
  */
 gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co);
 
 /*
- * Can this broker serve group id now? NONE with *partition set,
- * COORDINATOR_NOT_AVAILABLE (no topic), COORDINATOR_LOAD_IN_PROGRESS.
+ * FindCoordinator for group id: ensures the topic, then names the broker
+ * leading the group's partition. NONE with *out filled, or
+ * COORDINATOR_NOT_AVAILABLE (no topic yet, the partition is offline, or its
+ * leader is not a live broker this broker knows).
+ */
+gr_kerr_t gr_coordinator_locate(gr_coordinator_t *co, gr_str_t id, gr_coordinator_node_t *out);
+
+/*
+ * Can this broker serve group id now? NONE with *partition set;
+ * COORDINATOR_NOT_AVAILABLE (no topic, or shutting down); NOT_COORDINATOR
+ * (another broker leads the group's partition, or nobody does);
+ * COORDINATOR_LOAD_IN_PROGRESS (replaying it).
  */
 gr_kerr_t gr_coordinator_check(gr_coordinator_t *co, gr_str_t id, int32_t *partition);
+/* Is some partition led here still replaying? */
+bool gr_coordinator_loading(const gr_coordinator_t *co);
 
 gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id);
 /* Find, or create an Empty group. NULL on -ENOMEM. Precondition: check passed. */
 gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int32_t partition);
-/* Calls fn for every group that is not Dead. */
+/* Calls fn for every group that is not Dead, of the partitions loaded here. */
 void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void *), void *arg);
 
 /*

@@ -13,7 +13,16 @@
 #define GR_OFFSET_VALUE_VERSION_EXPIRY 1 /* with an explicit expire timestamp */
 #define GR_GROUP_VALUE_VERSION         3
 
+typedef struct gr_partition gr_partition_t;
+
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
+
+/* Leadership (coordinator_leadership.c). */
+gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
+/* The partition when the topic table says this broker leads it (log open here), else NULL. */
+gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t partition);
+/* Single-node mode: elected for every partition of the topic (none in cluster mode). */
+void gr_coordinator_elect_local(gr_coordinator_t *co);
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 
@@ -22,7 +31,7 @@ gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g);
 void gr_coordinator_respond_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r);
 void gr_coordinator_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r);
 
-/* Replay (coordinator_load.c). */
+/* Replay (coordinator_load.c): starts the loader if a partition is LOADING. */
 void gr_coordinator_load_begin(gr_coordinator_t *co);
 void gr_coordinator_load_stop(gr_coordinator_t *co);
 /* Applies one record of a replayed batch. 0, or -EBADMSG for a record to skip. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Replaying __consumer_offsets at start-up (or when the topic appears):
- * partition by partition, from the log start offset to the high watermark,
- * at most offsets.load.buffer.size bytes per loop iteration (an ev_idle
- * watcher), so the broker keeps serving while a large partition replays.
- * A partition's groups answer COORDINATOR_LOAD_IN_PROGRESS until its replay
- * ends.
+ * Replaying the __consumer_offsets partitions this broker was elected for
+ * (coordinator_leadership.c): one partition at a time, from its log start
+ * offset to the high watermark, at most offsets.load.buffer.size bytes per
+ * loop iteration (an ev_idle watcher of the highest priority, so it runs in
+ * every iteration, busy or not), so the broker keeps serving while a large
+ * partition replays. A partition's groups answer
+ * COORDINATOR_LOAD_IN_PROGRESS until its replay ends; a resignation meanwhile
+ * unloads what was replayed and the loader moves on.
  *
  * Records apply in log order, so the last one for a key wins, as after
  * compaction: an offset commit sets the offset, its tombstone removes it; a
@@ -218,49 +220,66 @@ static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
 /* The next partition still loading, or -1. */
 static int32_t next_loading(const gr_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->partition_count; i++)
-        if (co->load_state[i] == GR_LOAD_LOADING)
+    for (int32_t i = 0; i < co->partition_slots; i++)
+        if (co->partitions[i].load == GR_LOAD_LOADING)
             return i;
     return -1;
 }
 
-static void start_partition(gr_coordinator_t *co, int32_t partition)
+static size_t groups_of(const gr_coordinator_t *co, int32_t partition)
 {
-    gr_partition_t *p = gr_topic_partition(gr_coordinator_topic(co), partition);
-    co->load_partition = partition;
+    size_t n = 0;
+    for (size_t b = 0; b < co->bucket_count; b++)
+        for (const gr_group_t *g = co->buckets[b]; g; g = g->next)
+            n += g->coordinator_partition == partition;
+    return n;
+}
+
+/* Picks the partition to replay next; false when none is left (the loader stops). */
+static bool pick_partition(gr_coordinator_t *co)
+{
+    if (co->load_partition >= 0 &&
+        gr_coordinator_load_state(co, co->load_partition) == GR_LOAD_LOADING)
+        return true;
+    co->load_partition = next_loading(co);
+    if (co->load_partition < 0)
+        return false;
+    gr_partition_t *p = gr_coordinator_led_partition(co, co->load_partition);
     co->load_offset = p ? gr_log_start_offset(p->log) : 0;
+    return true;
 }
 
 static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
 {
     (void)revents;
     gr_coordinator_t *co = w->data;
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    gr_partition_t *p = topic ? gr_topic_partition(topic, co->load_partition) : NULL;
-    int rc = p ? replay_slice(co, p) : 1;
+    if (!pick_partition(co)) {
+        ev_idle_stop(loop, w);
+        return;
+    }
+    int32_t partition = co->load_partition;
+    /* Resigned partitions leave LOADING at once; one no longer led here has nothing to read. */
+    gr_partition_t *p = gr_coordinator_led_partition(co, partition);
+    int rc = p ? replay_slice(co, p) : -ENOENT;
     if (rc == 0)
         return;
     if (rc < 0)
         gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "replaying %s-%d failed: %s",
-                GR_OFFSETS_TOPIC, co->load_partition, strerror(-rc));
-    co->load_state[co->load_partition] = GR_LOAD_DONE;
-    int32_t next = next_loading(co);
-    if (next < 0) {
-        ev_idle_stop(loop, w);
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s", co->count,
-                GR_OFFSETS_TOPIC);
-        return;
-    }
-    start_partition(co, next);
+                GR_OFFSETS_TOPIC, partition, strerror(-rc));
+    co->partitions[partition].load = GR_LOAD_DONE;
+    co->load_partition = -1;
+    gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s-%d",
+            groups_of(co, partition), GR_OFFSETS_TOPIC, partition);
 }
 
 void gr_coordinator_load_begin(gr_coordinator_t *co)
 {
-    int32_t first = next_loading(co);
-    if (first < 0)
+    if (ev_is_active(&co->loader) || next_loading(co) < 0)
         return;
-    start_partition(co, first);
     ev_idle_init(&co->loader, loader_cb);
+    /* At the default priority an idle watcher runs only when no I/O is pending,
+     * so a busy broker would never finish a replay: one slice per iteration. */
+    ev_set_priority(&co->loader, EV_MAXPRI);
     co->loader.data = co;
     ev_idle_start(co->broker->loop, &co->loader);
 }
@@ -269,4 +288,5 @@ void gr_coordinator_load_stop(gr_coordinator_t *co)
 {
     if (ev_is_active(&co->loader))
         ev_idle_stop(co->broker->loop, &co->loader);
+    co->load_partition = -1;
 }

@@ -2,7 +2,8 @@
 /*
  * Writing the coordinator's records to __consumer_offsets: offset commits,
  * group metadata, and their tombstones, each write one uncompressed batch
- * appended to the group's partition (the broker is its only writer).
+ * appended to the group's partition, which this broker leads (its only
+ * writer).
  *
  * A record's key and value are an int16 schema version followed by the
  * schema's fields (Kafka's layout, so Kafka tools can read our topic).
@@ -146,10 +147,11 @@ static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
 static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s)
 {
     gr_broker_t *b = co->broker;
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    gr_partition_t *p = topic ? gr_topic_partition(topic, partition) : NULL;
-    if (!p)
+    if (!gr_coordinator_topic(co))
         return -ENOENT;
+    gr_partition_t *p = gr_coordinator_led_partition(co, partition);
+    if (!p)
+        return -EREMOTE; /* led elsewhere now: the client goes to the new coordinator */
     if (s->count == 0)
         return 0;
     gr_record_t *recs = calloc((size_t)s->count, sizeof(*recs));

@@ -966,6 +966,13 @@ void gr_group_mark_dead(gr_group_t *g, gr_group_env_t *env)
     set_state(g, env, GR_GROUP_DEAD);
 }
 
+void gr_group_unload(gr_group_t *g, gr_group_env_t *env)
+{
+    /* NOT_COORDINATOR sends the members to FindCoordinator, which names the new leader. */
+    remove_everyone(g, env, GR_KERR_NOT_COORDINATOR);
+    set_state(g, env, GR_GROUP_DEAD);
+}
+
 void gr_group_free(gr_group_t *g, gr_group_env_t *env)
 {
     if (!g)

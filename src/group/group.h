@@ -13,6 +13,7 @@
  *        leader rejoin, member leaves or expires──▶ PreparingRebalance
  *   PreparingRebalance ──join completes with no member──▶ Empty
  *   Empty ──deleted or offsets expired──▶ Dead (gr_group_mark_dead)
+ *   any ──its partition's leadership lost──▶ Dead (gr_group_unload)
  *
  *   prepare_rebalance   → PreparingRebalance (join timer armed: the
  *                         initial delay for an Empty group, else the
@@ -268,8 +269,15 @@ gr_kerr_t gr_group_check_commit(gr_group_t *g, gr_group_env_t *env, gr_str_t mem
 void gr_group_waiter_cancel(gr_group_waiter_t *w);
 /* A timer armed through env fired. */
 void gr_group_timer_fired(gr_group_timer_t *t, gr_group_env_t *env);
-/* The group leaves the coordinator (deleted, expired, unloaded): state Dead. */
+/* The group leaves the coordinator (deleted, expired): state Dead. */
 void gr_group_mark_dead(gr_group_t *g, gr_group_env_t *env);
+/*
+ * The coordinator gave the group's partition up (another broker leads it
+ * now): waiting JoinGroup/SyncGroup requests are answered NOT_COORDINATOR,
+ * members and timers dropped, state Dead. Offsets stay until the group is
+ * freed.
+ */
+void gr_group_unload(gr_group_t *g, gr_group_env_t *env);
 
 /* The member's metadata for the group's chosen protocol (len -1 if none). */
 gr_bytes_t gr_member_metadata(const gr_member_t *m, const char *protocol);

@@ -4,9 +4,13 @@
  * from v4), DescribeGroups (v0-5), ListGroups (v0-5, state filter from v4,
  * type filter from v5) and DeleteGroups (v0-2).
  *
- * FindCoordinator creates __consumer_offsets on first use and names this
- * broker. Transaction coordinators do not exist yet: key type 1 is answered
- * COORDINATOR_NOT_AVAILABLE, which clients retry.
+ * FindCoordinator creates __consumer_offsets on first use and names the
+ * broker leading the group's partition (COORDINATOR_NOT_AVAILABLE while it
+ * is offline). Transaction coordinators do not exist yet: key type 1 is
+ * answered COORDINATOR_NOT_AVAILABLE, which clients retry. The other
+ * requests need this broker to coordinate the group (NOT_COORDINATOR sends
+ * the client back to FindCoordinator); ListGroups lists the groups of the
+ * partitions this broker leads, as Kafka does.
  *
  * Runs on: loop thread.
  */
@@ -37,19 +41,20 @@ typedef struct coordinator_answer {
     int32_t port;
 } coordinator_answer_t;
 
-static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type)
+static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr_str_t key)
 {
     coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
+    gr_coordinator_node_t node;
     if (key_type == GR_COORDINATOR_KEY_GROUP)
-        a.error = gr_coordinator_ensure_topic(&b->groups);
+        a.error = gr_coordinator_locate(&b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_KEY_TRANSACTION)
         a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
     else
         a.error = GR_KERR_INVALID_REQUEST;
     if (!a.error) {
-        a.node_id = b->config.broker_id;
-        a.host = gr_str(b->advertised_host);
-        a.port = b->advertised_port;
+        a.node_id = node.node_id;
+        a.host = gr_str(node.host);
+        a.port = node.port;
     }
     return a;
 }
@@ -67,7 +72,7 @@ void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
     gr_find_coordinator_response_t resp;
     gr_find_coordinator_response_init(&resp);
     if (req->api_version < GR_FIND_COORDINATOR_BATCH_VERSION) {
-        coordinator_answer_t a = find_coordinator(b, in.key_type);
+        coordinator_answer_t a = find_coordinator(b, in.key_type, in.key);
         resp.error_code = a.error;
         resp.error_message = error_message(a.error);
         resp.node_id = a.node_id;
@@ -83,7 +88,7 @@ void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
         return;
     }
     for (int32_t i = 0; i < in.coordinator_keys_count; i++) {
-        coordinator_answer_t a = find_coordinator(b, in.key_type);
+        coordinator_answer_t a = find_coordinator(b, in.key_type, in.coordinator_keys[i]);
         gr_find_coordinator_response_coordinator_t *c = &resp.coordinators[i];
         c->key = in.coordinator_keys[i];
         c->error_code = a.error;
@@ -225,9 +230,8 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
         gr_coordinator_foreach(&b->groups, list_one, &ctx);
     }
     /* Groups of partitions still replaying are not known yet: say so. */
-    for (int32_t i = 0; b->groups.load_state && i < b->groups.partition_count; i++)
-        if (b->groups.load_state[i] != GR_LOAD_DONE)
-            resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
+    if (gr_coordinator_loading(&b->groups))
+        resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
     gr_request_respond(req, &resp);
 }
 

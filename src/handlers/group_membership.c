@@ -3,7 +3,8 @@
  * Group membership: JoinGroup (v0-9), SyncGroup (v0-5), Heartbeat (v0-4)
  * and LeaveGroup (v0-5). Each decodes its request, checks that this broker
  * coordinates the group (COORDINATOR_NOT_AVAILABLE without
- * __consumer_offsets, COORDINATOR_LOAD_IN_PROGRESS while it replays), and
+ * __consumer_offsets, NOT_COORDINATOR when another broker leads the group's
+ * partition, COORDINATOR_LOAD_IN_PROGRESS while it replays), and
  * hands the work to the group's state machine (src/group/group.c).
  *
  * JoinGroup and SyncGroup may wait for the rebalance: their slot is

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CreatePartitions (v0-3), DeleteRecords (v0-2) and ElectLeaders (v0-2):
- * the partition-level admin APIs. This broker is the controller and every
- * partition's only replica.
+ * the partition-level admin APIs. In single-node mode this broker is the
+ * controller and every partition's only replica. In cluster mode
+ * CreatePartitions and ElectLeaders are the controller's (NOT_CONTROLLER
+ * elsewhere): new partitions are written to ZooKeeper and the response waits
+ * until they have leaders (or timeout_ms: REQUEST_TIMED_OUT); an election is
+ * never needed while the preferred replica is up (the controller makes it
+ * leader as soon as it returns), and impossible while it is down.
  *
  * CreatePartitions, per topic, reports the first failure of:
  *   the topic named twice                 INVALID_REQUEST (every copy)
@@ -34,6 +39,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "broker/broker.h"
@@ -41,7 +47,9 @@
 #include "create_partitions.h"
 #include "delete_records.h"
 #include "elect_leaders.h"
+#include "controller/zk_admin.h"
 #include "handlers/admin_common.h"
+#include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 
 #define DELETE_RECORDS_TO_HIGH_WATERMARK (-1LL)
@@ -67,7 +75,9 @@ static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, 
         const gr_create_partitions_request_create_partitions_assignment_t *a =
             &want->assignments[i];
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
-            if (a->broker_ids[r] != b->config.broker_id) {
+            bool live = b->cluster.zk_mode ? gr_cluster_view_node(&b->cluster, a->broker_ids[r]) != NULL
+                                           : a->broker_ids[r] == b->config.broker_id;
+            if (!live) {
                 snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
                          a->broker_ids[r]);
                 return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
@@ -84,8 +94,97 @@ static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, 
     return GR_KERR_NONE;
 }
 
+/* Cluster mode: a topic whose growth was written to ZooKeeper, until its new leaders are known. */
+typedef struct grow_state {
+    gr_create_partitions_response_create_partitions_topic_result_t *out;
+    const char *name;
+    int32_t count;
+    bool waiting;
+} grow_state_t;
+
+typedef struct cluster_grow {
+    gr_create_partitions_response_t resp;
+    grow_state_t *states;
+    int32_t count;
+    int32_t timeout_ms;
+} cluster_grow_t;
+
+typedef struct zk_grow {
+    gr_admin_wait_t *wait;
+    grow_state_t *state;
+} zk_grow_t;
+
+static void on_grown(void *opaque, gr_kerr_t err)
+{
+    zk_grow_t *zg = opaque;
+    if (gr_admin_wait_request(zg->wait) && err) {
+        zg->state->waiting = false;
+        zg->state->out->error_code = err;
+    }
+    gr_admin_wait_release(zg->wait);
+    free(zg);
+}
+
+static bool grown_and_led(gr_broker_t *b, const grow_state_t *st)
+{
+    gr_topic_t *topic = gr_topics_find(&b->topics, st->name, strlen(st->name));
+    if (!topic || topic->partition_count < st->count)
+        return false;
+    for (int32_t i = 0; i < st->count; i++)
+        if (!gr_cluster_view_node(&b->cluster, topic->partitions[i].leader_id))
+            return false;
+    return true;
+}
+
+static bool all_grown(gr_request_t *req, void *arg)
+{
+    cluster_grow_t *cg = arg;
+    for (int32_t i = 0; i < cg->count; i++)
+        if (cg->states[i].waiting && !grown_and_led(req->broker, &cg->states[i]))
+            return false;
+    return true;
+}
+
+static void finish_grow(gr_request_t *req, void *arg, bool timed_out)
+{
+    cluster_grow_t *cg = arg;
+    for (int32_t i = 0; timed_out && cg->timeout_ms > 0 && i < cg->count; i++)
+        if (cg->states[i].waiting && !grown_and_led(req->broker, &cg->states[i]))
+            cg->states[i].out->error_code = GR_KERR_REQUEST_TIMED_OUT;
+    gr_request_respond(req, &cg->resp);
+}
+
+static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+                              gr_admin_wait_t *w, grow_state_t *st)
+{
+    gr_topic_t *topic = gr_topics_find(&b->topics, st->name, strlen(st->name));
+    int32_t adding = want->count - topic->partition_count;
+    int32_t *replicas = NULL;
+    if (want->assignments_count > 0) {
+        replicas = gr_request_alloc_array(req, adding, sizeof *replicas);
+        if (!replicas)
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        for (int32_t i = 0; i < adding; i++)
+            replicas[i] = want->assignments[i].broker_ids[0];
+    }
+    zk_grow_t *zg = calloc(1, sizeof *zg);
+    if (!zg)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    *zg = (zk_grow_t){w, st};
+    st->count = want->count;
+    gr_admin_wait_hold(w);
+    if (gr_zk_admin_add_partitions(b, st->name, want->count, replicas, on_grown, zg) != 0) {
+        gr_admin_wait_release(w);
+        free(zg);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    st->waiting = true;
+    return GR_KERR_NONE;
+}
+
 static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
-                            bool validate_only, char *msg, size_t len)
+                            bool validate_only, char *msg, size_t len, gr_admin_wait_t *w,
+                            grow_state_t *st)
 {
     const char *name = gr_admin_cstr(req, want->name);
     if (!name) {
@@ -125,6 +224,10 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t 
     gr_kerr_t err = check_grow_assignments(b, want, want->count - current, msg, len);
     if (err || validate_only)
         return err;
+    if (w) {
+        st->name = name;
+        return cluster_grow(b, req, want, w, st);
+    }
     return gr_topics_add_partitions(b, topic, want->count, msg, len);
 }
 
@@ -143,6 +246,16 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
         gr_conn_close(req->conn, "out of memory");
         return;
     }
+    cluster_grow_t *cg = gr_request_alloc(req, sizeof *cg);
+    grow_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
+    bool not_controller = b->cluster.zk_mode && !gr_zk_member_is_controller(b);
+    gr_admin_wait_t *w = NULL;
+    if (!cg || !states ||
+        (b->cluster.zk_mode && !not_controller &&
+         !(w = gr_admin_wait_new(req, in.timeout_ms, all_grown, finish_grow, cg)))) {
+        gr_conn_close(req->conn, "out of memory");
+        return;
+    }
     for (int32_t i = 0; i < n; i++)
         keys[i] = (gr_admin_key_t){0, in.topics[i].name, i};
     gr_admin_mark_repeats(keys, n, dup);
@@ -153,14 +266,25 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
         out->name = in.topics[i].name;
         char msg[GR_ADMIN_MSG_MAX] = "";
         gr_kerr_t err = GR_KERR_INVALID_REQUEST;
-        if (dup[i])
+        states[i].out = out;
+        if (dup[i]) {
             snprintf(msg, sizeof msg, "Duplicate topic in request.");
-        else
-            err = grow_topic(b, req, &in.topics[i], in.validate_only, msg, sizeof msg);
+        } else if (not_controller) {
+            err = GR_KERR_NOT_CONTROLLER;
+            snprintf(msg, sizeof msg, "This is not the correct controller for this cluster.");
+        } else {
+            err = grow_topic(b, req, &in.topics[i], in.validate_only, msg, sizeof msg, w,
+                             &states[i]);
+        }
         out->error_code = err;
         out->error_message = err ? gr_admin_message(req, msg) : gr_str(NULL);
     }
-    gr_request_respond(req, &resp);
+    if (!w) {
+        gr_request_respond(req, &resp);
+        return;
+    }
+    *cg = (cluster_grow_t){resp, states, n, in.timeout_ms};
+    gr_admin_wait_release(w);
 }
 
 /* ---- DeleteRecords ---- */
@@ -236,6 +360,13 @@ fail:
 
 /* ---- ElectLeaders ---- */
 
+static bool preferred_leads(gr_broker_t *b, gr_topic_t *topic, int32_t index)
+{
+    const gr_partition_t *p = gr_topic_partition(topic, index);
+    return p->replica_count > 0 && p->leader_id == p->replicas[0] &&
+           gr_cluster_view_node(&b->cluster, p->leader_id);
+}
+
 static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index, int8_t type,
                             gr_elect_leaders_response_partition_result_t *out)
 {
@@ -247,6 +378,11 @@ static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
     } else if (!gr_topic_partition(topic, index)) {
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         out->error_message = gr_admin_message(req, "The partition does not exist.");
+    } else if (req->broker->cluster.zk_mode && !preferred_leads(req->broker, topic, index)) {
+        /* The controller elects a returning replica at once: it must be down. */
+        out->error_code = type == ELECTION_PREFERRED ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
+                                                     : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
+        out->error_message = gr_admin_message(req, "The partition's replica is offline.");
     } else {
         out->error_code = GR_KERR_ELECTION_NOT_NEEDED;
         out->error_message =
@@ -263,6 +399,11 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     int32_t n = in.topic_partitions_count > 0 ? in.topic_partitions_count : 0;
     gr_elect_leaders_response_t resp;
     gr_elect_leaders_response_init(&resp);
+    if (b->cluster.zk_mode && !gr_zk_member_is_controller(b)) {
+        resp.error_code = GR_KERR_NOT_CONTROLLER;
+        gr_request_respond(req, &resp);
+        return;
+    }
     resp.replica_election_results =
         gr_request_alloc_array(req, n, sizeof(*resp.replica_election_results));
     if (!resp.replica_election_results)

@@ -518,6 +518,53 @@ static void test_protocol_selection_and_states(void **state)
     gr_group_free(g, &f.env);
 }
 
+/* Losing the partition answers waiting joins and syncs NOT_COORDINATOR and stops every timer. */
+static void test_unload_answers_not_coordinator(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    f.env.limits.initial_rebalance_delay_ms = 0;
+    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    answer_t a, b, sa;
+    join_new(&f, g, &a);
+    advance(&f, 0);
+    char ida[128];
+    snprintf(ida, sizeof ida, "%s", a.member_id);
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, 42, -1, gr_str(""), f.now, -1), 0);
+    sync_member(&f, g, ida, 1, NULL, 0, &sa);
+    assert_true(sa.answered);
+    join_new(&f, g, &b); /* b waits in JoinGroup: a has not rejoined yet */
+    assert_false(b.answered);
+    assert_true(f.timer_count > 0);
+
+    gr_group_unload(g, &f.env);
+    assert_true(b.answered);
+    assert_int_equal(b.error, GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(g->state, GR_GROUP_DEAD);
+    assert_int_equal(g->member_count, 0);
+    assert_int_equal(f.timer_count, 0);
+    /* Offsets stay in memory until the coordinator frees the group (they are in the log). */
+    assert_non_null(gr_group_offset_find(g, gr_str("t"), 0));
+    gr_group_free(g, &f.env);
+
+    /* A follower parked in SyncGroup is answered too. */
+    g = gr_group_new("g", 1, 0, f.now);
+    join_new(&f, g, &a);
+    join_new(&f, g, &b);
+    advance(&f, 0);
+    assert_true(a.answered && b.answered);
+    const char *follower = strcmp(a.leader, a.member_id) == 0 ? b.member_id : a.member_id;
+    answer_t sf;
+    sync_member(&f, g, follower, 1, NULL, 0, &sf);
+    assert_false(sf.answered);
+    gr_group_unload(g, &f.env);
+    assert_true(sf.answered);
+    assert_int_equal(sf.error, GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(f.timer_count, 0);
+    gr_group_free(g, &f.env);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -530,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_commit_checks),
         cmocka_unit_test(test_store_failure_propagates),
         cmocka_unit_test(test_protocol_selection_and_states),
+        cmocka_unit_test(test_unload_answers_not_coordinator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

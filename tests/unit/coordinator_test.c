@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The group coordinator's partition leadership (src/group/coordinator*.c)
+ * on a real broker (gr_broker_init/start on a temporary log dir): groups and
+ * offsets written to __consumer_offsets, the partition resigned (waiting
+ * requests answered NOT_COORDINATOR, groups gone, other partitions
+ * untouched), FindCoordinator's lookup following the partition's leader in
+ * the topic table and the cluster view, stale epochs ignored, and a new
+ * election reloading the groups and offsets from the log, also when a
+ * resignation aborted a replay half-way. Also: the partition count comes
+ * from the topic, not from this broker's config, and a restart of a
+ * single-node broker reloads through the same election path. Last, the
+ * handlers over a socket: FindCoordinator (v3 and batched v4) naming the
+ * partition's leader, and OffsetCommit, OffsetFetch, JoinGroup, Heartbeat,
+ * DescribeGroups and ListGroups routed by partition leadership.
+ *
+ * Nothing sleeps: the loop runs until the replay ends, under a deadline.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <ev.h>
+
+#include "broker/broker.h"
+#include "codec_registry.h"
+#include "describe_groups.h"
+#include "find_coordinator.h"
+#include "headers.h"
+#include "heartbeat.h"
+#include "join_group.h"
+#include "list_groups.h"
+#include "offset_commit.h"
+#include "offset_fetch.h"
+#include "group/coordinator.h"
+#include "group/coordinator_hash.h"
+#include "log/log_dir.h"
+
+#define WAIT_DEADLINE_S  20.0
+#define OFFSETS_PARTS    3
+#define OTHER_BROKER     2
+#define UNKNOWN_BROKER   3
+#define OTHER_PORT       19093
+#define SESSION_MS       30000
+#define SMALL_LOAD_BYTES "1" /* offsets.load.buffer.size: one batch per slice */
+#define MAX_RETRIES      10000
+
+typedef struct fixture {
+    char dir[64];
+    struct ev_loop *loop;
+    gr_broker_t *b;
+    FILE *log_file; /* the broker's log, kept out of the test output */
+} fixture_t;
+
+/* A JoinGroup waiting in a group, answered through the env's respond_join. */
+typedef struct answer {
+    gr_group_waiter_t w;
+    bool answered;
+    gr_kerr_t error;
+    int32_t generation;
+    char member_id[128];
+} answer_t;
+
+static void record_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r)
+{
+    (void)opaque;
+    answer_t *a = (answer_t *)w;
+    assert_false(a->answered);
+    a->answered = true;
+    a->error = r->error;
+    a->generation = r->generation;
+    snprintf(a->member_id, sizeof a->member_id, "%s", r->member_id ? r->member_id : "");
+}
+
+static void record_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r)
+{
+    (void)opaque;
+    answer_t *a = (answer_t *)w;
+    assert_false(a->answered);
+    a->answered = true;
+    a->error = r->error;
+}
+
+/* ---- broker lifecycle -------------------------------------------------------------- */
+
+static void broker_start(fixture_t *fx, const char *partitions, const char *load_bytes)
+{
+    char dirs[128], parts[64], load[64];
+    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
+    snprintf(parts, sizeof parts, "offsets.topic.num.partitions=%s", partitions);
+    snprintf(load, sizeof load, "offsets.load.buffer.size=%s", load_bytes);
+    const char *overrides[] = {dirs,
+                               "listeners=PLAINTEXT://127.0.0.1:0",
+                               "offsets.topic.replication.factor=1",
+                               "group.initial.rebalance.delay.ms=0",
+                               parts,
+                               load};
+    gr_config_t config;
+    char err[256];
+    int n = (int)(sizeof overrides / sizeof overrides[0]);
+    assert_int_equal(gr_config_load(&config, NULL, overrides, n, NULL, err, sizeof err), 0);
+    fx->loop = ev_loop_new(EVFLAG_AUTO);
+    assert_non_null(fx->loop);
+    fx->b = calloc(1, sizeof(*fx->b));
+    assert_non_null(fx->b);
+    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
+    /* The broker's log only when asked: GR_TEST_LOG=1. */
+    fx->log_file = getenv("GR_TEST_LOG") ? fdopen(dup(2), "w") : fopen("/dev/null", "w");
+    assert_non_null(fx->log_file);
+    fx->b->log.out = fx->log_file;
+    assert_int_equal(gr_broker_start(fx->b), 0);
+    fx->b->groups.env.respond_join = record_join;
+    fx->b->groups.env.respond_sync = record_sync;
+}
+
+static void broker_stop(fixture_t *fx)
+{
+    (void)gr_broker_fini(fx->b);
+    free(fx->b);
+    fx->b = NULL;
+    ev_loop_destroy(fx->loop);
+    fx->loop = NULL;
+    fclose(fx->log_file);
+    fx->log_file = NULL;
+}
+
+static int setup(void **state)
+{
+    fixture_t *fx = calloc(1, sizeof(*fx));
+    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-coordinator-XXXXXX");
+    if (!mkdtemp(fx->dir))
+        return -1;
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *fx = *state;
+    if (fx->b)
+        broker_stop(fx);
+    gr_log_dir_remove_tree(NULL, fx->dir);
+    free(fx);
+    return 0;
+}
+
+static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+/* Runs the loop until no partition led here is replaying. */
+static void run_until_loaded(fixture_t *fx)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (!expired && gr_coordinator_loading(&fx->b->groups))
+        ev_run(fx->loop, EVRUN_ONCE);
+    ev_timer_stop(fx->loop, &deadline);
+    if (expired)
+        fail_msg("the replay did not end within %.0f s", WAIT_DEADLINE_S);
+}
+
+/* ---- helpers ----------------------------------------------------------------------- */
+
+static gr_coordinator_t *co_of(fixture_t *fx)
+{
+    return &fx->b->groups;
+}
+
+static gr_topic_t *offsets_topic(fixture_t *fx)
+{
+    return gr_topics_find(&fx->b->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+}
+
+/* A group id starting with prefix, of the given coordinator partition (among partitions). */
+static void group_on(const char *prefix, int32_t partition, int32_t partitions, char *out,
+                     size_t len)
+{
+    for (int i = 0;; i++) {
+        snprintf(out, len, "%s-%d", prefix, i);
+        if (gr_group_partition_for(out, strlen(out), partitions) == partition)
+            return;
+    }
+}
+
+static gr_kerr_t check(fixture_t *fx, const char *id)
+{
+    int32_t partition;
+    return gr_coordinator_check(co_of(fx), gr_str(id), &partition);
+}
+
+/* Commits offset for t-0 (a commit-only group if new); asserts it is stored. */
+static void commit(fixture_t *fx, const char *id, int64_t offset)
+{
+    int32_t partition;
+    assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
+    gr_group_t *g = gr_coordinator_get_or_create(co_of(fx), gr_str(id), partition);
+    assert_non_null(g);
+    gr_kerr_t err = GR_KERR_NONE;
+    gr_offset_commit_t c = {.topic = gr_str("t"),
+                            .partition = 0,
+                            .offset = offset,
+                            .leader_epoch = -1,
+                            .metadata = gr_str("m"),
+                            .expire_timestamp = -1,
+                            .error = &err};
+    gr_coordinator_commit(co_of(fx), g, &c, 1);
+    assert_int_equal(err, GR_KERR_NONE);
+}
+
+/* The committed offset of t-0 for group id, -1 if none (or no group). */
+static int64_t committed(fixture_t *fx, const char *id)
+{
+    gr_group_t *g = gr_coordinator_find(co_of(fx), gr_str(id));
+    gr_group_offset_t *o = g ? gr_group_offset_find(g, gr_str("t"), 0) : NULL;
+    return o ? o->offset : -1;
+}
+
+static const gr_join_protocol_t range_protocol[] = {{{"range", 5}, {(const uint8_t *)"m", 1}}};
+
+static void join(fixture_t *fx, gr_group_t *g, const char *member_id, answer_t *a)
+{
+    gr_join_args_t args = {.member_id = gr_str(member_id),
+                           .instance_id = {NULL, GR_NULL_LEN},
+                           .client_id = gr_str("client"),
+                           .client_host = gr_str("/127.0.0.1"),
+                           .session_timeout_ms = SESSION_MS,
+                           .rebalance_timeout_ms = SESSION_MS,
+                           .protocol_type = gr_str("consumer"),
+                           .protocols = range_protocol,
+                           .protocol_count = 1};
+    memset(a, 0, sizeof(*a));
+    gr_group_join(g, &co_of(fx)->env, &args, &a->w);
+}
+
+/* Runs the loop until a (a JoinGroup completing on a timer) is answered. */
+static void run_until_answered(fixture_t *fx, const answer_t *a)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (!expired && !a->answered)
+        ev_run(fx->loop, EVRUN_ONCE);
+    ev_timer_stop(fx->loop, &deadline);
+    if (expired)
+        fail_msg("no answer within %.0f s", WAIT_DEADLINE_S);
+}
+
+/*
+ * Makes id a Stable group of one member (its metadata record written),
+ * then has a second member join: that JoinGroup waits for the first to
+ * rejoin. Returns the group.
+ */
+static gr_group_t *stable_group_with_waiter(fixture_t *fx, const char *id, answer_t *waiting)
+{
+    int32_t partition;
+    assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
+    gr_group_t *g = gr_coordinator_get_or_create(co_of(fx), gr_str(id), partition);
+    answer_t first, sync;
+    join(fx, g, "", &first);
+    run_until_answered(fx, &first);
+    assert_int_equal(first.error, GR_KERR_NONE);
+    gr_sync_args_t args = {.member_id = gr_str(first.member_id),
+                           .instance_id = {NULL, GR_NULL_LEN},
+                           .generation = first.generation,
+                           .protocol_type = {NULL, GR_NULL_LEN},
+                           .protocol_name = {NULL, GR_NULL_LEN}};
+    memset(&sync, 0, sizeof sync);
+    gr_group_sync(g, &co_of(fx)->env, &args, &sync.w);
+    assert_true(sync.answered);
+    assert_int_equal(sync.error, GR_KERR_NONE);
+    assert_int_equal(g->state, GR_GROUP_STABLE);
+    join(fx, g, "", waiting);
+    assert_false(waiting->answered);
+    assert_int_equal(g->state, GR_GROUP_PREPARING_REBALANCE);
+    return g;
+}
+
+static void set_other_node(fixture_t *fx)
+{
+    gr_cluster_node_t nodes[] = {
+        {.id = fx->b->config.broker_id, .port = fx->b->advertised_port},
+        {.id = OTHER_BROKER, .host = "other.example", .port = OTHER_PORT},
+    };
+    snprintf(nodes[0].host, sizeof nodes[0].host, "%s", fx->b->advertised_host);
+    assert_int_equal(gr_cluster_view_set_nodes(&fx->b->cluster, nodes, 2), 0);
+}
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void test_resign_and_reelect(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", "5242880");
+    gr_coordinator_t *co = co_of(fx);
+    char moved[32], stays[32];
+    group_on("moved", 1, OFFSETS_PARTS, moved, sizeof moved);
+    group_on("stays", 2, OFFSETS_PARTS, stays, sizeof stays);
+    /* No topic yet: not available; FindCoordinator creates it and names this broker. */
+    assert_int_equal(check(fx, moved), GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    gr_coordinator_node_t node;
+    assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node), GR_KERR_NONE);
+    assert_int_equal(node.node_id, fx->b->config.broker_id);
+    assert_string_equal(node.host, fx->b->advertised_host);
+    assert_int_equal(node.port, fx->b->advertised_port);
+    assert_non_null(offsets_topic(fx));
+
+    commit(fx, moved, 42);
+    commit(fx, stays, 7);
+    answer_t waiting;
+    char member_group[32];
+    group_on("members", 1, OFFSETS_PARTS, member_group, sizeof member_group);
+    stable_group_with_waiter(fx, member_group, &waiting);
+
+    /* Another broker becomes leader of partition 1 at epoch 1. */
+    gr_partition_t *p = gr_topic_partition(offsets_topic(fx), 1);
+    p->leader_id = OTHER_BROKER;
+    p->leader_epoch = 1;
+    set_other_node(fx);
+    gr_coordinator_partition_resigned(co, 1, 1);
+    assert_true(waiting.answered);
+    assert_int_equal(waiting.error, GR_KERR_NOT_COORDINATOR);
+    assert_null(gr_coordinator_find(co, gr_str(moved)));
+    assert_null(gr_coordinator_find(co, gr_str(member_group)));
+    assert_int_equal(check(fx, moved), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(check(fx, stays), GR_KERR_NONE);
+    assert_int_equal(committed(fx, stays), 7);
+    /* A write for the lost partition is refused too. */
+    gr_group_t *g = gr_group_new(moved, strlen(moved), 1, 0);
+    assert_int_equal(co->env.store_group(co, g), GR_KERR_NOT_COORDINATOR);
+    gr_group_free(g, &co->env);
+
+    /* FindCoordinator follows the topic table and the cluster view. */
+    assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node), GR_KERR_NONE);
+    assert_int_equal(node.node_id, OTHER_BROKER);
+    assert_string_equal(node.host, "other.example");
+    assert_int_equal(node.port, OTHER_PORT);
+    assert_int_equal(gr_coordinator_locate(co, gr_str(stays), &node), GR_KERR_NONE);
+    assert_int_equal(node.node_id, fx->b->config.broker_id);
+    p->leader_id = UNKNOWN_BROKER;
+    assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node),
+                     GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    p->leader_id = GR_NO_BROKER;
+    assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node),
+                     GR_KERR_COORDINATOR_NOT_AVAILABLE);
+
+    /* Stale calls change nothing: an election at the resign's epoch, or older. */
+    p->leader_id = fx->b->config.broker_id;
+    gr_coordinator_partition_elected(co, 1, 1);
+    gr_coordinator_partition_elected(co, 1, 0);
+    assert_int_equal(check(fx, moved), GR_KERR_NOT_COORDINATOR);
+
+    /* Leadership comes back at epoch 2: the groups and offsets come back from the log. */
+    p->leader_epoch = 2;
+    gr_coordinator_partition_elected(co, 1, 2);
+    assert_int_equal(check(fx, moved), GR_KERR_COORDINATOR_LOAD_IN_PROGRESS);
+    assert_int_equal(check(fx, stays), GR_KERR_NONE);
+    run_until_loaded(fx);
+    assert_int_equal(check(fx, moved), GR_KERR_NONE);
+    assert_int_equal(committed(fx, moved), 42);
+    assert_int_equal(committed(fx, stays), 7);
+    g = gr_coordinator_find(co, gr_str(member_group));
+    assert_non_null(g);
+    assert_int_equal(g->state, GR_GROUP_STABLE);
+    assert_int_equal(g->member_count, 1);
+    assert_int_equal(g->generation, 1);
+
+    /* An older resignation after the new election is ignored. */
+    gr_coordinator_partition_resigned(co, 1, 1);
+    assert_int_equal(check(fx, moved), GR_KERR_NONE);
+    /* StopReplica without an epoch always applies. */
+    gr_coordinator_partition_resigned(co, 1, -1);
+    assert_int_equal(check(fx, moved), GR_KERR_NOT_COORDINATOR);
+    gr_coordinator_partition_elected(co, 1, 0);
+    run_until_loaded(fx);
+    assert_int_equal(committed(fx, moved), 42);
+
+    /* The topic deleted and created again elsewhere (a new id): what was loaded is dropped. */
+    gr_topic_t *topic = offsets_topic(fx);
+    gr_uuid_t id = topic->id;
+    topic->id.b[0] ^= 1;
+    assert_int_equal(check(fx, stays), GR_KERR_NOT_COORDINATOR);
+    assert_null(gr_coordinator_find(co, gr_str(stays)));
+    assert_null(gr_coordinator_find(co, gr_str(moved)));
+    topic->id = id; /* the id index of the topic table still files it under this one */
+}
+
+static void count_group(gr_group_t *g, void *arg)
+{
+    (void)g;
+    (*(int *)arg)++;
+}
+
+/* A resignation in the middle of a replay aborts it; a later election replays from the start. */
+static void test_resign_during_replay(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", SMALL_LOAD_BYTES);
+    gr_coordinator_t *co = co_of(fx);
+    assert_int_equal(gr_coordinator_ensure_topic(co), GR_KERR_NONE);
+    char ids[8][32];
+    for (int i = 0; i < 8; i++) {
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "replayed%d", i);
+        group_on(prefix, 0, OFFSETS_PARTS, ids[i], sizeof ids[i]);
+        commit(fx, ids[i], 100 + i);
+    }
+    gr_coordinator_partition_resigned(co, 0, 1);
+    gr_coordinator_partition_elected(co, 0, 2);
+    assert_true(gr_coordinator_loading(co));
+    ev_run(fx->loop, EVRUN_NOWAIT); /* one slice: one batch, one group */
+    assert_true(gr_coordinator_loading(co));
+    gr_coordinator_partition_resigned(co, 0, 3);
+    assert_false(gr_coordinator_loading(co));
+    for (int i = 0; i < 8; i++)
+        assert_null(gr_coordinator_find(co, gr_str(ids[i])));
+    for (int i = 0; i < 4; i++)
+        ev_run(fx->loop, EVRUN_NOWAIT);
+    for (int i = 0; i < 8; i++)
+        assert_null(gr_coordinator_find(co, gr_str(ids[i])));
+    assert_int_equal(check(fx, ids[0]), GR_KERR_NOT_COORDINATOR);
+
+    gr_coordinator_partition_elected(co, 0, 4);
+    run_until_loaded(fx);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(committed(fx, ids[i]), 100 + i);
+    int listed = 0;
+    gr_coordinator_foreach(co, count_group, &listed);
+    assert_int_equal(listed, 8);
+    gr_coordinator_partition_resigned(co, 0, 5);
+    listed = 0;
+    gr_coordinator_foreach(co, count_group, &listed);
+    assert_int_equal(listed, 0);
+}
+
+/*
+ * The topic was made elsewhere with 5 partitions while this broker's config
+ * says 3: groups hash over 5, and partitions above 3 can be elected.
+ */
+static void test_partition_count_from_topic(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", "5242880");
+    gr_topic_t *topic = NULL;
+    char err[256];
+    assert_int_equal(gr_topics_create(fx->b, GR_OFFSETS_TOPIC, 5, NULL, 0, &topic, err, sizeof err),
+                     GR_KERR_NONE);
+    char id[32];
+    group_on("wide", 4, 5, id, sizeof id);
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR); /* nobody elected it yet */
+    /* An election the topic table does not back (another leader there) loads nothing. */
+    topic->partitions[4].leader_id = OTHER_BROKER;
+    gr_coordinator_partition_elected(co_of(fx), 4, 0);
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
+    topic->partitions[4].leader_id = fx->b->config.broker_id;
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
+    gr_coordinator_partition_elected(co_of(fx), 4, 0);
+    int32_t partition;
+    assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
+    assert_int_equal(partition, 4);
+    commit(fx, id, 9);
+    /* The same broker restarted: single-node start-up elects every partition and reloads. */
+    broker_stop(fx);
+    broker_start(fx, "3", "5242880");
+    run_until_loaded(fx);
+    assert_int_equal(check(fx, id), GR_KERR_NONE);
+    assert_int_equal(committed(fx, id), 9);
+}
+
+/* ---- requests over the wire, to the broker on this loop ------------------------------ */
+
+typedef struct wire {
+    int sock;
+    int32_t correlation_id;
+    gr_arena_t arena; /* responses, until the test ends */
+} wire_t;
+
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)revents;
+    ev_io_stop(loop, w);
+    *(bool *)w->data = true;
+}
+
+/*
+ * Reads exactly n bytes, running the loop (the broker) while none are
+ * there. -1 when the broker closed the connection or nothing came in time.
+ * Asserts nothing while its watchers are on the loop.
+ */
+static int wire_read(fixture_t *fx, wire_t *c, uint8_t *p, size_t n)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (n > 0 && !expired) {
+        ssize_t got = recv(c->sock, p, n, MSG_DONTWAIT);
+        if (got > 0) {
+            p += got;
+            n -= (size_t)got;
+            continue;
+        }
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+            break;
+        bool readable = false;
+        ev_io io;
+        ev_io_init(&io, on_readable, c->sock, EV_READ);
+        io.data = &readable;
+        ev_io_start(fx->loop, &io);
+        while (!readable && !expired)
+            ev_run(fx->loop, EVRUN_ONCE);
+        ev_io_stop(fx->loop, &io);
+    }
+    ev_timer_stop(fx->loop, &deadline);
+    return n == 0 ? 0 : -1;
+}
+
+/* Sends one request (api key, version v) and decodes its response into resp. */
+static void wire_call(fixture_t *fx, wire_t *c, int16_t key, int16_t v, const void *msg, void *resp)
+{
+    const gr_api_desc_t *api = gr_api_find(key);
+    assert_non_null(api);
+    bool flexible = api->flexible_min != GR_VERSION_NONE && v >= api->flexible_min;
+    gr_writer_t w;
+    gr_writer_init(&w);
+    size_t size_pos = gr_write_reserve(&w, 4);
+    gr_request_header_t h;
+    gr_request_header_init(&h);
+    h.request_api_key = key;
+    h.request_api_version = v;
+    h.correlation_id = ++c->correlation_id;
+    h.client_id = gr_str("coordinator-test");
+    assert_int_equal(gr_request_header_encode(&w, flexible ? 2 : 1, &h), 0);
+    assert_int_equal(api->request->encode(&w, v, msg), 0);
+    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - 4));
+    assert_false(w.err);
+    assert_int_equal(send(c->sock, w.buf, w.len, 0), (ssize_t)w.len);
+    gr_writer_fini(&w);
+    uint8_t size_buf[4];
+    if (wire_read(fx, c, size_buf, 4) < 0)
+        fail_msg("%s v%d: no response (connection closed or timed out)", api->name, v);
+    uint32_t size =
+        (uint32_t)size_buf[0] << 24 | size_buf[1] << 16 | size_buf[2] << 8 | size_buf[3];
+    uint8_t *buf = gr_arena_alloc(&c->arena, size);
+    assert_non_null(buf);
+    if (wire_read(fx, c, buf, size) < 0)
+        fail_msg("%s v%d: truncated response", api->name, v);
+    gr_reader_t r;
+    gr_reader_init(&r, buf, size);
+    gr_response_header_t rh;
+    assert_int_equal(gr_response_header_decode(&r, flexible ? 1 : 0, &c->arena, &rh), 0);
+    assert_int_equal(rh.correlation_id, c->correlation_id);
+    assert_int_equal(api->response->decode(&r, v, &c->arena, resp), 0);
+}
+
+static void wire_open(fixture_t *fx, wire_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    gr_arena_init(&c->arena);
+    c->sock = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(c->sock >= 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t)fx->b->advertised_port),
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    /* The listener's backlog completes the handshake without the loop. */
+    assert_int_equal(connect(c->sock, (struct sockaddr *)&addr, sizeof addr), 0);
+}
+
+static void wire_close(wire_t *c)
+{
+    close(c->sock);
+    gr_arena_fini(&c->arena);
+}
+
+static int16_t wire_find_coordinator(fixture_t *fx, wire_t *c, const char *id, int32_t *node_id,
+                                     char *host, size_t host_len, int32_t *port)
+{
+    gr_find_coordinator_request_t req;
+    gr_find_coordinator_request_init(&req);
+    req.key = gr_str(id);
+    gr_find_coordinator_response_t resp;
+    wire_call(fx, c, GR_API_FIND_COORDINATOR, 3, &req, &resp);
+    *node_id = resp.node_id;
+    *port = resp.port;
+    snprintf(host, host_len, "%.*s", resp.host.len > 0 ? resp.host.len : 0,
+             resp.host.len > 0 ? resp.host.ptr : "");
+    return resp.error_code;
+}
+
+/* OffsetCommit v8 of t-0 outside group management: the partition's error. */
+static int16_t wire_commit(fixture_t *fx, wire_t *c, const char *id, int64_t offset)
+{
+    gr_offset_commit_request_offset_commit_request_partition_t part;
+    gr_offset_commit_request_offset_commit_request_partition_init(&part);
+    part.partition_index = 0;
+    part.committed_offset = offset;
+    gr_offset_commit_request_offset_commit_request_topic_t topic;
+    gr_offset_commit_request_offset_commit_request_topic_init(&topic);
+    topic.name = gr_str("t");
+    topic.partitions = &part;
+    topic.partitions_count = 1;
+    gr_offset_commit_request_t req;
+    gr_offset_commit_request_init(&req);
+    req.group_id = gr_str(id);
+    req.generation_id_or_member_epoch = -1;
+    req.member_id = gr_str("");
+    req.topics = &topic;
+    req.topics_count = 1;
+    gr_offset_commit_response_t resp;
+    wire_call(fx, c, GR_API_OFFSET_COMMIT, 8, &req, &resp);
+    assert_int_equal(resp.topics_count, 1);
+    assert_int_equal(resp.topics[0].partitions_count, 1);
+    return resp.topics[0].partitions[0].error_code;
+}
+
+/* OffsetFetch v5 of t-0: the group's error, and the offset without one. */
+static int16_t wire_fetch(fixture_t *fx, wire_t *c, const char *id, int64_t *offset)
+{
+    int32_t partition = 0;
+    gr_offset_fetch_request_offset_fetch_request_topic_t topic;
+    gr_offset_fetch_request_offset_fetch_request_topic_init(&topic);
+    topic.name = gr_str("t");
+    topic.partition_indexes = &partition;
+    topic.partition_indexes_count = 1;
+    gr_offset_fetch_request_t req;
+    gr_offset_fetch_request_init(&req);
+    req.group_id = gr_str(id);
+    req.topics = &topic;
+    req.topics_count = 1;
+    gr_offset_fetch_response_t resp;
+    wire_call(fx, c, GR_API_OFFSET_FETCH, 5, &req, &resp);
+    *offset = resp.topics_count == 1 && resp.topics[0].partitions_count == 1
+                  ? resp.topics[0].partitions[0].committed_offset
+                  : -2;
+    return resp.error_code;
+}
+
+static int16_t wire_heartbeat(fixture_t *fx, wire_t *c, const char *id)
+{
+    gr_heartbeat_request_t req;
+    gr_heartbeat_request_init(&req);
+    req.group_id = gr_str(id);
+    req.generation_id = 1;
+    req.member_id = gr_str("someone");
+    gr_heartbeat_response_t resp;
+    wire_call(fx, c, GR_API_HEARTBEAT, 3, &req, &resp);
+    return resp.error_code;
+}
+
+static int16_t wire_join(fixture_t *fx, wire_t *c, const char *id)
+{
+    gr_join_group_request_join_group_request_protocol_t protocol;
+    gr_join_group_request_join_group_request_protocol_init(&protocol);
+    protocol.name = gr_str("range");
+    protocol.metadata = (gr_bytes_t){(const uint8_t *)"m", 1};
+    gr_join_group_request_t req;
+    gr_join_group_request_init(&req);
+    req.group_id = gr_str(id);
+    req.session_timeout_ms = SESSION_MS;
+    req.rebalance_timeout_ms = SESSION_MS;
+    req.member_id = gr_str("");
+    req.protocol_type = gr_str("consumer");
+    req.protocols = &protocol;
+    req.protocols_count = 1;
+    gr_join_group_response_t resp;
+    wire_call(fx, c, GR_API_JOIN_GROUP, 5, &req, &resp);
+    return resp.error_code;
+}
+
+/* Every group request for a group led elsewhere gets NOT_COORDINATOR; FindCoordinator names the
+ * leader. */
+static void test_requests_routed(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", "5242880");
+    gr_topic_t *t = NULL;
+    char err[256];
+    assert_int_equal(gr_topics_create(fx->b, "t", 1, NULL, 0, &t, err, sizeof err), GR_KERR_NONE);
+    char moved[32], stays[32], host[128];
+    group_on("moved", 1, OFFSETS_PARTS, moved, sizeof moved);
+    group_on("stays", 2, OFFSETS_PARTS, stays, sizeof stays);
+    wire_t c;
+    wire_open(fx, &c);
+    int32_t node_id, port;
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port), 0);
+    assert_int_equal(node_id, fx->b->config.broker_id);
+    assert_int_equal(port, fx->b->advertised_port);
+    assert_int_equal(wire_commit(fx, &c, moved, 42), 0);
+    assert_int_equal(wire_commit(fx, &c, stays, 7), 0);
+
+    gr_partition_t *p = gr_topic_partition(offsets_topic(fx), 1);
+    p->leader_id = OTHER_BROKER;
+    p->leader_epoch = 1;
+    set_other_node(fx);
+    gr_coordinator_partition_resigned(co_of(fx), 1, 1);
+
+    /* FindCoordinator v4: one key per coordinator. */
+    gr_str_t keys[] = {gr_str(moved), gr_str(stays)};
+    gr_find_coordinator_request_t find;
+    gr_find_coordinator_request_init(&find);
+    find.coordinator_keys = keys;
+    find.coordinator_keys_count = 2;
+    gr_find_coordinator_response_t found;
+    wire_call(fx, &c, GR_API_FIND_COORDINATOR, 4, &find, &found);
+    assert_int_equal(found.coordinators_count, 2);
+    assert_int_equal(found.coordinators[0].error_code, 0);
+    assert_int_equal(found.coordinators[0].node_id, OTHER_BROKER);
+    assert_true(gr_str_eq_c(found.coordinators[0].host, "other.example"));
+    assert_int_equal(found.coordinators[0].port, OTHER_PORT);
+    assert_int_equal(found.coordinators[1].error_code, 0);
+    assert_int_equal(found.coordinators[1].node_id, fx->b->config.broker_id);
+
+    int64_t offset;
+    assert_int_equal(wire_fetch(fx, &c, moved, &offset), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_fetch(fx, &c, stays, &offset), 0);
+    assert_int_equal(offset, 7);
+    assert_int_equal(wire_commit(fx, &c, moved, 43), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_join(fx, &c, moved), GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(wire_heartbeat(fx, &c, moved), GR_KERR_NOT_COORDINATOR);
+    gr_describe_groups_request_t describe;
+    gr_describe_groups_request_init(&describe);
+    describe.groups = keys;
+    describe.groups_count = 2;
+    gr_describe_groups_response_t described;
+    wire_call(fx, &c, GR_API_DESCRIBE_GROUPS, 5, &describe, &described);
+    assert_int_equal(described.groups_count, 2);
+    assert_int_equal(described.groups[0].error_code, GR_KERR_NOT_COORDINATOR);
+    assert_int_equal(described.groups[1].error_code, 0);
+    gr_list_groups_request_t list;
+    gr_list_groups_request_init(&list);
+    gr_list_groups_response_t listed;
+    wire_call(fx, &c, GR_API_LIST_GROUPS, 4, &list, &listed);
+    assert_int_equal(listed.error_code, 0);
+    assert_int_equal(listed.groups_count, 1);
+    assert_true(gr_str_eq_c(listed.groups[0].group_id, stays));
+
+    /* Offline: nobody to name. */
+    p->leader_id = GR_NO_BROKER;
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port),
+                     GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    assert_int_equal(wire_fetch(fx, &c, moved, &offset), GR_KERR_NOT_COORDINATOR);
+
+    /* Back here: the commit made before is served again once the partition is replayed. */
+    p->leader_id = fx->b->config.broker_id;
+    p->leader_epoch = 2;
+    gr_coordinator_partition_elected(co_of(fx), 1, 2);
+    /* Requests keep the loop busy all along: the replay must progress anyway. */
+    int16_t e = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
+    for (int i = 0; i < MAX_RETRIES && e == GR_KERR_COORDINATOR_LOAD_IN_PROGRESS; i++)
+        e = wire_fetch(fx, &c, moved, &offset);
+    assert_int_equal(e, 0);
+    assert_int_equal(offset, 42);
+    assert_int_equal(wire_find_coordinator(fx, &c, moved, &node_id, host, sizeof host, &port), 0);
+    assert_int_equal(node_id, fx->b->config.broker_id);
+    wire_close(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_resign_and_reelect, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resign_during_replay, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partition_count_from_topic, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_requests_routed, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
