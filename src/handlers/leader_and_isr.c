@@ -50,7 +50,8 @@ static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const 
 
 static bool state_valid(gr_str_t name, const lisr_state_t *s)
 {
-    return name.len > 0 && s->partition_index >= 0 && s->partition_index < GR_TOPIC_MAX_PARTITIONS;
+    return name.len > 0 && gr_topic_name_check(name.ptr, (size_t)name.len) == GR_KERR_NONE &&
+           s->partition_index >= 0 && s->partition_index < GR_TOPIC_MAX_PARTITIONS;
 }
 
 /* Applies one partition state and fills its error entry. */

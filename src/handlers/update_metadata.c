@@ -81,9 +81,11 @@ static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_st
 {
     int32_t partitions = 0;
     for (int32_t i = 0; i < count; i++)
-        if (states[i].partition_index >= partitions)
+        if (states[i].partition_index >= partitions &&
+            states[i].partition_index < GR_TOPIC_MAX_PARTITIONS)
             partitions = states[i].partition_index + 1;
-    if (name.len <= 0 || partitions <= 0)
+    if (name.len <= 0 || partitions <= 0 || partitions > GR_TOPIC_MAX_PARTITIONS ||
+        gr_topic_name_check(name.ptr, (size_t)name.len) != GR_KERR_NONE)
         return;
     bool deleting = false;
     gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
