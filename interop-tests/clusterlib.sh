@@ -45,6 +45,8 @@
 #                                      the command's output lines only (slow:
 #                                      a JVM start each call)
 #   cl_zk_field PATH KEY               field KEY of znode PATH's JSON
+#   cl_zk_reconnected                  ZooKeeper has a client per running
+#                                      broker (after a ZooKeeper restart)
 #   cl_non_controller                  a running broker that is not the
 #                                      controller (after cl_stable)
 
@@ -295,6 +297,29 @@ cl_zk_field()
     "$GR_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$doc" "$2" ||
         gr_fail "znode $1 holds '$doc', not JSON with a field $2"
 }
+
+# How many clients ZooKeeper has connected (its "stat" four-letter word,
+# minus the asking connection itself).
+cl_zk_clients()
+{
+    "$GR_PYTHON" - "$CL_ZK_PORT" <<'EOF' 2>/dev/null || echo 0
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"stat")
+out = b""
+while True:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    out += chunk
+print(sum(1 for line in out.decode().splitlines() if line.startswith(" /")) - 1)
+EOF
+}
+
+# True when every running broker could be connected to ZooKeeper (as many
+# clients as running brokers): after a ZooKeeper restart, the brokers'
+# Metadata looks the same before they are back, so a test waits on this.
+cl_zk_reconnected() { [ "$(cl_zk_clients)" -ge "$(wc -w <<<"$(cl_live)")" ]; }
 
 cl_start_cluster()
 {

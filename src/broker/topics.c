@@ -373,8 +373,8 @@ static void topic_store_save(gr_broker_t *b, const gr_topic_t *topic, store_op_t
 }
 
 int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
-                          const gr_checkpoint_entry_t *recovery, size_t recovery_count,
-                          const gr_checkpoint_entry_t *start, size_t start_count)
+                            const gr_checkpoint_entry_t *recovery, size_t recovery_count,
+                            const gr_checkpoint_entry_t *start, size_t start_count)
 {
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%s-%d", gr_topics_log_dir(b), topic->name, index);

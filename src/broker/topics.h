@@ -77,7 +77,7 @@ struct gr_topic {
     gr_uuid_t id;
     int32_t partition_count;
     gr_partition_t *partitions;
-    bool internal; /* __consumer_offsets or __transaction_state: clients cannot produce */
+    bool internal;     /* __consumer_offsets or __transaction_state: clients cannot produce */
     bool config_known; /* cluster mode: /config/topics/<name> has been read */
     gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
     int config_count;

@@ -9,12 +9,12 @@
 #include "broker/broker.h"
 #include "broker/topics_int.h"
 #include "controller/cluster_view.h"
+#include "controller/replica_state.h"
 #include "handlers/handlers.h"
 
 #define PATH_BUF 4096
 
-static gr_topic_t *topic_create_empty(gr_broker_t *b, const char *name, gr_uuid_t id,
-                                      int32_t count)
+static gr_topic_t *topic_create_empty(gr_broker_t *b, const char *name, gr_uuid_t id, int32_t count)
 {
     gr_topic_t *topic = gr_topic_new(name, count);
     if (!topic)
@@ -116,8 +116,8 @@ int gr_partition_host(gr_broker_t *b, gr_partition_t *p)
     (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &start, &start_count);
     int32_t leader = p->leader_id, epoch = p->leader_epoch;
     gr_topic_t *topic = p->topic;
-    int rc = gr_topic_partition_open(b, topic, p->index, recovery, recovery_count, start,
-                                     start_count);
+    int rc =
+        gr_topic_partition_open(b, topic, p->index, recovery, recovery_count, start, start_count);
     free(recovery);
     free(start);
     /* partition_open resets the single-node placement: keep the controller's. */
@@ -156,7 +156,7 @@ void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data)
 {
     gr_topics_remove(&b->topics, topic);
     for (int32_t i = 0; i < topic->partition_count; i++)
-        gr_partition_unhost(b, &topic->partitions[i], delete_data);
+        gr_replica_stop(b, &topic->partitions[i], delete_data); /* groups leave with it */
     gr_topic_free(topic);
 }
 

@@ -12,9 +12,9 @@
 
 #include "controller/controller_int.h"
 
-#define CONTROLLER_RETRY_SEC 1.0
+#define CONTROLLER_RETRY_SEC   1.0
 #define FIRST_CONTROLLER_EPOCH 1
-#define FEATURE_DOC "{\"features\":{},\"version\":2,\"status\":1}"
+#define FEATURE_DOC            "{\"features\":{},\"version\":2,\"status\":1}"
 
 static void reconcile(gr_controller_t *c);
 
@@ -170,8 +170,8 @@ static void start_loading(gr_controller_t *c)
 {
     gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d is the controller, epoch %d",
             c->b->config.broker_id, c->epoch);
-    (void)gr_store_create(c->b->store_session, GR_ZK_FEATURE_PATH, FEATURE_DOC,
-                          strlen(FEATURE_DOC), GR_STORE_PERSISTENT, on_feature_created, NULL);
+    (void)gr_store_create(c->b->store_session, GR_ZK_FEATURE_PATH, FEATURE_DOC, strlen(FEATURE_DOC),
+                          GR_STORE_PERSISTENT, on_feature_created, NULL);
     /* Issue order matters: deletions are matched against the topic listing before them. */
     ctl_load_brokers(c);
     ctl_load_topics(c);
@@ -241,8 +241,8 @@ static void on_epoch_read(void *opaque, int rc, const void *data, size_t len,
 static void bump_epoch(gr_controller_t *c)
 {
     ctl_op_t *op = ctl_op_new(c);
-    if (!op || gr_store_get(c->b->store_session, GR_ZK_CONTROLLER_EPOCH, NULL, NULL,
-                            on_epoch_read, op) != GR_STORE_OK) {
+    if (!op || gr_store_get(c->b->store_session, GR_ZK_CONTROLLER_EPOCH, NULL, NULL, on_epoch_read,
+                            op) != GR_STORE_OK) {
         free(op);
         gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "cannot start the controller epoch read");
     }

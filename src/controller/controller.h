@@ -86,7 +86,8 @@ typedef struct gr_controller {
 } gr_controller_t;
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);
-/* Becomes the active controller (this broker won /controller): bumps the epoch, loads, reconciles. */
+/* Becomes the active controller (this broker won /controller): bumps the epoch, loads, reconciles.
+ */
 void gr_controller_activate(gr_controller_t *c);
 /* Stops being the controller: drops state, peers and pending work. */
 void gr_controller_resign(gr_controller_t *c);

@@ -71,8 +71,8 @@ static void delete_znodes(gr_controller_t *c, gr_ctl_topic_t *t)
     snprintf(path, sizeof path, GR_ZK_DELETE_TOPICS_PATH "/%s", t->name);
     if (op)
         snprintf(op->name, sizeof op->name, "%s", t->name);
-    if (!op || gr_store_delete(c->b->store_session, path, GR_STORE_ANY_VERSION,
-                               on_request_deleted, op) != GR_STORE_OK) {
+    if (!op || gr_store_delete(c->b->store_session, path, GR_STORE_ANY_VERSION, on_request_deleted,
+                               op) != GR_STORE_OK) {
         free(op);
         t->znodes_deleting = false;
         ctl_kick_later(c);

@@ -12,6 +12,47 @@
 
 #include "controller/controller_int.h"
 
+/* A listing changed: read it again (the watch is re-set by the read). */
+static void on_listing_watch(void *opaque, gr_store_event_t event, const char *path)
+{
+    (void)event;
+    gr_controller_t *c = opaque;
+    if (!c->active)
+        return;
+    if (strcmp(path, GR_ZK_BROKER_IDS_PATH) == 0)
+        ctl_load_brokers(c);
+    else if (strcmp(path, GR_ZK_BROKER_TOPICS_PATH) == 0)
+        ctl_load_topics(c);
+    else if (strcmp(path, GR_ZK_DELETE_TOPICS_PATH) == 0)
+        ctl_load_deletions(c);
+}
+
+/* Lists path's children with a watch; reconciling waits for cb. */
+static void list_children(gr_controller_t *c, const char *path, gr_store_children_fn *cb)
+{
+    ctl_op_t *op = ctl_op_new(c);
+    if (!op)
+        return ctl_kick_later(c);
+    c->reads_pending++;
+    if (gr_store_children(c->b->store_session, path, on_listing_watch, c, cb, op) != GR_STORE_OK) {
+        c->reads_pending--;
+        free(op);
+        ctl_kick_later(c);
+    }
+}
+
+/* Reads path (watched when watch is set) for op; reconciling waits for cb. */
+static void read_node(gr_controller_t *c, ctl_op_t *op, const char *path, gr_store_watch_fn *watch,
+                      gr_store_data_fn *cb)
+{
+    c->reads_pending++;
+    if (gr_store_get(c->b->store_session, path, watch, c, cb, op) != GR_STORE_OK) {
+        c->reads_pending--;
+        free(op);
+        ctl_kick_later(c);
+    }
+}
+
 /* ---- brokers ------------------------------------------------------------------------ */
 
 typedef struct broker_snapshot {
@@ -49,8 +90,7 @@ static void brokers_apply(gr_controller_t *c, broker_snapshot_t *s)
     }
     for (size_t i = 0; i < c->broker_count; i++) {
         if (c->brokers[i].peer)
-            gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d left",
-                    c->brokers[i].node.id);
+            gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d left", c->brokers[i].node.id);
         ctl_broker_drop_peer(&c->brokers[i]);
         free(c->brokers[i].node.rack);
     }
@@ -98,15 +138,6 @@ static void on_broker_data(void *opaque, int rc, const void *data, size_t len,
     snapshot_release(s);
 }
 
-static void on_brokers_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_brokers(c);
-}
-
 static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t count,
                           const gr_store_stat_t *stat)
 {
@@ -145,8 +176,7 @@ static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t
         r->slot = i;
         char path[GR_STORE_PATH_MAX + 1];
         snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%s", names[i]);
-        if (gr_store_get(c->b->store_session, path, NULL, NULL, on_broker_data, r) ==
-            GR_STORE_OK)
+        if (gr_store_get(c->b->store_session, path, NULL, NULL, on_broker_data, r) == GR_STORE_OK)
             s->pending++;
         else
             free(r);
@@ -156,16 +186,7 @@ static void on_broker_ids(void *opaque, int rc, const char *const *names, size_t
 
 void ctl_load_brokers(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_BROKER_IDS_PATH, on_brokers_watch, c,
-                          on_broker_ids, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_BROKER_IDS_PATH, on_broker_ids);
 }
 
 /* ---- partition states ---------------------------------------------------------------- */
@@ -186,8 +207,8 @@ static void on_state(void *opaque, int rc, const void *data, size_t len,
         p->state_read = rc == GR_STORE_OK || rc == GR_STORE_NONODE;
         p->zk_version = p->has_state ? stat->version : -1;
         if (rc == GR_STORE_OK && !p->has_state)
-            gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "state of %s-%d is unreadable",
-                    t->name, op->index);
+            gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "state of %s-%d is unreadable", t->name,
+                    op->index);
         p->changed = true;
     }
     free(op);
@@ -202,14 +223,8 @@ void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index)
     snprintf(op->name, sizeof op->name, "%s", t->name);
     op->index = index;
     char path[GR_STORE_PATH_MAX + 1];
-    snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s/partitions/%d/state", t->name,
-             index);
-    c->reads_pending++;
-    if (gr_store_get(c->b->store_session, path, NULL, NULL, on_state, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s/partitions/%d/state", t->name, index);
+    read_node(c, op, path, NULL, on_state);
 }
 
 /* ---- topic assignments --------------------------------------------------------------- */
@@ -266,8 +281,7 @@ static void on_assignment(void *opaque, int rc, const void *data, size_t len,
                     ctl_load_state(c, t, i);
         gr_zk_assignment_free(&a);
     } else if (t && rc == GR_STORE_OK) {
-        gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "assignment of %s is unreadable",
-                op->name);
+        gr_logf(&c->b->log, GR_LOG_ERROR, "controller", "assignment of %s is unreadable", op->name);
     }
     free(op);
     ctl_kick(c);
@@ -281,22 +295,7 @@ static void load_assignment(gr_controller_t *c, const char *name)
     snprintf(op->name, sizeof op->name, "%s", name);
     char path[GR_STORE_PATH_MAX + 1];
     snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s", name);
-    c->reads_pending++;
-    if (gr_store_get(c->b->store_session, path, on_assignment_watch, c, on_assignment, op) !=
-        GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
-}
-
-static void on_topics_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_topics(c);
+    read_node(c, op, path, on_assignment_watch, on_assignment);
 }
 
 static void on_topic_names(void *opaque, int rc, const char *const *names, size_t count,
@@ -342,28 +341,10 @@ static void on_topic_names(void *opaque, int rc, const char *const *names, size_
 
 void ctl_load_topics(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_BROKER_TOPICS_PATH, on_topics_watch, c,
-                          on_topic_names, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_BROKER_TOPICS_PATH, on_topic_names);
 }
 
 /* ---- deletions ------------------------------------------------------------------------ */
-
-static void on_deletions_watch(void *opaque, gr_store_event_t event, const char *path)
-{
-    (void)event;
-    (void)path;
-    gr_controller_t *c = opaque;
-    if (c->active)
-        ctl_load_deletions(c);
-}
 
 static void on_admin_node_deleted(void *opaque, int rc)
 {
@@ -420,14 +401,5 @@ static void on_deletions(void *opaque, int rc, const char *const *names, size_t 
 
 void ctl_load_deletions(gr_controller_t *c)
 {
-    ctl_op_t *op = ctl_op_new(c);
-    if (!op)
-        return ctl_kick_later(c);
-    c->reads_pending++;
-    if (gr_store_children(c->b->store_session, GR_ZK_DELETE_TOPICS_PATH, on_deletions_watch, c,
-                          on_deletions, op) != GR_STORE_OK) {
-        c->reads_pending--;
-        free(op);
-        ctl_kick_later(c);
-    }
+    list_children(c, GR_ZK_DELETE_TOPICS_PATH, on_deletions);
 }

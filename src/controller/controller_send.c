@@ -16,15 +16,15 @@
 #include "stop_replica.h"
 #include "update_metadata.h"
 
-#define LEADER_AND_ISR_VERSION  7
-#define UPDATE_METADATA_VERSION 8
-#define STOP_REPLICA_VERSION    4
-#define LEADER_AND_ISR_FULL        1
-#define LEADER_AND_ISR_INCREMENTAL 0
-#define UPDATE_METADATA_FULL       1
-#define PLAINTEXT_LISTENER         "PLAINTEXT"
-#define PLAINTEXT_PROTOCOL         0 /* SecurityProtocol.PLAINTEXT's id */
-#define LEADER_EPOCH_DURING_DELETE (-2)
+#define LEADER_AND_ISR_VERSION        7
+#define UPDATE_METADATA_VERSION       8
+#define STOP_REPLICA_VERSION          4
+#define LEADER_AND_ISR_FULL           1
+#define LEADER_AND_ISR_INCREMENTAL    0
+#define UPDATE_METADATA_FULL          1
+#define PLAINTEXT_LISTENER            "PLAINTEXT"
+#define PLAINTEXT_PROTOCOL            0 /* SecurityProtocol.PLAINTEXT's id */
+#define LEADER_EPOCH_DURING_DELETE    (-2)
 #define CONTROLLER_REQUEST_TIMEOUT_MS 30000
 
 typedef gr_leader_and_isr_request_leader_and_isr_topic_state_t lisr_topic_t;
@@ -162,8 +162,8 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
         gr_leader_and_isr_request_leader_and_isr_topic_state_init(ts);
         ts->topic_name = str_of(t->name);
         ts->topic_id = t->id;
-        ts->partition_states = gr_arena_alloc(&arena, sizeof *ts->partition_states *
-                                                          (size_t)(t->partition_count + 1));
+        ts->partition_states =
+            gr_arena_alloc(&arena, sizeof *ts->partition_states * (size_t)(t->partition_count + 1));
         if (!ts->partition_states)
             break;
         ts->partition_states_count = 0;
@@ -186,8 +186,7 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
         br->needs_full = true;
         ctl_kick_later(c);
     } else if (partitions > 0) {
-        send_request(c, br, GR_API_LEADER_AND_ISR, LEADER_AND_ISR_VERSION, &req,
-                     on_leader_and_isr);
+        send_request(c, br, GR_API_LEADER_AND_ISR, LEADER_AND_ISR_VERSION, &req, on_leader_and_isr);
     }
     gr_arena_fini(&arena);
 }
@@ -201,10 +200,10 @@ static void fill_um_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t i
     gr_update_metadata_request_update_metadata_partition_state_init(s);
     s->partition_index = index;
     s->controller_epoch = c->epoch;
-    s->leader = t->deleting ? GR_LEADER_DURING_DELETE
-                            : (p->has_state ? p->state.leader : GR_NO_BROKER);
-    s->leader_epoch = t->deleting ? LEADER_EPOCH_DURING_DELETE
-                                  : (p->has_state ? p->state.leader_epoch : 0);
+    s->leader =
+        t->deleting ? GR_LEADER_DURING_DELETE : (p->has_state ? p->state.leader : GR_NO_BROKER);
+    s->leader_epoch =
+        t->deleting ? LEADER_EPOCH_DURING_DELETE : (p->has_state ? p->state.leader_epoch : 0);
     s->isr = p->has_state ? p->state.isr : NULL;
     s->isr_count = p->has_state ? p->state.isr_count : 0;
     s->zk_version = p->zk_version;
@@ -217,8 +216,7 @@ static void fill_um_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t i
             s->offline_replicas[s->offline_replicas_count++] = p->replicas[r];
 }
 
-static int fill_um_brokers(gr_controller_t *c, gr_update_metadata_request_t *req,
-                           gr_arena_t *arena)
+static int fill_um_brokers(gr_controller_t *c, gr_update_metadata_request_t *req, gr_arena_t *arena)
 {
     req->live_brokers =
         gr_arena_alloc(arena, sizeof *req->live_brokers * (size_t)(c->broker_count + 1));
@@ -336,8 +334,8 @@ void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br)
         sr_topic_t *ts = &req.topic_states[req.topic_states_count];
         gr_stop_replica_request_stop_replica_topic_state_init(ts);
         ts->topic_name = str_of(t->name);
-        ts->partition_states = gr_arena_alloc(&arena, sizeof *ts->partition_states *
-                                                          (size_t)(t->partition_count + 1));
+        ts->partition_states =
+            gr_arena_alloc(&arena, sizeof *ts->partition_states * (size_t)(t->partition_count + 1));
         if (!ts->partition_states)
             break;
         for (int32_t i = 0; i < t->partition_count; i++) {

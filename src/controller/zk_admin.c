@@ -37,12 +37,12 @@ static gr_kerr_t store_error(const admin_op_t *op, const char *what, int rc)
 {
     gr_logf(&op->b->log, GR_LOG_WARN, "zookeeper", "%s of %s failed: %s", what, op->name,
             gr_store_rc_name(rc));
-    return rc == GR_STORE_CONNLOSS || rc == GR_STORE_OPERATIONTIMEOUT ? GR_KERR_REQUEST_TIMED_OUT
-                                                                      : GR_KERR_UNKNOWN_SERVER_ERROR;
+    return rc == GR_STORE_CONNLOSS || rc == GR_STORE_OPERATIONTIMEOUT
+               ? GR_KERR_REQUEST_TIMED_OUT
+               : GR_KERR_UNKNOWN_SERVER_ERROR;
 }
 
-static admin_op_t *op_new(gr_broker_t *b, const char *name, gr_zk_admin_done_fn *done,
-                          void *opaque)
+static admin_op_t *op_new(gr_broker_t *b, const char *name, gr_zk_admin_done_fn *done, void *opaque)
 {
     admin_op_t *op = calloc(1, sizeof *op);
     if (op) {
@@ -122,8 +122,7 @@ static void write_assignment(admin_op_t *op)
     gr_zk_json_writer_init(&w);
     char *text = NULL;
     size_t len = 0;
-    if (replicas && counts &&
-        getrandom(a.id.b, sizeof a.id.b, 0) == (ssize_t)sizeof a.id.b) {
+    if (replicas && counts && getrandom(a.id.b, sizeof a.id.b, 0) == (ssize_t)sizeof a.id.b) {
         for (int32_t i = 0; i < op->partitions; i++) {
             replicas[i] = &op->replicas[i];
             counts[i] = 1;
@@ -166,8 +165,8 @@ static void on_config_created(void *opaque, int rc, const char *path)
     if (rc == GR_STORE_NODEEXISTS) { /* left by an earlier topic of that name: replace it */
         char p[GR_STORE_PATH_MAX + 1];
         snprintf(p, sizeof p, GR_ZK_CONFIG_TOPICS_PATH "/%s", op->name);
-        rc = gr_store_set(op->b->store_session, p, op->config, op->config_len,
-                          GR_STORE_ANY_VERSION, on_config_set, op);
+        rc = gr_store_set(op->b->store_session, p, op->config, op->config_len, GR_STORE_ANY_VERSION,
+                          on_config_set, op);
         if (rc == GR_STORE_OK)
             return;
     }
@@ -306,8 +305,7 @@ static void on_assignment_read(void *opaque, int rc, const void *data, size_t le
 }
 
 int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
-                               const int32_t *new_replicas, gr_zk_admin_done_fn *done,
-                               void *opaque)
+                               const int32_t *new_replicas, gr_zk_admin_done_fn *done, void *opaque)
 {
     gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
     int32_t old = topic ? topic->partition_count : 0;
@@ -326,8 +324,8 @@ int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
         rc = spread(b, op->replicas, old, count - old);
     char path[GR_STORE_PATH_MAX + 1];
     snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s", name);
-    if (rc == 0 && gr_store_get(b->store_session, path, NULL, NULL, on_assignment_read, op) !=
-                       GR_STORE_OK)
+    if (rc == 0 &&
+        gr_store_get(b->store_session, path, NULL, NULL, on_assignment_read, op) != GR_STORE_OK)
         rc = -EIO;
     if (rc) {
         op->done = NULL;
@@ -380,11 +378,11 @@ static void notify_change(admin_op_t *op)
     char *text = gr_zk_doc_config_change(&w, op->name) == 0 ? writer_text(&w, &len) : NULL;
     if (!text)
         gr_zk_json_writer_fini(&w);
-    int rc = text ? gr_store_create(op->b->store_session,
-                                    GR_ZK_CONFIG_CHANGES_PATH "/" GR_ZK_CONFIG_CHANGE_PREFIX, text,
-                                    len, GR_STORE_PERSISTENT | GR_STORE_SEQUENTIAL,
-                                    on_change_notified, op)
-                  : GR_STORE_NOMEM;
+    int rc =
+        text ? gr_store_create(op->b->store_session,
+                               GR_ZK_CONFIG_CHANGES_PATH "/" GR_ZK_CONFIG_CHANGE_PREFIX, text, len,
+                               GR_STORE_PERSISTENT | GR_STORE_SEQUENTIAL, on_change_notified, op)
+             : GR_STORE_NOMEM;
     free(text);
     if (rc != GR_STORE_OK)
         finish(op, store_error(op, "notifying the change", rc));
@@ -409,8 +407,8 @@ static void on_configs_set(void *opaque, int rc, const gr_store_stat_t *stat)
     if (rc == GR_STORE_OK)
         return notify_change(op);
     if (rc == GR_STORE_NONODE &&
-        gr_store_create(op->b->store_session, path, op->config, op->config_len,
-                        GR_STORE_PERSISTENT, on_configs_created, op) == GR_STORE_OK)
+        gr_store_create(op->b->store_session, path, op->config, op->config_len, GR_STORE_PERSISTENT,
+                        on_configs_created, op) == GR_STORE_OK)
         return;
     finish(op, store_error(op, "writing the config", rc));
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "controller/zk_docs.h"
 
+#include "controller/store.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -316,7 +318,7 @@ int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out
 
 int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)
 {
-    char entity[300];
+    char entity[sizeof CONFIG_CHANGE_TOPICS + GR_STORE_PATH_MAX];
     snprintf(entity, sizeof entity, CONFIG_CHANGE_TOPICS "%s", topic);
     gr_zk_json_object_begin(w);
     gr_zk_json_key(w, "version");

@@ -19,23 +19,23 @@
 #include "controller/zk_json.h"
 #include "protocol/types.h"
 
-#define GR_ZK_BROKERS_PATH        "/brokers"
-#define GR_ZK_BROKER_IDS_PATH     "/brokers/ids"
-#define GR_ZK_BROKER_TOPICS_PATH  "/brokers/topics"
-#define GR_ZK_BROKER_SEQID_PATH   "/brokers/seqid"
-#define GR_ZK_CONTROLLER_PATH     "/controller"
-#define GR_ZK_CONTROLLER_EPOCH    "/controller_epoch"
-#define GR_ZK_ADMIN_PATH          "/admin"
-#define GR_ZK_DELETE_TOPICS_PATH  "/admin/delete_topics"
-#define GR_ZK_CONFIG_PATH         "/config"
-#define GR_ZK_CONFIG_TOPICS_PATH  "/config/topics"
-#define GR_ZK_CONFIG_BROKERS_PATH "/config/brokers"
-#define GR_ZK_CONFIG_CHANGES_PATH "/config/changes"
+#define GR_ZK_BROKERS_PATH         "/brokers"
+#define GR_ZK_BROKER_IDS_PATH      "/brokers/ids"
+#define GR_ZK_BROKER_TOPICS_PATH   "/brokers/topics"
+#define GR_ZK_BROKER_SEQID_PATH    "/brokers/seqid"
+#define GR_ZK_CONTROLLER_PATH      "/controller"
+#define GR_ZK_CONTROLLER_EPOCH     "/controller_epoch"
+#define GR_ZK_ADMIN_PATH           "/admin"
+#define GR_ZK_DELETE_TOPICS_PATH   "/admin/delete_topics"
+#define GR_ZK_CONFIG_PATH          "/config"
+#define GR_ZK_CONFIG_TOPICS_PATH   "/config/topics"
+#define GR_ZK_CONFIG_BROKERS_PATH  "/config/brokers"
+#define GR_ZK_CONFIG_CHANGES_PATH  "/config/changes"
 #define GR_ZK_CONFIG_CHANGE_PREFIX "config_change_"
-#define GR_ZK_CLUSTER_PATH        "/cluster"
-#define GR_ZK_CLUSTER_ID_PATH     "/cluster/id"
-#define GR_ZK_FEATURE_PATH        "/feature"
-#define GR_ZK_ISR_CHANGE_PATH     "/isr_change_notification"
+#define GR_ZK_CLUSTER_PATH         "/cluster"
+#define GR_ZK_CLUSTER_ID_PATH      "/cluster/id"
+#define GR_ZK_FEATURE_PATH         "/feature"
+#define GR_ZK_ISR_CHANGE_PATH      "/isr_change_notification"
 
 /* Leader value of a partition whose topic is being deleted (UpdateMetadata). */
 #define GR_LEADER_DURING_DELETE (-2)
@@ -60,8 +60,10 @@ typedef struct gr_zk_assignment {
 
 /* /brokers/ids/N: the PLAINTEXT endpoint, host, port, rack, timestamp. */
 int gr_zk_doc_broker(gr_zk_json_writer_t *w, const gr_cluster_node_t *node, int64_t now_ms);
-/* Reads host and port (from "endpoints", else "host"/"port") and the rack into out (id set by caller). */
-int gr_zk_parse_broker(const char *text, size_t len, gr_cluster_node_t *out /* out, rack malloc'd */);
+/* Reads host and port (from "endpoints", else "host"/"port") and the rack into out (id set by
+ * caller). */
+int gr_zk_parse_broker(const char *text, size_t len,
+                       gr_cluster_node_t *out /* out, rack malloc'd */);
 
 /* /controller: {"version":1,"brokerid":N,"timestamp":"..."}. */
 int gr_zk_doc_controller(gr_zk_json_writer_t *w, int32_t broker_id, int64_t now_ms);

@@ -11,16 +11,16 @@
 #include "controller/topic_configs.h"
 #include "controller/zk_docs.h"
 
-#define MEMBER_RETRY_SEC       1.0
-#define MS_PER_SEC             1000.0
+#define MEMBER_RETRY_SEC        1.0
+#define MS_PER_SEC              1000.0
 #define CLUSTER_ID_JSON_VERSION "1"
 
 /* Kafka's persistent paths, parents first. */
 static const char *const zk_paths[] = {
-    GR_ZK_BROKERS_PATH,        GR_ZK_BROKER_IDS_PATH,    GR_ZK_BROKER_TOPICS_PATH,
-    GR_ZK_BROKER_SEQID_PATH,   GR_ZK_CONFIG_PATH,        GR_ZK_CONFIG_TOPICS_PATH,
+    GR_ZK_BROKERS_PATH,        GR_ZK_BROKER_IDS_PATH,     GR_ZK_BROKER_TOPICS_PATH,
+    GR_ZK_BROKER_SEQID_PATH,   GR_ZK_CONFIG_PATH,         GR_ZK_CONFIG_TOPICS_PATH,
     GR_ZK_CONFIG_CHANGES_PATH, GR_ZK_CONFIG_BROKERS_PATH, GR_ZK_ADMIN_PATH,
-    GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,    GR_ZK_CLUSTER_PATH,
+    GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,     GR_ZK_CLUSTER_PATH,
 };
 
 static gr_zk_member_t *member(gr_broker_t *b)
@@ -504,8 +504,8 @@ static void on_changes(void *opaque, int rc, const char *const *names, size_t co
         char path[GR_STORE_PATH_MAX + 1];
         snprintf(path, sizeof path, GR_ZK_CONFIG_CHANGES_PATH "/%s", names[i]);
         member_op_t *read = op_new(m);
-        if (read &&
-            gr_store_get(m->b->store_session, path, NULL, NULL, on_change_data, read) != GR_STORE_OK)
+        if (read && gr_store_get(m->b->store_session, path, NULL, NULL, on_change_data, read) !=
+                        GR_STORE_OK)
             free(read);
     }
     m->changes_seen = highest;
@@ -515,8 +515,8 @@ static void on_changes(void *opaque, int rc, const char *const *names, size_t co
 static void watch_config_changes(gr_zk_member_t *m)
 {
     member_op_t *op = op_new(m);
-    if (op && gr_store_children(m->b->store_session, GR_ZK_CONFIG_CHANGES_PATH, on_changes_watch,
-                                m, on_changes, op) != GR_STORE_OK)
+    if (op && gr_store_children(m->b->store_session, GR_ZK_CONFIG_CHANGES_PATH, on_changes_watch, m,
+                                on_changes, op) != GR_STORE_OK)
         free(op);
 }
 

@@ -36,8 +36,7 @@ typedef struct lisr_op {
 
 static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const lisr_state_t *s)
 {
-    gr_topic_t *topic =
-        gr_topics_learn(b, name.ptr, (size_t)name.len, id, s->partition_index + 1);
+    gr_topic_t *topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, s->partition_index + 1);
     if (!topic)
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     gr_partition_t *p = &topic->partitions[s->partition_index];
@@ -183,10 +182,9 @@ void gr_handle_leader_and_isr(gr_broker_t *b, gr_request_t *req)
         gr_request_respond(req, &resp);
         return;
     }
-    int32_t count = (op->in.topic_states_count > 0 ? op->in.topic_states_count : 0) +
-                    (op->in.ungrouped_partition_states_count > 0
-                         ? op->in.ungrouped_partition_states_count
-                         : 0);
+    int32_t count =
+        (op->in.topic_states_count > 0 ? op->in.topic_states_count : 0) +
+        (op->in.ungrouped_partition_states_count > 0 ? op->in.ungrouped_partition_states_count : 0);
     gr_str_t *names = gr_request_alloc_array(req, count, sizeof *names);
     if (!names && count > 0) {
         gr_conn_close(req->conn, "out of memory");

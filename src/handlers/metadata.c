@@ -4,8 +4,8 @@
  * In single-node mode this broker is the controller and leads every
  * partition with an ISR of itself; in cluster mode every broker answers for
  * the whole cluster from what the controller last told it (UpdateMetadata),
- * offline partitions with LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created when the
- * request allows it (always before v4) and auto.create.topics.enable is on.
+ * offline partitions with LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created when
+ * the request allows it (always before v4) and auto.create.topics.enable is on.
  */
 #include <string.h>
 
@@ -181,8 +181,8 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         broker[i].node_id = node->id;
         broker[i].host = gr_str(node->host);
         broker[i].port = node->port;
-        broker[i].rack = gr_str(node->id == b->config.broker_id ? b->config.broker_rack
-                                                                : node->rack);
+        broker[i].rack =
+            gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
     }
     resp.brokers = broker;
     resp.brokers_count = (int32_t)nodes;

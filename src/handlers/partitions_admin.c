@@ -75,8 +75,9 @@ static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, 
         const gr_create_partitions_request_create_partitions_assignment_t *a =
             &want->assignments[i];
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
-            bool live = b->cluster.zk_mode ? gr_cluster_view_node(&b->cluster, a->broker_ids[r]) != NULL
-                                           : a->broker_ids[r] == b->config.broker_id;
+            bool live = b->cluster.zk_mode
+                            ? gr_cluster_view_node(&b->cluster, a->broker_ids[r]) != NULL
+                            : a->broker_ids[r] == b->config.broker_id;
             if (!live) {
                 snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
                          a->broker_ids[r]);
@@ -273,8 +274,8 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
             err = GR_KERR_NOT_CONTROLLER;
             snprintf(msg, sizeof msg, "This is not the correct controller for this cluster.");
         } else {
-            err = grow_topic(b, req, &in.topics[i], in.validate_only, msg, sizeof msg, w,
-                             &states[i]);
+            err =
+                grow_topic(b, req, &in.topics[i], in.validate_only, msg, sizeof msg, w, &states[i]);
         }
         out->error_code = err;
         out->error_message = err ? gr_admin_message(req, msg) : gr_str(NULL);

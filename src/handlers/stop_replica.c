@@ -18,8 +18,7 @@
 
 typedef gr_stop_replica_response_stop_replica_partition_error_t sr_error_t;
 
-static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_data,
-                     sr_error_t *e)
+static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_data, sr_error_t *e)
 {
     gr_stop_replica_response_stop_replica_partition_error_init(e);
     e->topic_name = name;

@@ -243,8 +243,10 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
     if (b->cluster.zk_mode && factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
-        snprintf(msg, len, "Replication factor %d is not supported yet: partitions do not "
-                 "replicate between brokers, use 1.", factor);
+        snprintf(msg, len,
+                 "Replication factor %d is not supported yet: partitions do not "
+                 "replicate between brokers, use 1.",
+                 factor);
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
     if (gr_topic_name_check(want->name.ptr, (size_t)want->name.len)) {
@@ -477,7 +479,8 @@ static bool refuse_not_controller(gr_broker_t *b, gr_request_t *req, int32_t cou
         resp->topics[i].name = in->topics[i].name;
         resp->topics[i].error_code = GR_KERR_NOT_CONTROLLER;
         if (req->api_version >= 1)
-            resp->topics[i].error_message = gr_str("This is not the correct controller for this cluster.");
+            resp->topics[i].error_message =
+                gr_str("This is not the correct controller for this cluster.");
     }
     resp->topics_count = count;
     gr_request_respond(req, resp);
@@ -510,8 +513,8 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     create_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
     gr_admin_wait_t *w = NULL;
     if (!cc || !states ||
-        (b->cluster.zk_mode && !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led,
-                                                       finish_create, cc)))) {
+        (b->cluster.zk_mode &&
+         !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
@@ -660,9 +663,9 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     gr_admin_wait_t *w = NULL;
     cd->waiting = gr_request_alloc_array(req, n, sizeof(bool));
     cd->timeout_ms = in.timeout_ms;
-    if (!cd->waiting || (b->cluster.zk_mode && !not_controller &&
-                         !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone,
-                                                 finish_delete, cd)))) {
+    if (!cd->waiting ||
+        (b->cluster.zk_mode && !not_controller &&
+         !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone, finish_delete, cd)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
