@@ -20,6 +20,16 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
   delete TOPIC [MS]      DeleteTopics v1 to this broker only (timeout MS,
                          default 30 s): prints the error code
 
+  update-metadata CONTROLLER EPOCH TOPIC LEADER
+                         UpdateMetadata v5 as if from controller CONTROLLER
+                         at EPOCH: the live brokers this broker reports plus
+                         LEADER (at 127.0.0.1:1 if unknown), and partition 0
+                         of TOPIC led by LEADER at leader epoch 1000: prints
+                         the error code
+  leader-and-isr CONTROLLER EPOCH TOPIC LEADER
+                         LeaderAndIsr v2 likewise (partition 0 of TOPIC led
+                         by LEADER at leader epoch 1000): prints the error code
+
 Metadata never auto-creates a topic (allow_auto_topic_creation=false).
 Exit status: 0 answered, 2 usage, 3 topic error, 4 no connection or a
 broken answer (the reason on stderr).
@@ -29,6 +39,9 @@ import struct
 import sys
 
 API_METADATA, API_FIND_COORDINATOR, API_CREATE_TOPICS, API_DELETE_TOPICS = 3, 10, 19, 20
+API_LEADER_AND_ISR, API_UPDATE_METADATA = 4, 6
+LEADER_AND_ISR_V, UPDATE_METADATA_V = 2, 5  # the last versions before flexible ones
+FORGED_LEADER_EPOCH, NO_BROKER_EPOCH, PLAINTEXT_PROTOCOL = 1000, -1, 0
 METADATA_V, FIND_COORDINATOR_V, CREATE_TOPICS_V, DELETE_TOPICS_V = 4, 1, 2, 1
 GROUP_KEY_TYPE = 0
 ADMIN_TIMEOUT_MS = 30000
@@ -112,9 +125,11 @@ def metadata(addr, topics):
     body = (s32(-1) if topics is None else s32(len(topics)) + b"".join(string(t) for t in topics))
     r = call(addr, API_METADATA, METADATA_V, body + s8(0))
     r.i32()  # throttle_time_ms
+    addrs = metadata.addrs = {}
 
     def broker():
-        node, _host, _port, _rack = r.i32(), r.string(), r.i32(), r.string()
+        node, host, port, _rack = r.i32(), r.string(), r.i32(), r.string()
+        addrs[node] = (host, port)
         return node
 
     def partition():
@@ -174,6 +189,37 @@ def cmd_delete(addr, topic, timeout_ms):
     return 0
 
 
+def int32s(values):
+    return s32(len(values)) + b"".join(s32(v) for v in values)
+
+
+def cmd_update_metadata(addr, controller, epoch, topic, leader):
+    metadata(addr, [])
+    live = dict(metadata.addrs)
+    live.setdefault(leader, ("127.0.0.1", 1))
+    state = (s32(0) + s32(epoch) + s32(leader) + s32(FORGED_LEADER_EPOCH) + int32s([leader]) +
+             s32(0) + int32s([leader]) + int32s([]))
+    topics = s32(1) + string(topic) + s32(1) + state
+    brokers = s32(len(live)) + b"".join(
+        s32(node) + s32(1) + s32(port) + string(host) + string("PLAINTEXT") +
+        s16(PLAINTEXT_PROTOCOL) + s16(-1) for node, (host, port) in sorted(live.items()))
+    body = s32(controller) + s32(epoch) + struct.pack(">q", NO_BROKER_EPOCH) + topics + brokers
+    r = call(addr, API_UPDATE_METADATA, UPDATE_METADATA_V, body)
+    print(r.i16())
+    return 0
+
+
+def cmd_leader_and_isr(addr, controller, epoch, topic, leader):
+    state = (s32(0) + s32(epoch) + s32(leader) + s32(FORGED_LEADER_EPOCH) + int32s([leader]) +
+             s32(0) + int32s([leader]) + s8(0))
+    topics = s32(1) + string(topic) + s32(1) + state
+    leaders = s32(1) + s32(leader) + string("127.0.0.1") + s32(1)
+    body = s32(controller) + s32(epoch) + struct.pack(">q", NO_BROKER_EPOCH) + topics + leaders
+    r = call(addr, API_LEADER_AND_ISR, LEADER_AND_ISR_V, body)
+    print(r.i16())
+    return 0
+
+
 def run(argv):
     addr, cmd, args = argv[1], argv[2], argv[3:]
     if cmd == "controller" and not args:
@@ -193,6 +239,9 @@ def run(argv):
         return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
     elif cmd == "delete" and len(args) in (1, 2):
         return cmd_delete(addr, args[0], int(args[1]) if len(args) == 2 else ADMIN_TIMEOUT_MS)
+    elif cmd in ("update-metadata", "leader-and-isr") and len(args) == 4:
+        send = cmd_update_metadata if cmd == "update-metadata" else cmd_leader_and_isr
+        return send(addr, int(args[0]), int(args[1]), args[2], int(args[3]))
     else:
         sys.stderr.write(__doc__)
         return 2

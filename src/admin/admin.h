@@ -29,6 +29,7 @@
 
 #define GR_ADMIN_API_MAX     128
 #define GR_ADMIN_OPTIONS_MAX 64
+#define GR_ADMIN_ADDR_MAX    300
 
 /* One parsed option: --name value (value NULL for a flag). */
 typedef struct gr_admin_opt {
@@ -50,6 +51,8 @@ typedef struct gr_admin {
     int16_t max_version[GR_ADMIN_API_MAX]; /* broker's, -1 unsupported */
     bool json;
     const gr_admin_options_t *opts;
+    const char *bootstrap;        /* the --bootstrap-server address */
+    char addr[GR_ADMIN_ADDR_MAX]; /* the broker connected to, HOST:PORT */
 } gr_admin_t;
 
 /* ---- client.c ---- */
@@ -69,6 +72,21 @@ int16_t gr_admin_version(gr_admin_t *a, int16_t api, int16_t want_max);
  * into resp (its response struct; memory in a->arena). 0 or -1 (printed).
  */
 int gr_admin_call(gr_admin_t *a, int16_t api, int16_t v, const void *req, void *resp);
+
+/* The error code a controller-only API's response carries (its first item's). */
+typedef int16_t (*gr_admin_error_of_fn)(const void *resp);
+
+/*
+ * For the APIs only the controller serves (CreateTopics, DeleteTopics,
+ * CreatePartitions, ElectLeaders): moves the connection to the controller
+ * that Metadata names, then calls as gr_admin_call at the highest version
+ * both sides support (up to want_max). While the answer is NOT_CONTROLLER
+ * or no controller is known (an election under way), refreshes and
+ * retries for a bounded time, as Kafka's admin client does; the last
+ * answer is then left in resp. 0 or -1 (printed).
+ */
+int gr_admin_controller_call(gr_admin_t *a, int16_t api, int16_t want_max, const void *req,
+                             void *resp, gr_admin_error_of_fn error_of);
 
 /* ---- options.c ---- */
 

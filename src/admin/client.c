@@ -128,6 +128,9 @@ int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
 {
     for (int i = 0; i < GR_ADMIN_API_MAX; i++)
         a->max_version[i] = -1;
+    if (!a->bootstrap)
+        a->bootstrap = bootstrap;
+    snprintf(a->addr, sizeof a->addr, "%s", bootstrap);
     a->sock = open_socket(bootstrap);
     if (a->sock < 0)
         return -1;

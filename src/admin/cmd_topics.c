@@ -247,6 +247,25 @@ static int topic_outcome(gr_admin_t *a, const char *topic, int16_t code, gr_str_
     return ok ? GR_ADMIN_EXIT_OK : GR_ADMIN_EXIT_FAILED;
 }
 
+/* The first topic's error code, which tells whether the request reached the controller. */
+static int16_t create_error(const void *resp)
+{
+    const gr_create_topics_response_t *r = resp;
+    return r->topics_count > 0 ? r->topics[0].error_code : 0;
+}
+
+static int16_t delete_error(const void *resp)
+{
+    const gr_delete_topics_response_t *r = resp;
+    return r->responses_count > 0 ? r->responses[0].error_code : 0;
+}
+
+static int16_t grow_error(const void *resp)
+{
+    const gr_create_partitions_response_t *r = resp;
+    return r->results_count > 0 ? r->results[0].error_code : 0;
+}
+
 static int topics_create(gr_admin_t *a)
 {
     const char *topic = gr_admin_need(a, "topic");
@@ -269,9 +288,6 @@ static int topics_create(gr_admin_t *a)
     if (strpbrk(topic, "._"))
         fprintf(stderr, "WARNING: topic names with a period ('.') or underscore ('_') may "
                         "collide (metric names treat them alike); avoid mixing both.\n");
-    int16_t v = gr_admin_version(a, GR_API_CREATE_TOPICS, CREATE_TOPICS_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
     gr_create_topics_request_t req;
     gr_create_topics_request_init(&req);
     gr_create_topics_request_creatable_topic_t t;
@@ -286,7 +302,9 @@ static int topics_create(gr_admin_t *a)
     req.timeout_ms = TOPICS_TIMEOUT_MS;
     req.validate_only = gr_admin_flag(a->opts, "validate-only");
     gr_create_topics_response_t resp;
-    if (gr_admin_call(a, GR_API_CREATE_TOPICS, v, &req, &resp) || resp.topics_count != 1)
+    if (gr_admin_controller_call(a, GR_API_CREATE_TOPICS, CREATE_TOPICS_MAX_V, &req, &resp,
+                                 create_error) ||
+        resp.topics_count != 1)
         return GR_ADMIN_EXIT_TRANSPORT;
     return topic_outcome(a, topic, resp.topics[0].error_code, resp.topics[0].error_message,
                          req.validate_only ? "Validated" : "Created",
@@ -299,9 +317,6 @@ static int topics_delete(gr_admin_t *a)
     const char *topic = gr_admin_need(a, "topic");
     if (!topic)
         return GR_ADMIN_EXIT_USAGE;
-    int16_t v = gr_admin_version(a, GR_API_DELETE_TOPICS, DELETE_TOPICS_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
     gr_delete_topics_request_t req;
     gr_delete_topics_request_init(&req);
     gr_str_t name = gr_str(topic);
@@ -309,7 +324,9 @@ static int topics_delete(gr_admin_t *a)
     req.topic_names_count = 1;
     req.timeout_ms = TOPICS_TIMEOUT_MS;
     gr_delete_topics_response_t resp;
-    if (gr_admin_call(a, GR_API_DELETE_TOPICS, v, &req, &resp) || resp.responses_count != 1)
+    if (gr_admin_controller_call(a, GR_API_DELETE_TOPICS, DELETE_TOPICS_MAX_V, &req, &resp,
+                                 delete_error) ||
+        resp.responses_count != 1)
         return GR_ADMIN_EXIT_TRANSPORT;
     return topic_outcome(
         a, topic, resp.responses[0].error_code, resp.responses[0].error_message, "Deleted",
@@ -324,9 +341,6 @@ static int topics_grow(gr_admin_t *a)
         fprintf(stderr, "error: --topic T --partitions N are required\n");
         return GR_ADMIN_EXIT_USAGE;
     }
-    int16_t v = gr_admin_version(a, GR_API_CREATE_PARTITIONS, CREATE_PARTS_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
     gr_create_partitions_request_t req;
     gr_create_partitions_request_init(&req);
     gr_create_partitions_request_create_partitions_topic_t t;
@@ -339,7 +353,9 @@ static int topics_grow(gr_admin_t *a)
     req.timeout_ms = TOPICS_TIMEOUT_MS;
     req.validate_only = gr_admin_flag(a->opts, "validate-only");
     gr_create_partitions_response_t resp;
-    if (gr_admin_call(a, GR_API_CREATE_PARTITIONS, v, &req, &resp) || resp.results_count != 1)
+    if (gr_admin_controller_call(a, GR_API_CREATE_PARTITIONS, CREATE_PARTS_MAX_V, &req, &resp,
+                                 grow_error) ||
+        resp.results_count != 1)
         return GR_ADMIN_EXIT_TRANSPORT;
     return topic_outcome(a, topic, resp.results[0].error_code, resp.results[0].error_message,
                          "Added partitions to", 0);

@@ -201,6 +201,8 @@ int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
 {
     gr_zk_member_t *m = member(b);
     m->b = b;
+    /* Sequential children count from 0: config_change_0000000000 is new too. */
+    m->changes_seen = -1;
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
     ev_init(&m->lost, NULL);

@@ -34,7 +34,7 @@ typedef struct gr_zk_member {
     bool connected;
     bool registered;
     bool changes_primed;  /* the first /config/changes listing was taken as the baseline */
-    int64_t changes_seen; /* highest config_change sequence handled */
+    int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
     ev_timer retry;       /* retries a failed registration or election */
     ev_timer lost;        /* disconnected: a session timeout later, take it as expired */
 } gr_zk_member_t;
