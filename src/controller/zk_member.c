@@ -531,7 +531,6 @@ static void restart_session(gr_zk_member_t *m, const char *why)
     m->gen++;
     m->connected = false;
     m->registered = false;
-    m->changes_primed = false;
     if (ev_is_active(&m->retry))
         ev_timer_stop(b->loop, &m->retry);
     if (ev_is_active(&m->lost))

@@ -33,7 +33,8 @@ typedef struct gr_zk_member {
     bool started; /* registration may begin (listeners bound) */
     bool connected;
     bool registered;
-    bool changes_primed;  /* the first /config/changes listing was taken as the baseline */
+    bool changes_primed;  /* the first listing was the baseline (kept across sessions, so
+                             changes made while cut off are applied on return) */
     int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
     ev_timer retry;       /* retries a failed registration or election */
     ev_timer lost;        /* disconnected: a session timeout later, take it as expired */
