@@ -54,6 +54,7 @@
 #include "broker/topics_int.h"
 #include "controller/store.h"
 #include "controller/zk_admin.h"
+#include "controller/zk_docs.h"
 #include "controller/zk_json.h"
 #include "handlers/handlers.h"
 
@@ -61,10 +62,8 @@
 #define PATH_BUF       4096
 
 /* Kafka's znodes for topics, and the versions of their JSON documents. */
-#define STORE_TOPICS_PATH         "/brokers/topics"
-#define STORE_TOPIC_CONFIGS_PATH  "/config/topics"
-#define ASSIGNMENT_JSON_VERSION   3
-#define TOPIC_CONFIG_JSON_VERSION 1
+#define STORE_TOPICS_PATH        "/brokers/topics"
+#define STORE_TOPIC_CONFIGS_PATH "/config/topics"
 
 /* How long start-up waits for one store read before giving up. */
 #define STORE_READ_DEADLINE_SEC 30.0
@@ -309,51 +308,33 @@ static void topic_store_write(gr_broker_t *b, store_op_t op, const char *parent,
     store_write_issue(w);
 }
 
-/* {"version":1,"config":{"<key>":"<value>",...}} */
 static void topic_config_json(const gr_topic_t *topic, gr_zk_json_writer_t *w)
 {
-    gr_zk_json_object_begin(w);
-    gr_zk_json_key(w, "version");
-    gr_zk_json_int(w, TOPIC_CONFIG_JSON_VERSION);
-    gr_zk_json_key(w, "config");
-    gr_zk_json_object_begin(w);
-    for (int i = 0; i < topic->config_count; i++) {
-        gr_zk_json_key(w, topic->configs[i].key);
-        gr_zk_json_string(w, topic->configs[i].value);
-    }
-    gr_zk_json_object_end(w);
-    gr_zk_json_object_end(w);
+    (void)gr_zk_doc_topic_config(w, topic->configs, topic->config_count); /* errors are sticky */
 }
 
 /* Kafka's partition assignment, every partition on this broker alone. */
 static void topic_assignment_json(const gr_broker_t *b, const gr_topic_t *topic,
                                   gr_zk_json_writer_t *w)
 {
-    char key[16];
-    char id[GR_ZK_JSON_UUID_CHARS + 1];
-    gr_zk_json_object_begin(w);
-    gr_zk_json_key(w, "partitions");
-    gr_zk_json_object_begin(w);
-    for (int32_t i = 0; i < topic->partition_count; i++) {
-        snprintf(key, sizeof key, "%" PRId32, i);
-        gr_zk_json_key(w, key);
-        gr_zk_json_array_begin(w);
-        gr_zk_json_int(w, b->config.broker_id);
-        gr_zk_json_array_end(w);
+    int32_t self = b->config.broker_id;
+    int32_t n = topic->partition_count;
+    int32_t **replicas = malloc((size_t)n * sizeof *replicas);
+    int32_t *counts = malloc((size_t)n * sizeof *counts);
+    for (int32_t i = 0; replicas && counts && i < n; i++) {
+        replicas[i] = &self;
+        counts[i] = 1;
     }
-    gr_zk_json_object_end(w);
-    gr_zk_json_key(w, "topic_id");
-    gr_zk_json_uuid_format(topic->id, id);
-    gr_zk_json_string(w, id);
-    gr_zk_json_key(w, "adding_replicas");
-    gr_zk_json_object_begin(w);
-    gr_zk_json_object_end(w);
-    gr_zk_json_key(w, "removing_replicas");
-    gr_zk_json_object_begin(w);
-    gr_zk_json_object_end(w);
-    gr_zk_json_key(w, "version");
-    gr_zk_json_int(w, ASSIGNMENT_JSON_VERSION);
-    gr_zk_json_object_end(w);
+    gr_zk_assignment_t a = {.id = topic->id,
+                            .has_id = true,
+                            .partition_count = n,
+                            .replicas = replicas,
+                            .replica_counts = counts};
+    /* Without memory nothing is written: finishing the writer reports it. */
+    if (replicas && counts)
+        (void)gr_zk_doc_assignment(w, &a);
+    free(replicas);
+    free(counts);
 }
 
 /* Writes the assignment only (op CREATE or SET), or the config then the assignment (both). */
@@ -626,6 +607,18 @@ void gr_topic_clear_configs(gr_topic_t *topic)
     topic->config_count = 0;
 }
 
+void gr_topic_adopt_configs(gr_broker_t *b, gr_topic_t *topic, gr_topic_t *fresh)
+{
+    gr_topic_clear_configs(topic);
+    memcpy(topic->configs, fresh->configs, sizeof(topic->configs));
+    topic->config_count = fresh->config_count;
+    free(fresh);
+    gr_topic_settings_compute(b, topic);
+    for (int32_t i = 0; i < topic->partition_count; i++)
+        if (topic->partitions[i].log)
+            gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
+}
+
 gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
                                 int count, bool validate_only, char *err, size_t errlen)
 {
@@ -653,14 +646,7 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
         snprintf(err, errlen, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    gr_topic_clear_configs(topic);
-    memcpy(topic->configs, fresh->configs, sizeof(topic->configs));
-    topic->config_count = fresh->config_count;
-    free(fresh);
-    gr_topic_settings_compute(b, topic);
-    for (int32_t i = 0; i < topic->partition_count; i++)
-        if (topic->partitions[i].log)
-            gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
+    gr_topic_adopt_configs(b, topic, fresh);
     if (b->cluster.zk_mode) /* every broker applies it from the notification */
         (void)gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL,
                                       NULL);
@@ -842,48 +828,19 @@ static int store_read(gr_broker_t *b, const char *path, bool children, store_rea
     return 0;
 }
 
-/*
- * Reads the partition count and topic id of an assignment document. The
- * partitions' keys must be exactly "0".."N-1" (the parser refuses duplicate
- * keys, so checking each is a canonical number below N is enough). *has_id is
- * false when topic_id is absent or null (documents before Kafka 2.8).
- * 0 or -EINVAL, -ENOMEM.
- */
+/* Reads the partition count and topic id of an assignment document. 0, -EINVAL, -ENOMEM. */
 static int parse_assignment(const char *text, size_t len, int32_t *partitions, gr_uuid_t *id,
                             bool *has_id)
 {
-    gr_zk_json_t *doc = NULL;
-    int rc = gr_zk_json_parse(text, len, &doc);
+    gr_zk_assignment_t a;
+    int rc = gr_zk_parse_assignment(text, len, &a);
     if (rc)
         return rc;
-    const gr_zk_json_t *parts = gr_zk_json_find(doc, "partitions");
-    const gr_zk_json_t *topic_id = gr_zk_json_find(doc, "topic_id");
-    rc = -EINVAL;
-    if (!parts || parts->type != GR_ZK_JSON_OBJECT || parts->count == 0 || parts->count > INT32_MAX)
-        goto fail;
-    for (size_t i = 0; i < parts->count; i++) {
-        const char *key = parts->keys[i];
-        char *end = NULL;
-        char canonical[16];
-        long index = strtol(key, &end, 10);
-        snprintf(canonical, sizeof canonical, "%ld", index);
-        if (*end || strcmp(canonical, key) != 0 || index < 0 || (size_t)index >= parts->count ||
-            parts->items[i]->type != GR_ZK_JSON_ARRAY)
-            goto fail;
-    }
-    *has_id = false;
-    if (topic_id && topic_id->type == GR_ZK_JSON_STRING) {
-        if (gr_zk_json_uuid_parse(topic_id->string, topic_id->string_len, id) != 0)
-            goto fail;
-        *has_id = !gr_uuid_is_zero(*id);
-    } else if (topic_id && topic_id->type != GR_ZK_JSON_NULL) {
-        goto fail;
-    }
-    *partitions = (int32_t)parts->count;
-    rc = 0;
-fail:
-    gr_zk_json_free(doc);
-    return rc;
+    *partitions = a.partition_count;
+    *id = a.id;
+    *has_id = a.has_id;
+    gr_zk_assignment_free(&a);
+    return 0;
 }
 
 /* Adds the overrides of a topic config document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */

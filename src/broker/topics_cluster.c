@@ -171,13 +171,6 @@ int gr_topic_apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *tex
         free(fresh);
         return rc;
     }
-    gr_topic_clear_configs(topic);
-    memcpy(topic->configs, fresh->configs, sizeof topic->configs);
-    topic->config_count = fresh->config_count;
-    free(fresh);
-    gr_topic_settings_compute(b, topic);
-    for (int32_t i = 0; i < topic->partition_count; i++)
-        if (topic->partitions[i].log)
-            gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
+    gr_topic_adopt_configs(b, topic, fresh);
     return 0;
 }

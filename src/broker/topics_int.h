@@ -23,6 +23,11 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
 /* Adds the overrides of a /config/topics document. 0, -EINVAL, -E2BIG, -ENOMEM. */
 int gr_topic_parse_config(const char *text, size_t len, gr_topic_t *topic);
 void gr_topic_clear_configs(gr_topic_t *topic);
+/*
+ * Replaces topic's overrides with fresh's (a calloc'd gr_topic_t holding only
+ * configs, freed here) and applies the new settings to its open logs.
+ */
+void gr_topic_adopt_configs(gr_broker_t *b, gr_topic_t *topic, gr_topic_t *fresh);
 /* The directory partitions live in (the first log.dirs entry). */
 const char *gr_topics_log_dir(const gr_broker_t *b);
 

@@ -11,8 +11,6 @@
 #include "broker/broker.h"
 #include "controller/zk_docs.h"
 
-#define TOPIC_CONFIG_JSON_VERSION 1
-
 typedef struct admin_op {
     gr_broker_t *b;
     gr_zk_admin_done_fn *done;
@@ -193,17 +191,7 @@ static char *config_doc(const gr_topic_config_t *configs, int count, size_t *len
 {
     gr_zk_json_writer_t w;
     gr_zk_json_writer_init(&w);
-    gr_zk_json_object_begin(&w);
-    gr_zk_json_key(&w, "version");
-    gr_zk_json_int(&w, TOPIC_CONFIG_JSON_VERSION);
-    gr_zk_json_key(&w, "config");
-    gr_zk_json_object_begin(&w);
-    for (int i = 0; i < count; i++) {
-        gr_zk_json_key(&w, configs[i].key);
-        gr_zk_json_string(&w, configs[i].value);
-    }
-    gr_zk_json_object_end(&w);
-    gr_zk_json_object_end(&w);
+    (void)gr_zk_doc_topic_config(&w, configs, count); /* errors surface in writer_text */
     return writer_text(&w, len);
 }
 

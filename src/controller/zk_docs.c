@@ -14,6 +14,7 @@
 #define PARTITION_STATE_JSON_VERSION 1
 #define ASSIGNMENT_JSON_VERSION      3
 #define CONFIG_CHANGE_JSON_VERSION   2
+#define TOPIC_CONFIG_JSON_VERSION    1
 #define PLAINTEXT                    "PLAINTEXT"
 #define NO_JMX_PORT                  (-1)
 #define CONFIG_CHANGE_TOPICS         "topics/"
@@ -294,11 +295,14 @@ static int parse_assignment_doc(const gr_zk_json_t *doc, gr_zk_assignment_t *out
         if (rc)
             return rc;
     }
+    /* Absent or null before Kafka 2.8. */
     const gr_zk_json_t *id = gr_zk_json_find(doc, "topic_id");
     if (id && id->type == GR_ZK_JSON_STRING) {
         if (gr_zk_json_uuid_parse(id->string, id->string_len, &out->id) != 0)
             return -EINVAL;
         out->has_id = !gr_uuid_is_zero(out->id);
+    } else if (id && id->type != GR_ZK_JSON_NULL) {
+        return -EINVAL;
     }
     return 0;
 }
@@ -314,6 +318,22 @@ int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out
     if (rc)
         gr_zk_assignment_free(out);
     return rc;
+}
+
+int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, TOPIC_CONFIG_JSON_VERSION);
+    gr_zk_json_key(w, "config");
+    gr_zk_json_object_begin(w);
+    for (int i = 0; i < count; i++) {
+        gr_zk_json_key(w, configs[i].key);
+        gr_zk_json_string(w, configs[i].value);
+    }
+    gr_zk_json_object_end(w);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
 }
 
 int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "broker/topics.h"
 #include "controller/cluster_view.h"
 #include "controller/zk_json.h"
 #include "protocol/types.h"
@@ -76,6 +77,9 @@ void gr_zk_partition_state_free(gr_zk_partition_state_t *s);
 int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a);
 int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out);
 void gr_zk_assignment_free(gr_zk_assignment_t *a);
+
+/* /config/topics/T: {"version":1,"config":{"<key>":"<value>",...}} from count key/value pairs. */
+int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count);
 
 /* /config/changes/config_change_N: {"version":2,"entity_path":"topics/T"}. */
 int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic);
