@@ -42,6 +42,17 @@ gr_kerr_t gr_partition_serve_error(const gr_broker_t *b, const gr_partition_t *p
     return p->log ? GR_KERR_NONE : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
 }
 
+bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions)
+{
+    gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+    if (!topic || topic->partition_count < partitions)
+        return false;
+    for (int32_t i = 0; i < partitions; i++)
+        if (!gr_cluster_view_node(&b->cluster, topic->partitions[i].leader_id))
+            return false;
+    return true;
+}
+
 static bool is_offsets_topic(const gr_partition_t *p)
 {
     return strcmp(p->topic->name, GR_OFFSETS_TOPIC) == 0;

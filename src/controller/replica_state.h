@@ -46,6 +46,12 @@ void gr_replica_stop(gr_broker_t *b, gr_partition_t *p, bool delete_data);
  */
 gr_kerr_t gr_partition_serve_error(const gr_broker_t *b, const gr_partition_t *p);
 
+/*
+ * Whether topic name has at least partitions partitions in this broker's
+ * metadata, each led by a live broker (cluster-mode admin requests wait for it).
+ */
+bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions);
+
 /* Whether this broker leads p: it holds the log and the controller named it leader. */
 bool gr_partition_led_here(const gr_broker_t *b, const gr_partition_t *p);
 

@@ -65,22 +65,22 @@ static char *writer_text(gr_zk_json_writer_t *w, size_t *len)
 
 size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap)
 {
-    size_t n = 0, count = 0;
+    size_t count = 0;
     const gr_ctl_broker_t *brokers = gr_controller_brokers(&b->zk.controller, &count);
-    if (brokers) {
-        for (size_t i = 0; i < count && n < cap; i++)
-            ids[n++] = brokers[i].node.id;
-        return n;
-    }
-    for (size_t i = 0; i < b->cluster.node_count && n < cap; i++)
-        ids[n++] = b->cluster.nodes[i].id;
+    if (!brokers)
+        count = b->cluster.node_count;
+    if (!ids)
+        return count;
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < cap; i++)
+        ids[n++] = brokers ? brokers[i].node.id : b->cluster.nodes[i].id;
     return n;
 }
 
 /* Spreads count partitions from first over the live brokers, from a random start. */
 static int spread(const gr_broker_t *b, int32_t *out, int32_t first, int32_t count)
 {
-    size_t cap = b->cluster.node_count + b->zk.controller.broker_count + 1;
+    size_t cap = gr_zk_admin_live_brokers(b, NULL, 0) + 1;
     int32_t *ids = malloc(cap * sizeof *ids);
     size_t n = ids ? gr_zk_admin_live_brokers(b, ids, cap) : 0;
     if (n == 0) {

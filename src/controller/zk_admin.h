@@ -29,7 +29,8 @@ typedef void gr_zk_admin_done_fn(void *opaque, gr_kerr_t error);
 /*
  * The live brokers a new topic or partition can be placed on, sorted by id
  * (the controller's view when this broker is the controller, else the last
- * UpdateMetadata's). Returns how many (<= cap) ids were written.
+ * UpdateMetadata's). Returns how many (<= cap) ids were written, or with ids
+ * NULL how many there are.
  */
 size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap);
 

@@ -126,22 +126,12 @@ static void on_grown(void *opaque, gr_kerr_t err)
     free(zg);
 }
 
-static bool grown_and_led(gr_broker_t *b, const grow_state_t *st)
-{
-    gr_topic_t *topic = gr_topics_find(&b->topics, st->name, strlen(st->name));
-    if (!topic || topic->partition_count < st->count)
-        return false;
-    for (int32_t i = 0; i < st->count; i++)
-        if (!gr_cluster_view_node(&b->cluster, topic->partitions[i].leader_id))
-            return false;
-    return true;
-}
-
 static bool all_grown(gr_request_t *req, void *arg)
 {
     cluster_grow_t *cg = arg;
     for (int32_t i = 0; i < cg->count; i++)
-        if (cg->states[i].waiting && !grown_and_led(req->broker, &cg->states[i]))
+        if (cg->states[i].waiting &&
+            !gr_topic_led(req->broker, cg->states[i].name, cg->states[i].count))
             return false;
     return true;
 }
@@ -150,7 +140,8 @@ static void finish_grow(gr_request_t *req, void *arg, bool timed_out)
 {
     cluster_grow_t *cg = arg;
     for (int32_t i = 0; timed_out && cg->timeout_ms > 0 && i < cg->count; i++)
-        if (cg->states[i].waiting && !grown_and_led(req->broker, &cg->states[i]))
+        if (cg->states[i].waiting &&
+            !gr_topic_led(req->broker, cg->states[i].name, cg->states[i].count))
             cg->states[i].out->error_code = GR_KERR_REQUEST_TIMED_OUT;
     gr_request_respond(req, &cg->resp);
 }

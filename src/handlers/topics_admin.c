@@ -107,11 +107,7 @@ static int32_t broker_count(const gr_broker_t *b)
 {
     if (!b->cluster.zk_mode)
         return GR_SINGLE_NODE_BROKERS;
-    size_t cap = b->cluster.node_count + b->zk.controller.broker_count + 1;
-    int32_t *ids = malloc(cap * sizeof *ids);
-    size_t n = ids ? gr_zk_admin_live_brokers(b, ids, cap) : 0;
-    free(ids);
-    return (int32_t)n;
+    return (int32_t)gr_zk_admin_live_brokers(b, NULL, 0);
 }
 
 static bool broker_live(const gr_broker_t *b, int32_t id)
@@ -355,18 +351,6 @@ static void on_topic_written(void *opaque, gr_kerr_t err)
     free(zw);
 }
 
-/* Whether the topic's partitions all have a live leader in this broker's metadata. */
-static bool topic_led(gr_broker_t *b, const char *name, int32_t partitions)
-{
-    gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
-    if (!topic || topic->partition_count < partitions)
-        return false;
-    for (int32_t i = 0; i < partitions; i++)
-        if (!gr_cluster_view_node(&b->cluster, topic->partitions[i].leader_id))
-            return false;
-    return true;
-}
-
 static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait_t *w,
                                 create_state_t *st, const create_req_t *want,
                                 const gr_topic_config_t *configs, int config_count)
@@ -446,7 +430,7 @@ static bool created_topics_led(gr_request_t *req, void *arg)
     cluster_create_t *cc = arg;
     for (int32_t i = 0; i < cc->count; i++)
         if (cc->states[i].waiting &&
-            !topic_led(req->broker, cc->states[i].name, cc->states[i].partitions))
+            !gr_topic_led(req->broker, cc->states[i].name, cc->states[i].partitions))
             return false;
     return true;
 }
@@ -461,7 +445,7 @@ static void finish_create(gr_request_t *req, void *arg, bool timed_out)
         gr_topic_t *topic = gr_topics_find(&req->broker->topics, st->name, strlen(st->name));
         if (topic)
             st->out->topic_id = topic->id;
-        if (timed_out && cc->timeout_ms > 0 && !topic_led(req->broker, st->name, st->partitions))
+        if (timed_out && cc->timeout_ms > 0 && !gr_topic_led(req->broker, st->name, st->partitions))
             st->out->error_code = GR_KERR_REQUEST_TIMED_OUT;
     }
     gr_request_respond(req, cc->resp);
