@@ -60,7 +60,8 @@ gr_topic_t *gr_topics_learn(gr_broker_t *b, const char *name, size_t name_len, g
     memcpy(cname, name, name_len);
     cname[name_len] = '\0';
     gr_topic_t *topic = gr_topics_find(&b->topics, cname, name_len);
-    if (topic && !gr_uuid_is_zero(id) && memcmp(topic->id.b, id.b, sizeof id.b) != 0) {
+    if (topic && !gr_uuid_is_zero(id) && !gr_uuid_is_zero(topic->id) &&
+        memcmp(topic->id.b, id.b, sizeof id.b) != 0) {
         gr_logf(&b->log, GR_LOG_INFO, "topics", "%s has a new topic id: dropping the old topic",
                 cname);
         gr_topics_forget(b, topic, true);
@@ -68,6 +69,11 @@ gr_topic_t *gr_topics_learn(gr_broker_t *b, const char *name, size_t name_len, g
     }
     if (!topic)
         return topic_create_empty(b, cname, id, partition_count);
+    if (gr_uuid_is_zero(topic->id) && !gr_uuid_is_zero(id)) { /* learned before its id */
+        gr_topics_remove(&b->topics, topic);
+        topic->id = id;
+        gr_topics_insert(&b->topics, topic);
+    }
     if (partition_count > topic->partition_count && topic_grow(b, topic, partition_count))
         return NULL;
     return topic;

@@ -20,7 +20,8 @@
  * The topic named name, added to the table (no logs, every partition offline)
  * when unknown, and grown to partition_count partitions when it has fewer.
  * A known topic with another id is replaced (a topic deleted and created again
- * while this broker was away). NULL when out of memory.
+ * while this broker was away); one known without an id (from an old request
+ * version) takes this one. NULL when out of memory.
  */
 gr_topic_t *gr_topics_learn(gr_broker_t *b, const char *name, size_t name_len, gr_uuid_t id,
                             int32_t partition_count);
