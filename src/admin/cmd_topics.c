@@ -9,7 +9,7 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "controller/zk_json.h"
+#include "metadata/zk_json.h"
 #include "create_partitions.h"
 #include "create_topics.h"
 #include "delete_topics.h"

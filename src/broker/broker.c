@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
-#include "controller/zk_json.h"
+#include "metadata/zk_json.h"
 
 #include <errno.h>
 #include <inttypes.h>

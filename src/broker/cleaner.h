@@ -27,7 +27,7 @@
 
 #include <ev.h>
 
-#include "broker/worker.h"
+#include "core/worker.h"
 
 #define GR_CHECKPOINT_CLEANER "cleaner-offset-checkpoint"
 

@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "controller/cluster_view.h"
-#include "controller/zk_docs.h"
+#include "metadata/cluster_view.h"
+#include "metadata/zk_docs.h"
 #include "protocol/types.h"
 
 typedef struct gr_broker gr_broker_t;

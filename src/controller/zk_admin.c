@@ -9,7 +9,7 @@
 #include <sys/random.h>
 
 #include "broker/broker.h"
-#include "controller/zk_docs.h"
+#include "metadata/zk_docs.h"
 
 typedef struct admin_op {
     gr_broker_t *b;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "broker/topics.h"
+#include "metadata/topics.h"
 #include "protocol/kerr.h"
 
 typedef void gr_zk_admin_done_fn(void *opaque, gr_kerr_t error);

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "controller/topic_configs.h"
-#include "controller/zk_docs.h"
+#include "metadata/topic_configs.h"
+#include "metadata/zk_docs.h"
 
 #define MEMBER_RETRY_SEC        1.0
 #define MS_PER_SEC              1000.0

@@ -7,7 +7,7 @@
 #ifndef GR_HANDLERS_ADMIN_COMMON_H
 #define GR_HANDLERS_ADMIN_COMMON_H
 
-#include "broker/request.h"
+#include "handlers/request.h"
 
 /* ConfigResource types (DescribeConfigs, AlterConfigs, IncrementalAlterConfigs). */
 #define GR_RESOURCE_TOPIC  2

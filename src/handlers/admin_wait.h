@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "broker/request.h"
+#include "handlers/request.h"
 
 #define GR_ADMIN_WAIT_POLL_SEC 0.05
 

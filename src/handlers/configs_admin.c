@@ -43,7 +43,7 @@
 
 #include "alter_configs.h"
 #include "broker/broker.h"
-#include "broker/topic_config.h"
+#include "metadata/topic_config.h"
 #include "describe_configs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"

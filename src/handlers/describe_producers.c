@@ -8,7 +8,7 @@
  * Runs on: loop thread.
  */
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "describe_producers.h"
 #include "handlers/handlers.h"
 

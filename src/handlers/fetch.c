@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "fetch.h"
 #include "handlers/handlers.h"
 

@@ -7,8 +7,8 @@
 #ifndef GR_HANDLERS_HANDLERS_H
 #define GR_HANDLERS_HANDLERS_H
 
-#include "broker/request.h"
-#include "broker/topics.h"
+#include "handlers/request.h"
+#include "metadata/topics.h"
 
 void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req);
 void gr_handle_metadata(gr_broker_t *b, gr_request_t *req);

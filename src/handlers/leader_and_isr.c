@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "broker/topics_cluster.h"
-#include "controller/replica_state.h"
-#include "controller/topic_configs.h"
+#include "metadata/topics_cluster.h"
+#include "replica/replica.h"
+#include "metadata/topic_configs.h"
 #include "handlers/handlers.h"
 #include "leader_and_isr.h"
 

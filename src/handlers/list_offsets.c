@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "list_offsets.h"
 

@@ -15,7 +15,7 @@
  * Runs on: loop thread.
  */
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "offset_for_leader_epoch.h"
 

@@ -43,7 +43,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "create_partitions.h"
 #include "delete_records.h"
 #include "elect_leaders.h"

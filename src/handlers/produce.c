@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
 #include "produce.h"

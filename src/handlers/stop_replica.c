@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "broker/topics_cluster.h"
-#include "controller/replica_state.h"
+#include "metadata/topics_cluster.h"
+#include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "stop_replica.h"
 

@@ -39,10 +39,10 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "broker/topic_config.h"
+#include "metadata/topic_config.h"
 #include "create_topics.h"
 #include "delete_topics.h"
-#include "controller/replica_state.h"
+#include "replica/replica.h"
 #include "controller/zk_admin.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"

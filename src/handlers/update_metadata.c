@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "broker/broker.h"
-#include "broker/topics_cluster.h"
-#include "controller/replica_state.h"
-#include "controller/topic_configs.h"
-#include "controller/zk_docs.h"
+#include "metadata/topics_cluster.h"
+#include "replica/replica.h"
+#include "metadata/topic_configs.h"
+#include "metadata/zk_docs.h"
 #include "handlers/handlers.h"
 #include "update_metadata.h"
 

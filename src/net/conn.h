@@ -68,7 +68,7 @@
 #include <ev.h>
 
 #include "net/chain.h"
-#include "broker/logging.h"
+#include "core/logging.h"
 #include "protocol/arena.h"
 
 /* Kafka's defaults for the corresponding broker settings. */

@@ -28,7 +28,7 @@
 
 #include <ev.h>
 
-#include "broker/logging.h"
+#include "core/logging.h"
 
 #define GR_LISTENER_ACCEPT_BATCH 64
 #define GR_LISTENER_RETRY_SEC    0.1

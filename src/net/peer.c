@@ -34,8 +34,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "broker/request.h"
-#include "broker/worker.h"
+#include "handlers/request.h"
+#include "core/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "protocol/arena.h"

@@ -88,7 +88,7 @@
 
 #include <ev.h>
 
-#include "broker/logging.h"
+#include "core/logging.h"
 
 #define GR_PEER_BACKOFF_MS         100  /* first wait before reconnecting */
 #define GR_PEER_BACKOFF_MAX_MS     1000 /* the wait doubles up to this */

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "broker/config.h"
+#include "core/config.h"
 
 static int parse(gr_config_t *cfg, const char *text, char *err, size_t errlen)
 {

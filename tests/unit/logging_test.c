@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "broker/logging.h"
+#include "core/logging.h"
 
 static void test_prefix(void **state)
 {

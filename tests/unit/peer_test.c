@@ -25,8 +25,8 @@
 
 #include "api_versions.h"
 #include "broker/broker.h"
-#include "broker/request.h"
-#include "broker/worker.h"
+#include "handlers/request.h"
+#include "core/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "log/log_dir.h"

@@ -24,7 +24,7 @@
 #include <ev.h>
 
 #include "broker/broker.h"
-#include "controller/store.h"
+#include "metadata/store.h"
 #include "log/log_dir.h"
 
 #define WAIT_DEADLINE_S 20.0

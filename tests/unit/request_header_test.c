@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "broker/request.h"
+#include "handlers/request.h"
 #include "codec_registry.h"
 #include "headers.h"
 

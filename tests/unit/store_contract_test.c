@@ -29,7 +29,7 @@
 #include <cmocka.h>
 #include <ev.h>
 
-#include "controller/store.h"
+#include "metadata/store.h"
 
 /* How long a test waits for a completion before failing. */
 #define WAIT_DEADLINE_S 20.0

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "broker/broker.h"
-#include "broker/topic_config.h"
+#include "metadata/topic_config.h"
 
 static void test_table_is_consistent(void **state)
 {

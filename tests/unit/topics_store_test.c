@@ -28,8 +28,8 @@
 #include <ev.h>
 
 #include "broker/broker.h"
-#include "controller/store.h"
-#include "controller/zk_json.h"
+#include "metadata/store.h"
+#include "metadata/zk_json.h"
 #include "log/log_dir.h"
 
 #define WAIT_DEADLINE_S 20.0

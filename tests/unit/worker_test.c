@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "broker/worker.h"
+#include "core/worker.h"
 
 #define JOBS       200
 #define TURN_LIMIT 100000

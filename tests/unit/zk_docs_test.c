@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "controller/zk_docs.h"
+#include "metadata/zk_docs.h"
 
 #define NOW_MS 1700000000123LL
 

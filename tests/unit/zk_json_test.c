@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "controller/zk_json.h"
+#include "metadata/zk_json.h"
 
 static const char assignment[] =
     "{\"partitions\":{\"0\":[1],\"1\":[1,2]},\"topic_id\":\"AAECAwQFBgcICQoLDA0ODw\","

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Broker configuration: Kafka's server.properties, then --override key=value
+ * arguments, into a typed gr_config_t.
+ *
+ * Known keys live in one const table in config.c (Kafka's names, types, Kafka
+ * 3.8 defaults, valid ranges and value sets); each entry points at its field in
+ * gr_config_t. Loading is:
+ *
+ *     gr_config_init()          every key at its default (source DEFAULT)
+ *     gr_config_parse_text()    properties text; later duplicates win
+ *       / gr_config_load_file()
+ *     gr_config_set()           one key; used for --override (source OVERRIDE)
+ *     gr_config_resolve()       cross-key rules and derived values (effective)
+ *     ...                       read fields; gr_config_fini() frees
+ *
+ * or all of it at once with gr_config_load(). A value is validated when it is
+ * set; a bad value fails with a message naming key and value, and the broker
+ * must refuse to start. Unknown keys are logged as warnings and ignored.
+ *
+ * Precedence rules applied by gr_config_resolve(), as Kafka's:
+ *   log.retention.ms > log.retention.minutes > log.retention.hours
+ *   log.roll.ms > log.roll.hours;  log.roll.jitter.ms > log.roll.jitter.hours
+ *   log.dirs > log.dir
+ *   log.flush.interval.ms, if unset, is log.flush.scheduler.interval.ms
+ *   zookeeper.connection.timeout.ms, if unset, is zookeeper.session.timeout.ms
+ *   advertised.listeners, if unset, is listeners
+ *
+ * Invariant: after gr_config_resolve() returned 0, every field holds a valid
+ * value and cfg->effective is filled. Runs on: the main thread at start-up.
+ */
+#ifndef GR_CORE_CONFIG_H
+#define GR_CORE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/logging.h"
+
+/* Room for per-key state; config.c checks its table fits. */
+#define GR_CONFIG_KEY_MAX 160
+
+/* Value types, numbered as DescribeConfigs' ConfigType (v3+) numbers them. */
+typedef enum gr_config_type {
+    GR_CONFIG_BOOL = 1,
+    GR_CONFIG_STRING = 2,
+    GR_CONFIG_INT = 3,
+    GR_CONFIG_SHORT = 4, /* stored in an int32_t field, range-checked to int16 */
+    GR_CONFIG_LONG = 5,
+    GR_CONFIG_DOUBLE = 6,
+    GR_CONFIG_LIST = 7,
+} gr_config_type_t;
+
+/*
+ * Where a key's value came from. DescribeConfigs reports DEFAULT as
+ * DEFAULT_CONFIG and both FILE and OVERRIDE as STATIC_BROKER_CONFIG.
+ */
+typedef enum gr_config_source {
+    GR_CONFIG_SOURCE_DEFAULT = 0,
+    GR_CONFIG_SOURCE_FILE = 1,
+    GR_CONFIG_SOURCE_OVERRIDE = 2,
+} gr_config_source_t;
+
+/* A comma-separated list value, split and trimmed; empty items are kept out. */
+typedef struct gr_config_list {
+    char **items;
+    int count;
+} gr_config_list_t;
+
+/* Security protocols a listener name can map to; only PLAINTEXT is served. */
+typedef enum gr_security_protocol {
+    GR_SECURITY_PLAINTEXT = 0,
+    GR_SECURITY_SSL = 1,
+    GR_SECURITY_SASL_PLAINTEXT = 2,
+    GR_SECURITY_SASL_SSL = 3,
+} gr_security_protocol_t;
+
+#define GR_LISTENER_NAME_MAX 64
+#define GR_LISTENER_HOST_MAX 256
+
+/* One listener, from "NAME://host:port". */
+typedef struct gr_listener_spec {
+    char name[GR_LISTENER_NAME_MAX]; /* upper-cased, as Kafka normalises listener names */
+    char host[GR_LISTENER_HOST_MAX]; /* "" = all interfaces; IPv6 without brackets */
+    uint16_t port;                   /* 0 = any free port */
+    gr_security_protocol_t protocol;
+} gr_listener_spec_t;
+
+typedef struct gr_listener_list {
+    gr_listener_spec_t *items;
+    int count;
+} gr_listener_list_t;
+
+/*
+ * Typed values, one field per known key (dots become underscores). A field
+ * whose key is unset and has no default (Kafka's null) holds NULL for strings
+ * and lists, 0 for numbers; gr_config_is_null() tells. Strings are owned.
+ */
+typedef struct gr_config {
+    /* identity, listeners, network */
+    int32_t broker_id;
+    bool broker_id_generation_enable;
+    int32_t reserved_broker_max_id;
+    char *broker_rack;
+    char *listeners;
+    char *advertised_listeners;
+    char *listener_security_protocol_map;
+    char *inter_broker_listener_name;
+    char *security_inter_broker_protocol;
+    char *inter_broker_protocol_version;
+    int32_t num_network_threads; /* accepted, unused: one loop thread */
+    int32_t num_io_threads;      /* accepted, unused */
+    int32_t background_threads;  /* accepted, unused */
+    int32_t socket_send_buffer_bytes;
+    int32_t socket_receive_buffer_bytes;
+    int32_t socket_request_max_bytes;
+    int32_t socket_listen_backlog_size;
+    int32_t queued_max_requests;
+    int64_t queued_max_request_bytes;
+    int64_t connections_max_idle_ms;
+    int32_t max_connections;
+    int32_t max_connections_per_ip;
+
+    /* topics and messages */
+    int32_t num_partitions;
+    int32_t default_replication_factor;
+    bool auto_create_topics_enable;
+    bool delete_topic_enable;
+    int32_t message_max_bytes;
+    int32_t fetch_max_bytes;
+    char *compression_type;
+    int32_t compression_gzip_level;
+    int32_t compression_lz4_level;
+    int32_t compression_zstd_level;
+    int32_t min_insync_replicas;
+    bool unclean_leader_election_enable;
+    bool auto_leader_rebalance_enable;
+    int64_t leader_imbalance_check_interval_seconds;
+    int32_t leader_imbalance_per_broker_percentage;
+    bool controlled_shutdown_enable;
+    int32_t controlled_shutdown_max_retries;
+    int64_t controlled_shutdown_retry_backoff_ms;
+
+    /* log */
+    char *log_dir;
+    gr_config_list_t log_dirs;
+    int32_t log_segment_bytes;
+    int64_t log_roll_ms;
+    int32_t log_roll_hours;
+    int64_t log_roll_jitter_ms;
+    int32_t log_roll_jitter_hours;
+    int64_t log_retention_ms;
+    int32_t log_retention_minutes;
+    int32_t log_retention_hours;
+    int64_t log_retention_bytes;
+    int64_t log_retention_check_interval_ms;
+    int32_t log_index_interval_bytes;
+    int32_t log_index_size_max_bytes;
+    int64_t log_flush_interval_messages;
+    int64_t log_flush_interval_ms;
+    int64_t log_flush_scheduler_interval_ms;
+    int32_t log_flush_offset_checkpoint_interval_ms;
+    int32_t log_flush_start_offset_checkpoint_interval_ms;
+    gr_config_list_t log_cleanup_policy;
+    char *log_message_timestamp_type;
+    int64_t log_message_timestamp_difference_max_ms;
+    int64_t log_message_timestamp_before_max_ms;
+    int64_t log_message_timestamp_after_max_ms;
+    char *log_message_format_version;
+    bool log_message_downconversion_enable;
+    bool log_preallocate;
+    int64_t log_segment_delete_delay_ms;
+    int32_t num_recovery_threads_per_data_dir;
+    bool log_cleaner_enable;
+    int32_t log_cleaner_threads;
+    int64_t log_cleaner_dedupe_buffer_size;
+    int32_t log_cleaner_io_buffer_size;
+    double log_cleaner_io_buffer_load_factor;
+    double log_cleaner_io_max_bytes_per_second;
+    int64_t log_cleaner_backoff_ms;
+    int64_t log_cleaner_delete_retention_ms;
+    double log_cleaner_min_cleanable_ratio;
+    int64_t log_cleaner_min_compaction_lag_ms;
+    int64_t log_cleaner_max_compaction_lag_ms;
+
+    /* consumer groups and offsets */
+    int32_t offsets_topic_num_partitions;
+    int32_t offsets_topic_replication_factor;
+    int32_t offsets_topic_segment_bytes;
+    int32_t offsets_topic_compression_codec;
+    int32_t offsets_retention_minutes;
+    int64_t offsets_retention_check_interval_ms;
+    int32_t offsets_commit_timeout_ms;
+    int32_t offsets_commit_required_acks;
+    int32_t offsets_load_buffer_size;
+    int32_t group_initial_rebalance_delay_ms;
+    int32_t group_min_session_timeout_ms;
+    int32_t group_max_session_timeout_ms;
+    int32_t group_max_size;
+    int32_t offset_metadata_max_bytes;
+
+    /* producers and transactions */
+    int32_t transaction_state_log_num_partitions;
+    int32_t transaction_state_log_replication_factor;
+    int32_t transaction_state_log_min_isr;
+    int32_t transaction_state_log_segment_bytes;
+    int32_t transaction_state_log_load_buffer_size;
+    int32_t transaction_max_timeout_ms;
+    int32_t transactional_id_expiration_ms;
+    int32_t transaction_abort_timed_out_transaction_cleanup_interval_ms;
+    int32_t transaction_remove_expired_transaction_cleanup_interval_ms;
+    int32_t producer_id_expiration_ms;
+    int32_t producer_id_expiration_check_interval_ms;
+
+    /* ZooKeeper (cluster mode) */
+    char *zookeeper_connect; /* NULL: single-node mode */
+    int32_t zookeeper_session_timeout_ms;
+    int32_t zookeeper_connection_timeout_ms;
+    int32_t zookeeper_max_in_flight_requests;
+    bool zookeeper_set_acl;
+
+    /* replication */
+    int32_t num_replica_fetchers;
+    int64_t replica_lag_time_max_ms;
+    int32_t replica_fetch_max_bytes;
+    int32_t replica_fetch_min_bytes;
+    int32_t replica_fetch_wait_max_ms;
+    int32_t replica_fetch_response_max_bytes;
+    int32_t replica_fetch_backoff_ms;
+    int32_t replica_socket_timeout_ms;
+    int32_t replica_socket_receive_buffer_bytes;
+    int64_t replica_high_watermark_checkpoint_interval_ms;
+    char *replica_selector_class;
+
+    /* Derived by gr_config_resolve() from the precedence rules above. */
+    struct {
+        gr_config_list_t log_dirs; /* log.dirs, else log.dir; at least one */
+        int64_t log_retention_ms;  /* -1: keep forever */
+        int64_t log_roll_ms;
+        int64_t log_roll_jitter_ms;
+        int64_t log_flush_interval_ms;
+        int32_t zookeeper_connection_timeout_ms;
+        gr_listener_list_t listeners;
+        gr_listener_list_t advertised_listeners;
+    } effective;
+
+    /* Per-key state, indexed like the key table. */
+    char *text[GR_CONFIG_KEY_MAX];     /* value as set (trimmed), NULL for null */
+    uint8_t source[GR_CONFIG_KEY_MAX]; /* gr_config_source_t */
+} gr_config_t;
+
+/* One known key, as the table in config.c describes it. */
+typedef struct gr_config_def {
+    const char *name;
+    gr_config_type_t type;
+    const char *default_value;     /* NULL: Kafka's null */
+    size_t offset;                 /* of the field in gr_config_t */
+    int64_t min, max;              /* inclusive bounds for INT, SHORT and LONG */
+    bool has_extra;                /* extra is valid too, outside [min, max] */
+    int64_t extra;                 /* (compression.gzip.level: -1 or 1..9) */
+    double min_double, max_double; /* inclusive bounds for DOUBLE */
+    const char *const *allowed;    /* NULL-terminated valid strings (each list item), or NULL */
+} gr_config_def_t;
+
+/* What gr_config_entry() reports for one key. */
+typedef struct gr_config_entry {
+    const gr_config_def_t *def;
+    const char *value; /* NULL for null */
+    gr_config_source_t source;
+} gr_config_entry_t;
+
+/*
+ * Sets every key to its default. Returns 0 or -ENOMEM (cfg is then safe to
+ * pass to gr_config_fini()).
+ */
+int gr_config_init(gr_config_t *cfg);
+
+/* Frees everything cfg owns; cfg may then be initialised again. */
+void gr_config_fini(gr_config_t *cfg);
+
+/*
+ * Sets key to value (untrimmed text as in a properties file) from source.
+ * Returns 0; 1 when the key is unknown (logged as a warning on log, which may
+ * be NULL, and ignored); -EINVAL with a message in err (naming key and value)
+ * when the value is invalid; -ENOMEM.
+ */
+int gr_config_set(gr_config_t *cfg, const char *key, const char *value, gr_config_source_t source,
+                  const gr_logger_t *log, char *err, size_t errlen);
+
+/*
+ * Parses Java properties text (len bytes; need not be NUL-terminated) and
+ * sets each key with source GR_CONFIG_SOURCE_FILE. origin names the text in
+ * messages (a file name). Returns 0, -EINVAL with err (the first bad value),
+ * or -ENOMEM.
+ */
+int gr_config_parse_text(gr_config_t *cfg, const char *text, size_t len, const char *origin,
+                         const gr_logger_t *log, char *err, size_t errlen);
+
+/* Reads path and parses it as above. Returns as above, or -errno of open/read. */
+int gr_config_load_file(gr_config_t *cfg, const char *path, const gr_logger_t *log, char *err,
+                        size_t errlen);
+
+/*
+ * Applies one "key=value" command-line override (source OVERRIDE). Returns as
+ * gr_config_set(), or -EINVAL when arg has no '='.
+ */
+int gr_config_override(gr_config_t *cfg, const char *arg, const gr_logger_t *log, char *err,
+                       size_t errlen);
+
+/*
+ * Checks rules between keys and fills cfg->effective. Returns 0, -EINVAL with
+ * err (e.g. no log directory, unsupported listener security protocol,
+ * group.min.session.timeout.ms above the max), or -ENOMEM.
+ */
+int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_t errlen);
+
+/*
+ * The whole start-up sequence: init, file (path may be NULL), overrides (n
+ * "key=value" strings), resolve. On failure cfg is finalised and err says why.
+ * Returns 0 or a negative errno as the steps above.
+ */
+int gr_config_load(gr_config_t *cfg, const char *path, const char *const *overrides, int n,
+                   const gr_logger_t *log, char *err, size_t errlen);
+
+/* Number of known keys; entries are indexed 0..count-1 in table order. */
+size_t gr_config_key_count(void);
+
+/* The definition of key i (< gr_config_key_count()). */
+const gr_config_def_t *gr_config_def_at(size_t i);
+
+/* Index of a known key name, or -1. */
+int gr_config_find(const char *name);
+
+/* Fills *out with key i's definition, current value text and source. */
+void gr_config_entry(const gr_config_t *cfg, size_t i, gr_config_entry_t *out /* out */);
+
+/* True when the key (by name) is known and currently null (unset, no default). */
+bool gr_config_is_null(const gr_config_t *cfg, const char *name);
+
+/*
+ * Parses a listener list such as "PLAINTEXT://:9092,INTERNAL://[::1]:9093"
+ * against a listener.security.protocol.map ("NAME:PROTOCOL,..."; NULL means
+ * Kafka's default map, where each protocol name maps to itself). Names are
+ * case-insensitive and must be unique; every name must map to a protocol; only
+ * PLAINTEXT is supported. Returns 0 and *out (free with
+ * gr_config_listeners_free()), -EINVAL with err, or -ENOMEM.
+ */
+int gr_config_listeners_parse(const char *list, const char *protocol_map,
+                              gr_listener_list_t *out /* out */, char *err, size_t errlen);
+
+void gr_config_listeners_free(gr_listener_list_t *list);
+
+#endif

@@ -1,0 +1,1293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The embedded metadata store of single-node mode: the store.h model as an
+ * in-memory tree, saved whole to one file after every change.
+ *
+ * On disk, under the store's directory:
+ *   metadata      the tree of persistent nodes (format below)
+ *   metadata.tmp  the next version being written; only ever renamed over
+ *                 metadata once complete and fsynced, so it is garbage
+ *                 whenever it is found at open (a crash mid-write) and removed
+ *   lock          flock()ed while open, so two brokers cannot share the store
+ *
+ * A save writes metadata.tmp, fsyncs it, renames it over metadata and fsyncs
+ * the directory: metadata is always either the old or the new tree, never a
+ * mix. The file is text with binary payloads counted in bytes:
+ *
+ *   gregor-metadata-store 1
+ *   zxid <last transaction id>
+ *   nodes <count>
+ *   <path-len> <data-len> <czxid> <mzxid> <pzxid> <ctime> <mtime> <version> <cversion>
+ *   <path bytes><data bytes>\n
+ *   ... (count node records, parents before children, "/" first)
+ *   crc <crc32 of all bytes above, 8 hex digits>
+ *
+ * A file that fails any check makes gr_store_local_open() fail with -EIO
+ * rather than start with lost metadata.
+ *
+ * Operations. Each call validates, applies its change to the tree, saves,
+ * and queues its completion (and the watch events it triggers, first) on a
+ * FIFO drained by an ev_async callback. A change whose save fails is undone
+ * and completes with GR_STORE_IO. Ephemeral nodes are not saved, but their
+ * creation and deletion still save the tree so that zxids and cversions stay
+ * monotonic across restarts (sequence suffixes are never reused).
+ *
+ * Every completion item is allocated before the change is applied, and a
+ * registered watch is itself the queue item it becomes when it fires, so a
+ * change once applied always gets its notifications delivered.
+ *
+ * Sessions report GR_STORE_SESSION_CONNECTED once, through the queue, and
+ * nothing else: nothing here can disconnect or expire.
+ *
+ * Runs on: the loop thread only. Saves (write + two fsyncs) block it; metadata
+ * changes are rare in single-node mode (topic and config changes).
+ */
+#include "metadata/store.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ev.h>
+#include <zlib.h>
+
+#define STORE_FILE     "metadata"
+#define STORE_TMP_FILE "metadata.tmp"
+#define STORE_LOCK     "lock"
+#define STORE_MAGIC    "gregor-metadata-store 1"
+
+/* Largest tree file accepted at load (the metadata of a big cluster is far smaller). */
+#define STORE_FILE_MAX (1024L * 1024 * 1024)
+
+typedef struct node node_t;
+typedef struct item item_t;
+typedef struct local_store local_store_t;
+typedef struct local_session local_session_t;
+
+struct node {
+    char *name; /* last path component; "" for the root */
+    node_t *parent;
+    node_t **children; /* sorted by name (strcmp) */
+    size_t nchildren, cap;
+    void *data;
+    size_t len;
+    gr_store_stat_t stat; /* data_length and num_children are filled on output */
+};
+
+typedef enum item_kind {
+    ITEM_DATA,     /* get */
+    ITEM_STAT,     /* set, exists */
+    ITEM_CREATE,   /* create */
+    ITEM_DONE,     /* delete */
+    ITEM_CHILDREN, /* children */
+    ITEM_WATCH,    /* a watch: registered, or fired and queued */
+    ITEM_STATE,    /* the session's CONNECTED report */
+} item_kind_t;
+
+typedef enum watch_kind {
+    WATCH_DATA,
+    WATCH_CHILDREN,
+} watch_kind_t;
+
+/* A queued completion, or a watch (registered in ls->watches, or fired and queued). */
+struct item {
+    item_t *next;
+    local_session_t *session;
+    item_kind_t kind;
+    int rc;
+    union {
+        gr_store_data_fn *data;
+        gr_store_stat_fn *stat;
+        gr_store_create_fn *create;
+        gr_store_done_fn *done;
+        gr_store_children_fn *children;
+        gr_store_watch_fn *watch;
+        gr_store_session_fn *state;
+    } fn;
+    void *opaque;
+    gr_store_stat_t stat;
+    char *path; /* created path, or the watched path */
+    void *data; /* get's data copy */
+    size_t len;
+    char **names; /* children's names copy, one allocation */
+    size_t count;
+    watch_kind_t watch_kind;
+    gr_store_event_t event;
+};
+
+struct local_session {
+    gr_store_session_t base;
+    local_store_t *ls;
+    int64_t id;
+    bool closing;
+    local_session_t *next;
+};
+
+struct local_store {
+    gr_store_t base;
+    struct ev_loop *loop;
+    ev_async wake;
+    const gr_logger_t *log;
+    char *dir;
+    int dir_fd, lock_fd;
+    node_t *root;
+    int64_t zxid;
+    int64_t next_session_id;
+    local_session_t *sessions;
+    item_t *head, **tail; /* completion FIFO */
+    size_t queued;
+    item_t *watches; /* registered watches */
+    bool draining, closed;
+};
+
+static const gr_store_ops_t local_ops;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- tree ----------------------------------------------------------------- */
+
+static node_t *node_new(const char *name, size_t name_len)
+{
+    node_t *n = calloc(1, sizeof(*n));
+
+    if (n == NULL)
+        return NULL;
+    n->name = strndup(name, name_len);
+    if (n->name == NULL) {
+        free(n);
+        return NULL;
+    }
+    return n;
+}
+
+static void node_free(node_t *n)
+{
+    if (n == NULL)
+        return;
+    for (size_t i = 0; i < n->nchildren; i++)
+        node_free(n->children[i]);
+    free(n->children);
+    free(n->data);
+    free(n->name);
+    free(n);
+}
+
+/* Index of the child called name[0..len), or where it would be inserted (*found false). */
+static size_t child_index(const node_t *n, const char *name, size_t len, bool *found)
+{
+    size_t lo = 0, hi = n->nchildren;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *c = n->children[mid]->name;
+        int cmp = strncmp(c, name, len);
+        if (cmp == 0)
+            cmp = c[len] == '\0' ? 0 : 1;
+        if (cmp == 0) {
+            *found = true;
+            return mid;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = false;
+    return lo;
+}
+
+/* The node at path[0..len) (a checked path), or NULL. */
+static node_t *lookup_n(local_store_t *ls, const char *path, size_t len)
+{
+    node_t *n = ls->root;
+    size_t i = 1;
+
+    while (i < len && n != NULL) {
+        size_t start = i;
+        bool found;
+        while (i < len && path[i] != '/')
+            i++;
+        size_t idx = child_index(n, path + start, i - start, &found);
+        n = found ? n->children[idx] : NULL;
+        i++;
+    }
+    return n;
+}
+
+static node_t *lookup(local_store_t *ls, const char *path)
+{
+    return lookup_n(ls, path, strlen(path));
+}
+
+static int child_insert(node_t *parent, node_t *child)
+{
+    bool found;
+    size_t idx = child_index(parent, child->name, strlen(child->name), &found);
+
+    assert(!found);
+    if (parent->nchildren == parent->cap) {
+        size_t cap = parent->cap ? parent->cap * 2 : 4;
+        node_t **c = realloc(parent->children, cap * sizeof(*c));
+        if (c == NULL)
+            return -ENOMEM;
+        parent->children = c;
+        parent->cap = cap;
+    }
+    memmove(&parent->children[idx + 1], &parent->children[idx],
+            (parent->nchildren - idx) * sizeof(node_t *));
+    parent->children[idx] = child;
+    parent->nchildren++;
+    child->parent = parent;
+    return 0;
+}
+
+static void child_remove(node_t *parent, node_t *child)
+{
+    bool found;
+    size_t idx = child_index(parent, child->name, strlen(child->name), &found);
+
+    assert(found && parent->children[idx] == child);
+    memmove(&parent->children[idx], &parent->children[idx + 1],
+            (parent->nchildren - idx - 1) * sizeof(node_t *));
+    parent->nchildren--;
+}
+
+static void stat_of(const node_t *n, gr_store_stat_t *out)
+{
+    *out = n->stat;
+    out->data_length = (int32_t)n->len;
+    out->num_children = (int32_t)n->nchildren;
+}
+
+/* Writes n's absolute path into buf (GR_STORE_PATH_MAX + 1 bytes). */
+static void path_of(const node_t *n, char *buf)
+{
+    const node_t *chain[GR_STORE_PATH_MAX / 2 + 1];
+    size_t depth = 0, used = 0;
+
+    for (; n->parent != NULL; n = n->parent)
+        chain[depth++] = n;
+    if (depth == 0) {
+        strcpy(buf, "/");
+        return;
+    }
+    while (depth > 0) {
+        const node_t *c = chain[--depth];
+        buf[used++] = '/';
+        size_t l = strlen(c->name);
+        memcpy(buf + used, c->name, l);
+        used += l;
+    }
+    buf[used] = '\0';
+}
+
+/* ---- saving and loading ----------------------------------------------------- */
+
+static size_t count_persistent(const node_t *n)
+{
+    size_t c = 1;
+
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (n->children[i]->stat.ephemeral_owner == 0)
+            c += count_persistent(n->children[i]);
+    return c;
+}
+
+static void write_node(FILE *f, const node_t *n)
+{
+    char path[GR_STORE_PATH_MAX + 1];
+    const gr_store_stat_t *s = &n->stat;
+
+    path_of(n, path);
+    fprintf(f,
+            "%zu %zu %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId32
+            " %" PRId32 "\n",
+            strlen(path), n->len, s->czxid, s->mzxid, s->pzxid, s->ctime, s->mtime, s->version,
+            s->cversion);
+    fwrite(path, 1, strlen(path), f);
+    if (n->len > 0)
+        fwrite(n->data, 1, n->len, f);
+    fputc('\n', f); /* not part of the data: keeps the file readable with less(1) */
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (n->children[i]->stat.ephemeral_owner == 0)
+            write_node(f, n->children[i]);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/*
+ * Saves the tree (see the file comment). Returns 0 once metadata holds the
+ * current tree, or -errno with metadata untouched. A failed directory fsync
+ * after the rename is logged, not returned: the file already holds the new
+ * tree, and undoing the change in memory would leave memory and disk apart.
+ */
+static int save(local_store_t *ls)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int fd = -1, rc;
+
+    if (f == NULL)
+        return -ENOMEM;
+    fprintf(f, "%s\nzxid %" PRId64 "\nnodes %zu\n", STORE_MAGIC, ls->zxid,
+            count_persistent(ls->root));
+    write_node(f, ls->root);
+    if (ferror(f)) {
+        fclose(f);
+        free(buf);
+        return -ENOMEM;
+    }
+    fclose(f);
+    char trailer[32];
+    int tn = snprintf(trailer, sizeof(trailer), "crc %08lx\n",
+                      crc32(crc32(0L, Z_NULL, 0), (const Bytef *)buf, (uInt)len));
+
+    fd = openat(ls->dir_fd, STORE_TMP_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        rc = -errno;
+        goto fail;
+    }
+    rc = write_all(fd, buf, len);
+    if (rc == 0)
+        rc = write_all(fd, trailer, (size_t)tn);
+    if (rc == 0 && fsync(fd) < 0)
+        rc = -errno;
+    if (close(fd) < 0 && rc == 0)
+        rc = -errno;
+    fd = -1;
+    if (rc == 0 && renameat(ls->dir_fd, STORE_TMP_FILE, ls->dir_fd, STORE_FILE) < 0)
+        rc = -errno;
+    if (rc < 0)
+        goto fail;
+    if (fsync(ls->dir_fd) < 0)
+        gr_logf(ls->log, GR_LOG_ERROR, "store", "fsync of %s failed: %s", ls->dir, strerror(errno));
+    free(buf);
+    return 0;
+fail:
+    gr_logf(ls->log, GR_LOG_ERROR, "store", "saving metadata in %s failed: %s", ls->dir,
+            strerror(-rc));
+    unlinkat(ls->dir_fd, STORE_TMP_FILE, 0);
+    free(buf);
+    return rc;
+}
+
+/* Reads one '\n'-terminated line starting at *pos into a bounded buffer. */
+static bool read_line(const char *buf, size_t len, size_t *pos, char *line, size_t size)
+{
+    const char *nl = memchr(buf + *pos, '\n', len - *pos);
+
+    if (nl == NULL || (size_t)(nl - (buf + *pos)) >= size)
+        return false;
+    size_t n = (size_t)(nl - (buf + *pos));
+    memcpy(line, buf + *pos, n);
+    line[n] = '\0';
+    *pos += n + 1;
+    return true;
+}
+
+/* Parses a saved tree into ls->root and ls->zxid. Returns 0 or -EIO / -ENOMEM. */
+static int parse_tree(local_store_t *ls, const char *buf, size_t len)
+{
+    char line[256];
+    size_t pos = 0, count;
+    int64_t zxid;
+    const char *why = "bad header";
+
+    /* The trailer first ("crc xxxxxxxx\n"): nothing is trusted before the checksum matches. */
+    const size_t trailer_len = 13;
+    if (len < trailer_len || memcmp(buf + len - trailer_len, "crc ", 4) != 0 ||
+        buf[len - 1] != '\n') {
+        why = "missing checksum";
+        goto corrupt;
+    }
+    const char *crc_line = buf + len - trailer_len;
+    size_t body = (size_t)(crc_line - buf);
+    unsigned long want;
+    if (sscanf(crc_line, "crc %8lx\n", &want) != 1 ||
+        crc32(crc32(0L, Z_NULL, 0), (const Bytef *)buf, (uInt)body) != want) {
+        why = "checksum mismatch";
+        goto corrupt;
+    }
+    if (!read_line(buf, body, &pos, line, sizeof(line)) || strcmp(line, STORE_MAGIC) != 0)
+        goto corrupt;
+    if (!read_line(buf, body, &pos, line, sizeof(line)) ||
+        sscanf(line, "zxid %" SCNd64, &zxid) != 1)
+        goto corrupt;
+    if (!read_line(buf, body, &pos, line, sizeof(line)) || sscanf(line, "nodes %zu", &count) != 1 ||
+        count == 0)
+        goto corrupt;
+    why = "bad node record";
+    for (size_t k = 0; k < count; k++) {
+        size_t plen, dlen;
+        gr_store_stat_t st = {0};
+        char path[GR_STORE_PATH_MAX + 1];
+
+        if (!read_line(buf, body, &pos, line, sizeof(line)) ||
+            sscanf(line,
+                   "%zu %zu %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd32
+                   " %" SCNd32,
+                   &plen, &dlen, &st.czxid, &st.mzxid, &st.pzxid, &st.ctime, &st.mtime, &st.version,
+                   &st.cversion) != 9)
+            goto corrupt;
+        if (plen > GR_STORE_PATH_MAX || plen > body - pos || dlen > body - pos - plen)
+            goto corrupt;
+        memcpy(path, buf + pos, plen);
+        path[plen] = '\0';
+        pos += plen;
+        if (strlen(path) != plen || gr_store_path_check(path) < 0)
+            goto corrupt;
+        node_t *n;
+        if (k == 0) {
+            if (strcmp(path, "/") != 0)
+                goto corrupt;
+            n = ls->root;
+        } else {
+            const char *slash = strrchr(path, '/');
+            node_t *parent = lookup_n(ls, path, slash == path ? 1 : (size_t)(slash - path));
+            bool found;
+            if (parent == NULL)
+                goto corrupt;
+            child_index(parent, slash + 1, strlen(slash + 1), &found);
+            if (found)
+                goto corrupt;
+            n = node_new(slash + 1, strlen(slash + 1));
+            if (n == NULL || child_insert(parent, n) < 0) {
+                node_free(n);
+                return -ENOMEM;
+            }
+        }
+        n->stat = st;
+        if (dlen > 0) {
+            n->data = malloc(dlen);
+            if (n->data == NULL)
+                return -ENOMEM;
+            memcpy(n->data, buf + pos, dlen);
+            n->len = dlen;
+        }
+        pos += dlen;
+        if (pos >= body || buf[pos] != '\n')
+            goto corrupt;
+        pos++;
+    }
+    if (pos != body) {
+        why = "trailing bytes";
+        goto corrupt;
+    }
+    ls->zxid = zxid;
+    return 0;
+corrupt:
+    gr_logf(ls->log, GR_LOG_ERROR, "store", "%s/%s is corrupt (%s); refusing to start", ls->dir,
+            STORE_FILE, why);
+    return -EIO;
+}
+
+/* Loads metadata if present. Returns 0 (also when absent), -EIO, -ENOMEM, -errno. */
+static int load(local_store_t *ls, bool *found)
+{
+    struct stat st;
+    char *buf;
+    size_t used = 0;
+    int fd = openat(ls->dir_fd, STORE_FILE, O_RDONLY | O_CLOEXEC), rc;
+
+    *found = false;
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -errno;
+    *found = true;
+    if (fstat(fd, &st) < 0 || st.st_size > STORE_FILE_MAX) {
+        rc = st.st_size > STORE_FILE_MAX ? -EIO : -errno;
+        close(fd);
+        return rc;
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (buf == NULL) {
+        close(fd);
+        return -ENOMEM;
+    }
+    while (used < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + used, (size_t)st.st_size - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+    }
+    close(fd);
+    rc = used == 0 ? -EIO : parse_tree(ls, buf, used);
+    if (used == 0)
+        gr_logf(ls->log, GR_LOG_ERROR, "store", "%s/%s is empty; refusing to start", ls->dir,
+                STORE_FILE);
+    free(buf);
+    return rc;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char *p = strdup(dir);
+    int rc = 0;
+
+    if (p == NULL)
+        return -ENOMEM;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+            rc = -errno;
+            break;
+        }
+        *s = c;
+        if (c == '\0')
+            break;
+    }
+    free(p);
+    return rc;
+}
+
+/* ---- completion queue and watches ----------------------------------------- */
+
+/* A new item; the caller sets the callback member of it->fn that matches kind. */
+static item_t *item_new(local_session_t *s, item_kind_t kind, void *opaque)
+{
+    item_t *it = calloc(1, sizeof(*it));
+
+    if (it == NULL)
+        return NULL;
+    it->session = s;
+    it->kind = kind;
+    it->opaque = opaque;
+    return it;
+}
+
+static void item_free(item_t *it)
+{
+    free(it->path);
+    free(it->data);
+    free(it->names);
+    free(it);
+}
+
+static void enqueue(local_store_t *ls, item_t *it)
+{
+    it->next = NULL;
+    *ls->tail = it;
+    ls->tail = &it->next;
+    ls->queued++;
+    if (!ev_is_active(&ls->wake))
+        ev_async_start(ls->loop, &ls->wake);
+    ev_async_send(ls->loop, &ls->wake);
+}
+
+static item_t *dequeue(local_store_t *ls)
+{
+    item_t *it = ls->head;
+
+    if (it == NULL)
+        return NULL;
+    ls->head = it->next;
+    if (ls->head == NULL)
+        ls->tail = &ls->head;
+    ls->queued--;
+    return it;
+}
+
+static void deliver(item_t *it, int rc)
+{
+    const gr_store_stat_t *st = rc == GR_STORE_OK ? &it->stat : NULL;
+
+    switch (it->kind) {
+    case ITEM_DATA:
+        if (it->fn.data)
+            it->fn.data(it->opaque, rc, rc == GR_STORE_OK ? it->data : NULL,
+                        rc == GR_STORE_OK ? it->len : 0, st);
+        break;
+    case ITEM_STAT:
+        if (it->fn.stat)
+            it->fn.stat(it->opaque, rc, st);
+        break;
+    case ITEM_CREATE:
+        if (it->fn.create)
+            it->fn.create(it->opaque, rc, rc == GR_STORE_OK ? it->path : NULL);
+        break;
+    case ITEM_DONE:
+        if (it->fn.done)
+            it->fn.done(it->opaque, rc);
+        break;
+    case ITEM_CHILDREN:
+        if (it->fn.children)
+            it->fn.children(it->opaque, rc,
+                            rc == GR_STORE_OK ? (const char *const *)it->names : NULL,
+                            rc == GR_STORE_OK ? it->count : 0, st);
+        break;
+    case ITEM_WATCH:
+        it->fn.watch(it->opaque, it->event, it->path);
+        break;
+    case ITEM_STATE:
+        it->fn.state(it->opaque, GR_STORE_SESSION_CONNECTED);
+        break;
+    }
+}
+
+static void on_wake(struct ev_loop *loop, ev_async *w, int revents)
+{
+    local_store_t *ls = w->data;
+    size_t n = ls->queued; /* items queued by these callbacks wait for the next round */
+
+    (void)revents;
+    ls->draining = true;
+    while (n-- > 0 && !ls->closed) {
+        item_t *it = dequeue(ls);
+        if (it == NULL)
+            break;
+        deliver(it, it->rc);
+        item_free(it);
+    }
+    ls->draining = false;
+    if (ls->closed) {
+        free(ls); /* gr_store_close() ran inside a callback and left us the struct */
+        return;
+    }
+    if (ls->head != NULL)
+        ev_async_send(loop, w);
+    else
+        ev_async_stop(loop, w);
+}
+
+/*
+ * Registers a watch unless the same (session, function, opaque) already
+ * watches this path for this kind. Returns 0 or -ENOMEM.
+ */
+static int watch_add(local_session_t *s, const char *path, watch_kind_t kind, gr_store_watch_fn *fn,
+                     void *opaque)
+{
+    local_store_t *ls = s->ls;
+
+    for (item_t *w = ls->watches; w != NULL; w = w->next)
+        if (w->session == s && w->fn.watch == fn && w->opaque == opaque && w->watch_kind == kind &&
+            strcmp(w->path, path) == 0)
+            return 0;
+    item_t *w = item_new(s, ITEM_WATCH, opaque);
+    if (w == NULL)
+        return -ENOMEM;
+    w->fn.watch = fn;
+    w->path = strdup(path);
+    if (w->path == NULL) {
+        item_free(w);
+        return -ENOMEM;
+    }
+    w->watch_kind = kind;
+    w->next = ls->watches;
+    ls->watches = w;
+    return 0;
+}
+
+/* Moves the watches on path of this kind to the queue with event. */
+static void watch_fire(local_store_t *ls, const char *path, watch_kind_t kind,
+                       gr_store_event_t event)
+{
+    item_t **pp = &ls->watches;
+    item_t *fired = NULL, **fired_tail = &fired;
+
+    while (*pp != NULL) {
+        item_t *w = *pp;
+        if (w->watch_kind == kind && strcmp(w->path, path) == 0) {
+            *pp = w->next;
+            w->event = event;
+            w->next = NULL;
+            *fired_tail = w;
+            fired_tail = &w->next;
+        } else {
+            pp = &w->next;
+        }
+    }
+    /* The list is newest first; deliver oldest registrations first. */
+    item_t *rev = NULL;
+    while (fired != NULL) {
+        item_t *next = fired->next;
+        fired->next = rev;
+        rev = fired;
+        fired = next;
+    }
+    while (rev != NULL) {
+        item_t *next = rev->next;
+        enqueue(ls, rev);
+        rev = next;
+    }
+}
+
+/* Parent path of a checked path into buf ("/" for top-level nodes). */
+static void parent_path(const char *path, char *buf)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+
+    memcpy(buf, path, n);
+    buf[n] = '\0';
+}
+
+/* ---- mutations ---------------------------------------------------------------- */
+
+/*
+ * Unlinks a childless node, saves, fires its watches. On save failure the
+ * node is put back and the error returned (only when undo is true).
+ */
+static int remove_node(local_store_t *ls, node_t *n, bool undo)
+{
+    char path[GR_STORE_PATH_MAX + 1], ppath[GR_STORE_PATH_MAX + 1];
+    node_t *parent = n->parent;
+    gr_store_stat_t old_parent = parent->stat;
+    int64_t old_zxid = ls->zxid;
+
+    assert(n->nchildren == 0);
+    path_of(n, path);
+    child_remove(parent, n);
+    ls->zxid++;
+    parent->stat.cversion++;
+    parent->stat.pzxid = ls->zxid;
+    int rc = save(ls);
+    if (rc < 0 && undo) {
+        ls->zxid = old_zxid;
+        parent->stat = old_parent;
+        int irc = child_insert(parent, n); /* room is there: the array never shrinks */
+        assert(irc == 0);
+        (void)irc;
+        return rc;
+    }
+    node_free(n);
+    parent_path(path, ppath);
+    watch_fire(ls, path, WATCH_DATA, GR_STORE_EVENT_DELETED);
+    watch_fire(ls, path, WATCH_CHILDREN, GR_STORE_EVENT_DELETED);
+    watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
+    return 0;
+}
+
+/* Deletes every ephemeral node of session id (they are leaves). */
+static void remove_ephemerals(local_store_t *ls, node_t *n, int64_t id)
+{
+    for (size_t i = n->nchildren; i > 0; i--) {
+        node_t *c = n->children[i - 1];
+        if (c->stat.ephemeral_owner == id)
+            remove_node(ls, c, false);
+        else
+            remove_ephemerals(ls, c, id);
+    }
+}
+
+/* ---- operations ---------------------------------------------------------------- */
+
+static local_session_t *session_of(gr_store_session_t *base)
+{
+    return (local_session_t *)base;
+}
+
+static int local_create(gr_store_session_t *base, const char *path, const void *data, size_t len,
+                        int flags, gr_store_create_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    local_store_t *ls = s->ls;
+    char ppath[GR_STORE_PATH_MAX + 1];
+    size_t plen;
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if ((flags & ~(GR_STORE_EPHEMERAL | GR_STORE_SEQUENTIAL)) != 0 || (len > 0 && data == NULL) ||
+        len > INT32_MAX || path == NULL)
+        return GR_STORE_BADARGUMENTS;
+    plen = strlen(path);
+    if (plen + GR_STORE_SEQUENCE_DIGITS > GR_STORE_PATH_MAX)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_CREATE, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.create = cb;
+    it->path = malloc(plen + GR_STORE_SEQUENCE_DIGITS + 1);
+    if (it->path == NULL) {
+        item_free(it);
+        return GR_STORE_NOMEM;
+    }
+    /* Check the path as it will be named: a sequential "/x/" becomes "/x/0000000000". */
+    memcpy(it->path, path, plen + 1);
+    if (flags & GR_STORE_SEQUENTIAL) {
+        memset(it->path + plen, '0', GR_STORE_SEQUENCE_DIGITS);
+        it->path[plen + GR_STORE_SEQUENCE_DIGITS] = '\0';
+    }
+    if (gr_store_path_check(it->path) < 0) {
+        item_free(it);
+        return GR_STORE_BADARGUMENTS;
+    }
+    if (strcmp(it->path, "/") == 0) {
+        it->rc = GR_STORE_NODEEXISTS;
+        enqueue(ls, it);
+        return GR_STORE_OK;
+    }
+
+    parent_path(it->path, ppath);
+    node_t *parent = lookup(ls, ppath);
+    if (parent == NULL) {
+        it->rc = GR_STORE_NONODE;
+    } else if (parent->stat.ephemeral_owner != 0) {
+        it->rc = GR_STORE_NOCHILDRENFOREPHEMERALS;
+    } else {
+        if (flags & GR_STORE_SEQUENTIAL)
+            snprintf(it->path + plen, GR_STORE_SEQUENCE_DIGITS + 1, "%010" PRId32,
+                     parent->stat.cversion);
+        const char *name = strrchr(it->path, '/') + 1;
+        bool found;
+        child_index(parent, name, strlen(name), &found);
+        if (found) {
+            it->rc = GR_STORE_NODEEXISTS;
+        } else {
+            node_t *n = node_new(name, strlen(name));
+            if (n != NULL && len > 0) {
+                n->data = malloc(len);
+                if (n->data != NULL)
+                    memcpy(n->data, data, len);
+                n->len = len;
+            }
+            if (n == NULL || (len > 0 && n->data == NULL) || child_insert(parent, n) < 0) {
+                node_free(n);
+                item_free(it);
+                return GR_STORE_NOMEM;
+            }
+            gr_store_stat_t old_parent = parent->stat;
+            int64_t t = now_ms();
+            ls->zxid++;
+            n->stat.czxid = n->stat.mzxid = n->stat.pzxid = ls->zxid;
+            n->stat.ctime = n->stat.mtime = t;
+            n->stat.ephemeral_owner = (flags & GR_STORE_EPHEMERAL) ? s->id : 0;
+            parent->stat.cversion++;
+            parent->stat.pzxid = ls->zxid;
+            if (save(ls) < 0) {
+                ls->zxid--;
+                parent->stat = old_parent;
+                child_remove(parent, n);
+                node_free(n);
+                it->rc = GR_STORE_IO;
+            } else {
+                watch_fire(ls, it->path, WATCH_DATA, GR_STORE_EVENT_CREATED);
+                watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
+                it->rc = GR_STORE_OK;
+            }
+        }
+    }
+    enqueue(ls, it);
+    return GR_STORE_OK;
+}
+
+static int local_get(gr_store_session_t *base, const char *path, gr_store_watch_fn *watch,
+                     void *watch_opaque, gr_store_data_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if (gr_store_path_check(path) < 0)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_DATA, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.data = cb;
+    node_t *n = lookup(s->ls, path);
+    if (n == NULL) {
+        it->rc = GR_STORE_NONODE;
+    } else {
+        it->data = malloc(n->len ? n->len : 1);
+        if (it->data == NULL ||
+            (watch != NULL && watch_add(s, path, WATCH_DATA, watch, watch_opaque) < 0)) {
+            item_free(it);
+            return GR_STORE_NOMEM;
+        }
+        memcpy(it->data, n->data ? n->data : "", n->len);
+        it->len = n->len;
+        stat_of(n, &it->stat);
+    }
+    enqueue(s->ls, it);
+    return GR_STORE_OK;
+}
+
+static int local_set(gr_store_session_t *base, const char *path, const void *data, size_t len,
+                     int32_t version, gr_store_stat_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    local_store_t *ls = s->ls;
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if (gr_store_path_check(path) < 0 || (len > 0 && data == NULL) || len > INT32_MAX ||
+        version < -1)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_STAT, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.stat = cb;
+    node_t *n = lookup(ls, path);
+    if (n == NULL) {
+        it->rc = GR_STORE_NONODE;
+    } else if (version != GR_STORE_ANY_VERSION && version != n->stat.version) {
+        it->rc = GR_STORE_BADVERSION;
+    } else {
+        void *copy = malloc(len ? len : 1);
+        if (copy == NULL) {
+            item_free(it);
+            return GR_STORE_NOMEM;
+        }
+        memcpy(copy, data ? data : "", len);
+        void *old_data = n->data;
+        size_t old_len = n->len;
+        gr_store_stat_t old_stat = n->stat;
+        ls->zxid++;
+        n->data = copy;
+        n->len = len;
+        n->stat.version++;
+        n->stat.mzxid = ls->zxid;
+        n->stat.mtime = now_ms();
+        if (save(ls) < 0) {
+            ls->zxid--;
+            n->data = old_data;
+            n->len = old_len;
+            n->stat = old_stat;
+            free(copy);
+            it->rc = GR_STORE_IO;
+        } else {
+            free(old_data);
+            stat_of(n, &it->stat);
+            watch_fire(ls, path, WATCH_DATA, GR_STORE_EVENT_CHANGED);
+            it->rc = GR_STORE_OK;
+        }
+    }
+    enqueue(ls, it);
+    return GR_STORE_OK;
+}
+
+static int local_delete(gr_store_session_t *base, const char *path, int32_t version,
+                        gr_store_done_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    local_store_t *ls = s->ls;
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if (gr_store_path_check(path) < 0 || strcmp(path, "/") == 0 || version < -1)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_DONE, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.done = cb;
+    node_t *n = lookup(ls, path);
+    if (n == NULL)
+        it->rc = GR_STORE_NONODE;
+    else if (version != GR_STORE_ANY_VERSION && version != n->stat.version)
+        it->rc = GR_STORE_BADVERSION;
+    else if (n->nchildren > 0)
+        it->rc = GR_STORE_NOTEMPTY;
+    else
+        it->rc = remove_node(ls, n, true) < 0 ? GR_STORE_IO : GR_STORE_OK;
+    enqueue(ls, it);
+    return GR_STORE_OK;
+}
+
+static int local_exists(gr_store_session_t *base, const char *path, gr_store_watch_fn *watch,
+                        void *watch_opaque, gr_store_stat_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if (gr_store_path_check(path) < 0)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_STAT, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.stat = cb;
+    if (watch != NULL && watch_add(s, path, WATCH_DATA, watch, watch_opaque) < 0) {
+        item_free(it);
+        return GR_STORE_NOMEM;
+    }
+    node_t *n = lookup(s->ls, path);
+    if (n == NULL) {
+        it->rc = GR_STORE_NONODE;
+    } else {
+        stat_of(n, &it->stat);
+        it->rc = GR_STORE_OK;
+    }
+    enqueue(s->ls, it);
+    return GR_STORE_OK;
+}
+
+static int local_children(gr_store_session_t *base, const char *path, gr_store_watch_fn *watch,
+                          void *watch_opaque, gr_store_children_fn *cb, void *opaque)
+{
+    local_session_t *s = session_of(base);
+    item_t *it;
+
+    if (s->closing)
+        return GR_STORE_CLOSING;
+    if (gr_store_path_check(path) < 0)
+        return GR_STORE_BADARGUMENTS;
+    it = item_new(s, ITEM_CHILDREN, opaque);
+    if (it == NULL)
+        return GR_STORE_NOMEM;
+    it->fn.children = cb;
+    node_t *n = lookup(s->ls, path);
+    if (n == NULL) {
+        it->rc = GR_STORE_NONODE;
+    } else {
+        /* One allocation: the pointer array, then the names. */
+        size_t bytes = (n->nchildren + 1) * sizeof(char *);
+        for (size_t i = 0; i < n->nchildren; i++)
+            bytes += strlen(n->children[i]->name) + 1;
+        it->names = malloc(bytes);
+        if (it->names == NULL ||
+            (watch != NULL && watch_add(s, path, WATCH_CHILDREN, watch, watch_opaque) < 0)) {
+            item_free(it);
+            return GR_STORE_NOMEM;
+        }
+        char *p = (char *)(it->names + n->nchildren + 1);
+        for (size_t i = 0; i < n->nchildren; i++) {
+            size_t l = strlen(n->children[i]->name) + 1;
+            memcpy(p, n->children[i]->name, l);
+            it->names[i] = p;
+            p += l;
+        }
+        it->names[n->nchildren] = NULL;
+        it->count = n->nchildren;
+        stat_of(n, &it->stat);
+        it->rc = GR_STORE_OK;
+    }
+    enqueue(s->ls, it);
+    return GR_STORE_OK;
+}
+
+/* ---- sessions and the store ------------------------------------------------------ */
+
+static int local_session_open(gr_store_t *store, gr_store_session_fn *on_state, void *opaque,
+                              gr_store_session_t **out)
+{
+    local_store_t *ls = (local_store_t *)store;
+    local_session_t *s;
+
+    if (ls->closed)
+        return GR_STORE_CLOSING;
+    s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return GR_STORE_NOMEM;
+    s->base.store = store;
+    s->ls = ls;
+    /* The local store is connected from the start and never loses it: report that once. */
+    if (on_state != NULL) {
+        item_t *it = item_new(s, ITEM_STATE, opaque);
+        if (it == NULL) {
+            free(s);
+            return GR_STORE_NOMEM;
+        }
+        it->fn.state = on_state;
+        enqueue(ls, it);
+    }
+    s->id = ls->next_session_id++;
+    s->next = ls->sessions;
+    ls->sessions = s;
+    *out = &s->base;
+    return GR_STORE_OK;
+}
+
+static void local_session_close(gr_store_session_t *base)
+{
+    local_session_t *s = session_of(base);
+    local_store_t *ls = s->ls;
+    item_t *pending = NULL, **ptail = &pending;
+
+    if (s->closing)
+        return; /* closed again from one of its own CLOSING callbacks */
+    s->closing = true;
+
+    /* Its watches go silently. */
+    for (item_t **pp = &ls->watches; *pp != NULL;) {
+        item_t *w = *pp;
+        if (w->session == s) {
+            *pp = w->next;
+            item_free(w);
+        } else {
+            pp = &w->next;
+        }
+    }
+    /* Its ephemerals go, which other sessions may be watching. */
+    remove_ephemerals(ls, ls->root, s->id);
+
+    /* Its queued completions are taken out and told CLOSING; its fired watches dropped. */
+    item_t *all = ls->head;
+    ls->head = NULL;
+    ls->tail = &ls->head;
+    for (item_t *it = all, *next; it != NULL; it = next) {
+        next = it->next;
+        it->next = NULL;
+        if (it->session != s) {
+            *ls->tail = it;
+            ls->tail = &it->next;
+        } else {
+            ls->queued--;
+            if (it->kind == ITEM_WATCH || it->kind == ITEM_STATE) {
+                item_free(it);
+            } else {
+                *ptail = it;
+                ptail = &it->next;
+            }
+        }
+    }
+    while (pending != NULL) {
+        item_t *next = pending->next;
+        deliver(pending, GR_STORE_CLOSING); /* deliver() skips NULL callbacks */
+        item_free(pending);
+        pending = next;
+    }
+
+    for (local_session_t **pp = &ls->sessions; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    }
+    free(s);
+}
+
+static int64_t local_session_id(const gr_store_session_t *base)
+{
+    return ((const local_session_t *)base)->id;
+}
+
+static void local_close(gr_store_t *store)
+{
+    local_store_t *ls = (local_store_t *)store;
+
+    while (ls->sessions != NULL)
+        local_session_close(&ls->sessions->base);
+    /* Sessions are gone, so only their items could have been queued. */
+    while (ls->head != NULL)
+        item_free(dequeue(ls));
+    while (ls->watches != NULL) {
+        item_t *w = ls->watches;
+        ls->watches = w->next;
+        item_free(w);
+    }
+    if (ev_is_active(&ls->wake))
+        ev_async_stop(ls->loop, &ls->wake);
+    node_free(ls->root);
+    ls->root = NULL;
+    if (ls->lock_fd >= 0)
+        close(ls->lock_fd); /* releases the flock */
+    if (ls->dir_fd >= 0)
+        close(ls->dir_fd);
+    free(ls->dir);
+    ls->closed = true;
+    if (!ls->draining)
+        free(ls);
+}
+
+static const gr_store_ops_t local_ops = {
+    .name = "local",
+    .session_open = local_session_open,
+    .session_close = local_session_close,
+    .session_id = local_session_id,
+    .create = local_create,
+    .get = local_get,
+    .set = local_set,
+    .del = local_delete,
+    .exists = local_exists,
+    .children = local_children,
+    .close = local_close,
+};
+
+int gr_store_local_open(struct ev_loop *loop, const char *dir, const gr_logger_t *log,
+                        gr_store_t **out)
+{
+    local_store_t *ls = calloc(1, sizeof(*ls));
+    bool found;
+    int rc;
+
+    if (ls == NULL)
+        return -ENOMEM;
+    ls->base.ops = &local_ops;
+    ls->loop = loop;
+    ls->log = log;
+    ls->dir_fd = ls->lock_fd = -1;
+    ls->tail = &ls->head;
+    ev_async_init(&ls->wake, on_wake);
+    ls->wake.data = ls;
+    /* Session ids from the clock, so ids of a previous run are not reused. */
+    ls->next_session_id = now_ms() << 12 | 1;
+    ls->dir = strdup(dir);
+    ls->root = node_new("", 0);
+    if (ls->dir == NULL || ls->root == NULL) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    rc = make_dirs(dir);
+    if (rc < 0) {
+        gr_logf(log, GR_LOG_ERROR, "store", "cannot create %s: %s", dir, strerror(-rc));
+        goto fail;
+    }
+    ls->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (ls->dir_fd < 0) {
+        rc = -errno;
+        gr_logf(log, GR_LOG_ERROR, "store", "cannot open %s: %s", dir, strerror(-rc));
+        goto fail;
+    }
+    ls->lock_fd = openat(ls->dir_fd, STORE_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (ls->lock_fd < 0 || flock(ls->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+        rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+        gr_logf(log, GR_LOG_ERROR, "store", "cannot lock %s/%s: %s", dir, STORE_LOCK,
+                rc == -EBUSY ? "another process uses this metadata store" : strerror(-rc));
+        goto fail;
+    }
+    /* A leftover temporary file is an unfinished save: the real file is intact. */
+    if (unlinkat(ls->dir_fd, STORE_TMP_FILE, 0) == 0)
+        gr_logf(log, GR_LOG_WARN, "store", "removed unfinished save %s/%s", dir, STORE_TMP_FILE);
+    rc = load(ls, &found);
+    if (rc < 0)
+        goto fail;
+    if (!found) {
+        /* Fail now rather than at the first change if the directory is not writable. */
+        rc = save(ls);
+        if (rc < 0)
+            goto fail;
+    }
+    gr_logf(log, GR_LOG_INFO, "store", "metadata store %s opened (%s, zxid %" PRId64 ")", dir,
+            found ? "loaded" : "new", ls->zxid);
+    *out = &ls->base;
+    return 0;
+fail:
+    local_close(&ls->base);
+    return rc;
+}

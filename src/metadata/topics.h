@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The broker's topics and their partitions, each partition with its log.
+ *
+ * A topic is created with a partition count and per-topic config overrides
+ * (Kafka's topic-level keys: retention.ms, segment.bytes, max.message.bytes,
+ * message.timestamp.type, compression.type, cleanup.policy, ...); those not
+ * set fall back to the broker's log.* defaults. In single-node mode this
+ * broker is every partition's leader, with leader epoch 0 and an ISR of one.
+ *
+ * The table is the source of truth while running; on disk a topic is its
+ * partition directories (with the topic id in partition.metadata) plus its
+ * definition in the metadata store (b->store: Kafka's /brokers/topics/<name>
+ * and /config/topics/<name> JSON), so a restart recovers both. See topics.c
+ * for the write order and how start-up reconciles a crash between them.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_METADATA_TOPICS_H
+#define GR_METADATA_TOPICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "log/log.h"
+#include "protocol/kerr.h"
+#include "protocol/types.h"
+
+#define GR_TOPIC_NAME_LIMIT  249
+#define GR_TOPIC_MAX_CONFIGS 64
+/* Partitions one topic may have (Kafka's controller bounds a request's batch likewise). */
+#define GR_TOPIC_MAX_PARTITIONS 10000
+
+typedef struct gr_broker gr_broker_t;
+typedef struct gr_topic gr_topic_t;
+typedef struct gr_fetch_wait gr_fetch_wait_t;
+
+typedef enum gr_timestamp_type {
+    GR_TIMESTAMP_CREATE_TIME = 0,
+    GR_TIMESTAMP_LOG_APPEND_TIME = 1,
+} gr_timestamp_type_t;
+
+/* Topic-level settings the data path applies, after defaults. */
+typedef struct gr_topic_settings {
+    gr_log_config_t log;
+    int32_t max_message_bytes; /* max.message.bytes */
+    gr_timestamp_type_t timestamp_type;
+    int64_t timestamp_before_max_ms; /* message.timestamp.before.max.ms */
+    int64_t timestamp_after_max_ms;  /* message.timestamp.after.max.ms */
+    int compression;                 /* gr_compression_t, or -1 for "producer" */
+    int32_t min_insync_replicas;
+} gr_topic_settings_t;
+
+typedef struct gr_partition {
+    gr_topic_t *topic;
+    int32_t index;
+    gr_log_t *log;
+    int32_t leader_epoch;
+    /* Cluster placement (single-node mode: this broker leads, alone in both lists). */
+    int32_t leader_id; /* the leading broker, GR_NO_BROKER (-1) while offline */
+    int32_t *replicas; /* assigned brokers, preferred leader first */
+    int32_t replica_count;
+    int32_t *isr; /* in-sync replicas */
+    int32_t isr_count;
+    int32_t partition_epoch;  /* version of the partition's state in the store */
+    gr_fetch_wait_t *waiters; /* fetches waiting for data here (fetch.c) */
+    int pending_jobs;         /* produces out on the worker (produce.c) */
+} gr_partition_t;
+
+typedef struct gr_topic_config {
+    char *key;
+    char *value;
+} gr_topic_config_t;
+
+struct gr_topic {
+    char *name;
+    gr_uuid_t id;
+    int32_t partition_count;
+    gr_partition_t *partitions;
+    bool internal;     /* __consumer_offsets or __transaction_state: clients cannot produce */
+    bool config_known; /* cluster mode: /config/topics/<name> has been read */
+    gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
+    int config_count;
+    gr_topic_settings_t settings;
+    gr_topic_t *next;       /* hash chain by name */
+    gr_topic_t *next_by_id; /* hash chain by topic id */
+};
+
+typedef struct gr_topics {
+    gr_topic_t **buckets;    /* by name */
+    gr_topic_t **id_buckets; /* by topic id (Fetch v13+ names topics by id) */
+    size_t bucket_count;
+    size_t count;
+} gr_topics_t;
+
+int gr_topics_init(gr_topics_t *t);
+/* Closes every log (flushing) and frees the table. Returns the first -errno. */
+int gr_topics_fini(gr_topics_t *t);
+
+gr_topic_t *gr_topics_find(gr_topics_t *t, const char *name, size_t len);
+gr_topic_t *gr_topics_find_id(gr_topics_t *t, gr_uuid_t id);
+gr_partition_t *gr_topic_partition(gr_topic_t *topic, int32_t index);
+
+/*
+ * Checks a client's view of p's leader epoch (-1: no check). Returns
+ * GR_KERR_NONE, FENCED_LEADER_EPOCH when the client's is older, or
+ * UNKNOWN_LEADER_EPOCH when it is newer than this broker's.
+ */
+static inline gr_kerr_t gr_partition_check_leader_epoch(const gr_partition_t *p, int32_t current)
+{
+    if (current < 0 || current == p->leader_epoch)
+        return GR_KERR_NONE;
+    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
+}
+
+/* Calls fn for every topic (order unspecified). */
+void gr_topics_foreach(gr_topics_t *t, void (*fn)(gr_topic_t *, void *), void *arg);
+
+/*
+ * Checks a topic name as Kafka does: 1..249 characters of [a-zA-Z0-9._-],
+ * not "." or "..". Returns GR_KERR_NONE or GR_KERR_INVALID_TOPIC_EXCEPTION.
+ */
+gr_kerr_t gr_topic_name_check(const char *name, size_t len);
+
+/*
+ * Validates one topic config key/value. Returns GR_KERR_NONE, or
+ * GR_KERR_INVALID_CONFIG with a message in err.
+ */
+gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen);
+
+/*
+ * Creates a topic: topic id, directories and logs for each partition, then
+ * its store documents, written asynchronously (a failed write is logged, not
+ * returned). configs are validated first (nothing is created on error).
+ * In cluster mode the topic is only written to ZooKeeper for the controller
+ * to create, and the result is LEADER_NOT_AVAILABLE (*out untouched).
+ * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
+ * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
+ */
+gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
+                           const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
+                           char *err, size_t errlen);
+
+/* Deletes a topic's store documents (asynchronously) and its data. Returns GR_KERR_NONE. */
+gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
+
+/*
+ * Start-up: loads every topic of the store's /brokers/topics with its config
+ * and opens its partitions (creating missing ones), running the loop until
+ * each store read completes; removes configs without a topic and logs
+ * partition dirs without one. 0 or -errno (logged): -EINVAL for a document
+ * that cannot be parsed, -ETIMEDOUT, -EIO, or the logs' errors.
+ */
+int gr_topics_load(gr_broker_t *b);
+
+/*
+ * Replaces a topic's overrides with configs (count of them; AlterConfigs'
+ * whole-set semantics): validates every key and value and the set as a
+ * whole, then, unless validate_only, applies the new settings to every
+ * partition's log at once and writes /config/topics/<name> (asynchronously,
+ * a failure logged). Returns GR_KERR_NONE, INVALID_CONFIG (err filled) or
+ * UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
+ */
+gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
+                                int count, bool validate_only, char *err, size_t errlen);
+
+/*
+ * Grows a topic to count partitions (> its current count, <=
+ * GR_TOPIC_MAX_PARTITIONS): opens the new partitions' logs and rewrites the
+ * assignment in the store. Fetches waiting on the topic are answered first
+ * (the partition array moves). Returns GR_KERR_NONE, INVALID_PARTITIONS
+ * (err filled), or the error of a log that could not be created (nothing
+ * changed).
+ */
+gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t count, char *err,
+                                   size_t errlen);
+
+/* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
+int gr_topics_checkpoint(gr_broker_t *b);
+
+/* Computes a topic's effective settings from broker defaults and overrides. */
+void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internals of the topic table shared by topics.c (single-node topics and
+ * the store) and topics_cluster.c (cluster mode, driven by the controller).
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_METADATA_TOPICS_INT_H
+#define GR_METADATA_TOPICS_INT_H
+
+#include "metadata/topics.h"
+#include "log/log_dir.h"
+
+/* A topic with partitions zeroed slots (no logs), not in any table; NULL without memory. */
+gr_topic_t *gr_topic_new(const char *name, int32_t partitions);
+void gr_topic_free(gr_topic_t *topic);
+void gr_topics_insert(gr_topics_t *t, gr_topic_t *topic);
+void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic);
+/* Opens (creating or recovering) partition index's log; checkpoints may be NULL/0. 0 or -errno. */
+int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
+                            const gr_checkpoint_entry_t *recovery, size_t recovery_count,
+                            const gr_checkpoint_entry_t *start, size_t start_count);
+/* Adds the overrides of a /config/topics document. 0, -EINVAL, -E2BIG, -ENOMEM. */
+int gr_topic_parse_config(const char *text, size_t len, gr_topic_t *topic);
+void gr_topic_clear_configs(gr_topic_t *topic);
+/*
+ * Replaces topic's overrides with fresh's (a calloc'd gr_topic_t holding only
+ * configs, freed here) and applies the new settings to its open logs.
+ */
+void gr_topic_adopt_configs(gr_broker_t *b, gr_topic_t *topic, gr_topic_t *fresh);
+/* The directory partitions live in (the first log.dirs entry). */
+const char *gr_topics_log_dir(const gr_broker_t *b);
+
+#endif

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "metadata/zk_docs.h"
+
+#include "metadata/store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BROKER_JSON_VERSION          5
+#define CONTROLLER_JSON_VERSION      1
+#define PARTITION_STATE_JSON_VERSION 1
+#define ASSIGNMENT_JSON_VERSION      3
+#define CONFIG_CHANGE_JSON_VERSION   2
+#define TOPIC_CONFIG_JSON_VERSION    1
+#define PLAINTEXT                    "PLAINTEXT"
+#define NO_JMX_PORT                  (-1)
+#define CONFIG_CHANGE_TOPICS         "topics/"
+
+static int writer_error(gr_zk_json_writer_t *w)
+{
+    return w->err;
+}
+
+static void timestamp(gr_zk_json_writer_t *w, int64_t now_ms)
+{
+    char ts[32];
+    snprintf(ts, sizeof ts, "%" PRId64, now_ms);
+    gr_zk_json_key(w, "timestamp");
+    gr_zk_json_string(w, ts);
+}
+
+int gr_zk_doc_broker(gr_zk_json_writer_t *w, const gr_cluster_node_t *node, int64_t now_ms)
+{
+    char endpoint[GR_LISTENER_HOST_MAX + 64];
+    const char *fmt = strchr(node->host, ':') ? PLAINTEXT "://[%s]:%d" : PLAINTEXT "://%s:%d";
+    snprintf(endpoint, sizeof endpoint, fmt, node->host, node->port);
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "features");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "listener_security_protocol_map");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, PLAINTEXT);
+    gr_zk_json_string(w, PLAINTEXT);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "endpoints");
+    gr_zk_json_array_begin(w);
+    gr_zk_json_string(w, endpoint);
+    gr_zk_json_array_end(w);
+    if (node->rack) {
+        gr_zk_json_key(w, "rack");
+        gr_zk_json_string(w, node->rack);
+    }
+    gr_zk_json_key(w, "jmx_port");
+    gr_zk_json_int(w, NO_JMX_PORT);
+    gr_zk_json_key(w, "port");
+    gr_zk_json_int(w, node->port);
+    gr_zk_json_key(w, "host");
+    gr_zk_json_string(w, node->host);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, BROKER_JSON_VERSION);
+    timestamp(w, now_ms);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+/* "NAME://host:port" or "NAME://[v6]:port" into node's host and port. */
+static int parse_endpoint(const char *s, gr_cluster_node_t *node)
+{
+    const char *sep = strstr(s, "://");
+    if (!sep)
+        return -EINVAL;
+    const char *host = sep + 3;
+    const char *colon = strrchr(host, ':');
+    if (!colon)
+        return -EINVAL;
+    size_t hlen = (size_t)(colon - host);
+    if (hlen >= 2 && host[0] == '[' && host[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    char *end = NULL;
+    long port = strtol(colon + 1, &end, 10);
+    if (hlen >= sizeof node->host || *end || port < 0 || port > UINT16_MAX)
+        return -EINVAL;
+    memcpy(node->host, host, hlen);
+    node->host[hlen] = '\0';
+    node->port = (int32_t)port;
+    return 0;
+}
+
+static int parse_broker_doc(const gr_zk_json_t *doc, gr_cluster_node_t *out)
+{
+    const gr_zk_json_t *eps = gr_zk_json_find(doc, "endpoints");
+    int rc = -EINVAL;
+    for (size_t i = 0; eps && eps->type == GR_ZK_JSON_ARRAY && i < eps->count && rc; i++)
+        if (eps->items[i]->type == GR_ZK_JSON_STRING)
+            rc = parse_endpoint(eps->items[i]->string, out);
+    if (rc) {
+        const gr_zk_json_t *host = gr_zk_json_find(doc, "host");
+        const gr_zk_json_t *port = gr_zk_json_find(doc, "port");
+        if (!host || host->type != GR_ZK_JSON_STRING || !port || port->type != GR_ZK_JSON_INT ||
+            host->string_len >= sizeof out->host)
+            return -EINVAL;
+        snprintf(out->host, sizeof out->host, "%s", host->string);
+        out->port = (int32_t)port->integer;
+    }
+    const gr_zk_json_t *rack = gr_zk_json_find(doc, "rack");
+    out->rack = NULL;
+    if (rack && rack->type == GR_ZK_JSON_STRING && !(out->rack = strdup(rack->string)))
+        return -ENOMEM;
+    return 0;
+}
+
+int gr_zk_parse_broker(const char *text, size_t len, gr_cluster_node_t *out)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc == 0)
+        rc = parse_broker_doc(doc, out);
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+int gr_zk_doc_controller(gr_zk_json_writer_t *w, int32_t broker_id, int64_t now_ms)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, CONTROLLER_JSON_VERSION);
+    gr_zk_json_key(w, "brokerid");
+    gr_zk_json_int(w, broker_id);
+    timestamp(w, now_ms);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+static int json_int32(const gr_zk_json_t *doc, const char *key, int32_t *out)
+{
+    const gr_zk_json_t *v = gr_zk_json_find(doc, key);
+    if (!v || v->type != GR_ZK_JSON_INT || v->integer < INT32_MIN || v->integer > INT32_MAX)
+        return -EINVAL;
+    *out = (int32_t)v->integer;
+    return 0;
+}
+
+int gr_zk_parse_controller(const char *text, size_t len, int32_t *broker_id)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc == 0)
+        rc = json_int32(doc, "brokerid", broker_id);
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+static void int_array(gr_zk_json_writer_t *w, const int32_t *items, int32_t count)
+{
+    gr_zk_json_array_begin(w);
+    for (int32_t i = 0; i < count; i++)
+        gr_zk_json_int(w, items[i]);
+    gr_zk_json_array_end(w);
+}
+
+/* A JSON array of int32 into a malloc'd array. */
+static int parse_int_array(const gr_zk_json_t *v, int32_t **out, int32_t *count)
+{
+    if (!v || v->type != GR_ZK_JSON_ARRAY || v->count > INT32_MAX)
+        return -EINVAL;
+    int32_t *items = malloc((v->count ? v->count : 1) * sizeof *items);
+    if (!items)
+        return -ENOMEM;
+    for (size_t i = 0; i < v->count; i++) {
+        const gr_zk_json_t *x = v->items[i];
+        if (x->type != GR_ZK_JSON_INT || x->integer < INT32_MIN || x->integer > INT32_MAX) {
+            free(items);
+            return -EINVAL;
+        }
+        items[i] = (int32_t)x->integer;
+    }
+    *out = items;
+    *count = (int32_t)v->count;
+    return 0;
+}
+
+int gr_zk_doc_partition_state(gr_zk_json_writer_t *w, const gr_zk_partition_state_t *s)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "controller_epoch");
+    gr_zk_json_int(w, s->controller_epoch);
+    gr_zk_json_key(w, "leader");
+    gr_zk_json_int(w, s->leader);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, PARTITION_STATE_JSON_VERSION);
+    gr_zk_json_key(w, "leader_epoch");
+    gr_zk_json_int(w, s->leader_epoch);
+    gr_zk_json_key(w, "isr");
+    int_array(w, s->isr, s->isr_count);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+int gr_zk_parse_partition_state(const char *text, size_t len, gr_zk_partition_state_t *out)
+{
+    gr_zk_json_t *doc = NULL;
+    memset(out, 0, sizeof *out);
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc == 0)
+        rc = json_int32(doc, "leader", &out->leader);
+    if (rc == 0)
+        rc = json_int32(doc, "leader_epoch", &out->leader_epoch);
+    if (rc == 0)
+        rc = json_int32(doc, "controller_epoch", &out->controller_epoch);
+    if (rc == 0)
+        rc = parse_int_array(gr_zk_json_find(doc, "isr"), &out->isr, &out->isr_count);
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+void gr_zk_partition_state_free(gr_zk_partition_state_t *s)
+{
+    free(s->isr);
+    s->isr = NULL;
+    s->isr_count = 0;
+}
+
+int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
+{
+    char key[16];
+    char id[GR_ZK_JSON_UUID_CHARS + 1];
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "partitions");
+    gr_zk_json_object_begin(w);
+    for (int32_t i = 0; i < a->partition_count; i++) {
+        snprintf(key, sizeof key, "%" PRId32, i);
+        gr_zk_json_key(w, key);
+        int_array(w, a->replicas[i], a->replica_counts[i]);
+    }
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "topic_id");
+    gr_zk_json_uuid_format(a->id, id);
+    gr_zk_json_string(w, id);
+    gr_zk_json_key(w, "adding_replicas");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "removing_replicas");
+    gr_zk_json_object_begin(w);
+    gr_zk_json_object_end(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, ASSIGNMENT_JSON_VERSION);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+void gr_zk_assignment_free(gr_zk_assignment_t *a)
+{
+    for (int32_t i = 0; a->replicas && i < a->partition_count; i++)
+        free(a->replicas[i]);
+    free(a->replicas);
+    free(a->replica_counts);
+    memset(a, 0, sizeof *a);
+}
+
+/* Partition keys must be exactly "0".."N-1" (duplicates are refused by the parser). */
+static int partition_key(const char *key, size_t count, size_t *index)
+{
+    char *end = NULL;
+    char canonical[16];
+    long v = strtol(key, &end, 10);
+    snprintf(canonical, sizeof canonical, "%ld", v);
+    if (*end || strcmp(canonical, key) != 0 || v < 0 || (size_t)v >= count)
+        return -EINVAL;
+    *index = (size_t)v;
+    return 0;
+}
+
+static int parse_assignment_doc(const gr_zk_json_t *doc, gr_zk_assignment_t *out)
+{
+    const gr_zk_json_t *parts = gr_zk_json_find(doc, "partitions");
+    if (!parts || parts->type != GR_ZK_JSON_OBJECT || parts->count == 0 || parts->count > INT32_MAX)
+        return -EINVAL;
+    out->replicas = calloc(parts->count, sizeof *out->replicas);
+    out->replica_counts = calloc(parts->count, sizeof *out->replica_counts);
+    if (!out->replicas || !out->replica_counts)
+        return -ENOMEM;
+    out->partition_count = (int32_t)parts->count;
+    for (size_t i = 0; i < parts->count; i++) {
+        size_t index = 0;
+        int rc = partition_key(parts->keys[i], parts->count, &index);
+        if (rc == 0)
+            rc = parse_int_array(parts->items[i], &out->replicas[index],
+                                 &out->replica_counts[index]);
+        if (rc)
+            return rc;
+    }
+    /* Absent or null before Kafka 2.8. */
+    const gr_zk_json_t *id = gr_zk_json_find(doc, "topic_id");
+    if (id && id->type == GR_ZK_JSON_STRING) {
+        if (gr_zk_json_uuid_parse(id->string, id->string_len, &out->id) != 0)
+            return -EINVAL;
+        out->has_id = !gr_uuid_is_zero(out->id);
+    } else if (id && id->type != GR_ZK_JSON_NULL) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out)
+{
+    gr_zk_json_t *doc = NULL;
+    memset(out, 0, sizeof *out);
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc == 0)
+        rc = parse_assignment_doc(doc, out);
+    gr_zk_json_free(doc);
+    if (rc)
+        gr_zk_assignment_free(out);
+    return rc;
+}
+
+int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, TOPIC_CONFIG_JSON_VERSION);
+    gr_zk_json_key(w, "config");
+    gr_zk_json_object_begin(w);
+    for (int i = 0; i < count; i++) {
+        gr_zk_json_key(w, configs[i].key);
+        gr_zk_json_string(w, configs[i].value);
+    }
+    gr_zk_json_object_end(w);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)
+{
+    char entity[sizeof CONFIG_CHANGE_TOPICS + GR_STORE_PATH_MAX];
+    snprintf(entity, sizeof entity, CONFIG_CHANGE_TOPICS "%s", topic);
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, CONFIG_CHANGE_JSON_VERSION);
+    gr_zk_json_key(w, "entity_path");
+    gr_zk_json_string(w, entity);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
+}
+
+int gr_zk_parse_config_change(const char *text, size_t len, char *out, size_t out_len)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *entity = gr_zk_json_find(doc, "entity_path");
+    size_t prefix = strlen(CONFIG_CHANGE_TOPICS);
+    rc = -EINVAL;
+    if (entity && entity->type == GR_ZK_JSON_STRING && entity->string_len > prefix &&
+        strncmp(entity->string, CONFIG_CHANGE_TOPICS, prefix) == 0 &&
+        entity->string_len - prefix < out_len) {
+        snprintf(out, out_len, "%s", entity->string + prefix);
+        rc = 0;
+    }
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+int gr_zk_parse_int32(const char *text, size_t len, int32_t *out)
+{
+    char buf[16];
+    if (len == 0 || len >= sizeof buf)
+        return -EINVAL;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    char *end = NULL;
+    long v = strtol(buf, &end, 10);
+    if (*end || v < INT32_MIN || v > INT32_MAX)
+        return -EINVAL;
+    *out = (int32_t)v;
+    return 0;
+}
