@@ -15,6 +15,7 @@
 #include "api_versions.h"
 #include "codec_registry.h"
 #include "headers.h"
+#include "protocol/frame.h"
 
 #define ADMIN_CLIENT_ID      "gregor-admin"
 #define ADMIN_MAX_RESPONSE   (64 * 1024 * 1024)
@@ -83,25 +84,14 @@ int gr_admin_call(gr_admin_t *a, int16_t key, int16_t v, const void *msg, void *
     const gr_api_desc_t *api = gr_api_find(key);
     if (!api)
         return -1;
-    bool flexible = api->flexible_min != GR_VERSION_NONE && v >= api->flexible_min;
     gr_writer_t w;
     gr_writer_init(&w);
-    size_t size_pos = gr_write_reserve(&w, 4);
-    gr_request_header_t h;
-    gr_request_header_init(&h);
-    h.request_api_key = key;
-    h.request_api_version = v;
-    h.correlation_id = ++a->correlation_id;
-    h.client_id = gr_str(ADMIN_CLIENT_ID);
-    int rc = gr_request_header_encode(&w, flexible ? 2 : 1, &h);
+    int rc = gr_frame_encode_request(&w, api, v, ++a->correlation_id, gr_str(ADMIN_CLIENT_ID), msg);
     if (rc == 0)
-        rc = api->request->encode(&w, v, msg);
-    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - 4));
-    if (rc == 0 && !w.err)
         rc = write_all(a->sock, w.buf, w.len);
     gr_writer_fini(&w);
-    uint8_t size_buf[4];
-    if (rc || read_all(a->sock, size_buf, 4)) {
+    uint8_t size_buf[GR_FRAME_SIZE_BYTES];
+    if (rc || read_all(a->sock, size_buf, sizeof size_buf)) {
         fprintf(stderr, "error: %s request failed (connection lost)\n", api->name);
         return -1;
     }
@@ -112,12 +102,7 @@ int gr_admin_call(gr_admin_t *a, int16_t key, int16_t v, const void *msg, void *
         fprintf(stderr, "error: %s response could not be read\n", api->name);
         return -1;
     }
-    gr_reader_t r;
-    gr_reader_init(&r, buf, size);
-    gr_response_header_t rh;
-    int16_t rhv = key == GR_API_API_VERSIONS ? 0 : flexible ? 1 : 0;
-    if (gr_response_header_decode(&r, rhv, &a->arena, &rh) ||
-        rh.correlation_id != a->correlation_id || api->response->decode(&r, v, &a->arena, resp)) {
+    if (gr_frame_decode_response(buf, size, api, v, a->correlation_id, &a->arena, resp)) {
         fprintf(stderr, "error: malformed %s response\n", api->name);
         return -1;
     }

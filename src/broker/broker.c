@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
+#include "broker/cleaner.h"
+#include "handlers/request.h"
 #include "metadata/zk_json.h"
+#include "controller/zk_member.h"
+#include "group/coordinator.h"
+#include "log/batch_io.h"
+#include "log/log.h"
+#include "log/log_dir.h"
+#include "metadata/cluster_view.h"
+#include "metadata/producer_ids.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
+#include "net/server.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,6 +51,50 @@ int64_t gr_broker_now_ms(const gr_broker_t *b)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Groups follow the leadership of __consumer_offsets partitions here. */
+static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int32_t leader_epoch)
+{
+    if (strcmp(p->topic->name, GR_OFFSETS_TOPIC) != 0)
+        return;
+    /* The coordinator ignores a call older than the epochs it has seen. */
+    if (led_here)
+        gr_coordinator_partition_elected(b->groups, p->index, leader_epoch);
+    else
+        gr_coordinator_partition_resigned(b->groups, p->index, leader_epoch);
+}
+
+/* Allocates each subsystem's struct (zeroed); the subsystems' own init follows. */
+static int alloc_parts(gr_broker_t *b)
+{
+    b->server = calloc(1, sizeof *b->server);
+    b->io = calloc(1, sizeof *b->io);
+    b->cleaner = calloc(1, sizeof *b->cleaner);
+    b->topics = calloc(1, sizeof *b->topics);
+    b->cluster = calloc(1, sizeof *b->cluster);
+    b->zk = calloc(1, sizeof *b->zk);
+    b->groups = calloc(1, sizeof *b->groups);
+    b->producer_ids = calloc(1, sizeof *b->producer_ids);
+    bool all = b->server && b->io && b->cleaner && b->topics && b->cluster && b->zk && b->groups &&
+               b->producer_ids;
+    return all ? 0 : -ENOMEM;
+}
+
+static void free_parts(gr_broker_t *b)
+{
+    void *parts[] = {b->server,  b->io, b->cleaner, b->topics,
+                     b->cluster, b->zk, b->groups,  b->producer_ids};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        free(parts[i]);
+    b->server = NULL;
+    b->io = NULL;
+    b->cleaner = NULL;
+    b->topics = NULL;
+    b->cluster = NULL;
+    b->zk = NULL;
+    b->groups = NULL;
+    b->producer_ids = NULL;
+}
+
 int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
 {
     memset(b, 0, sizeof(*b));
@@ -46,11 +102,17 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     b->config = *config;
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
-    gr_batch_io_init(&b->io);
-    gr_producer_ids_init(&b->producer_ids);
-    gr_cluster_view_init(&b->cluster, b->config.zookeeper_connect != NULL);
-    int rc = gr_topics_init(&b->topics);
-    return rc ? rc : gr_coordinator_init(&b->groups, b);
+    b->on_leadership = on_leadership;
+    int rc = alloc_parts(b);
+    if (rc) {
+        free_parts(b);
+        return rc;
+    }
+    gr_batch_io_init(b->io);
+    gr_producer_ids_init(b->producer_ids);
+    gr_cluster_view_init(b->cluster, b->config.zookeeper_connect != NULL);
+    rc = gr_topics_init(b->topics);
+    return rc ? rc : gr_coordinator_init(b->groups, b);
 }
 
 /* Kafka's cluster ids: a random UUID in URL-safe base64 without padding. */
@@ -250,12 +312,12 @@ static int start_listeners(gr_broker_t *b)
     scfg.conn.opaque = b;
     scfg.conn.log = &b->log;
     scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;
-    gr_server_init(&b->server, b->loop, &scfg);
+    gr_server_init(b->server, b->loop, &scfg);
     const gr_listener_list_t *ls = &b->config.effective.listeners;
     uint16_t first_port = 0;
     for (int i = 0; i < ls->count; i++) {
         uint16_t port = 0;
-        int rc = gr_server_listen(&b->server, ls->items[i].host, ls->items[i].port, &port);
+        int rc = gr_server_listen(b->server, ls->items[i].host, ls->items[i].port, &port);
         if (rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
                     ls->items[i].port, strerror(-rc));
@@ -267,12 +329,12 @@ static int start_listeners(gr_broker_t *b)
                 ls->items[i].host[0] ? ls->items[i].host : "*", port, ls->items[i].name);
     }
     pick_advertised(b, first_port);
-    if (b->cluster.zk_mode)
+    if (b->cluster->zk_mode)
         return 0;
     gr_cluster_node_t self = {.id = b->config.broker_id, .port = b->advertised_port};
     snprintf(self.host, sizeof self.host, "%s", b->advertised_host);
-    b->cluster.controller_id = b->config.broker_id;
-    return gr_cluster_view_set_nodes(&b->cluster, &self, 1);
+    b->cluster->controller_id = b->config.broker_id;
+    return gr_cluster_view_set_nodes(b->cluster, &self, 1);
 }
 
 static void enforce_retention(gr_topic_t *topic, void *arg)
@@ -297,7 +359,7 @@ static void on_retention_timer(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     gr_broker_t *b = w->data;
-    gr_topics_foreach(&b->topics, enforce_retention, b);
+    gr_topics_foreach(b->topics, enforce_retention, b);
 }
 
 static void flush_topic(gr_topic_t *topic, void *arg)
@@ -313,7 +375,7 @@ static void on_flush_timer(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     gr_broker_t *b = w->data;
-    gr_topics_foreach(&b->topics, flush_topic, b);
+    gr_topics_foreach(b->topics, flush_topic, b);
 }
 
 static void on_checkpoint_timer(struct ev_loop *loop, ev_timer *w, int revents)
@@ -413,7 +475,7 @@ int gr_broker_start(gr_broker_t *b)
     if (!b->fds)
         return -ENOMEM;
     int rc = open_log_dir(b);
-    if (rc == 0 && b->cluster.zk_mode)
+    if (rc == 0 && b->cluster->zk_mode)
         rc = join_cluster(b);
     else if (rc == 0)
         rc = open_single_node(b);
@@ -432,12 +494,12 @@ int gr_broker_start(gr_broker_t *b)
         return rc;
     b->started = true;
     start_timers(b);
-    gr_coordinator_start(&b->groups);
-    if (b->cluster.zk_mode)
+    gr_coordinator_start(b->groups);
+    if (b->cluster->zk_mode)
         gr_zk_member_start(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
             "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d", b->config.broker_id,
-            b->cluster_id, b->topics.count, b->advertised_host, b->advertised_port);
+            b->cluster_id, b->topics->count, b->advertised_host, b->advertised_port);
     return 0;
 }
 
@@ -468,10 +530,10 @@ void gr_broker_stop(gr_broker_t *b)
     b->stopping = true;
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
-    gr_coordinator_fini(&b->groups);
-    if (b->cluster.zk_mode)
+    gr_coordinator_fini(b->groups);
+    if (b->cluster->zk_mode)
         gr_zk_member_stop(b);
-    gr_server_stop(&b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
+    gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
 /*
@@ -495,7 +557,7 @@ int gr_broker_fini(gr_broker_t *b)
 {
     int rc = 0;
     if (b->started)
-        gr_server_fini(&b->server);
+        gr_server_fini(b->server);
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)
         gr_worker_fini(&b->worker);
@@ -505,21 +567,21 @@ int gr_broker_fini(gr_broker_t *b)
                 "handled %" PRIu64 " requests; sent %" PRIu64 " bytes with sendfile and %" PRIu64
                 " with writev; fetch responses carried %" PRIu64 " record bytes; %" PRIu64
                 " produce(s) recompressed on the worker",
-                b->stats.requests, b->server.stats.sendfile_bytes, b->server.stats.writev_bytes,
+                b->stats.requests, b->server->stats.sendfile_bytes, b->server->stats.writev_bytes,
                 b->stats.fetch_record_bytes, b->stats.recompress_jobs);
     }
     if (b->started)
         release_watchers(b);
-    gr_coordinator_fini(&b->groups);
+    gr_coordinator_fini(b->groups);
     close_store(b);
-    gr_producer_ids_fini(&b->producer_ids);
+    gr_producer_ids_fini(b->producer_ids);
     if (b->log_dir) {
         /* Closing flushes every partition's files: one syncfs instead of
          * thousands of fsyncs, done before the clean marker is written. */
-        gr_batch_io_begin(&b->io);
+        gr_batch_io_begin(b->io);
         rc = gr_topics_checkpoint(b);
-        int close_rc = gr_topics_fini(&b->topics);
-        int sync_rc = gr_batch_io_end(&b->io, gr_log_dir_path(b->log_dir));
+        int close_rc = gr_topics_fini(b->topics);
+        int sync_rc = gr_batch_io_end(b->io, gr_log_dir_path(b->log_dir));
         if (!rc)
             rc = close_rc;
         if (!rc)
@@ -529,11 +591,12 @@ int gr_broker_fini(gr_broker_t *b)
         gr_log_dir_close(b->log_dir);
         b->log_dir = NULL;
     } else {
-        gr_topics_fini(&b->topics);
+        gr_topics_fini(b->topics);
     }
     gr_fd_cache_free(b->fds);
-    gr_cluster_view_fini(&b->cluster);
+    gr_cluster_view_fini(b->cluster);
     gr_config_fini(&b->config);
+    free_parts(b);
     if (rc)
         gr_logf(&b->log, GR_LOG_ERROR, "broker", "unclean shutdown: %s", strerror(-rc));
     else if (b->started)

@@ -13,7 +13,11 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "broker/cleaner.h"
 #include "log/cleaner.h"
+#include "log/log.h"
+#include "log/log_dir.h"
+#include "metadata/topics.h"
 
 #define GR_MS_PER_SEC_F 1000.0
 
@@ -85,22 +89,22 @@ static void checkpoint_done(void *arg, int result)
                 strerror(-result));
     free(t->entries);
     free(t);
-    b->cleaner.checkpoint_writing = false;
-    if (b->cleaner.checkpoint_dirty && b->cleaner.started && !b->stopping)
+    b->cleaner->checkpoint_writing = false;
+    if (b->cleaner->checkpoint_dirty && b->cleaner->started && !b->stopping)
         checkpoint_write(b);
 }
 
 /* Writes the checkpoint on a cleaner thread; one write at a time. */
 static void checkpoint_write(gr_broker_t *b)
 {
-    gr_cleaner_t *c = &b->cleaner;
+    gr_cleaner_t *c = b->cleaner;
     if (c->checkpoint_writing) {
         c->checkpoint_dirty = true;
         return;
     }
     c->checkpoint_dirty = false;
     entry_list_t l = {0};
-    gr_topics_foreach(&b->topics, collect_entries, &l);
+    gr_topics_foreach(b->topics, collect_entries, &l);
     checkpoint_task_t *t = calloc(1, sizeof *t);
     if (l.err || !t) {
         free(l.items);
@@ -146,7 +150,7 @@ static void clean_done(void *arg, int result)
 {
     clean_task_t *t = arg;
     gr_broker_t *b = t->b;
-    gr_cleaner_t *c = &b->cleaner;
+    gr_cleaner_t *c = b->cleaner;
     gr_clean_stats_t st;
     int rc = gr_clean_job_finish(t->job, result, &st, NULL);
     c->running--;
@@ -199,11 +203,11 @@ static void pick_dirtiest(gr_topic_t *topic, void *arg)
 /* Starts cleanings of the dirtiest due logs while threads are free. */
 static void cleaner_pass(gr_broker_t *b)
 {
-    gr_cleaner_t *c = &b->cleaner;
+    gr_cleaner_t *c = b->cleaner;
     const gr_config_t *cfg = &b->config;
     while (c->running < c->threads) {
         pick_t p = {.now_ms = gr_broker_now_ms(b)};
-        gr_topics_foreach(&b->topics, pick_dirtiest, &p);
+        gr_topics_foreach(b->topics, pick_dirtiest, &p);
         if (!p.log)
             return;
         gr_clean_params_t params = {
@@ -245,13 +249,13 @@ static void on_cleaner_timer(struct ev_loop *loop, ev_timer *w, int revents)
 
 void gr_cleaner_wake(gr_broker_t *b)
 {
-    if (b->cleaner.started && !b->stopping)
+    if (b->cleaner->started && !b->stopping)
         cleaner_pass(b);
 }
 
 int gr_cleaner_start(gr_broker_t *b)
 {
-    gr_cleaner_t *c = &b->cleaner;
+    gr_cleaner_t *c = b->cleaner;
     const gr_config_t *cfg = &b->config;
     if (!cleaner_enabled(cfg))
         return 0;
@@ -266,7 +270,7 @@ int gr_cleaner_start(gr_broker_t *b)
     size_t count = 0;
     if (gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_CLEANER, &entries, &count) == 0) {
         checkpoint_apply_t a = {entries, count};
-        gr_topics_foreach(&b->topics, apply_checkpoint, &a);
+        gr_topics_foreach(b->topics, apply_checkpoint, &a);
     }
     free(entries);
     c->threads = (unsigned)cfg->log_cleaner_threads;
@@ -291,7 +295,7 @@ int gr_cleaner_start(gr_broker_t *b)
 
 void gr_cleaner_stop(gr_broker_t *b)
 {
-    gr_cleaner_t *c = &b->cleaner;
+    gr_cleaner_t *c = b->cleaner;
     if (!c->started)
         return;
     c->started = false;
@@ -302,7 +306,7 @@ void gr_cleaner_stop(gr_broker_t *b)
     atomic_store(&c->cancel, true);
     gr_worker_fini(&c->worker); /* runs every done callback: outputs discarded */
     entry_list_t l = {0};
-    gr_topics_foreach(&b->topics, collect_entries, &l);
+    gr_topics_foreach(b->topics, collect_entries, &l);
     if (!l.err && b->log_dir) {
         int rc = gr_log_dir_write_checkpoint(b->log_dir, GR_CHECKPOINT_CLEANER, l.items, l.count);
         if (rc < 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
+#include "metadata/store.h"
 
 #define CONTROLLER_RETRY_SEC   1.0
 #define FIRST_CONTROLLER_EPOCH 1

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "controller/controller_int.h"
+#include "metadata/store.h"
 
 static bool all_stopped(const gr_ctl_topic_t *t)
 {

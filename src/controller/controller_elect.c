@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
+#include "metadata/store.h"
 
 static bool is_live(gr_controller_t *c, int32_t id)
 {

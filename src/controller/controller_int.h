@@ -3,7 +3,8 @@
 #ifndef GR_CONTROLLER_CONTROLLER_INT_H
 #define GR_CONTROLLER_CONTROLLER_INT_H
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "metadata/topics.h"
 #include "controller/controller.h"
 
 /* The context of one asynchronous step: dropped if the generation moved on. */

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
 
 /* A listing changed: read it again (the watch is re-set by the read). */
 static void on_listing_watch(void *opaque, gr_store_event_t event, const char *path)

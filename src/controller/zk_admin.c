@@ -8,7 +8,11 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "controller/zk_member.h"
+#include "metadata/cluster_view.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
 #include "metadata/zk_docs.h"
 
 typedef struct admin_op {
@@ -66,14 +70,14 @@ static char *writer_text(gr_zk_json_writer_t *w, size_t *len)
 size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap)
 {
     size_t count = 0;
-    const gr_ctl_broker_t *brokers = gr_controller_brokers(&b->zk.controller, &count);
+    const gr_ctl_broker_t *brokers = gr_controller_brokers(&b->zk->controller, &count);
     if (!brokers)
-        count = b->cluster.node_count;
+        count = b->cluster->node_count;
     if (!ids)
         return count;
     size_t n = 0;
     for (size_t i = 0; i < count && n < cap; i++)
-        ids[n++] = brokers ? brokers[i].node.id : b->cluster.nodes[i].id;
+        ids[n++] = brokers ? brokers[i].node.id : b->cluster->nodes[i].id;
     return n;
 }
 
@@ -295,7 +299,7 @@ static void on_assignment_read(void *opaque, int rc, const void *data, size_t le
 int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
                                const int32_t *new_replicas, gr_zk_admin_done_fn *done, void *opaque)
 {
-    gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+    gr_topic_t *topic = gr_topics_find(b->topics, name, strlen(name));
     int32_t old = topic ? topic->partition_count : 0;
     if (count <= old)
         return -EINVAL;

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "metadata/cluster_view.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
 #include "metadata/topic_configs.h"
 #include "metadata/zk_docs.h"
 
@@ -25,7 +28,7 @@ static const char *const zk_paths[] = {
 
 static gr_zk_member_t *member(gr_broker_t *b)
 {
-    return &b->zk;
+    return b->zk;
 }
 
 /* ---- start-up: synchronous steps, running the loop until each completes ------------ */
@@ -459,7 +462,7 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
     if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)
         return; /* not about a topic (broker or client configs): nothing to apply */
     gr_str_t name = {topic, (int32_t)strlen(topic)};
-    if (gr_topics_find(&b->topics, topic, strlen(topic))) {
+    if (gr_topics_find(b->topics, topic, strlen(topic))) {
         gr_logf(&b->log, GR_LOG_INFO, "topics", "config of %s changed", topic);
         (void)gr_topic_configs_fetch(b, &name, 1, NULL, NULL, NULL);
     }
@@ -604,5 +607,5 @@ void gr_zk_member_stop(gr_broker_t *b)
 
 bool gr_zk_member_is_controller(const gr_broker_t *b)
 {
-    return b->zk.controller.active && b->zk.controller.epoch >= 0;
+    return b->zk->controller.active && b->zk->controller.epoch >= 0;
 }

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "group/coordinator.h"
 #include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
@@ -112,14 +114,14 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
 
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
 {
-    return gr_topics_find(&co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+    return gr_topics_find(co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
 }
 
 /* Kafka's rule: never create the topic with fewer replicas than configured. */
 static bool enough_brokers(gr_coordinator_t *co)
 {
     gr_broker_t *b = co->broker;
-    int32_t live_brokers = b->cluster.zk_mode ? (int32_t)b->cluster.node_count : 1;
+    int32_t live_brokers = b->cluster->zk_mode ? (int32_t)b->cluster->node_count : 1;
     if (b->config.offsets_topic_replication_factor <= live_brokers)
         return true;
     if (!co->warned_replication)
@@ -148,7 +150,7 @@ static gr_kerr_t create_topic(gr_coordinator_t *co)
     gr_kerr_t kerr =
         gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
                          (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
-    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster.zk_mode)
+    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster->zk_mode)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
     if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
         gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC, err);

@@ -41,10 +41,9 @@
 #include <ev.h>
 
 #include "group/group.h"
+#include "metadata/topics.h"
 #include "protocol/kerr.h"
 
-#define GR_OFFSETS_TOPIC           "__consumer_offsets"
-#define GR_TRANSACTION_STATE_TOPIC "__transaction_state" /* the transaction coordinator's */
 /* gr_coordinator_partition_resigned's epoch for "whatever was seen" (StopReplica). */
 #define GR_COORDINATOR_ANY_EPOCH (-1)
 

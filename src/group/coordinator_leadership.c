@@ -21,7 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "group/coordinator.h"
+#include "log/log.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
@@ -165,7 +169,7 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
 void gr_coordinator_elect_local(gr_coordinator_t *co)
 {
     gr_topic_t *topic = gr_coordinator_topic(co);
-    if (!topic || co->broker->cluster.zk_mode)
+    if (!topic || co->broker->cluster->zk_mode)
         return;
     for (int32_t i = 0; i < topic->partition_count; i++)
         gr_coordinator_partition_elected(co, i, topic->partitions[i].leader_epoch);
@@ -219,7 +223,7 @@ gr_kerr_t gr_coordinator_locate(gr_coordinator_t *co, gr_str_t id, gr_coordinato
         *out = (gr_coordinator_node_t){b->config.broker_id, b->advertised_host, b->advertised_port};
         return GR_KERR_NONE;
     }
-    const gr_cluster_node_t *node = gr_cluster_view_node(&b->cluster, p->leader_id);
+    const gr_cluster_node_t *node = gr_cluster_view_node(b->cluster, p->leader_id);
     if (!node)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     *out = (gr_coordinator_node_t){node->id, node->host, node->port};

@@ -24,7 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "group/coordinator.h"
+#include "log/log.h"
+#include "metadata/topics.h"
 #include "consumer_offsets.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"

@@ -14,10 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "group/coordinator.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "consumer_offsets.h"
 #include "group/coordinator_int.h"
-#include "handlers/handlers.h"
 #include "protocol/arena.h"
 #include "protocol/records.h"
 #include "protocol/writer.h"
@@ -180,11 +183,7 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s)
     free(recs);
     if (!rc) {
         gr_log_append_info_t info;
-        rc = gr_log_append(p->log, batch.buf, batch.len, p->leader_epoch, now, &info);
-        if (!rc || info.records > 0) {
-            gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
-            gr_fetch_wake(b, p);
-        }
+        rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
     }
     gr_writer_fini(&batch);
     if (rc)

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
 #include "handlers/admin_common.h"
 
 char *gr_admin_cstr(gr_request_t *req, gr_str_t s)

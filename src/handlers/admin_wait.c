@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
 
 #define MS_PER_SEC 1000.0
 

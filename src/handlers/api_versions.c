@@ -4,8 +4,10 @@
  * feature fields as a ZooKeeper-mode Kafka 3.8 broker does: no supported or
  * finalized features, and finalized features epoch -1.
  */
-#include "broker/broker.h"
+#include "api_versions.h"
+#include "core/context.h"
 #include "handlers/handlers.h"
+#include "handlers/request.h"
 
 void gr_broker_fill_api_versions(gr_broker_t *b, gr_request_t *req,
                                  gr_api_versions_response_t *resp)

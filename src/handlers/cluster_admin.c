@@ -21,7 +21,12 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "log/log_dir.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "describe_cluster.h"
 #include "describe_log_dirs.h"
 #include "handlers/admin_common.h"
@@ -52,15 +57,15 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
         gr_request_respond(req, &resp);
         return;
     }
-    resp.controller_id = b->cluster.controller_id;
-    size_t n = b->cluster.node_count;
+    resp.controller_id = b->cluster->controller_id;
+    size_t n = b->cluster->node_count;
     resp.brokers = gr_request_alloc_array(req, n ? n : 1, sizeof(*resp.brokers));
     if (!resp.brokers) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        const gr_cluster_node_t *node = &b->cluster.nodes[i];
+        const gr_cluster_node_t *node = &b->cluster->nodes[i];
         gr_describe_cluster_response_describe_cluster_broker_init(&resp.brokers[i]);
         resp.brokers[i].broker_id = node->id;
         resp.brokers[i].host = gr_str(node->host);
@@ -125,10 +130,10 @@ static int fill_dir_topics(gr_broker_t *b, gr_request_t *req,
 {
     if (in->topics_count == GR_NULL_LEN) {
         all_topics_t all = {req, NULL, 0, 0};
-        all.out = gr_request_alloc_array(req, (int64_t)b->topics.count, sizeof(*all.out));
+        all.out = gr_request_alloc_array(req, (int64_t)b->topics->count, sizeof(*all.out));
         if (!all.out)
             return -ENOMEM;
-        gr_topics_foreach(&b->topics, add_topic, &all);
+        gr_topics_foreach(b->topics, add_topic, &all);
         dir->topics = all.out;
         dir->topics_count = all.count;
         return all.err;
@@ -140,7 +145,7 @@ static int fill_dir_topics(gr_broker_t *b, gr_request_t *req,
     for (int32_t i = 0; i < in->topics_count; i++) {
         const gr_str_t name = in->topics[i].topic;
         gr_topic_t *topic =
-            name.len > 0 ? gr_topics_find(&b->topics, name.ptr, (size_t)name.len) : NULL;
+            name.len > 0 ? gr_topics_find(b->topics, name.ptr, (size_t)name.len) : NULL;
         if (!topic)
             continue;
         if (describe_topic_dir(req, topic, &in->topics[i], &dir->topics[count]))

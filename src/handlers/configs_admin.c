@@ -42,7 +42,9 @@
 #include <string.h>
 
 #include "alter_configs.h"
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/topics.h"
 #include "metadata/topic_config.h"
 #include "describe_configs.h"
 #include "handlers/admin_common.h"
@@ -188,7 +190,7 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx, describe
             describe_error(ctx->req, out, GR_KERR_INVALID_TOPIC_EXCEPTION, msg);
             return 0;
         }
-        gr_topic_t *topic = gr_topics_find(&b->topics, name, strlen(name));
+        gr_topic_t *topic = gr_topics_find(b->topics, name, strlen(name));
         if (!topic) {
             snprintf(msg, sizeof msg, "Topic %s does not exist", name);
             describe_error(ctx->req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, msg);
@@ -446,7 +448,7 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
     }
     size_t wire_len = (size_t)(c->name.len > 0 ? c->name.len : 0);
     gr_topic_t *topic = gr_topic_name_check(c->name.ptr, wire_len) == GR_KERR_NONE
-                            ? gr_topics_find(&b->topics, name, strlen(name))
+                            ? gr_topics_find(b->topics, name, strlen(name))
                             : NULL;
     if (!topic) {
         snprintf(msg, len, "Topic %s does not exist", name);

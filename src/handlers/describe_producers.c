@@ -7,7 +7,11 @@
  *
  * Runs on: loop thread.
  */
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "describe_producers.h"
 #include "handlers/handlers.h"
@@ -24,7 +28,7 @@ static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t ind
     gr_describe_producers_response_partition_response_init(out);
     out->partition_index = index;
     gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
-    out->error_code = gr_partition_serve_error(req->broker, p);
+    out->error_code = gr_partition_serve_error(p, req->broker->config.broker_id);
     if (out->error_code)
         return true;
     const gr_producer_state_t *ps = gr_log_producer_state(p->log);
@@ -70,7 +74,7 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
             goto oom;
         out->partitions_count = n;
         gr_topic_t *topic = want->name.len > 0
-                                ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                                ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                                 : NULL;
         for (int32_t i = 0; i < n; i++)
             if (!describe_partition(req, topic, want->partition_indexes[i], &out->partitions[i]))

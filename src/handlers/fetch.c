@@ -14,7 +14,7 @@
  *               respond now.
  *            -> otherwise WAITING: the slot is deferred, a link per partition
  *               is put on that partition's waiter list and a timer armed.
- *   WAITING  -> gr_fetch_wake (an append to one of its partitions):
+ *   WAITING  -> fetch_wake (gr_partition_append woke a partition):
  *               evaluate again; respond if enough.
  *            -> timer: respond with what there is.
  *            -> connection closed: fetch_cancel unlinks and frees.
@@ -28,7 +28,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "fetch.h"
 #include "handlers/handlers.h"
@@ -42,43 +46,23 @@ typedef gr_fetch_response_partition_data_t partition_data_t;
 
 typedef struct fetch_op fetch_op_t;
 
-/* One link of a waiting fetch on one partition's waiter list. */
-struct gr_fetch_wait {
-    fetch_op_t *op;
-    gr_partition_t *partition;
-    gr_fetch_wait_t *prev;
-    gr_fetch_wait_t *next;
-};
-
 struct fetch_op {
     gr_broker_t *b;
     gr_request_t *req;
     gr_fetch_request_t in;
     ev_timer timer;
-    gr_fetch_wait_t *links;
+    gr_partition_waiter_t *links; /* one per partition waited on */
     int32_t link_count;
     gr_segment_t **held; /* segment references taken by the last build */
     int32_t held_count;
     bool waiting;
-    uint32_t wake_gen;    /* the last gr_fetch_wake that evaluated this fetch */
     int64_t record_bytes; /* record bytes in the response fetch_build made last */
 };
 
 static void links_remove(fetch_op_t *op)
 {
-    for (int32_t i = 0; i < op->link_count; i++) {
-        gr_fetch_wait_t *l = &op->links[i];
-        if (!l->partition)
-            continue;
-        if (l->prev)
-            l->prev->next = l->next;
-        else
-            l->partition->waiters = l->next;
-        if (l->next)
-            l->next->prev = l->prev;
-        l->partition = NULL;
-        l->prev = l->next = NULL;
-    }
+    for (int32_t i = 0; i < op->link_count; i++)
+        gr_partition_unwait(&op->links[i]);
     op->link_count = 0;
 }
 
@@ -93,8 +77,8 @@ static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
                               const gr_fetch_request_fetch_topic_t *t)
 {
     if (version >= 13)
-        return gr_topics_find_id(&b->topics, t->topic_id);
-    return gr_topics_find(&b->topics, t->topic.ptr, (size_t)t->topic.len);
+        return gr_topics_find_id(b->topics, t->topic_id);
+    return gr_topics_find(b->topics, t->topic.ptr, (size_t)t->topic.len);
 }
 
 typedef struct fetch_budget {
@@ -118,7 +102,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->last_stable_offset = -1;
     out->log_start_offset = -1;
     gr_partition_t *p = gr_topic_partition(topic, in->partition);
-    gr_kerr_t serve = gr_partition_serve_error(op->b, p);
+    gr_kerr_t serve = gr_partition_serve_error(p, op->b->config.broker_id);
     if (serve) {
         out->error_code = version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : serve;
         return true;
@@ -271,6 +255,13 @@ static void fetch_cancel(gr_resp_slot_t *slot, void *arg)
     put_held(op);
 }
 
+/* A partition this fetch waits on has news; gone: it is going away, answer now. */
+static void fetch_wake(void *owner, gr_partition_t *p, bool gone)
+{
+    (void)p;
+    fetch_evaluate(owner, gone);
+}
+
 static void fetch_wait(fetch_op_t *op)
 {
     gr_broker_t *b = op->b;
@@ -287,16 +278,12 @@ static void fetch_wait(fetch_op_t *op)
         for (int32_t i = 0; i < op->in.topics[t].partitions_count; i++) {
             gr_partition_t *p = gr_topic_partition(topic, op->in.topics[t].partitions[i].partition);
             /* Links of one op are pushed together: a repeat is at the head. */
-            if (!p || (p->waiters && p->waiters->op == op))
+            if (!p || (p->waiters && p->waiters->owner == op))
                 continue;
-            gr_fetch_wait_t *l = &op->links[op->link_count++];
-            l->op = op;
-            l->partition = p;
-            l->prev = NULL;
-            l->next = p->waiters;
-            if (p->waiters)
-                p->waiters->prev = l;
-            p->waiters = l;
+            gr_partition_waiter_t *l = &op->links[op->link_count++];
+            l->owner = op;
+            l->wake = fetch_wake;
+            gr_partition_wait(p, l);
         }
     }
     op->waiting = true;
@@ -304,34 +291,6 @@ static void fetch_wait(fetch_op_t *op)
     op->timer.data = op;
     ev_timer_start(b->loop, &op->timer);
     gr_resp_slot_defer(op->req->slot, fetch_cancel, op);
-}
-
-void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p)
-{
-    /*
-     * Answering one fetch may close its connection and with it other fetches
-     * waiting here, so after each evaluation the walk restarts from the head,
-     * skipping the fetches already seen in this wake (by generation).
-     */
-    uint32_t gen = ++b->fetch_wake_gen;
-    gr_fetch_wait_t *l = p->waiters;
-    while (l) {
-        fetch_op_t *op = l->op;
-        if (op->wake_gen == gen) {
-            l = l->next;
-            continue;
-        }
-        op->wake_gen = gen;
-        fetch_evaluate(op, false);
-        l = p->waiters;
-    }
-}
-
-void gr_fetch_wake_all(gr_broker_t *b, gr_partition_t *p)
-{
-    (void)b;
-    while (p->waiters)
-        fetch_evaluate(p->waiters->op, true);
 }
 
 static int32_t count_partitions(const gr_fetch_request_t *in)

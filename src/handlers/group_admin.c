@@ -16,7 +16,8 @@
  */
 #include <strings.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
 #include "delete_groups.h"
 #include "describe_groups.h"
 #include "find_coordinator.h"
@@ -46,7 +47,7 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr
     coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
     gr_coordinator_node_t node;
     if (key_type == GR_COORDINATOR_KEY_GROUP)
-        a.error = gr_coordinator_locate(&b->groups, key, &node);
+        a.error = gr_coordinator_locate(b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_KEY_TRANSACTION)
         a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
     else
@@ -136,8 +137,8 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     out->protocol_data = gr_str("");
     out->members = gr_request_alloc_array(req, 0, sizeof(*out->members));
     int32_t partition;
-    out->error_code = gr_coordinator_check(&b->groups, id, &partition);
-    gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(&b->groups, id);
+    out->error_code = gr_coordinator_check(b->groups, id, &partition);
+    gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
     if (!g)
         return; /* an unknown group is described as Dead, without error */
     out->group_state = gr_str(gr_group_state_name(g->state));
@@ -219,7 +220,7 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
         return;
     gr_list_groups_response_t resp;
     gr_list_groups_response_init(&resp);
-    int32_t cap = (int32_t)b->groups.count;
+    int32_t cap = (int32_t)b->groups->count;
     resp.groups = gr_request_alloc_array(req, cap, sizeof(*resp.groups));
     if (!resp.groups) {
         gr_request_fail(req, "out of memory");
@@ -227,10 +228,10 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
     }
     if (classic_wanted(&in)) {
         list_ctx_t ctx = {req, &in, &resp, cap};
-        gr_coordinator_foreach(&b->groups, list_one, &ctx);
+        gr_coordinator_foreach(b->groups, list_one, &ctx);
     }
     /* Groups of partitions still replaying are not known yet: say so. */
-    if (gr_coordinator_loading(&b->groups))
+    if (gr_coordinator_loading(b->groups))
         resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
     gr_request_respond(req, &resp);
 }
@@ -240,15 +241,15 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
 static gr_kerr_t delete_one(gr_broker_t *b, gr_str_t id)
 {
     int32_t partition;
-    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
+    gr_kerr_t err = gr_coordinator_check(b->groups, id, &partition);
     if (err)
         return err;
-    gr_group_t *g = gr_coordinator_find(&b->groups, id);
+    gr_group_t *g = gr_coordinator_find(b->groups, id);
     if (!g || g->state == GR_GROUP_DEAD)
         return GR_KERR_GROUP_ID_NOT_FOUND;
     if (g->state != GR_GROUP_EMPTY)
         return GR_KERR_NON_EMPTY_GROUP;
-    return gr_coordinator_delete_group(&b->groups, g);
+    return gr_coordinator_delete_group(b->groups, g);
 }
 
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req)

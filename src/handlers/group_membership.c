@@ -17,7 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
 #include "heartbeat.h"
@@ -65,7 +66,7 @@ static gr_kerr_t coordinated(gr_broker_t *b, gr_str_t group_id, int32_t *partiti
 {
     if (group_id.len <= 0)
         return GR_KERR_INVALID_GROUP_ID;
-    return gr_coordinator_check(&b->groups, group_id, partition);
+    return gr_coordinator_check(b->groups, group_id, partition);
 }
 
 /* --- JoinGroup ------------------------------------------------------------------ */
@@ -141,10 +142,10 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
     gr_kerr_t err = coordinated(b, in.group_id, &partition);
     gr_group_t *g = NULL;
     if (!err) {
-        g = gr_coordinator_find(&b->groups, in.group_id);
+        g = gr_coordinator_find(b->groups, in.group_id);
         if (!g && in.member_id.len > 0)
             err = GR_KERR_UNKNOWN_MEMBER_ID;
-        else if (!g && !(g = gr_coordinator_get_or_create(&b->groups, in.group_id, partition)))
+        else if (!g && !(g = gr_coordinator_get_or_create(b->groups, in.group_id, partition)))
             err = GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_join_protocol_t *protocols =
@@ -172,7 +173,7 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
     };
     group_wait_t *wait = wait_new(req);
     if (wait)
-        gr_group_join(g, &b->groups.env, &args, &wait->waiter);
+        gr_group_join(g, &b->groups->env, &args, &wait->waiter);
 }
 
 /* --- SyncGroup ------------------------------------------------------------------ */
@@ -197,7 +198,7 @@ void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req)
         return;
     int32_t partition;
     gr_kerr_t err = coordinated(b, in.group_id, &partition);
-    gr_group_t *g = err ? NULL : gr_coordinator_find(&b->groups, in.group_id);
+    gr_group_t *g = err ? NULL : gr_coordinator_find(b->groups, in.group_id);
     if (!err && !g)
         err = GR_KERR_UNKNOWN_MEMBER_ID;
     gr_sync_assignment_t *assignments =
@@ -222,7 +223,7 @@ void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req)
                            .assignment_count = in.assignments_count > 0 ? in.assignments_count : 0};
     group_wait_t *wait = wait_new(req);
     if (wait)
-        gr_group_sync(g, &b->groups.env, &args, &wait->waiter);
+        gr_group_sync(g, &b->groups->env, &args, &wait->waiter);
 }
 
 /* --- Heartbeat ------------------------------------------------------------------ */
@@ -237,8 +238,8 @@ void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req)
     int32_t partition;
     gr_kerr_t err = coordinated(b, in.group_id, &partition);
     if (!err) {
-        gr_group_t *g = gr_coordinator_find(&b->groups, in.group_id);
-        err = g ? gr_group_heartbeat(g, &b->groups.env, in.member_id, in.group_instance_id,
+        gr_group_t *g = gr_coordinator_find(b->groups, in.group_id);
+        err = g ? gr_group_heartbeat(g, &b->groups->env, in.member_id, in.group_instance_id,
                                      in.generation_id)
                 : GR_KERR_UNKNOWN_MEMBER_ID;
     }
@@ -263,7 +264,7 @@ void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req)
     int32_t count = batch ? (in.members_count > 0 ? in.members_count : 0) : 1;
     int32_t partition;
     gr_kerr_t err = coordinated(b, in.group_id, &partition);
-    gr_group_t *g = err ? NULL : gr_coordinator_find(&b->groups, in.group_id);
+    gr_group_t *g = err ? NULL : gr_coordinator_find(b->groups, in.group_id);
     if (g && g->state == GR_GROUP_DEAD)
         err = GR_KERR_COORDINATOR_NOT_AVAILABLE;
     resp.members = gr_request_alloc_array(req, err ? 0 : count, sizeof(*resp.members));
@@ -275,7 +276,7 @@ void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req)
         gr_leave_group_response_member_response_t *out = &resp.members[resp.members_count++];
         out->member_id = leaving[i].member_id;
         out->group_instance_id = leaving[i].group_instance_id;
-        out->error_code = g ? gr_group_leave(g, &b->groups.env, leaving[i].member_id,
+        out->error_code = g ? gr_group_leave(g, &b->groups->env, leaving[i].member_id,
                                              leaving[i].group_instance_id)
                             : GR_KERR_UNKNOWN_MEMBER_ID;
     }

@@ -21,7 +21,9 @@
  */
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/topics.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
 #include "offset_commit.h"
@@ -36,7 +38,7 @@ typedef gr_offset_commit_response_offset_commit_response_topic_t commit_topic_re
 
 static bool partition_exists(gr_broker_t *b, gr_str_t topic, int32_t partition)
 {
-    gr_topic_t *t = gr_topics_find(&b->topics, topic.ptr, topic.len > 0 ? (size_t)topic.len : 0);
+    gr_topic_t *t = gr_topics_find(b->topics, topic.ptr, topic.len > 0 ? (size_t)topic.len : 0);
     return t && gr_topic_partition(t, partition) != NULL;
 }
 
@@ -92,19 +94,19 @@ static gr_kerr_t commit_group(gr_broker_t *b, const gr_offset_commit_request_t *
                               gr_group_t **group)
 {
     int32_t partition;
-    gr_kerr_t err = gr_coordinator_check(&b->groups, in->group_id, &partition);
+    gr_kerr_t err = gr_coordinator_check(b->groups, in->group_id, &partition);
     if (err)
         return err;
-    gr_group_t *g = gr_coordinator_find(&b->groups, in->group_id);
+    gr_group_t *g = gr_coordinator_find(b->groups, in->group_id);
     if (!g) {
         /* Only a commit outside group management may create the group. */
         if (in->generation_id_or_member_epoch >= 0)
             return GR_KERR_ILLEGAL_GENERATION;
-        if (!(g = gr_coordinator_get_or_create(&b->groups, in->group_id, partition)))
+        if (!(g = gr_coordinator_get_or_create(b->groups, in->group_id, partition)))
             return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     *group = g;
-    return gr_group_check_commit(g, &b->groups.env, in->member_id, in->group_instance_id,
+    return gr_group_check_commit(g, &b->groups->env, in->member_id, in->group_instance_id,
                                  in->generation_id_or_member_epoch);
 }
 
@@ -128,7 +130,7 @@ void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
             if (!*commits[i].error)
                 *commits[i].error = err;
     } else {
-        gr_coordinator_commit(&b->groups, g, commits, count);
+        gr_coordinator_commit(b->groups, g, commits, count);
     }
     gr_request_respond(req, &resp);
 }
@@ -215,8 +217,8 @@ static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, int32_t to
 static gr_kerr_t fetch_lookup(gr_broker_t *b, gr_str_t id, gr_group_t **g)
 {
     int32_t partition;
-    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
-    *g = err ? NULL : gr_coordinator_find(&b->groups, id);
+    gr_kerr_t err = gr_coordinator_check(b->groups, id, &partition);
+    *g = err ? NULL : gr_coordinator_find(b->groups, id);
     return err;
 }
 
@@ -333,10 +335,10 @@ void gr_handle_offset_fetch(gr_broker_t *b, gr_request_t *req)
 static gr_kerr_t delete_group_check(gr_broker_t *b, gr_str_t id, gr_group_t **g)
 {
     int32_t partition;
-    gr_kerr_t err = gr_coordinator_check(&b->groups, id, &partition);
+    gr_kerr_t err = gr_coordinator_check(b->groups, id, &partition);
     if (err)
         return err;
-    *g = gr_coordinator_find(&b->groups, id);
+    *g = gr_coordinator_find(b->groups, id);
     if (!*g || (*g)->state == GR_GROUP_DEAD)
         return GR_KERR_GROUP_ID_NOT_FOUND;
     /* A group with members may lose offsets of topics it does not consume,
@@ -381,7 +383,7 @@ void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
             else if (subscribed)
                 err = GR_KERR_GROUP_SUBSCRIBED_TO_TOPIC;
             else
-                err = gr_coordinator_delete_offsets(&b->groups, g, &tin->name, &p, 1);
+                err = gr_coordinator_delete_offsets(b->groups, g, &tin->name, &p, 1);
             tout->partitions[tout->partitions_count++] =
                 (gr_offset_delete_response_offset_delete_response_partition_t){p, err};
         }

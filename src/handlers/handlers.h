@@ -11,6 +11,10 @@
 #include "metadata/topics.h"
 
 void gr_handle_api_versions(gr_broker_t *b, gr_request_t *req);
+/* Fills the API list of an ApiVersions response (every advertised version). */
+typedef struct gr_api_versions_response gr_api_versions_response_t;
+void gr_broker_fill_api_versions(gr_broker_t *b, gr_request_t *req,
+                                 gr_api_versions_response_t *resp);
 void gr_handle_metadata(gr_broker_t *b, gr_request_t *req);
 void gr_handle_produce(gr_broker_t *b, gr_request_t *req);
 void gr_handle_fetch(gr_broker_t *b, gr_request_t *req);
@@ -42,11 +46,6 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req);
 void gr_handle_leader_and_isr(gr_broker_t *b, gr_request_t *req);
 void gr_handle_stop_replica(gr_broker_t *b, gr_request_t *req);
 void gr_handle_update_metadata(gr_broker_t *b, gr_request_t *req);
-
-/* Fetches waiting on p may now have data: answer those that can be. */
-void gr_fetch_wake(gr_broker_t *b, gr_partition_t *p);
-/* p is going away: answer every fetch waiting on it now. */
-void gr_fetch_wake_all(gr_broker_t *b, gr_partition_t *p);
 
 /*
  * Auto-creation for Metadata and Produce: returns the topic, creating it with

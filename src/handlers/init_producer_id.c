@@ -18,7 +18,9 @@
  *
  * Runs on: loop thread.
  */
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/producer_ids.h"
 #include "handlers/handlers.h"
 #include "init_producer_id.h"
 

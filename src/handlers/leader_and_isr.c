@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
 #include "metadata/topic_configs.h"
@@ -156,7 +158,7 @@ static size_t unknown_config_topics(gr_broker_t *b, const gr_leader_and_isr_requ
     for (int32_t t = 0; t < in->topic_states_count; t++) {
         gr_str_t name = in->topic_states[t].topic_name;
         gr_topic_t *topic =
-            name.len > 0 ? gr_topics_find(&b->topics, name.ptr, (size_t)name.len) : NULL;
+            name.len > 0 ? gr_topics_find(b->topics, name.ptr, (size_t)name.len) : NULL;
         if (!topic || !topic->config_known)
             names[n++] = name;
     }

@@ -30,7 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "list_offsets.h"
@@ -137,7 +141,7 @@ static void list_partition(gr_broker_t *b, gr_request_t *req, const gr_list_offs
         out->error_code = GR_KERR_INVALID_REQUEST;
         return;
     }
-    out->error_code = gr_partition_serve_error(b, p);
+    out->error_code = gr_partition_serve_error(p, b->config.broker_id);
     if (out->error_code)
         return;
     out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
@@ -193,7 +197,7 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
         out->partitions = &parts[n];
         out->partitions_count = want->partitions_count > 0 ? want->partitions_count : 0;
         gr_topic_t *topic = want->name.len > 0
-                                ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                                ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                                 : NULL;
         for (int32_t i = 0; i < out->partitions_count; i++, n++)
             list_partition(b, req, &in, topic, &want->partitions[i], dup[n], &parts[n]);

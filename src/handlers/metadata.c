@@ -9,7 +9,11 @@
  */
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "group/coordinator.h"
+#include "handlers/request.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "handlers/handlers.h"
 #include "metadata.h"
 
@@ -22,7 +26,7 @@
 gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_create,
                                     gr_kerr_t *kerr)
 {
-    gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+    gr_topic_t *topic = gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     if (topic)
         return topic;
     *kerr = gr_topic_name_check(name.ptr, (size_t)name.len);
@@ -34,8 +38,8 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
     }
     /* Internal topics are created with their coordinator's settings, or not at all. */
     if (gr_str_eq_c(name, GR_OFFSETS_TOPIC)) {
-        *kerr = gr_coordinator_ensure_topic(&b->groups);
-        return *kerr ? NULL : gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+        *kerr = gr_coordinator_ensure_topic(b->groups);
+        return *kerr ? NULL : gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     }
     if (gr_str_eq_c(name, GR_TRANSACTION_STATE_TOPIC)) {
         *kerr = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION; /* no transaction coordinator yet */
@@ -68,9 +72,9 @@ static void fill_cluster_partition(gr_broker_t *b, gr_request_t *req, const gr_p
     p->offline_replicas = gr_request_alloc_array(req, src->replica_count, sizeof(int32_t));
     p->offline_replicas_count = 0;
     for (int32_t r = 0; p->offline_replicas && r < src->replica_count; r++)
-        if (!gr_cluster_view_node(&b->cluster, src->replicas[r]))
+        if (!gr_cluster_view_node(b->cluster, src->replicas[r]))
             p->offline_replicas[p->offline_replicas_count++] = src->replicas[r];
-    if (!gr_cluster_view_node(&b->cluster, src->leader_id)) {
+    if (!gr_cluster_view_node(b->cluster, src->leader_id)) {
         p->error_code = GR_KERR_LEADER_NOT_AVAILABLE;
         p->leader_id = GR_NO_BROKER;
     }
@@ -92,7 +96,7 @@ static void fill_partitions(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
         gr_metadata_response_metadata_response_partition_t *p = &out->partitions[i];
         gr_metadata_response_metadata_response_partition_init(p);
         p->partition_index = i;
-        if (b->cluster.zk_mode) {
+        if (b->cluster->zk_mode) {
             fill_cluster_partition(b, req, &topic->partitions[i], p);
             continue;
         }
@@ -143,7 +147,7 @@ static void fill_requested(gr_broker_t *b, gr_request_t *req, const gr_metadata_
         gr_kerr_t kerr = GR_KERR_NONE;
         gr_topic_t *topic = NULL;
         if (want->name.len == GR_NULL_LEN) {
-            topic = gr_topics_find_id(&b->topics, want->topic_id);
+            topic = gr_topics_find_id(b->topics, want->topic_id);
             kerr = GR_KERR_UNKNOWN_TOPIC_ID;
             t->topic_id = want->topic_id;
             t->name.len = GR_NULL_LEN;
@@ -165,18 +169,18 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         return;
     gr_metadata_response_t resp;
     gr_metadata_response_init(&resp);
-    size_t nodes = b->cluster.node_count;
+    size_t nodes = b->cluster->node_count;
     gr_metadata_response_metadata_response_broker_t *broker =
         gr_request_alloc_array(req, nodes ? nodes : 1, sizeof(*broker));
     bool all = in.topics_count == GR_NULL_LEN || (req->api_version == 0 && in.topics_count == 0);
-    size_t want = all ? b->topics.count : (size_t)in.topics_count;
+    size_t want = all ? b->topics->count : (size_t)in.topics_count;
     resp.topics = gr_request_alloc_array(req, want, sizeof(*resp.topics));
     if (!broker || !resp.topics) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
     for (size_t i = 0; i < nodes; i++) {
-        const gr_cluster_node_t *node = &b->cluster.nodes[i];
+        const gr_cluster_node_t *node = &b->cluster->nodes[i];
         gr_metadata_response_metadata_response_broker_init(&broker[i]);
         broker[i].node_id = node->id;
         broker[i].host = gr_str(node->host);
@@ -187,13 +191,13 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
     resp.brokers = broker;
     resp.brokers_count = (int32_t)nodes;
     resp.cluster_id = gr_str(b->cluster_id);
-    resp.controller_id = b->cluster.controller_id;
+    resp.controller_id = b->cluster->controller_id;
     if (in.include_cluster_authorized_operations)
         resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
     if (all) {
         all_topics_t ctx = {b, req, &resp, in.include_topic_authorized_operations};
         resp.topics_count = 0;
-        gr_topics_foreach(&b->topics, add_topic, &ctx);
+        gr_topics_foreach(b->topics, add_topic, &ctx);
     } else {
         fill_requested(b, req, &in, &resp);
     }

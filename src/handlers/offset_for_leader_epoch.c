@@ -14,7 +14,11 @@
  *
  * Runs on: loop thread.
  */
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "offset_for_leader_epoch.h"
@@ -30,7 +34,7 @@ static void end_offset(const gr_broker_t *b, gr_topic_t *topic, const partition_
     gr_offset_for_leader_epoch_response_epoch_end_offset_init(out);
     out->partition = want->partition;
     gr_partition_t *p = topic ? gr_topic_partition(topic, want->partition) : NULL;
-    out->error_code = gr_partition_serve_error(b, p);
+    out->error_code = gr_partition_serve_error(p, b->config.broker_id);
     if (out->error_code)
         return;
     out->error_code = gr_partition_check_leader_epoch(p, want->current_leader_epoch);
@@ -71,7 +75,7 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
         out->topic = want->topic;
         out->partitions = &parts[n];
         out->partitions_count = want->partitions_count > 0 ? want->partitions_count : 0;
-        gr_topic_t *topic = want->topic.len > 0 ? gr_topics_find(&b->topics, want->topic.ptr,
+        gr_topic_t *topic = want->topic.len > 0 ? gr_topics_find(b->topics, want->topic.ptr,
                                                                  (size_t)want->topic.len)
                                                 : NULL;
         for (int32_t i = 0; i < out->partitions_count; i++, n++)

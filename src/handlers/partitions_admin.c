@@ -42,7 +42,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "controller/zk_member.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
+#include "metadata/topics_cluster.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "create_partitions.h"
 #include "delete_records.h"
@@ -75,8 +82,8 @@ static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, 
         const gr_create_partitions_request_create_partitions_assignment_t *a =
             &want->assignments[i];
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
-            bool live = b->cluster.zk_mode
-                            ? gr_cluster_view_node(&b->cluster, a->broker_ids[r]) != NULL
+            bool live = b->cluster->zk_mode
+                            ? gr_cluster_view_node(b->cluster, a->broker_ids[r]) != NULL
                             : a->broker_ids[r] == b->config.broker_id;
             if (!live) {
                 snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
@@ -149,7 +156,7 @@ static void finish_grow(gr_request_t *req, void *arg, bool timed_out)
 static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
                               gr_admin_wait_t *w, grow_state_t *st)
 {
-    gr_topic_t *topic = gr_topics_find(&b->topics, st->name, strlen(st->name));
+    gr_topic_t *topic = gr_topics_find(b->topics, st->name, strlen(st->name));
     int32_t adding = want->count - topic->partition_count;
     int32_t *replicas = NULL;
     if (want->assignments_count > 0) {
@@ -184,7 +191,7 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t 
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_t *topic = want->name.len > 0
-                            ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                            ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                             : NULL;
     if (!topic) {
         snprintf(msg, len, "The topic '%s' does not exist.", name);
@@ -240,10 +247,10 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     }
     cluster_grow_t *cg = gr_request_alloc(req, sizeof *cg);
     grow_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
-    bool not_controller = b->cluster.zk_mode && !gr_zk_member_is_controller(b);
+    bool not_controller = b->cluster->zk_mode && !gr_zk_member_is_controller(b);
     gr_admin_wait_t *w = NULL;
     if (!cg || !states ||
-        (b->cluster.zk_mode && !not_controller &&
+        (b->cluster->zk_mode && !not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, all_grown, finish_grow, cg)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -289,7 +296,7 @@ static void delete_partition(gr_broker_t *b, gr_topic_t *topic,
     out->partition_index = want->partition_index;
     out->low_watermark = NO_LOW_WATERMARK;
     gr_partition_t *p = gr_topic_partition(topic, want->partition_index);
-    out->error_code = gr_partition_serve_error(b, p);
+    out->error_code = gr_partition_serve_error(p, b->config.broker_id);
     if (out->error_code)
         return;
     if (topic->internal) {
@@ -339,7 +346,7 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
             goto fail;
         tout->partitions_count = pn;
         gr_topic_t *topic = tin->name.len > 0
-                                ? gr_topics_find(&b->topics, tin->name.ptr, (size_t)tin->name.len)
+                                ? gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len)
                                 : NULL;
         for (int32_t i = 0; i < pn; i++)
             delete_partition(b, topic, &tin->partitions[i], &tout->partitions[i]);
@@ -356,7 +363,7 @@ static bool preferred_leads(gr_broker_t *b, gr_topic_t *topic, int32_t index)
 {
     const gr_partition_t *p = gr_topic_partition(topic, index);
     return p->replica_count > 0 && p->leader_id == p->replicas[0] &&
-           gr_cluster_view_node(&b->cluster, p->leader_id);
+           gr_cluster_view_node(b->cluster, p->leader_id);
 }
 
 static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index, int8_t type,
@@ -370,7 +377,7 @@ static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
     } else if (!gr_topic_partition(topic, index)) {
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         out->error_message = gr_admin_message(req, "The partition does not exist.");
-    } else if (req->broker->cluster.zk_mode && !preferred_leads(req->broker, topic, index)) {
+    } else if (req->broker->cluster->zk_mode && !preferred_leads(req->broker, topic, index)) {
         /* The controller elects a returning replica at once: it must be down. */
         out->error_code = type == ELECTION_PREFERRED ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
                                                      : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
@@ -391,7 +398,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     int32_t n = in.topic_partitions_count > 0 ? in.topic_partitions_count : 0;
     gr_elect_leaders_response_t resp;
     gr_elect_leaders_response_init(&resp);
-    if (b->cluster.zk_mode && !gr_zk_member_is_controller(b)) {
+    if (b->cluster->zk_mode && !gr_zk_member_is_controller(b)) {
         resp.error_code = GR_KERR_NOT_CONTROLLER;
         gr_request_respond(req, &resp);
         return;
@@ -413,7 +420,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
             goto fail;
         tout->partition_result_count = pn;
         gr_topic_t *topic = tin->topic.len > 0
-                                ? gr_topics_find(&b->topics, tin->topic.ptr, (size_t)tin->topic.len)
+                                ? gr_topics_find(b->topics, tin->topic.ptr, (size_t)tin->topic.len)
                                 : NULL;
         for (int32_t i = 0; i < pn; i++)
             elect_partition(req, topic, tin->partitions[i], type, &tout->partition_result[i]);

@@ -32,7 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "log/log.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
@@ -239,7 +243,7 @@ static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
     gr_log_append_info_t info;
     if (!producer_check(req, p, data, len, out))
         return;
-    int rc = gr_log_append(p->log, data, len, p->leader_epoch, gr_broker_now_ms(b), &info);
+    int rc = gr_partition_append(p, data, len, gr_broker_now_ms(b), &info);
     if (rc) {
         /* A batch over segment.bytes is the client's error, not the log's. */
         if (rc != -EMSGSIZE)
@@ -251,7 +255,6 @@ static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
                       NULL);
         return;
     }
-    gr_log_set_high_watermark(p->log, gr_log_end_offset(p->log));
     if (out) {
         out->base_offset = info.first_offset;
         out->log_append_time_ms = topic->settings.timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME
@@ -259,7 +262,6 @@ static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
                                       : -1;
         out->log_start_offset = info.log_start_offset;
     }
-    gr_fetch_wake(b, p);
 }
 
 static void produce_finish(produce_op_t *op)
@@ -283,7 +285,7 @@ static void recompress_job_done(void *arg, int result)
 {
     recompress_job_t *job = arg;
     gr_broker_t *b = job->b;
-    gr_topic_t *topic = gr_topics_find(&b->topics, job->topic, strlen(job->topic));
+    gr_topic_t *topic = gr_topics_find(b->topics, job->topic, strlen(job->topic));
     gr_partition_t *p = topic && memcmp(topic->id.b, job->topic_id.b, sizeof job->topic_id.b) == 0
                             ? gr_topic_partition(topic, job->partition)
                             : NULL;
@@ -361,7 +363,7 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
     gr_request_t *req = op->req;
     char msg[GR_ERROR_MAX];
     gr_partition_t *p = gr_topic_partition(topic, in->index);
-    gr_kerr_t serve = gr_partition_serve_error(b, p);
+    gr_kerr_t serve = gr_partition_serve_error(p, b->config.broker_id);
     if (serve) {
         set_error(req, out, serve, NULL);
         return;
@@ -442,7 +444,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
             return;
         }
         tout->partition_responses_count = n;
-        gr_topic_t *topic = gr_topics_find(&b->topics, tin->name.ptr, (size_t)tin->name.len);
+        gr_topic_t *topic = gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
         for (int32_t i = 0; i < n; i++) {
             partition_resp_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);

@@ -6,16 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/handlers.h"
 #include "api_versions.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "log/log.h"
+#include "protocol/frame.h"
 
-#define GR_API_KEY_CONTROLLED_SHUTDOWN 7
-#define GR_API_KEY_API_VERSIONS        18
-#define GR_REQUEST_PEEK_BYTES          4 /* int16 api key + int16 api version */
-#define GR_FRAME_SIZE_BYTES            4
+#define GR_REQUEST_PEEK_BYTES 4 /* int16 api key + int16 api version */
 
 const gr_api_handler_t *gr_api_handler_find(int16_t key)
 {
@@ -23,24 +22,6 @@ const gr_api_handler_t *gr_api_handler_find(int16_t key)
         if (gr_api_handlers[i].key == key)
             return &gr_api_handlers[i];
     return NULL;
-}
-
-int16_t gr_request_header_version(const gr_api_desc_t *api, int16_t version)
-{
-    if (api->key == GR_API_KEY_CONTROLLED_SHUTDOWN && version == 0)
-        return 0;
-    if (api->flexible_min != GR_VERSION_NONE && version >= api->flexible_min)
-        return 2;
-    return 1;
-}
-
-int16_t gr_response_header_version(const gr_api_desc_t *api, int16_t version)
-{
-    if (api->key == GR_API_KEY_API_VERSIONS)
-        return 0;
-    if (api->flexible_min != GR_VERSION_NONE && version >= api->flexible_min)
-        return 1;
-    return 0;
 }
 
 void *gr_request_alloc(gr_request_t *req, size_t n)
@@ -112,7 +93,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         return;
     }
     bool supported = req->api_version >= h->min_version && req->api_version <= h->max_version;
-    if (!supported && req->api_key != GR_API_KEY_API_VERSIONS) {
+    if (!supported && req->api_key != GR_API_API_VERSIONS) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: %s v%d is not supported, closing",
                 gr_conn_peer(c), req->api->name, req->api_version);
         gr_conn_close(c, "unsupported API version");
@@ -120,7 +101,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     }
     /* An ApiVersions request of a version we don't know is read with the
      * oldest header, v1: its fields are a prefix of every later header. */
-    int16_t hv = gr_request_header_version(req->api, supported ? req->api_version : 0);
+    int16_t hv = gr_frame_request_header_version(req->api, supported ? req->api_version : 0);
     int rc = decode_header(req, hv, frame, len);
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: malformed request header, closing",
@@ -170,7 +151,8 @@ int gr_request_encode(gr_request_t *req, const void *msg)
     gr_response_header_t header;
     gr_response_header_init(&header);
     header.correlation_id = req->correlation_id;
-    gr_response_header_encode(&w, gr_response_header_version(req->api, req->api_version), &header);
+    gr_response_header_encode(&w, gr_frame_response_header_version(req->api, req->api_version),
+                              &header);
     int rc = req->api->response->encode(&w, req->api_version, msg);
     gr_writer_put_int32(&w, size_pos, (int32_t)(gr_writer_total(&w) - GR_FRAME_SIZE_BYTES));
     if (rc == 0)

@@ -55,11 +55,6 @@ extern const gr_api_handler_t gr_api_handlers[];
 extern const size_t gr_api_handler_count;
 const gr_api_handler_t *gr_api_handler_find(int16_t key);
 
-/* Request header version for an API version (0, 1 or 2). */
-int16_t gr_request_header_version(const gr_api_desc_t *api, int16_t version);
-/* Response header version: 1 when flexible, but always 0 for ApiVersions. */
-int16_t gr_response_header_version(const gr_api_desc_t *api, int16_t version);
-
 /* The connection's on_frame: opaque is the broker. */
 void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame, size_t len,
                          void *opaque);

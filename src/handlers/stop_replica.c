@@ -10,7 +10,9 @@
  */
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
@@ -27,7 +29,7 @@ static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_d
         e->error_code = GR_KERR_INVALID_REQUEST;
         return;
     }
-    gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+    gr_topic_t *topic = gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
     if (p)
         gr_replica_stop(b, p, delete_data);

@@ -38,7 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "controller/zk_member.h"
+#include "handlers/request.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
+#include "metadata/topics_cluster.h"
 #include "metadata/topic_config.h"
 #include "create_topics.h"
 #include "delete_topics.h"
@@ -105,15 +110,15 @@ static void mark_repeats(keyed_t *keys, size_t n, int (*cmp)(const void *, const
 /* Brokers a topic can be placed on: this one alone, or the cluster's live ones. */
 static int32_t broker_count(const gr_broker_t *b)
 {
-    if (!b->cluster.zk_mode)
+    if (!b->cluster->zk_mode)
         return GR_SINGLE_NODE_BROKERS;
     return (int32_t)gr_zk_admin_live_brokers(b, NULL, 0);
 }
 
 static bool broker_live(const gr_broker_t *b, int32_t id)
 {
-    return b->cluster.zk_mode ? gr_cluster_view_node(&b->cluster, id) != NULL
-                              : id == b->config.broker_id;
+    return b->cluster->zk_mode ? gr_cluster_view_node(b->cluster, id) != NULL
+                               : id == b->config.broker_id;
 }
 
 typedef struct collision {
@@ -202,7 +207,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
                               const char *name, int32_t *out_partitions, gr_topic_config_t *configs,
                               char *msg, size_t len)
 {
-    if (gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)) {
+    if (gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)) {
         snprintf(msg, len, "Topic '%s' already exists.", name);
         return GR_KERR_TOPIC_ALREADY_EXISTS;
     }
@@ -238,7 +243,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
                  broker_count(b));
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
-    if (b->cluster.zk_mode && factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
+    if (b->cluster->zk_mode && factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
         snprintf(msg, len,
                  "Replication factor %d is not supported yet: partitions do not "
                  "replicate between brokers, use 1.",
@@ -254,7 +259,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
     }
     if (strpbrk(name, "._")) {
         collision_t c = {name, NULL};
-        gr_topics_foreach(&b->topics, find_collision, &c);
+        gr_topics_foreach(b->topics, find_collision, &c);
         if (c.found) {
             snprintf(msg, len, "Topic '%s' collides with existing topic: %s", name, c.found);
             return GR_KERR_INVALID_TOPIC_EXCEPTION;
@@ -442,7 +447,7 @@ static void finish_create(gr_request_t *req, void *arg, bool timed_out)
         create_state_t *st = &cc->states[i];
         if (!st->waiting)
             continue;
-        gr_topic_t *topic = gr_topics_find(&req->broker->topics, st->name, strlen(st->name));
+        gr_topic_t *topic = gr_topics_find(req->broker->topics, st->name, strlen(st->name));
         if (topic)
             st->out->topic_id = topic->id;
         if (timed_out && cc->timeout_ms > 0 && !gr_topic_led(req->broker, st->name, st->partitions))
@@ -456,7 +461,7 @@ static bool refuse_not_controller(gr_broker_t *b, gr_request_t *req, int32_t cou
                                   gr_create_topics_response_t *resp,
                                   const gr_create_topics_request_t *in)
 {
-    if (!b->cluster.zk_mode || gr_zk_member_is_controller(b))
+    if (!b->cluster->zk_mode || gr_zk_member_is_controller(b))
         return false;
     for (int32_t i = 0; i < count; i++) {
         gr_create_topics_response_creatable_topic_result_init(&resp->topics[i]);
@@ -497,7 +502,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     create_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
     gr_admin_wait_t *w = NULL;
     if (!cc || !states ||
-        (b->cluster.zk_mode &&
+        (b->cluster->zk_mode &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -584,7 +589,7 @@ static bool deleted_topics_gone(gr_request_t *req, void *arg)
     cluster_delete_t *cd = arg;
     for (int32_t i = 0; i < cd->resp.responses_count; i++) {
         gr_str_t name = cd->resp.responses[i].name;
-        if (cd->waiting[i] && gr_topics_find(&req->broker->topics, name.ptr, (size_t)name.len))
+        if (cd->waiting[i] && gr_topics_find(req->broker->topics, name.ptr, (size_t)name.len))
             return false;
     }
     return true;
@@ -595,7 +600,7 @@ static void finish_delete(gr_request_t *req, void *arg, bool timed_out)
     cluster_delete_t *cd = arg;
     for (int32_t i = 0; timed_out && cd->timeout_ms > 0 && i < cd->resp.responses_count; i++) {
         gr_str_t name = cd->resp.responses[i].name;
-        if (cd->waiting[i] && gr_topics_find(&req->broker->topics, name.ptr, (size_t)name.len))
+        if (cd->waiting[i] && gr_topics_find(req->broker->topics, name.ptr, (size_t)name.len))
             cd->resp.responses[i].error_code = GR_KERR_REQUEST_TIMED_OUT;
     }
     gr_request_respond(req, &cd->resp);
@@ -643,12 +648,12 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    bool not_controller = b->cluster.zk_mode && !gr_zk_member_is_controller(b);
+    bool not_controller = b->cluster->zk_mode && !gr_zk_member_is_controller(b);
     gr_admin_wait_t *w = NULL;
     cd->waiting = gr_request_alloc_array(req, n, sizeof(bool));
     cd->timeout_ms = in.timeout_ms;
     if (!cd->waiting ||
-        (b->cluster.zk_mode && !not_controller &&
+        (b->cluster->zk_mode && !not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone, finish_delete, cd)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -678,13 +683,13 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
                              : GR_KERR_TOPIC_DELETION_DISABLED,
                          "Topic deletion is disabled.");
         } else if (want->name.len == GR_NULL_LEN) {
-            found[i] = gr_topics_find_id(&b->topics, want->topic_id);
+            found[i] = gr_topics_find_id(b->topics, want->topic_id);
             if (!found[i])
                 delete_error(req, out, GR_KERR_UNKNOWN_TOPIC_ID,
                              "This server does not host this topic ID.");
         } else {
             found[i] = want->name.len > 0
-                           ? gr_topics_find(&b->topics, want->name.ptr, (size_t)want->name.len)
+                           ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                            : NULL;
             if (!found[i])
                 delete_error(req, out, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION,

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "handlers/request.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
 #include "metadata/topic_configs.h"
@@ -52,7 +55,7 @@ static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *
         nodes[n].port = port;
         n++;
     }
-    int rc = gr_cluster_view_set_nodes(&b->cluster, nodes, n);
+    int rc = gr_cluster_view_set_nodes(b->cluster, nodes, n);
     free(nodes);
     return rc;
 }
@@ -88,7 +91,7 @@ static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_st
         gr_topic_name_check(name.ptr, (size_t)name.len) != GR_KERR_NONE)
         return;
     bool deleting = false;
-    gr_topic_t *topic = gr_topics_find(&b->topics, name.ptr, (size_t)name.len);
+    gr_topic_t *topic = gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     if (!(count > 0 && states[0].leader == GR_LEADER_DURING_DELETE))
         topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, partitions);
     if (!topic)

@@ -19,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "log/log.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
 #include "metadata/zk_json.h"
 
 #define CLAIM_RETRIES_MAX 10
@@ -70,7 +73,7 @@ static void issued_prune(gr_producer_ids_t *ids, int64_t now_ms, int64_t expirat
 
 static void issued_add(gr_broker_t *b, int64_t producer_id)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     int64_t now = gr_broker_now_ms(b);
     issued_prune(ids, now, b->config.producer_id_expiration_ms);
     if (ids->issued_count == ids->issued_cap) {
@@ -87,7 +90,7 @@ static void issued_add(gr_broker_t *b, int64_t producer_id)
 gr_kerr_t gr_producer_ids_bump(gr_broker_t *b, int64_t producer_id, int16_t epoch,
                                int16_t *out_epoch)
 {
-    gr_producer_issued_t *p = issued_find(&b->producer_ids, producer_id);
+    gr_producer_issued_t *p = issued_find(b->producer_ids, producer_id);
     int64_t now = gr_broker_now_ms(b);
     if (!p || now - p->used_ms >= b->config.producer_id_expiration_ms)
         return GR_KERR_UNKNOWN_PRODUCER_ID;
@@ -110,7 +113,7 @@ gr_kerr_t gr_producer_ids_bump(gr_broker_t *b, int64_t producer_id, int16_t epoc
 
 static void waiters_serve(gr_broker_t *b, gr_kerr_t err)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     while (ids->head && (err || ids->next <= ids->end)) {
         gr_producer_id_wait_t *w = ids->head;
         ids->head = w->next;
@@ -130,7 +133,7 @@ static void claim_start(gr_broker_t *b);
 
 static void claim_done(gr_broker_t *b, int rc, int64_t start, int64_t end)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     if ((rc == GR_STORE_NODEEXISTS || rc == GR_STORE_BADVERSION) &&
         ++ids->claim_retries < CLAIM_RETRIES_MAX) {
         claim_start(b);
@@ -287,7 +290,7 @@ static void on_block_read(void *opaque, int rc, const void *data, size_t len,
 
 static void claim_start(gr_broker_t *b)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     ids->claiming = true;
     if (!b->store_session) {
         claim_done(b, GR_STORE_CLOSING, 0, -1);
@@ -304,7 +307,7 @@ static void claim_start(gr_broker_t *b)
 
 void gr_producer_ids_request(gr_broker_t *b, gr_producer_id_wait_t *w, gr_producer_id_fn done)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     w->done = done;
     w->next = NULL;
     w->prev = ids->tail;
@@ -321,7 +324,7 @@ void gr_producer_ids_request(gr_broker_t *b, gr_producer_id_wait_t *w, gr_produc
 
 void gr_producer_ids_cancel(gr_broker_t *b, gr_producer_id_wait_t *w)
 {
-    gr_producer_ids_t *ids = &b->producer_ids;
+    gr_producer_ids_t *ids = b->producer_ids;
     if (w->prev)
         w->prev->next = w->next;
     else if (ids->head == w)
@@ -353,25 +356,25 @@ static void on_expiry_timer(struct ev_loop *loop, ev_timer *t, int revents)
     (void)loop;
     (void)revents;
     gr_broker_t *b = t->data;
-    gr_topics_foreach(&b->topics, expire_topic, b);
-    issued_prune(&b->producer_ids, gr_broker_now_ms(b), b->config.producer_id_expiration_ms);
+    gr_topics_foreach(b->topics, expire_topic, b);
+    issued_prune(b->producer_ids, gr_broker_now_ms(b), b->config.producer_id_expiration_ms);
 }
 
 void gr_producer_ids_start(gr_broker_t *b)
 {
-    ev_timer *t = &b->producer_ids.expiry_timer;
+    ev_timer *t = &b->producer_ids->expiry_timer;
     double every = (double)b->config.producer_id_expiration_check_interval_ms / MS_PER_SEC;
     ev_timer_init(t, on_expiry_timer, every, every);
     t->data = b;
     ev_timer_start(b->loop, t);
     ev_unref(b->loop); /* the timer alone does not keep the loop running */
     /* Idle producers found in snapshots go now, not one interval later. */
-    gr_topics_foreach(&b->topics, expire_topic, b);
+    gr_topics_foreach(b->topics, expire_topic, b);
 }
 
 void gr_producer_ids_stop(gr_broker_t *b)
 {
-    ev_timer *t = &b->producer_ids.expiry_timer;
+    ev_timer *t = &b->producer_ids->expiry_timer;
     if (ev_is_active(t)) {
         ev_ref(b->loop);
         ev_timer_stop(b->loop, t);

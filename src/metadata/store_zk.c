@@ -34,6 +34,7 @@
  * Runs on: the loop thread, except store_zk_queue.c's functions.
  */
 #include "metadata/store_zk_int.h"
+#include "metadata/store.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -12,6 +12,7 @@
  * watcher runs on the short-lived handle's completion thread.
  */
 #include "metadata/store_zk_int.h"
+#include "metadata/store.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -13,6 +13,7 @@
  * queued and read by the loop thread only after it is popped.
  */
 #include "metadata/store_zk_int.h"
+#include "metadata/store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "log/log.h"
+#include "metadata/topics.h"
 #include "metadata/topic_config.h"
 #include "protocol/records.h"
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "metadata/zk_docs.h"
 
@@ -37,7 +39,7 @@ static void on_config(void *opaque, int rc, const void *data, size_t len,
     (void)stat;
     config_read_t *r = opaque;
     gr_broker_t *b = r->fetch->b;
-    gr_topic_t *topic = gr_topics_find(&b->topics, r->name, strlen(r->name));
+    gr_topic_t *topic = gr_topics_find(b->topics, r->name, strlen(r->name));
     if (topic && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
         int prc = gr_topic_apply_config_doc(b, topic, rc == GR_STORE_OK ? data : NULL, len);
         if (prc)

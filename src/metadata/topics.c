@@ -49,14 +49,19 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "log/batch_io.h"
+#include "log/log.h"
+#include "log/log_dir.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 #include "metadata/topic_config.h"
 #include "metadata/topics_int.h"
 #include "metadata/store.h"
 #include "controller/zk_admin.h"
 #include "metadata/zk_docs.h"
 #include "metadata/zk_json.h"
-#include "handlers/handlers.h"
 
 #define TOPICS_BUCKETS 1024
 #define PATH_BUF       4096
@@ -360,7 +365,7 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%s-%d", gr_topics_log_dir(b), topic->name, index);
     gr_log_open_args_t args = {
-        .io = &b->io.ops,
+        .io = &b->io->ops,
         .fds = b->fds,
         .clean_shutdown = gr_log_dir_was_clean(b->log_dir),
         .recovery_point = gr_checkpoint_find(recovery, recovery_count, topic->name, index, -1),
@@ -505,7 +510,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         snprintf(err, errlen, "Topic name \"%s\" is illegal", name);
         return kerr;
     }
-    if (gr_topics_find(&b->topics, name, strlen(name))) {
+    if (gr_topics_find(b->topics, name, strlen(name))) {
         snprintf(err, errlen, "Topic '%s' already exists.", name);
         return GR_KERR_TOPIC_ALREADY_EXISTS;
     }
@@ -524,7 +529,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         if (kerr)
             return kerr;
     }
-    if (b->cluster.zk_mode) {
+    if (b->cluster->zk_mode) {
         /* The controller creates it; clients retry until it has leaders. */
         if (gr_zk_admin_create_topic(b, name, partitions, NULL, configs, config_count, NULL,
                                      NULL) != 0)
@@ -548,9 +553,9 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_settings_compute(b, topic);
-    gr_batch_io_begin(&b->io);
+    gr_batch_io_begin(b->io);
     int rc = open_partitions(b, topic);
-    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
+    int sync_rc = gr_batch_io_end(b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (rc) {
@@ -559,7 +564,7 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         snprintf(err, errlen, "Cannot create topic: %s", strerror(-rc));
         return gr_kerr_from_errno(rc);
     }
-    gr_topics_insert(&b->topics, topic);
+    gr_topics_insert(b->topics, topic);
     topic_store_save(b, topic, STORE_OP_CREATE, true);
     gr_logf(&b->log, GR_LOG_INFO, "topics", "created topic %s with %d partition(s)", name,
             partitions);
@@ -570,13 +575,13 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
 
 gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic)
 {
-    gr_topics_remove(&b->topics, topic);
+    gr_topics_remove(b->topics, topic);
     /* The assignment first: a crash in between leaves a config alone, which start-up removes. */
     topic_store_write(b, STORE_OP_DELETE, STORE_TOPICS_PATH, topic->name, NULL);
     topic_store_write(b, STORE_OP_DELETE, STORE_TOPIC_CONFIGS_PATH, topic->name, NULL);
     for (int32_t i = 0; i < topic->partition_count; i++) {
         gr_partition_t *p = &topic->partitions[i];
-        gr_fetch_wake_all(b, p);
+        gr_partition_wake_all(p);
         int rc = gr_log_delete(p->log);
         p->log = NULL;
         if (rc)
@@ -647,7 +652,7 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_adopt_configs(b, topic, fresh);
-    if (b->cluster.zk_mode) /* every broker applies it from the notification */
+    if (b->cluster->zk_mode) /* every broker applies it from the notification */
         (void)gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL,
                                       NULL);
     else
@@ -668,7 +673,7 @@ gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t co
     }
     /* Waiting fetches point at the partitions, which realloc may move. */
     for (int32_t i = 0; i < old; i++)
-        gr_fetch_wake_all(b, &topic->partitions[i]);
+        gr_partition_wake_all(&topic->partitions[i]);
     gr_partition_t *grown = realloc(topic->partitions, (size_t)count * sizeof(*grown));
     if (!grown) {
         snprintf(err, errlen, "Out of memory");
@@ -676,12 +681,12 @@ gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t co
     }
     topic->partitions = grown;
     memset(&grown[old], 0, (size_t)(count - old) * sizeof(*grown));
-    gr_batch_io_begin(&b->io);
+    gr_batch_io_begin(b->io);
     int rc = 0;
     int32_t opened = old;
     for (; opened < count && rc == 0; opened++)
         rc = gr_topic_partition_open(b, topic, opened, NULL, 0, NULL, 0);
-    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
+    int sync_rc = gr_batch_io_end(b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (rc) {
@@ -910,7 +915,7 @@ static int topic_load(gr_broker_t *b, const char *name)
     gr_topic_settings_compute(b, topic);
     rc = open_partitions(b, topic);
     if (rc == 0) {
-        gr_topics_insert(&b->topics, topic);
+        gr_topics_insert(b->topics, topic);
         topic = NULL;
     }
 fail:
@@ -940,7 +945,7 @@ static void report_stray_partitions(gr_broker_t *b)
         return;
     }
     for (size_t i = 0; i < count; i++) {
-        gr_topic_t *topic = gr_topics_find(&b->topics, parts[i].topic, strlen(parts[i].topic));
+        gr_topic_t *topic = gr_topics_find(b->topics, parts[i].topic, strlen(parts[i].topic));
         if (!topic || parts[i].partition >= topic->partition_count)
             gr_logf(&b->log, GR_LOG_WARN, "topics",
                     "%s/%s belongs to no partition in the metadata store: left alone",
@@ -954,10 +959,10 @@ int gr_topics_load(gr_broker_t *b)
     store_read_t *names = NULL;
     int rc = store_read(b, STORE_TOPICS_PATH, true, &names);
     /* Recovering thousands of partitions: one syncfs instead of their fsyncs. */
-    gr_batch_io_begin(&b->io);
+    gr_batch_io_begin(b->io);
     for (size_t i = 0; rc == 0 && i < names->count; i++)
         rc = topic_load(b, names->names[i]);
-    int sync_rc = gr_batch_io_end(&b->io, gr_topics_log_dir(b));
+    int sync_rc = gr_batch_io_end(b->io, gr_topics_log_dir(b));
     if (rc == 0)
         rc = sync_rc;
     if (names)
@@ -968,7 +973,7 @@ int gr_topics_load(gr_broker_t *b)
         rc = store_read(b, STORE_TOPIC_CONFIGS_PATH, true, &names);
     for (size_t i = 0; rc == 0 && i < names->count; i++) {
         const char *name = names->names[i];
-        if (gr_topics_find(&b->topics, name, strlen(name)))
+        if (gr_topics_find(b->topics, name, strlen(name)))
             continue;
         gr_logf(&b->log, GR_LOG_WARN, "topics", "removing %s/%s: topic %s is not in %s",
                 STORE_TOPIC_CONFIGS_PATH, name, name, STORE_TOPICS_PATH);
@@ -1027,7 +1032,7 @@ static void collect_checkpoint(gr_topic_t *topic, void *arg)
 int gr_topics_checkpoint(gr_broker_t *b)
 {
     checkpoint_build_t cb = {0};
-    gr_topics_foreach(&b->topics, collect_checkpoint, &cb);
+    gr_topics_foreach(b->topics, collect_checkpoint, &cb);
     int rc = cb.err;
     if (!rc)
         rc = gr_log_dir_write_checkpoint(b->log_dir, GR_CHECKPOINT_RECOVERY_POINT, cb.recovery,

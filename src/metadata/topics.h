@@ -23,17 +23,20 @@
 #include <stdint.h>
 
 #include "log/log.h"
+#include "partition/partition.h"
 #include "protocol/kerr.h"
 #include "protocol/types.h"
 
-#define GR_TOPIC_NAME_LIMIT  249
-#define GR_TOPIC_MAX_CONFIGS 64
+#define GR_TOPIC_NAME_LIMIT 249
+/* Kafka's internal topics: the group and transaction coordinators'. */
+#define GR_OFFSETS_TOPIC           "__consumer_offsets"
+#define GR_TRANSACTION_STATE_TOPIC "__transaction_state"
+#define GR_TOPIC_MAX_CONFIGS       64
 /* Partitions one topic may have (Kafka's controller bounds a request's batch likewise). */
 #define GR_TOPIC_MAX_PARTITIONS 10000
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;
-typedef struct gr_fetch_wait gr_fetch_wait_t;
 
 typedef enum gr_timestamp_type {
     GR_TIMESTAMP_CREATE_TIME = 0,
@@ -50,22 +53,6 @@ typedef struct gr_topic_settings {
     int compression;                 /* gr_compression_t, or -1 for "producer" */
     int32_t min_insync_replicas;
 } gr_topic_settings_t;
-
-typedef struct gr_partition {
-    gr_topic_t *topic;
-    int32_t index;
-    gr_log_t *log;
-    int32_t leader_epoch;
-    /* Cluster placement (single-node mode: this broker leads, alone in both lists). */
-    int32_t leader_id; /* the leading broker, GR_NO_BROKER (-1) while offline */
-    int32_t *replicas; /* assigned brokers, preferred leader first */
-    int32_t replica_count;
-    int32_t *isr; /* in-sync replicas */
-    int32_t isr_count;
-    int32_t partition_epoch;  /* version of the partition's state in the store */
-    gr_fetch_wait_t *waiters; /* fetches waiting for data here (fetch.c) */
-    int pending_jobs;         /* produces out on the worker (produce.c) */
-} gr_partition_t;
 
 typedef struct gr_topic_config {
     char *key;
@@ -100,18 +87,6 @@ int gr_topics_fini(gr_topics_t *t);
 gr_topic_t *gr_topics_find(gr_topics_t *t, const char *name, size_t len);
 gr_topic_t *gr_topics_find_id(gr_topics_t *t, gr_uuid_t id);
 gr_partition_t *gr_topic_partition(gr_topic_t *topic, int32_t index);
-
-/*
- * Checks a client's view of p's leader epoch (-1: no check). Returns
- * GR_KERR_NONE, FENCED_LEADER_EPOCH when the client's is older, or
- * UNKNOWN_LEADER_EPOCH when it is newer than this broker's.
- */
-static inline gr_kerr_t gr_partition_check_leader_epoch(const gr_partition_t *p, int32_t current)
-{
-    if (current < 0 || current == p->leader_epoch)
-        return GR_KERR_NONE;
-    return current > p->leader_epoch ? GR_KERR_UNKNOWN_LEADER_EPOCH : GR_KERR_FENCED_LEADER_EPOCH;
-}
 
 /* Calls fn for every topic (order unspecified). */
 void gr_topics_foreach(gr_topics_t *t, void (*fn)(gr_topic_t *, void *), void *arg);

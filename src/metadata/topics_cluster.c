@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
 #include "metadata/topics_int.h"
 #include "metadata/cluster_view.h"
-#include "replica/replica.h"
-#include "handlers/handlers.h"
+#include "log/batch_io.h"
+#include "log/log.h"
+#include "log/log_dir.h"
+#include "metadata/topics.h"
+#include "partition/partition.h"
 
 #define PATH_BUF 4096
 
@@ -26,15 +29,15 @@ static gr_topic_t *topic_create_empty(gr_broker_t *b, const char *name, gr_uuid_
         topic->partitions[i].leader_id = GR_NO_BROKER;
     }
     gr_topic_settings_compute(b, topic);
-    gr_topics_insert(&b->topics, topic);
+    gr_topics_insert(b->topics, topic);
     return topic;
 }
 
 /* Grows the partition array; waiting fetches are answered first (the array moves). */
-static int topic_grow(gr_broker_t *b, gr_topic_t *topic, int32_t count)
+static int topic_grow(gr_topic_t *topic, int32_t count)
 {
     for (int32_t i = 0; i < topic->partition_count; i++)
-        gr_fetch_wake_all(b, &topic->partitions[i]);
+        gr_partition_wake_all(&topic->partitions[i]);
     gr_partition_t *grown = realloc(topic->partitions, (size_t)count * sizeof *grown);
     if (!grown)
         return -ENOMEM;
@@ -59,7 +62,7 @@ gr_topic_t *gr_topics_learn(gr_broker_t *b, const char *name, size_t name_len, g
     char cname[GR_TOPIC_NAME_LIMIT + 1];
     memcpy(cname, name, name_len);
     cname[name_len] = '\0';
-    gr_topic_t *topic = gr_topics_find(&b->topics, cname, name_len);
+    gr_topic_t *topic = gr_topics_find(b->topics, cname, name_len);
     if (topic && !gr_uuid_is_zero(id) && !gr_uuid_is_zero(topic->id) &&
         memcmp(topic->id.b, id.b, sizeof id.b) != 0) {
         gr_logf(&b->log, GR_LOG_INFO, "topics", "%s has a new topic id: dropping the old topic",
@@ -70,11 +73,11 @@ gr_topic_t *gr_topics_learn(gr_broker_t *b, const char *name, size_t name_len, g
     if (!topic)
         return topic_create_empty(b, cname, id, partition_count);
     if (gr_uuid_is_zero(topic->id) && !gr_uuid_is_zero(id)) { /* learned before its id */
-        gr_topics_remove(&b->topics, topic);
+        gr_topics_remove(b->topics, topic);
         topic->id = id;
-        gr_topics_insert(&b->topics, topic);
+        gr_topics_insert(b->topics, topic);
     }
-    if (partition_count > topic->partition_count && topic_grow(b, topic, partition_count))
+    if (partition_count > topic->partition_count && topic_grow(topic, partition_count))
         return NULL;
     return topic;
 }
@@ -136,7 +139,9 @@ int gr_partition_host(gr_broker_t *b, gr_partition_t *p)
 
 void gr_partition_unhost(gr_broker_t *b, gr_partition_t *p, bool delete_data)
 {
-    gr_fetch_wake_all(b, p);
+    gr_partition_wake_all(p);
+    if (p->log && b->on_leadership)
+        b->on_leadership(b, p, false, GR_LEADERSHIP_ANY_EPOCH);
     if (!p->log) {
         if (delete_data)
             gr_partition_dir_delete(b, p->topic->name, strlen(p->topic->name), p->index);
@@ -153,16 +158,16 @@ void gr_partition_dir_delete(gr_broker_t *b, const char *topic, size_t topic_len
 {
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%.*s-%d", gr_topics_log_dir(b), (int)topic_len, topic, index);
-    int rc = gr_log_dir_remove_tree(&b->io.ops, path);
+    int rc = gr_log_dir_remove_tree(&b->io->ops, path);
     if (rc && rc != -ENOENT)
         gr_logf(&b->log, GR_LOG_WARN, "topics", "cannot delete %s: %s", path, strerror(-rc));
 }
 
 void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data)
 {
-    gr_topics_remove(&b->topics, topic);
+    gr_topics_remove(b->topics, topic);
     for (int32_t i = 0; i < topic->partition_count; i++)
-        gr_replica_stop(b, &topic->partitions[i], delete_data); /* groups leave with it */
+        gr_partition_unhost(b, &topic->partitions[i], delete_data); /* groups leave with it */
     gr_topic_free(topic);
 }
 
@@ -179,4 +184,15 @@ int gr_topic_apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *tex
     }
     gr_topic_adopt_configs(b, topic, fresh);
     return 0;
+}
+
+bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions)
+{
+    gr_topic_t *topic = gr_topics_find(b->topics, name, strlen(name));
+    if (!topic || topic->partition_count < partitions)
+        return false;
+    for (int32_t i = 0; i < partitions; i++)
+        if (!gr_cluster_view_node(b->cluster, topic->partitions[i].leader_id))
+            return false;
+    return true;
 }

@@ -49,4 +49,10 @@ void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data);
  */
 int gr_topic_apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *text, size_t len);
 
+/*
+ * Whether topic name has at least partitions partitions in this broker's
+ * metadata, each led by a live broker (admin requests wait for it).
+ */
+bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions);
+
 #endif

@@ -2,6 +2,8 @@
 #include "metadata/zk_docs.h"
 
 #include "metadata/store.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -34,18 +34,17 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "handlers/request.h"
+#include "protocol/frame.h"
 #include "core/worker.h"
 #include "codec_registry.h"
 #include "headers.h"
 #include "protocol/arena.h"
 #include "protocol/writer.h"
 
-#define GR_PEER_FRAME_SIZE_BYTES 4
-#define GR_PEER_WRITE_IOV        64 /* requests gathered into one sendmsg */
-#define GR_PEER_READ_MIN         (64 * 1024)
-#define GR_PEER_READ_KEEP        (1024 * 1024) /* read buffer kept between responses */
-#define GR_PEER_PORT_STR         8
+#define GR_PEER_WRITE_IOV 64 /* requests gathered into one sendmsg */
+#define GR_PEER_READ_MIN  (64 * 1024)
+#define GR_PEER_READ_KEEP (1024 * 1024) /* read buffer kept between responses */
+#define GR_PEER_PORT_STR  8
 
 typedef struct gr_peer_req {
     struct gr_peer_req *next;
@@ -698,23 +697,17 @@ static int32_t load_be32(const uint8_t *b)
 static int decode_response(gr_peer_t *p, const gr_peer_req_t *r, const uint8_t *frame, size_t len,
                            void **out /* out */, char *why, size_t whylen)
 {
-    gr_reader_t rd;
-    gr_reader_init(&rd, frame, len);
-    gr_response_header_t header;
-    int rc = gr_response_header_decode(&rd, gr_response_header_version(r->api, r->version),
-                                       &p->arena, &header);
-    if (rc == 0 && header.correlation_id != r->correlation_id) {
-        snprintf(why, whylen, "%s v%d response with correlation id %d, expected %d", r->api->name,
-                 r->version, header.correlation_id, r->correlation_id);
-        return -EBADMSG;
+    void *msg = gr_arena_alloc(&p->arena, r->api->response->struct_size);
+    if (!msg) {
+        snprintf(why, whylen, "no memory for a %s response", r->api->name);
+        return -ENOMEM;
     }
-    const gr_codec_desc_t *desc = r->api->response;
-    void *msg = rc ? NULL : gr_arena_alloc(&p->arena, desc->struct_size);
-    if (rc == 0 && !msg)
-        rc = -ENOMEM;
-    if (rc == 0) {
-        desc->init(msg);
-        rc = desc->decode(&rd, r->version, &p->arena, msg);
+    int rc =
+        gr_frame_decode_response(frame, len, r->api, r->version, r->correlation_id, &p->arena, msg);
+    if (rc == -EPROTO) {
+        snprintf(why, whylen, "%s v%d response with correlation id other than %d", r->api->name,
+                 r->version, r->correlation_id);
+        return -EBADMSG;
     }
     if (rc) {
         snprintf(why, whylen, "malformed %s v%d response of %zu bytes", r->api->name, r->version,
@@ -733,7 +726,7 @@ static bool deliver_frames(gr_peer_t *p)
 {
     uint64_t gen = p->conn_gen;
     size_t pos = 0;
-    while (p->rlen - pos >= GR_PEER_FRAME_SIZE_BYTES) {
+    while (p->rlen - pos >= GR_FRAME_SIZE_BYTES) {
         int32_t size = load_be32(p->rbuf + pos);
         if (!p->inflight.head) {
             connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG,
@@ -747,9 +740,9 @@ static bool deliver_frames(gr_peer_t *p)
             connection_lost(p, -EBADMSG, -ECONNRESET, EBADMSG, why);
             return false;
         }
-        if (p->rlen - pos - GR_PEER_FRAME_SIZE_BYTES < (size_t)size)
+        if (p->rlen - pos - GR_FRAME_SIZE_BYTES < (size_t)size)
             break;
-        const uint8_t *frame = p->rbuf + pos + GR_PEER_FRAME_SIZE_BYTES;
+        const uint8_t *frame = p->rbuf + pos + GR_FRAME_SIZE_BYTES;
         gr_peer_req_t *r = p->inflight.head;
         void *msg = NULL;
         char why[160];
@@ -759,7 +752,7 @@ static bool deliver_frames(gr_peer_t *p)
             connection_lost(p, rc, -ECONNRESET, -rc, why);
             return false;
         }
-        pos += GR_PEER_FRAME_SIZE_BYTES + (size_t)size;
+        pos += GR_FRAME_SIZE_BYTES + (size_t)size;
         list_pop(&p->inflight);
         p->stats.responses++;
         p->answered = true;
@@ -785,9 +778,9 @@ static bool deliver_frames(gr_peer_t *p)
 static int grow_rbuf(gr_peer_t *p)
 {
     size_t want = p->rlen + GR_PEER_READ_MIN;
-    if (p->rlen >= GR_PEER_FRAME_SIZE_BYTES) {
+    if (p->rlen >= GR_FRAME_SIZE_BYTES) {
         int32_t size = load_be32(p->rbuf);
-        size_t frame = GR_PEER_FRAME_SIZE_BYTES + (size_t)(size > 0 ? size : 0);
+        size_t frame = GR_FRAME_SIZE_BYTES + (size_t)(size > 0 ? size : 0);
         /* Grow towards a big frame by doubling as its bytes arrive, so a bare
          * size prefix cannot make us allocate the whole cap at once. */
         size_t doubled = p->rcap * 2;
@@ -865,32 +858,18 @@ gr_peer_t *gr_peer_new(struct ev_loop *loop, int32_t node_id, const char *host, 
     return p;
 }
 
-/* Encodes size prefix, header and body into a new request. Returns 0 or -errno. */
+/* Encodes the whole frame into a new request. Returns 0 or -errno. */
 static int encode_request(gr_peer_t *p, const gr_api_desc_t *api, int16_t version, const void *msg,
                           gr_peer_req_t *r)
 {
     gr_writer_t w;
     gr_writer_init(&w);
-    size_t size_pos = gr_write_reserve(&w, GR_PEER_FRAME_SIZE_BYTES);
-    gr_request_header_t h;
-    gr_request_header_init(&h);
-    h.request_api_key = api->key;
-    h.request_api_version = version;
-    h.correlation_id = r->correlation_id;
-    h.client_id = gr_str(p->client_id);
-    int rc = gr_request_header_encode(&w, gr_request_header_version(api, version), &h);
-    if (rc == 0)
-        rc = api->request->encode(&w, version, msg);
-    if (rc == 0 && w.err)
-        rc = w.err;
-    /* Records living in files are for responses; a request must be all memory. */
-    if (rc == 0 && (w.hole_count || w.len - GR_PEER_FRAME_SIZE_BYTES > INT32_MAX))
-        rc = -EINVAL;
+    int rc =
+        gr_frame_encode_request(&w, api, version, r->correlation_id, gr_str(p->client_id), msg);
     if (rc) {
         gr_writer_fini(&w);
         return rc;
     }
-    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - GR_PEER_FRAME_SIZE_BYTES));
     r->frame = w.buf; /* the request takes the writer's buffer */
     r->len = w.len;
     free(w.holes);

@@ -2,8 +2,10 @@
 /*
  * The broker side of the controller's requests (LeaderAndIsr,
  * UpdateMetadata, StopReplica): controller epoch fencing, and what a
- * partition's new placement means for this broker (open its log, move its
- * consumer groups).
+ * partition's new placement means for this broker: open or close its log,
+ * and tell the layer above (b->on_leadership: the group coordinator) when
+ * its leadership here begins or ends. Replication's fetchers and ISR
+ * tracking grow here.
  *
  * Runs on: loop thread.
  */
@@ -37,22 +39,5 @@ gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p);
 
 /* Stops this broker's replica of p (StopReplica); deletes its data when delete_data. */
 void gr_replica_stop(gr_broker_t *b, gr_partition_t *p, bool delete_data);
-
-/*
- * Why this broker cannot serve p's data to clients, or GR_KERR_NONE:
- * UNKNOWN_TOPIC_OR_PARTITION when p is NULL (or has no log, single-node),
- * NOT_LEADER_OR_FOLLOWER in cluster mode when another broker leads it (or
- * nobody does), so that clients refresh their metadata.
- */
-gr_kerr_t gr_partition_serve_error(const gr_broker_t *b, const gr_partition_t *p);
-
-/*
- * Whether topic name has at least partitions partitions in this broker's
- * metadata, each led by a live broker (cluster-mode admin requests wait for it).
- */
-bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions);
-
-/* Whether this broker leads p: it holds the log and the controller named it leader. */
-bool gr_partition_led_here(const gr_broker_t *b, const gr_partition_t *p);
 
 #endif

@@ -35,6 +35,8 @@
 #include <ev.h>
 
 #include "broker/broker.h"
+#include "metadata/cluster_view.h"
+#include "metadata/topics.h"
 #include "codec_registry.h"
 #include "describe_groups.h"
 #include "find_coordinator.h"
@@ -121,8 +123,8 @@ static void broker_start(fixture_t *fx, const char *partitions, const char *load
     assert_non_null(fx->log_file);
     fx->b->log.out = fx->log_file;
     assert_int_equal(gr_broker_start(fx->b), 0);
-    fx->b->groups.env.respond_join = record_join;
-    fx->b->groups.env.respond_sync = record_sync;
+    fx->b->groups->env.respond_join = record_join;
+    fx->b->groups->env.respond_sync = record_sync;
 }
 
 static void broker_stop(fixture_t *fx)
@@ -171,7 +173,7 @@ static void run_until_loaded(fixture_t *fx)
     ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
     deadline.data = &expired;
     ev_timer_start(fx->loop, &deadline);
-    while (!expired && gr_coordinator_loading(&fx->b->groups))
+    while (!expired && gr_coordinator_loading(fx->b->groups))
         ev_run(fx->loop, EVRUN_ONCE);
     ev_timer_stop(fx->loop, &deadline);
     if (expired)
@@ -182,12 +184,12 @@ static void run_until_loaded(fixture_t *fx)
 
 static gr_coordinator_t *co_of(fixture_t *fx)
 {
-    return &fx->b->groups;
+    return fx->b->groups;
 }
 
 static gr_topic_t *offsets_topic(fixture_t *fx)
 {
-    return gr_topics_find(&fx->b->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+    return gr_topics_find(fx->b->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
 }
 
 /* A group id starting with prefix, of the given coordinator partition (among partitions). */
@@ -303,7 +305,7 @@ static void set_other_node(fixture_t *fx)
         {.id = OTHER_BROKER, .host = "other.example", .port = OTHER_PORT},
     };
     snprintf(nodes[0].host, sizeof nodes[0].host, "%s", fx->b->advertised_host);
-    assert_int_equal(gr_cluster_view_set_nodes(&fx->b->cluster, nodes, 2), 0);
+    assert_int_equal(gr_cluster_view_set_nodes(fx->b->cluster, nodes, 2), 0);
 }
 
 /* ---- tests ------------------------------------------------------------------------- */

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "protocol/frame.h"
 #include "api_versions.h"
 #include "broker/broker.h"
 #include "handlers/request.h"
@@ -160,7 +161,8 @@ static void encode_response(gr_writer_t *w, const gr_api_desc_t *api, int16_t ve
 {
     size_t size_pos = gr_write_reserve(w, 4);
     gr_response_header_t h = {.correlation_id = correlation_id};
-    assert_int_equal(gr_response_header_encode(w, gr_response_header_version(api, version), &h), 0);
+    assert_int_equal(
+        gr_response_header_encode(w, gr_frame_response_header_version(api, version), &h), 0);
     assert_int_equal(api->response->encode(w, version, resp), 0);
     gr_writer_put_int32(w, size_pos, (int32_t)(w->len - 4));
 }
@@ -185,8 +187,8 @@ static void fake_on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fra
     gr_reader_t r;
     gr_reader_init(&r, frame, len);
     gr_request_header_t h;
-    assert_int_equal(gr_request_header_decode(&r, gr_request_header_version(api, version), a, &h),
-                     0);
+    assert_int_equal(
+        gr_request_header_decode(&r, gr_frame_request_header_version(api, version), a, &h), 0);
     snprintf(fb->client_id, sizeof fb->client_id, "%.*s", h.client_id.len, h.client_id.ptr);
     void *req = gr_arena_alloc(a, api->request->struct_size);
     api->request->init(req);

@@ -24,6 +24,7 @@
 #include <ev.h>
 
 #include "broker/broker.h"
+#include "metadata/producer_ids.h"
 #include "metadata/store.h"
 #include "log/log_dir.h"
 

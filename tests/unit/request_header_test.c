@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "protocol/frame.h"
 #include "handlers/request.h"
 #include "codec_registry.h"
 #include "headers.h"
@@ -27,11 +28,11 @@ static void test_request_header_versions(void **state)
     (void)state;
     const gr_api_desc_t *cs = gr_api_find(API_CONTROLLED_SHUTDOWN);
     const gr_api_desc_t *fetch = gr_api_find(API_FETCH);
-    assert_int_equal(gr_request_header_version(cs, 0), 0);
-    assert_int_equal(gr_request_header_version(cs, 1), 1);
-    assert_int_equal(gr_request_header_version(cs, 3), 2);
-    assert_int_equal(gr_request_header_version(fetch, 11), 1);
-    assert_int_equal(gr_request_header_version(fetch, 12), 2);
+    assert_int_equal(gr_frame_request_header_version(cs, 0), 0);
+    assert_int_equal(gr_frame_request_header_version(cs, 1), 1);
+    assert_int_equal(gr_frame_request_header_version(cs, 3), 2);
+    assert_int_equal(gr_frame_request_header_version(fetch, 11), 1);
+    assert_int_equal(gr_frame_request_header_version(fetch, 12), 2);
 }
 
 static void test_response_header_versions(void **state)
@@ -39,10 +40,10 @@ static void test_response_header_versions(void **state)
     (void)state;
     const gr_api_desc_t *av = gr_api_find(API_API_VERSIONS);
     const gr_api_desc_t *produce = gr_api_find(API_PRODUCE);
-    assert_int_equal(gr_response_header_version(av, 0), 0);
-    assert_int_equal(gr_response_header_version(av, 3), 0);
-    assert_int_equal(gr_response_header_version(produce, 8), 0);
-    assert_int_equal(gr_response_header_version(produce, 9), 1);
+    assert_int_equal(gr_frame_response_header_version(av, 0), 0);
+    assert_int_equal(gr_frame_response_header_version(av, 3), 0);
+    assert_int_equal(gr_frame_response_header_version(produce, 8), 0);
+    assert_int_equal(gr_frame_response_header_version(produce, 9), 1);
 }
 
 /* A ControlledShutdown v0 header is key, version and correlation id only. */
@@ -55,7 +56,7 @@ static void test_controlled_shutdown_v0_header_has_no_client_id(void **state)
     gr_reader_t r;
     gr_reader_init(&r, bytes, sizeof bytes);
     gr_request_header_t h;
-    int16_t hv = gr_request_header_version(gr_api_find(API_CONTROLLED_SHUTDOWN), 0);
+    int16_t hv = gr_frame_request_header_version(gr_api_find(API_CONTROLLED_SHUTDOWN), 0);
     assert_int_equal(gr_request_header_decode(&r, hv, &arena, &h), 0);
     assert_int_equal(h.correlation_id, 42);
     assert_int_equal(h.client_id.len, 0);    /* default, not read from the wire */

@@ -16,7 +16,8 @@
 
 #include <cmocka.h>
 
-#include "broker/broker.h"
+#include "core/context.h"
+#include "metadata/topics.h"
 #include "metadata/topic_config.h"
 
 static void test_table_is_consistent(void **state)

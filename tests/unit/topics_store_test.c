@@ -28,6 +28,8 @@
 #include <ev.h>
 
 #include "broker/broker.h"
+#include "log/log.h"
+#include "metadata/topics.h"
 #include "metadata/store.h"
 #include "metadata/zk_json.h"
 #include "log/log_dir.h"
@@ -212,7 +214,7 @@ static gr_topic_t *create(fixture_t *fx, const char *name, int32_t partitions,
 
 static gr_topic_t *find(fixture_t *fx, const char *name)
 {
-    return gr_topics_find(&fx->b->topics, name, strlen(name));
+    return gr_topics_find(fx->b->topics, name, strlen(name));
 }
 
 static bool dir_exists(fixture_t *fx, const char *name)
@@ -262,7 +264,7 @@ static void test_documents_and_restart(void **state)
     broker_stop(fx);
 
     assert_int_equal(broker_start(fx), 0);
-    assert_int_equal(fx->b->topics.count, 2);
+    assert_int_equal(fx->b->topics->count, 2);
     assert_string_equal(fx->b->cluster_id, cluster_id);
     alpha = find(fx, "alpha");
     assert_non_null(alpha);
@@ -295,7 +297,7 @@ static void test_documents_and_restart(void **state)
     broker_stop(fx);
 
     assert_int_equal(broker_start(fx), 0);
-    assert_int_equal(fx->b->topics.count, 1);
+    assert_int_equal(fx->b->topics->count, 1);
     assert_null(find(fx, "alpha"));
     assert_non_null(find(fx, "beta"));
     assert_false(dir_exists(fx, "alpha-0"));

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The broker context: everything one broker owns, passed to every handler
+ * and subsystem. No other mutable state exists at file scope, so a test can
+ * run two brokers in one process.
+ *
+ * The core services (loop, config, logger, worker pool) are embedded; every
+ * subsystem sits behind a pointer to a type declared here only by name, so
+ * this header depends on nothing above src/core/. A file that uses a
+ * subsystem includes that subsystem's header, and the include graph between
+ * folders shows who really calls whom (see DESIGN.md, "Source layout").
+ * gr_broker_init (src/broker/) allocates and wires them; the composition root
+ * is the only place that knows them all.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_CORE_CONTEXT_H
+#define GR_CORE_CONTEXT_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "core/logging.h"
+#include "core/worker.h"
+
+#define GR_CLUSTER_ID_MAX 64
+
+typedef struct gr_broker gr_broker_t;
+typedef struct gr_server gr_server_t;
+typedef struct gr_log_dir gr_log_dir_t;
+typedef struct gr_fd_cache gr_fd_cache_t;
+typedef struct gr_batch_io gr_batch_io_t;
+typedef struct gr_cleaner gr_cleaner_t;
+typedef struct gr_topics gr_topics_t;
+typedef struct gr_cluster_view gr_cluster_view_t;
+typedef struct gr_zk_member gr_zk_member_t;
+typedef struct gr_coordinator gr_coordinator_t;
+typedef struct gr_store gr_store_t;
+typedef struct gr_store_session gr_store_session_t;
+typedef struct gr_producer_ids gr_producer_ids_t;
+typedef struct gr_partition gr_partition_t;
+
+typedef struct gr_broker_stats {
+    uint64_t requests;
+    uint64_t fetch_record_bytes; /* record bytes put into fetch responses */
+    uint64_t recompress_jobs;    /* produces recompressed on the worker */
+} gr_broker_stats_t;
+
+/*
+ * What a change of leadership of a partition means above the replica layer
+ * (the group coordinator loads or unloads the groups of a __consumer_offsets
+ * partition). Set by the composition root; called when the controller's
+ * word changes a partition's leadership here (src/replica/) and when a
+ * partition's log here closes (leadership ends, epoch GR_LEADERSHIP_ANY_EPOCH).
+ */
+#define GR_LEADERSHIP_ANY_EPOCH (-1)
+typedef void gr_leadership_fn(gr_broker_t *b, gr_partition_t *p, bool led_here,
+                              int32_t leader_epoch);
+
+struct gr_broker {
+    struct ev_loop *loop;
+    gr_config_t config;
+    gr_logger_t log;
+    gr_worker_t worker; /* slow work off the loop: recompression */
+    bool worker_started;
+    gr_server_t *server;
+    gr_log_dir_t *log_dir;
+    gr_fd_cache_t *fds;
+    gr_batch_io_t *io;                 /* the logs' I/O table */
+    gr_cleaner_t *cleaner;             /* log compaction, on threads of its own */
+    gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
+    gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
+    gr_zk_member_t *zk;                /* membership, election and the controller */
+    gr_coordinator_t *groups;          /* the group coordinator */
+    gr_store_t *store;                 /* the metadata store (ZooKeeper or the local one) */
+    gr_store_session_t *store_session; /* the broker's session on it */
+    int store_pending;                 /* store writes issued and not yet completed */
+    gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
+    gr_leadership_fn *on_leadership;   /* may be NULL */
+    gr_broker_stats_t stats;
+    char cluster_id[GR_CLUSTER_ID_MAX];
+    char advertised_host[GR_LISTENER_HOST_MAX];
+    int32_t advertised_port;
+    ev_timer retention_timer;
+    ev_timer flush_timer;
+    ev_signal sigterm;
+    ev_signal sigint;
+    ev_timer checkpoint_timer;
+    bool stopping;
+    bool started;
+};
+
+/* Wall clock in ms. */
+int64_t gr_broker_now_ms(const gr_broker_t *b);
+
+#endif
