@@ -57,4 +57,22 @@ int gr_zk_admin_delete_topic(gr_broker_t *b, const char *name, gr_zk_admin_done_
 int gr_zk_admin_set_configs(gr_broker_t *b, const char *name, const gr_topic_config_t *configs,
                             int count, gr_zk_admin_done_fn *done, void *opaque);
 
+/*
+ * Auto-creation's entry (Metadata, the group coordinator): creates the topic
+ * now on a single node (gr_topics_create: *out set), or in a cluster writes
+ * it for the controller to create and answers LEADER_NOT_AVAILABLE, which
+ * clients retry. Other answers as gr_topics_create's.
+ */
+gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t partitions,
+                                    const gr_topic_config_t *configs, int config_count,
+                                    gr_topic_t **out, char *err, size_t errlen);
+
+/*
+ * gr_topics_set_configs, then in a cluster the /config/topics document and
+ * the notification every broker applies (asynchronously, a failure logged).
+ */
+gr_kerr_t gr_admin_set_topic_configs(gr_broker_t *b, gr_topic_t *topic,
+                                     const gr_topic_config_t *configs, int count,
+                                     bool validate_only, char *err, size_t errlen);
+
 #endif

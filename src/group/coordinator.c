@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "controller/zk_admin.h"
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -147,9 +148,9 @@ static gr_kerr_t create_topic(gr_coordinator_t *co)
     };
     char err[256];
     gr_topic_t *topic;
-    gr_kerr_t kerr =
-        gr_topics_create(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
-                         (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
+    gr_kerr_t kerr = gr_admin_create_topic_now(
+        b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
+        (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
     if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster->zk_mode)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
     if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {

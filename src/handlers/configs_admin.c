@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "alter_configs.h"
+#include "controller/zk_admin.h"
 #include "core/context.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
@@ -478,7 +479,7 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
         if (err)
             return err;
     }
-    return gr_topics_set_configs(b, topic, set.items, set.count, validate_only, msg, len);
+    return gr_admin_set_topic_configs(b, topic, set.items, set.count, validate_only, msg, len);
 }
 
 static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "controller/zk_admin.h"
 #include "core/context.h"
 #include "group/coordinator.h"
 #include "handlers/request.h"
@@ -50,7 +51,8 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
     memcpy(cname, name.ptr, (size_t)name.len);
     cname[name.len] = '\0';
     char err[256];
-    *kerr = gr_topics_create(b, cname, b->config.num_partitions, NULL, 0, &topic, err, sizeof err);
+    *kerr = gr_admin_create_topic_now(b, cname, b->config.num_partitions, NULL, 0, &topic, err,
+                                      sizeof err);
     if (*kerr) {
         gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len, name.ptr,
                 err);

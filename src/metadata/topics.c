@@ -59,7 +59,6 @@
 #include "metadata/topic_config.h"
 #include "metadata/topics_int.h"
 #include "metadata/store.h"
-#include "controller/zk_admin.h"
 #include "metadata/zk_docs.h"
 #include "metadata/zk_json.h"
 
@@ -501,9 +500,9 @@ static int open_partitions(gr_broker_t *b, gr_topic_t *topic)
     return rc;
 }
 
-gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
-                           const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
-                           char *err, size_t errlen)
+gr_kerr_t gr_topics_create_check(gr_broker_t *b, const char *name, int32_t partitions,
+                                 const gr_topic_config_t *configs, int config_count, char *err,
+                                 size_t errlen)
 {
     gr_kerr_t kerr = gr_topic_name_check(name, strlen(name));
     if (kerr) {
@@ -529,15 +528,17 @@ gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
         if (kerr)
             return kerr;
     }
-    if (b->cluster->zk_mode) {
-        /* The controller creates it; clients retry until it has leaders. */
-        if (gr_zk_admin_create_topic(b, name, partitions, NULL, configs, config_count, NULL,
-                                     NULL) != 0)
-            snprintf(err, errlen, "no live broker to place it on");
-        else
-            snprintf(err, errlen, "being created");
-        return GR_KERR_LEADER_NOT_AVAILABLE;
-    }
+    return GR_KERR_NONE;
+}
+
+gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
+                           const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
+                           char *err, size_t errlen)
+{
+    gr_kerr_t kerr =
+        gr_topics_create_check(b, name, partitions, configs, config_count, err, errlen);
+    if (kerr)
+        return kerr;
     gr_topic_t *topic = gr_topic_new(name, partitions);
     if (!topic)
         return GR_KERR_UNKNOWN_SERVER_ERROR;
@@ -652,10 +653,7 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_adopt_configs(b, topic, fresh);
-    if (b->cluster->zk_mode) /* every broker applies it from the notification */
-        (void)gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL,
-                                      NULL);
-    else
+    if (!b->cluster->zk_mode) /* in a cluster the caller notifies every broker */
         topic_store_save_config(b, topic);
     gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s now has %d config override(s)", topic->name,
             topic->config_count);

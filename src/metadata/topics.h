@@ -107,14 +107,19 @@ gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, s
  * Creates a topic: topic id, directories and logs for each partition, then
  * its store documents, written asynchronously (a failed write is logged, not
  * returned). configs are validated first (nothing is created on error).
- * In cluster mode the topic is only written to ZooKeeper for the controller
- * to create, and the result is LEADER_NOT_AVAILABLE (*out untouched).
+ * Single-node mode only: in a cluster the controller creates topics
+ * (gr_admin_create_topic_now in controller/zk_admin.h chooses).
  * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
  * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
  */
 gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
                            const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
                            char *err, size_t errlen);
+
+/* The checks of gr_topics_create, creating nothing (same answers). */
+gr_kerr_t gr_topics_create_check(gr_broker_t *b, const char *name, int32_t partitions,
+                                 const gr_topic_config_t *configs, int config_count, char *err,
+                                 size_t errlen);
 
 /* Deletes a topic's store documents (asynchronously) and its data. Returns GR_KERR_NONE. */
 gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
@@ -132,9 +137,10 @@ int gr_topics_load(gr_broker_t *b);
  * Replaces a topic's overrides with configs (count of them; AlterConfigs'
  * whole-set semantics): validates every key and value and the set as a
  * whole, then, unless validate_only, applies the new settings to every
- * partition's log at once and writes /config/topics/<name> (asynchronously,
- * a failure logged). Returns GR_KERR_NONE, INVALID_CONFIG (err filled) or
- * UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
+ * partition's log at once and, in single-node mode, writes
+ * /config/topics/<name> (asynchronously, a failure logged; in a cluster
+ * gr_admin_set_topic_configs also notifies every broker). Returns GR_KERR_NONE, INVALID_CONFIG (err
+ * filled) or UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
  */
 gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
                                 int count, bool validate_only, char *err, size_t errlen);
