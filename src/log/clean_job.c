@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,11 @@ static int reader_get(job_reader_t *r, int64_t pos, size_t need, const uint8_t *
         r->cap = want;
     }
     ssize_t n = gr_io_pread_all(r->io, r->fd, r->buf, want, pos);
+    /* -errno always fits an int, but a bare (int)n could be >= 0 for all
+     * the compiler knows, a path that returns "success" with *out unset
+     * (gcc -O2: -Wmaybe-uninitialized in reader_next). */
     if (n < 0)
-        return (int)n;
+        return n < INT_MIN ? -EIO : (int)n;
     r->off = pos;
     r->len = (size_t)n;
     if ((size_t)n < need)
