@@ -31,78 +31,37 @@ void gr_clean_file(const char *dir, int64_t base, const char *ext, const char *s
     snprintf(buf, size, "%s/%020" PRId64 "%s%s", dir, base, ext, suffix);
 }
 
-/* A forward reader over one source's private fd, up to the size it had. */
-typedef struct job_reader {
-    const gr_io_ops_t *io;
-    int fd;
-    int64_t size;
-    uint8_t *buf;
-    size_t cap, chunk;
-    int64_t off;
-    size_t len;
-} job_reader_t;
-
-/* Points *out at need bytes at pos. 0, -ENODATA past the end, or -errno. */
-static int reader_get(job_reader_t *r, int64_t pos, size_t need, const uint8_t **out)
-{
-    if (pos < 0 || pos + (int64_t)need > r->size)
-        return -ENODATA;
-    if (pos >= r->off && pos + (int64_t)need <= r->off + (int64_t)r->len) {
-        *out = r->buf + (pos - r->off);
-        return 0;
-    }
-    size_t want = need > r->chunk ? need : r->chunk;
-    if ((int64_t)want > r->size - pos)
-        want = (size_t)(r->size - pos);
-    if (want > r->cap) {
-        uint8_t *nb = realloc(r->buf, want);
-        if (!nb)
-            return -ENOMEM;
-        r->buf = nb;
-        r->cap = want;
-    }
-    ssize_t n = gr_io_pread_all(r->io, r->fd, r->buf, want, pos);
-    if (n < 0)
-        return (int)n;
-    r->off = pos;
-    r->len = (size_t)n;
-    if ((size_t)n < need)
-        return -ENODATA;
-    *out = r->buf;
-    return 0;
-}
-
 /*
  * The whole batch at *pos of the source: 1 with *batch, *h and *pos moved
  * past it; 0 at the end; -EBADMSG for a batch that cannot be there (the data
  * below the high watermark was validated on append), or -errno.
  */
-static int reader_next(job_reader_t *r, int64_t *pos, const uint8_t **batch, gr_batch_header_t *h)
+static int reader_next(gr_segment_reader_t *r, int64_t *pos, const uint8_t **batch,
+                       gr_batch_header_t *h)
 {
     if (*pos >= r->size)
         return 0;
     const uint8_t *p;
-    int rc = reader_get(r, *pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+    int rc = gr_segment_reader_get(r, *pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
     if (rc < 0)
         return rc == -ENODATA ? -EBADMSG : rc;
     if (gr_batch_header_parse(p, GR_RECORD_BATCH_HEADER_SIZE, h) < 0 ||
         h->magic != GR_RECORD_BATCH_MAGIC_V2)
         return -EBADMSG;
-    rc = reader_get(r, *pos, (size_t)gr_batch_size(h), batch);
+    rc = gr_segment_reader_get(r, *pos, (size_t)gr_batch_size(h), batch);
     if (rc < 0)
         return rc == -ENODATA ? -EBADMSG : rc;
     *pos += gr_batch_size(h);
     return 1;
 }
 
-static void reader_init(job_reader_t *r, const gr_clean_job_t *job, const gr_clean_source_t *src)
+/* A reader over source src's private fd, up to the size it had when the job began. */
+static void reader_init(gr_segment_reader_t *r, const gr_clean_job_t *job,
+                        const gr_clean_source_t *src)
 {
-    memset(r, 0, sizeof *r);
-    r->io = job->io;
-    r->fd = src->fd;
-    r->size = src->size;
-    r->chunk = job->params.io_buffer_size > JOB_READ_CHUNK_MIN ? job->params.io_buffer_size
-                                                               : JOB_READ_CHUNK_MIN;
+    size_t chunk = job->params.io_buffer_size > JOB_READ_CHUNK_MIN ? job->params.io_buffer_size
+                                                                   : JOB_READ_CHUNK_MIN;
+    gr_segment_reader_init_fd(r, job->io, src->fd, src->size, chunk);
 }
 
 static double monotonic_sec(void)
@@ -205,7 +164,7 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
     int rc = 0;
     for (size_t i = 0; i < job->nsources && rc == 0; i++) {
         const gr_clean_source_t *src = &job->sources[i];
-        job_reader_t r;
+        gr_segment_reader_t r;
         reader_init(&r, job, src);
         int64_t pos = 0;
         const uint8_t *batch;
@@ -221,7 +180,7 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
                 job->end_offset =
                     h.base_offset > job->first_dirty ? h.base_offset : job->first_dirty;
                 rc = mapped_any ? 0 : -ENOBUFS;
-                free(r.buf);
+                gr_segment_reader_fini(&r);
                 return rc;
             }
             rc = gr_clean_batch_map(batch, (size_t)gr_batch_size(&h), job->first_dirty, map);
@@ -232,7 +191,7 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
             if (rc < 0)
                 break;
         }
-        free(r.buf);
+        gr_segment_reader_fini(&r);
     }
     return rc < 0 ? rc : 0;
 }
@@ -324,7 +283,7 @@ typedef struct job_maps {
 static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const job_maps_t *maps,
                         int fd, gr_clean_output_t *out, job_index_t *ix, job_pacer_t *pacer)
 {
-    job_reader_t r;
+    gr_segment_reader_t r;
     reader_init(&r, job, src);
     gr_writer_t w;
     gr_writer_init(&w);
@@ -361,7 +320,7 @@ static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const
             break;
     }
     gr_writer_fini(&w);
-    free(r.buf);
+    gr_segment_reader_fini(&r);
     return rc < 0 ? rc : 0;
 }
 

@@ -121,10 +121,15 @@ int gr_segment_fd(gr_segment_t *seg);
 
 typedef struct gr_log gr_log_t;
 
-/* What the caller knows from the log dir when opening a partition's log. */
+/*
+ * What the caller knows from the log dir when opening a partition's log.
+ * io and fds are kept by pointer, not copied: both (and io's ctx) must stay
+ * valid until the log is closed and every segment reference taken from it
+ * has been put, since the last put closes the segment's fd through them.
+ */
 typedef struct gr_log_open_args {
-    const gr_io_ops_t *io;    /* NULL: gr_io_default() */
-    gr_fd_cache_t *fds;       /* required */
+    const gr_io_ops_t *io;    /* NULL: gr_io_default(); kept (see above) */
+    gr_fd_cache_t *fds;       /* required; kept (see above) */
     bool clean_shutdown;      /* the dir's clean-shutdown marker was present */
     int64_t recovery_point;   /* from recovery-point-offset-checkpoint; -1 unknown */
     int64_t log_start_offset; /* from log-start-offset-checkpoint; -1 unknown */

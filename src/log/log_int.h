@@ -201,6 +201,39 @@ int gr_segment_mark_deleted(gr_segment_t *seg);
  */
 void gr_segment_detach(gr_segment_t *seg);
 
+/*
+ * segment_reader.c: a buffered forward reader over a segment's .log, for
+ * walking its batches. Over a gr_segment_t (loop thread; the fd comes from
+ * the fd cache at each refill), or over a private fd (any thread: the
+ * cleaner's workers). Embedded: init, then gets, then fini.
+ */
+typedef struct gr_segment_reader {
+    const gr_io_ops_t *io;
+    gr_segment_t *seg; /* NULL: read fd */
+    int fd;
+    int64_t size; /* readable bytes [0, size), fixed at init */
+    size_t chunk; /* bytes read ahead per refill (more when one get needs more) */
+    uint8_t *buf;
+    size_t cap;
+    int64_t buf_off; /* file position of buf[0] */
+    size_t buf_len;
+    int64_t bytes_read; /* total read from the file */
+} gr_segment_reader_t;
+
+/* A reader over seg's .log up to its current size. Runs on: loop thread. */
+void gr_segment_reader_init(gr_segment_reader_t *r, gr_segment_t *seg, size_t chunk);
+/* A reader over fd (not owned; left open by fini) up to size bytes. */
+void gr_segment_reader_init_fd(gr_segment_reader_t *r, const gr_io_ops_t *io, int fd, int64_t size,
+                               size_t chunk);
+/* Frees the buffer; the reader may be inited again. */
+void gr_segment_reader_fini(gr_segment_reader_t *r);
+/*
+ * Points *out at need bytes at file position pos, valid until the next get
+ * or fini. Returns 0, -ENODATA when they are not all below size or the file
+ * is shorter than size, -ENOMEM, or -errno (open or read failure).
+ */
+int gr_segment_reader_get(gr_segment_reader_t *r, int64_t pos, size_t need, const uint8_t **out);
+
 /* epoch_cache.c: the leader-epoch cache (epoch → start offset, both increasing). */
 typedef struct gr_epoch_entry {
     int32_t epoch;

@@ -26,67 +26,6 @@
 #define SEG_READ_CHUNK   (8 * 1024)
 #define SEG_INDEX_MAX_MB (1024 * 1024 * 1024)
 
-/* A buffered forward reader over the segment's .log, up to seg->size. */
-typedef struct seg_reader {
-    gr_segment_t *seg;
-    uint8_t *buf;
-    size_t cap;
-    size_t chunk;
-    int64_t buf_off;
-    size_t buf_len;
-    int64_t bytes_read;
-} seg_reader_t;
-
-static void reader_init(seg_reader_t *r, gr_segment_t *seg, size_t chunk)
-{
-    memset(r, 0, sizeof *r);
-    r->seg = seg;
-    r->chunk = chunk;
-}
-
-static void reader_fini(seg_reader_t *r)
-{
-    free(r->buf);
-}
-
-/*
- * Points *out at need bytes at pos. Returns 0, -ENODATA when they are past
- * seg->size or the file is shorter, or -errno.
- */
-static int reader_get(seg_reader_t *r, int64_t pos, size_t need, const uint8_t **out)
-{
-    gr_segment_t *seg = r->seg;
-    if (pos < 0 || pos + (int64_t)need > seg->size)
-        return -ENODATA;
-    if (pos >= r->buf_off && pos + (int64_t)need <= r->buf_off + (int64_t)r->buf_len) {
-        *out = r->buf + (pos - r->buf_off);
-        return 0;
-    }
-    size_t want = need > r->chunk ? need : r->chunk;
-    if ((int64_t)want > seg->size - pos)
-        want = (size_t)(seg->size - pos);
-    if (want > r->cap) {
-        uint8_t *nb = realloc(r->buf, want);
-        if (!nb)
-            return -ENOMEM;
-        r->buf = nb;
-        r->cap = want;
-    }
-    int fd = gr_segment_fd(seg);
-    if (fd < 0)
-        return fd;
-    ssize_t n = gr_io_pread_all(seg->io, fd, r->buf, want, pos);
-    if (n < 0)
-        return (int)n;
-    r->bytes_read += n;
-    r->buf_off = pos;
-    r->buf_len = (size_t)n;
-    if ((size_t)n < need)
-        return -ENODATA;
-    *out = r->buf;
-    return 0;
-}
-
 gr_segment_t *gr_segment_new(const char *dir, int64_t base_offset, const gr_io_ops_t *io,
                              gr_fd_cache_t *cache)
 {
@@ -313,16 +252,16 @@ static void seg_reset_indexes(gr_segment_t *seg)
 int gr_segment_scan(gr_segment_t *seg, bool verify_crc, int64_t index_interval,
                     gr_segment_batch_fn fn, void *arg, gr_segment_scan_t *out)
 {
-    seg_reader_t r;
-    reader_init(&r, seg, SEG_SCAN_CHUNK);
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, SEG_SCAN_CHUNK);
     seg_reset_indexes(seg);
     int64_t pos = 0, next = seg->base_offset;
     int32_t max_epoch = -1;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p = NULL; /* set by reader_get on success */
+        const uint8_t *p = NULL; /* set by gr_segment_reader_get on success */
         gr_batch_header_t h;
-        rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        rc = gr_segment_reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
             break;
         if (rc < 0)
@@ -332,7 +271,7 @@ int gr_segment_scan(gr_segment_t *seg, bool verify_crc, int64_t index_interval,
             break;
         int64_t size = gr_batch_size(&h);
         if (verify_crc) {
-            rc = reader_get(&r, pos, (size_t)size, &p);
+            rc = gr_segment_reader_get(&r, pos, (size_t)size, &p);
             if (rc == -ENODATA)
                 break;
             if (rc < 0)
@@ -360,7 +299,7 @@ int gr_segment_scan(gr_segment_t *seg, bool verify_crc, int64_t index_interval,
     out->next_offset = next;
     out->max_epoch = max_epoch;
 fail:
-    reader_fini(&r);
+    gr_segment_reader_fini(&r);
     return rc;
 }
 
@@ -372,8 +311,8 @@ fail:
  */
 static int64_t seg_scan_tail(gr_segment_t *seg, int64_t *out_read)
 {
-    seg_reader_t r;
-    reader_init(&r, seg, SEG_SCAN_CHUNK);
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, SEG_SCAN_CHUNK);
     int64_t pos = 0, next = seg->base_offset;
     if (seg->oidx_count > 0) {
         const gr_offset_entry_t *e = &seg->oidx[seg->oidx_count - 1];
@@ -383,9 +322,9 @@ static int64_t seg_scan_tail(gr_segment_t *seg, int64_t *out_read)
     int64_t start = pos;
     int64_t rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p = NULL; /* set by reader_get on success */
+        const uint8_t *p = NULL; /* set by gr_segment_reader_get on success */
         gr_batch_header_t h;
-        int grc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        int grc = gr_segment_reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (grc == -ENODATA)
             break;
         if (grc < 0) {
@@ -413,7 +352,7 @@ static int64_t seg_scan_tail(gr_segment_t *seg, int64_t *out_read)
     rc = pos;
 fail:
     *out_read = r.bytes_read;
-    reader_fini(&r);
+    gr_segment_reader_fini(&r);
     return rc;
 }
 
@@ -778,13 +717,13 @@ int gr_segment_read_header(gr_segment_t *seg, int64_t pos, gr_batch_header_t *ou
 int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64_t *out_pos,
                           gr_batch_header_t *out)
 {
-    seg_reader_t r;
-    reader_init(&r, seg, SEG_READ_CHUNK);
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, SEG_READ_CHUNK);
     int64_t pos = from;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p = NULL; /* set by reader_get on success */
-        rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        const uint8_t *p = NULL; /* set by gr_segment_reader_get on success */
+        rc = gr_segment_reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
             break;
         if (rc < 0)
@@ -794,7 +733,7 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
             break;
         if (out->base_offset + out->last_offset_delta >= offset) {
             *out_pos = pos;
-            reader_fini(&r);
+            gr_segment_reader_fini(&r);
             return 0;
         }
         pos += gr_batch_size(out);
@@ -802,7 +741,7 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
     rc = 0;
     *out_pos = seg->size;
 fail:
-    reader_fini(&r);
+    gr_segment_reader_fini(&r);
     return rc;
 }
 
@@ -849,14 +788,14 @@ void gr_segment_detach(gr_segment_t *seg)
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
                     int64_t max_offset, int64_t *out_len)
 {
-    seg_reader_t r;
-    reader_init(&r, seg, SEG_READ_CHUNK);
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, SEG_READ_CHUNK);
     int64_t total = 0;
     int rc = 0;
     while (pos + total < seg->size) {
-        const uint8_t *p = NULL; /* set by reader_get on success */
+        const uint8_t *p = NULL; /* set by gr_segment_reader_get on success */
         gr_batch_header_t h;
-        rc = reader_get(&r, pos + total, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        rc = gr_segment_reader_get(&r, pos + total, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
             break;
         if (rc < 0)
@@ -877,20 +816,20 @@ int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_
     rc = 0;
     *out_len = total;
 fail:
-    reader_fini(&r);
+    gr_segment_reader_fini(&r);
     return rc;
 }
 
 int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg)
 {
-    seg_reader_t r;
-    reader_init(&r, seg, SEG_READ_CHUNK);
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, SEG_READ_CHUNK);
     int64_t pos = 0;
     int rc = 0;
     while (pos < seg->size) {
-        const uint8_t *p = NULL; /* set by reader_get on success */
+        const uint8_t *p = NULL; /* set by gr_segment_reader_get on success */
         gr_batch_header_t h;
-        rc = reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        rc = gr_segment_reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
         if (rc == -ENODATA)
             break;
         if (rc < 0)
@@ -902,6 +841,6 @@ int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg)
     }
     rc = 0;
 fail:
-    reader_fini(&r);
+    gr_segment_reader_fini(&r);
     return rc;
 }

@@ -321,6 +321,20 @@ static void test_clean_batch_map_and_whole(void **state)
 
 /* ---- whole cleanings ------------------------------------------------------ */
 
+/* An I/O table failing the Nth rename. */
+typedef struct rename_fault {
+    gr_io_ops_t ops;
+    int renames, fail_at;
+} rename_fault_t;
+
+static int fault_rename(void *ctx, const char *from, const char *to)
+{
+    rename_fault_t *io = ctx;
+    if (++io->renames == io->fail_at)
+        return -EIO;
+    return gr_io_default()->rename(NULL, from, to);
+}
+
 typedef struct fixture {
     char root[64];
     char dir[128];
@@ -328,6 +342,9 @@ typedef struct fixture {
     gr_log_config_t cfg;
     gr_log_open_args_t args;
     gr_log_t *log;
+    /* For args.io, which the log keeps until closed (log.h): here it
+     * outlives f->log even when a failed assert skips the test's end. */
+    rename_fault_t rename_io;
 } fixture_t;
 
 static int setup(void **state)
@@ -826,19 +843,6 @@ static void test_io_faults(void **state)
     free(after);
 }
 
-typedef struct rename_fault {
-    gr_io_ops_t ops;
-    int renames, fail_at;
-} rename_fault_t;
-
-static int fault_rename(void *ctx, const char *from, const char *to)
-{
-    rename_fault_t *io = ctx;
-    if (++io->renames == io->fail_at)
-        return -EIO;
-    return gr_io_default()->rename(NULL, from, to);
-}
-
 /* Each key's last record carries want_val; offsets increase; nothing is left over. */
 static void check_consistent(fixture_t *f, int nkeys, int want_val)
 {
@@ -864,10 +868,11 @@ static void check_consistent(fixture_t *f, int nkeys, int want_val)
 static void test_swap_rename_faults(void **state)
 {
     fixture_t *f = *state;
-    rename_fault_t io = {.ops = *gr_io_default()};
-    io.ops.ctx = &io;
-    io.ops.rename = fault_rename;
-    f->args.io = &io.ops;
+    rename_fault_t *io = &f->rename_io;
+    io->ops = *gr_io_default();
+    io->ops.ctx = io;
+    io->ops.rename = fault_rename;
+    f->args.io = &io->ops;
     for (int k = 1;; k++) {
         gr_log_close(f->log);
         f->log = NULL;
@@ -875,17 +880,17 @@ static void test_swap_rename_faults(void **state)
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
         assert_int_equal(system(cmd), 0);
         f->args.clean_shutdown = true;
-        io.fail_at = 0;
+        io->fail_at = 0;
         assert_int_equal(gr_log_open(&f->cfg, f->dir, &f->args, &f->log, NULL), 0);
         append_rounds(f, 3, 16, GR_COMPRESSION_LZ4);
         append_fillers(f);
-        io.renames = 0;
-        io.fail_at = k;
+        io->renames = 0;
+        io->fail_at = k;
         gr_clean_stats_t st;
         int rc = clean_once(f, NOW, 1 << 20, &st);
-        bool done = io.renames < k; /* no rename failed: every step has been tried */
+        bool done = io->renames < k; /* no rename failed: every step has been tried */
         assert_int_equal(rc, done ? 0 : -EIO);
-        io.fail_at = 0;
+        io->fail_at = 0;
         f->args.clean_shutdown = false;
         f->args.recovery_point = 0;
         reopen(f);

@@ -413,18 +413,22 @@ static int send_with(fixture_t *f, int16_t key, int16_t version, int tag, int32_
         gr_metadata_request_init(&req);
         gr_metadata_request_metadata_request_topic_t *t = calloc((size_t)topics, sizeof(*t));
         char(*names)[TOPIC_NAME_MAX] = calloc((size_t)topics, TOPIC_NAME_MAX);
-        for (int32_t i = 0; i < topics; i++) {
-            gr_metadata_request_metadata_request_topic_init(&t[i]);
-            if (i == 0)
-                snprintf(names[i], TOPIC_NAME_MAX, "%s", name);
-            else
-                snprintf(names[i], TOPIC_NAME_MAX, "filler-topic-with-a-long-name-%06d-%060d", i,
-                         0);
-            t[i].name = gr_str(names[i]);
+        if (topics > 0 && (!t || !names)) {
+            rc = -ENOMEM; /* fails the caller's assert on the return code */
+        } else {
+            for (int32_t i = 0; i < topics; i++) {
+                gr_metadata_request_metadata_request_topic_init(&t[i]);
+                if (i == 0)
+                    snprintf(names[i], TOPIC_NAME_MAX, "%s", name);
+                else
+                    snprintf(names[i], TOPIC_NAME_MAX, "filler-topic-with-a-long-name-%06d-%060d",
+                             i, 0);
+                t[i].name = gr_str(names[i]);
+            }
+            req.topics = t;
+            req.topics_count = topics;
+            rc = gr_peer_send(f->peer, key, version, &req, cb, o);
         }
-        req.topics = t;
-        req.topics_count = topics;
-        rc = gr_peer_send(f->peer, key, version, &req, cb, o);
         free(t);
         free(names);
     } else {
