@@ -2,7 +2,7 @@
 /*
  * DescribeConfigs (v0-4), AlterConfigs (v0-2) and IncrementalAlterConfigs
  * (v0-1), over the topic config table (broker/topic_config.h) and the
- * broker's own config table (broker/config.h).
+ * broker's own config table (core/config.h).
  *
  * DescribeConfigs, per resource:
  *   TOPIC   every topic key (or only the keys asked, unknown ones left out)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The metadata store contract (controller/store.h), written against the
+ * The metadata store contract (metadata/store.h), written against the
  * interface only. A backend plugs in through a store_backend_t: it makes a
  * fresh, empty store location per test and opens (or reopens) a gr_store_t
  * on it. main() below runs the suite against the local store; the ZooKeeper

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Topic persistence through the metadata store (broker/topics.c): a real
+ * Topic persistence through the metadata store (metadata/topics.c): a real
  * broker (gr_broker_init/start on a temporary log dir, listening on an
  * ephemeral localhost port) creates topics, the store holds Kafka's JSON
  * documents for them, and a restart (fini, then init and start again on the

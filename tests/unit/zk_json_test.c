@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * controller/zk_json: the writer produces Kafka's compact znode JSON byte for
+ * metadata/zk_json: the writer produces Kafka's compact znode JSON byte for
  * byte and refuses misuse; the reader round-trips it, decodes every escape,
  * keeps int64 bounds, and rejects malformed input (including every strict
  * prefix of a valid document) with -EINVAL; uuids use Kafka's base64url form.
