@@ -5,42 +5,74 @@
  * Produce starts at 3 and Fetch at 4: message formats before v2 are not
  * supported (as in Kafka 4.0).
  */
+#include "alter_configs.h"
+#include "api_versions.h"
+#include "create_partitions.h"
+#include "create_topics.h"
+#include "delete_groups.h"
+#include "delete_records.h"
+#include "delete_topics.h"
+#include "describe_cluster.h"
+#include "describe_configs.h"
+#include "describe_groups.h"
+#include "describe_log_dirs.h"
+#include "describe_producers.h"
+#include "elect_leaders.h"
+#include "fetch.h"
+#include "find_coordinator.h"
+#include "heartbeat.h"
+#include "incremental_alter_configs.h"
+#include "init_producer_id.h"
+#include "join_group.h"
+#include "leader_and_isr.h"
+#include "leave_group.h"
+#include "list_groups.h"
+#include "list_offsets.h"
+#include "metadata.h"
+#include "offset_commit.h"
+#include "offset_delete.h"
+#include "offset_fetch.h"
+#include "offset_for_leader_epoch.h"
+#include "produce.h"
+#include "stop_replica.h"
+#include "sync_group.h"
+#include "update_metadata.h"
 #include "handlers/request.h"
 #include "handlers/handlers.h"
 
 const gr_api_handler_t gr_api_handlers[] = {
-    {0, 3, 11, gr_handle_produce},
-    {1, 4, 16, gr_handle_fetch},
-    {2, 0, 8, gr_handle_list_offsets},
-    {3, 0, 12, gr_handle_metadata},
-    {4, 0, 7, gr_handle_leader_and_isr},
-    {5, 0, 4, gr_handle_stop_replica},
-    {6, 0, 8, gr_handle_update_metadata},
-    {8, 0, 9, gr_handle_offset_commit},
-    {9, 0, 9, gr_handle_offset_fetch},
-    {10, 0, 5, gr_handle_find_coordinator},
-    {11, 0, 9, gr_handle_join_group},
-    {12, 0, 4, gr_handle_heartbeat},
-    {13, 0, 5, gr_handle_leave_group},
-    {14, 0, 5, gr_handle_sync_group},
-    {15, 0, 5, gr_handle_describe_groups},
-    {16, 0, 5, gr_handle_list_groups},
-    {18, 0, 3, gr_handle_api_versions},
-    {19, 0, 7, gr_handle_create_topics},
-    {20, 0, 6, gr_handle_delete_topics},
-    {21, 0, 2, gr_handle_delete_records},
-    {22, 0, 5, gr_handle_init_producer_id},
-    {23, 0, 4, gr_handle_offset_for_leader_epoch},
-    {32, 0, 4, gr_handle_describe_configs},
-    {33, 0, 2, gr_handle_alter_configs},
-    {35, 0, 4, gr_handle_describe_log_dirs},
-    {37, 0, 3, gr_handle_create_partitions},
-    {42, 0, 2, gr_handle_delete_groups},
-    {43, 0, 2, gr_handle_elect_leaders},
-    {44, 0, 1, gr_handle_incremental_alter_configs},
-    {47, 0, 0, gr_handle_offset_delete},
-    {60, 0, 1, gr_handle_describe_cluster},
-    {61, 0, 0, gr_handle_describe_producers},
+    {GR_API_PRODUCE, 3, 11, gr_handle_produce},
+    {GR_API_FETCH, 4, 16, gr_handle_fetch},
+    {GR_API_LIST_OFFSETS, 0, 8, gr_handle_list_offsets},
+    {GR_API_METADATA, 0, 12, gr_handle_metadata},
+    {GR_API_LEADER_AND_ISR, 0, 7, gr_handle_leader_and_isr},
+    {GR_API_STOP_REPLICA, 0, 4, gr_handle_stop_replica},
+    {GR_API_UPDATE_METADATA, 0, 8, gr_handle_update_metadata},
+    {GR_API_OFFSET_COMMIT, 0, 9, gr_handle_offset_commit},
+    {GR_API_OFFSET_FETCH, 0, 9, gr_handle_offset_fetch},
+    {GR_API_FIND_COORDINATOR, 0, 5, gr_handle_find_coordinator},
+    {GR_API_JOIN_GROUP, 0, 9, gr_handle_join_group},
+    {GR_API_HEARTBEAT, 0, 4, gr_handle_heartbeat},
+    {GR_API_LEAVE_GROUP, 0, 5, gr_handle_leave_group},
+    {GR_API_SYNC_GROUP, 0, 5, gr_handle_sync_group},
+    {GR_API_DESCRIBE_GROUPS, 0, 5, gr_handle_describe_groups},
+    {GR_API_LIST_GROUPS, 0, 5, gr_handle_list_groups},
+    {GR_API_API_VERSIONS, 0, 3, gr_handle_api_versions},
+    {GR_API_CREATE_TOPICS, 0, 7, gr_handle_create_topics},
+    {GR_API_DELETE_TOPICS, 0, 6, gr_handle_delete_topics},
+    {GR_API_DELETE_RECORDS, 0, 2, gr_handle_delete_records},
+    {GR_API_INIT_PRODUCER_ID, 0, 5, gr_handle_init_producer_id},
+    {GR_API_OFFSET_FOR_LEADER_EPOCH, 0, 4, gr_handle_offset_for_leader_epoch},
+    {GR_API_DESCRIBE_CONFIGS, 0, 4, gr_handle_describe_configs},
+    {GR_API_ALTER_CONFIGS, 0, 2, gr_handle_alter_configs},
+    {GR_API_DESCRIBE_LOG_DIRS, 0, 4, gr_handle_describe_log_dirs},
+    {GR_API_CREATE_PARTITIONS, 0, 3, gr_handle_create_partitions},
+    {GR_API_DELETE_GROUPS, 0, 2, gr_handle_delete_groups},
+    {GR_API_ELECT_LEADERS, 0, 2, gr_handle_elect_leaders},
+    {GR_API_INCREMENTAL_ALTER_CONFIGS, 0, 1, gr_handle_incremental_alter_configs},
+    {GR_API_OFFSET_DELETE, 0, 0, gr_handle_offset_delete},
+    {GR_API_DESCRIBE_CLUSTER, 0, 1, gr_handle_describe_cluster},
+    {GR_API_DESCRIBE_PRODUCERS, 0, 0, gr_handle_describe_producers},
 };
 
 const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);
