@@ -137,8 +137,8 @@ static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool 
 static void describe_json(gr_admin_t *a, md_topic_t *t,
                           gr_describe_configs_response_describe_configs_result_t *conf, bool first)
 {
-    char uuid[GR_ZK_JSON_UUID_CHARS + 1], reps[256], isr[256];
-    gr_zk_json_uuid_format(t->topic_id, uuid);
+    char uuid[GR_UUID_STRING_CHARS + 1], reps[256], isr[256];
+    gr_uuid_format(t->topic_id, uuid);
     printf("%s{\"topic\":", first ? "" : ",");
     gr_json_strn(stdout, t->name.ptr, t->name.len);
     printf(",\"topic_id\":\"%s\",\"partitions\":[", uuid);
@@ -166,8 +166,8 @@ static void describe_json(gr_admin_t *a, md_topic_t *t,
 static void describe_table(gr_admin_t *a, md_topic_t *t,
                            gr_describe_configs_response_describe_configs_result_t *conf)
 {
-    char uuid[GR_ZK_JSON_UUID_CHARS + 1];
-    gr_zk_json_uuid_format(t->topic_id, uuid);
+    char uuid[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(t->topic_id, uuid);
     printf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: ",
            gr_admin_text(a, t->name), uuid, t->partitions_count,
            t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0);

@@ -35,15 +35,13 @@
 #include "log/clean_job.h"
 #include "log/log_dir.h"
 #include "log/log_int.h"
+#include "protocol/uuid.h"
 
 #define PARTITION_METADATA_FILE "partition.metadata"
 #define EPOCH_CHECKPOINT_FILE   "leader-epoch-checkpoint"
 #define DELETED_SUFFIX          ".deleted"
 #define DELETE_DIR_SUFFIX       "-delete"
 #define PARTITION_METADATA_MAX  4096
-#define UUID_BASE64_LEN         22
-
-static const char base64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 void gr_log_config_init(gr_log_config_t *cfg)
 {
@@ -192,44 +190,6 @@ static int log_delete_front(gr_log_t *log)
 
 /* ---- partition.metadata ---------------------------------------------- */
 
-static void uuid_to_base64url(gr_uuid_t id, char out[UUID_BASE64_LEN + 1])
-{
-    size_t o = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < sizeof id.b; i++) {
-        acc = acc << 8 | id.b[i];
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out[o++] = base64url[(acc >> bits) & 0x3f];
-        }
-    }
-    if (bits > 0)
-        out[o++] = base64url[(acc << (6 - bits)) & 0x3f];
-    out[o] = '\0';
-}
-
-static bool uuid_from_base64url(const char *s, gr_uuid_t *out)
-{
-    uint32_t acc = 0;
-    int bits = 0;
-    size_t o = 0;
-    for (size_t i = 0; i < UUID_BASE64_LEN; i++) {
-        const char *p = s[i] ? strchr(base64url, s[i]) : NULL;
-        if (!p)
-            return false;
-        acc = acc << 6 | (uint32_t)(p - base64url);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            if (o < sizeof out->b)
-                out->b[o++] = (uint8_t)(acc >> bits);
-        }
-    }
-    return o == sizeof out->b;
-}
-
 static void log_read_partition_metadata(gr_log_t *log)
 {
     char path[GR_PATH_MAX], *data = NULL;
@@ -238,7 +198,7 @@ static void log_read_partition_metadata(gr_log_t *log)
         return;
     const char *key = strstr(data, "topic_id: ");
     if (strncmp(data, "version: 0\n", 11) == 0 && key &&
-        uuid_from_base64url(key + strlen("topic_id: "), &log->topic_id))
+        gr_uuid_parse(key + strlen("topic_id: "), GR_UUID_STRING_CHARS, &log->topic_id) == 0)
         log->topic_id_known = true;
     free(data);
 }
@@ -252,8 +212,8 @@ bool gr_log_topic_id(const gr_log_t *log, gr_uuid_t *out)
 
 int gr_log_set_topic_id(gr_log_t *log, gr_uuid_t id)
 {
-    char path[GR_PATH_MAX], text[64], b64[UUID_BASE64_LEN + 1];
-    uuid_to_base64url(id, b64);
+    char path[GR_PATH_MAX], text[64], b64[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(id, b64);
     int len = snprintf(text, sizeof text, "version: 0\ntopic_id: %s\n", b64);
     log_path(log, PARTITION_METADATA_FILE, path, sizeof path);
     /* No fsync: a file lost or emptied by a crash reads as absent, and the

@@ -231,7 +231,7 @@ void gr_zk_partition_state_free(gr_zk_partition_state_t *s)
 int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
 {
     char key[16];
-    char id[GR_ZK_JSON_UUID_CHARS + 1];
+    char id[GR_UUID_STRING_CHARS + 1];
     gr_zk_json_object_begin(w);
     gr_zk_json_key(w, "partitions");
     gr_zk_json_object_begin(w);
@@ -242,7 +242,7 @@ int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
     }
     gr_zk_json_object_end(w);
     gr_zk_json_key(w, "topic_id");
-    gr_zk_json_uuid_format(a->id, id);
+    gr_uuid_format(a->id, id);
     gr_zk_json_string(w, id);
     gr_zk_json_key(w, "adding_replicas");
     gr_zk_json_object_begin(w);
@@ -300,7 +300,7 @@ static int parse_assignment_doc(const gr_zk_json_t *doc, gr_zk_assignment_t *out
     /* Absent or null before Kafka 2.8. */
     const gr_zk_json_t *id = gr_zk_json_find(doc, "topic_id");
     if (id && id->type == GR_ZK_JSON_STRING) {
-        if (gr_zk_json_uuid_parse(id->string, id->string_len, &out->id) != 0)
+        if (gr_uuid_parse(id->string, id->string_len, &out->id) != 0)
             return -EINVAL;
         out->has_id = !gr_uuid_is_zero(out->id);
     } else if (id && id->type != GR_ZK_JSON_NULL) {

@@ -19,8 +19,6 @@
 #define UUID_BYTES         16
 #define INT_TEXT_MAX       24
 
-static const char base64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 /* ---- reader ------------------------------------------------------------------------ */
 
 typedef struct parser {
@@ -544,51 +542,5 @@ int gr_zk_json_writer_finish(gr_zk_json_writer_t *w, const char **out, size_t *l
         return -EINVAL;
     *out = w->buf;
     *len = w->len;
-    return 0;
-}
-
-/* ---- uuids ------------------------------------------------------------------------- */
-
-void gr_zk_json_uuid_format(gr_uuid_t id, char out[GR_ZK_JSON_UUID_CHARS + 1])
-{
-    size_t n = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < UUID_BYTES; i++) {
-        acc = acc << 8 | id.b[i];
-        bits += 8;
-        while (bits >= 6) {
-            out[n++] = base64url[(acc >> (bits - 6)) & 63];
-            bits -= 6;
-        }
-    }
-    if (bits > 0)
-        out[n++] = base64url[(acc << (6 - bits)) & 63];
-    out[n] = '\0';
-}
-
-int gr_zk_json_uuid_parse(const char *s, size_t len, gr_uuid_t *out)
-{
-    if (len != GR_ZK_JSON_UUID_CHARS)
-        return -EINVAL;
-    gr_uuid_t id;
-    size_t n = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        const char *hit = s[i] ? strchr(base64url, s[i]) : NULL;
-        if (!hit)
-            return -EINVAL;
-        acc = acc << 6 | (uint32_t)(hit - base64url);
-        bits += 6;
-        if (bits >= 8) {
-            id.b[n++] = (uint8_t)(acc >> (bits - 8));
-            bits -= 8;
-        }
-    }
-    /* 22 characters carry 132 bits: the 4 left over must be zero (canonical form). */
-    if (acc & ((1u << bits) - 1))
-        return -EINVAL;
-    *out = id;
     return 0;
 }

@@ -11,8 +11,7 @@
  * znodes carry none. Also rejected: anything malformed, duplicate keys in one
  * object, nesting deeper than GR_ZK_JSON_MAX_DEPTH, bytes after the value.
  *
- * The uuid helpers convert between 16 raw bytes and Kafka's Uuid.toString()
- * form, URL-safe base64 without padding (22 characters), used for topic_id.
+ * Topic ids are written in Kafka's string form (protocol/uuid.h).
  *
  * Runs on: any thread; no shared state.
  */
@@ -24,10 +23,9 @@
 #include <stdint.h>
 
 #include "protocol/types.h"
+#include "protocol/uuid.h"
 
 #define GR_ZK_JSON_MAX_DEPTH 32
-/* Characters of a uuid in Kafka's string form (16 bytes, base64url, no padding). */
-#define GR_ZK_JSON_UUID_CHARS 22
 
 typedef enum gr_zk_json_type {
     GR_ZK_JSON_NULL,
@@ -104,11 +102,5 @@ void gr_zk_json_int(gr_zk_json_writer_t *w, int64_t v);
  */
 int gr_zk_json_writer_finish(gr_zk_json_writer_t *w, const char **out /* out */,
                              size_t *len /* out */);
-
-/* Writes id in Kafka's string form into out (GR_ZK_JSON_UUID_CHARS + 1 bytes, NUL-terminated). */
-void gr_zk_json_uuid_format(gr_uuid_t id, char out[GR_ZK_JSON_UUID_CHARS + 1]);
-
-/* Parses Kafka's string form of a uuid (exactly 22 base64url characters). 0 or -EINVAL. */
-int gr_zk_json_uuid_parse(const char *s, size_t len, gr_uuid_t *out /* out */);
 
 #endif

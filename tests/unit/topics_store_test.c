@@ -244,8 +244,8 @@ static void test_documents_and_restart(void **state)
     snprintf(cluster_id, sizeof cluster_id, "%s", fx->b->cluster_id);
 
     /* Kafka's documents, byte for byte. */
-    char text[1024], want[1024], id[GR_ZK_JSON_UUID_CHARS + 1];
-    gr_zk_json_uuid_format(alpha_id, id);
+    char text[1024], want[1024], id[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(alpha_id, id);
     snprintf(want, sizeof want,
              "{\"partitions\":{\"0\":[%d],\"1\":[%d],\"2\":[%d]},\"topic_id\":\"%s\","
              "\"adding_replicas\":{},\"removing_replicas\":{},\"version\":3}",
@@ -350,8 +350,8 @@ static void test_topic_without_id_or_config(void **state)
     assert_false(gr_uuid_is_zero(old->id));
     /* The id it got is written back. */
     assert_int_equal(store_get(fx, "/brokers/topics/old", text, sizeof text), GR_STORE_OK);
-    char id[GR_ZK_JSON_UUID_CHARS + 1];
-    gr_zk_json_uuid_format(old->id, id);
+    char id[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(old->id, id);
     assert_non_null(strstr(text, id));
     gr_uuid_t first = old->id;
     broker_stop(fx);

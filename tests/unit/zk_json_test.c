@@ -293,25 +293,25 @@ static void test_uuid(void **state)
     gr_uuid_t id;
     for (int i = 0; i < 16; i++)
         id.b[i] = (uint8_t)i;
-    char text[GR_ZK_JSON_UUID_CHARS + 1];
-    gr_zk_json_uuid_format(id, text);
+    char text[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(id, text);
     assert_string_equal(text, "AAECAwQFBgcICQoLDA0ODw");
     gr_uuid_t back;
-    assert_int_equal(gr_zk_json_uuid_parse(text, strlen(text), &back), 0);
+    assert_int_equal(gr_uuid_parse(text, strlen(text), &back), 0);
     assert_memory_equal(back.b, id.b, 16);
 
     memset(id.b, 0xff, sizeof id.b);
-    gr_zk_json_uuid_format(id, text);
+    gr_uuid_format(id, text);
     assert_string_equal(text, "_____________________w");
-    assert_int_equal(gr_zk_json_uuid_parse(text, 22, &back), 0);
+    assert_int_equal(gr_uuid_parse(text, 22, &back), 0);
     assert_memory_equal(back.b, id.b, 16);
 
-    assert_int_equal(gr_zk_json_uuid_parse("AAECAwQFBgcICQoLDA0OD", 21, &back), -EINVAL);
-    assert_int_equal(gr_zk_json_uuid_parse("AAECAwQFBgcICQoLDA0ODwA", 23, &back), -EINVAL);
-    assert_int_equal(gr_zk_json_uuid_parse("AAECAwQFBgcICQoLDA0O+w", 22, &back), -EINVAL);
-    assert_int_equal(gr_zk_json_uuid_parse("AAECAwQFBgcICQoLDA0OD=", 22, &back), -EINVAL);
+    assert_int_equal(gr_uuid_parse("AAECAwQFBgcICQoLDA0OD", 21, &back), -EINVAL);
+    assert_int_equal(gr_uuid_parse("AAECAwQFBgcICQoLDA0ODwA", 23, &back), -EINVAL);
+    assert_int_equal(gr_uuid_parse("AAECAwQFBgcICQoLDA0O+w", 22, &back), -EINVAL);
+    assert_int_equal(gr_uuid_parse("AAECAwQFBgcICQoLDA0OD=", 22, &back), -EINVAL);
     /* Non-zero bits after the 128th: not the canonical form. */
-    assert_int_equal(gr_zk_json_uuid_parse("AAECAwQFBgcICQoLDA0ODx", 22, &back), -EINVAL);
+    assert_int_equal(gr_uuid_parse("AAECAwQFBgcICQoLDA0ODx", 22, &back), -EINVAL);
 }
 
 int main(void)
