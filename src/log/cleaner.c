@@ -302,21 +302,6 @@ void gr_log_clean_set_checkpoint(gr_log_t *log, int64_t first_dirty)
 
 /* ---- crash recovery ----------------------------------------------------- */
 
-/* Parses "<20 digits><suffix>" exactly; returns the number or -1. */
-static int64_t name_offset(const char *name, const char *suffix)
-{
-    size_t n = strlen(name), m = strlen(suffix);
-    if (n != GR_SEGMENT_NAME_DIGITS + m || strcmp(name + GR_SEGMENT_NAME_DIGITS, suffix) != 0)
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < GR_SEGMENT_NAME_DIGITS; i++) {
-        if (name[i] < '0' || name[i] > '9' || v > (INT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
-}
-
 /* The offset after the last whole batch of the file at path (base if none). */
 static int64_t swap_next_offset(const gr_io_ops_t *io, const char *path, int64_t base)
 {
@@ -348,7 +333,7 @@ static int list_bases(const char *dir, const char *suffix, int64_t **out, size_t
     *count = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        int64_t base = name_offset(e->d_name, suffix);
+        int64_t base = gr_segment_name_offset(e->d_name, suffix);
         if (base < 0)
             continue;
         if (*count == cap) {

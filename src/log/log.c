@@ -234,21 +234,6 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Parses "<20 digits><ext>"; returns the base offset or -1. */
-static int64_t segment_name_offset(const char *name, const char *ext)
-{
-    size_t n = strlen(name);
-    if (n != GR_SEGMENT_NAME_DIGITS + strlen(ext) || !has_suffix(name, ext))
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < GR_SEGMENT_NAME_DIGITS; i++) {
-        if (name[i] < '0' || name[i] > '9' || v > (INT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -288,7 +273,7 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
             log->io->unlink(log->io->ctx, path);
             continue;
         }
-        int64_t base = segment_name_offset(name, ".log");
+        int64_t base = gr_segment_name_offset(name, ".log");
         if (base < 0)
             continue;
         if (n == cap) {
@@ -306,9 +291,9 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
         qsort(bases, n, sizeof *bases, cmp_i64);
     rewinddir(d);
     while ((e = readdir(d)) != NULL) {
-        int64_t base = segment_name_offset(e->d_name, ".index");
+        int64_t base = gr_segment_name_offset(e->d_name, ".index");
         if (base < 0)
-            base = segment_name_offset(e->d_name, ".timeindex");
+            base = gr_segment_name_offset(e->d_name, ".timeindex");
         if (base >= 0 && !bsearch_i64(bases, n, base)) {
             log_path(log, e->d_name, path, sizeof path);
             log->io->unlink(log->io->ctx, path);

@@ -38,7 +38,14 @@
 #include "protocol/records.h"
 
 #define GR_SEGMENT_NAME_DIGITS 20
-#define GR_PATH_MAX            4096
+
+/*
+ * Parses a file name of Kafka's "<20-digit offset><suffix>" form (segments'
+ * .log/.index/.timeindex, producer snapshots, the cleaner's .cleaned/.swap
+ * files) exactly. Returns the offset, or -1 when name is not of that form.
+ */
+int64_t gr_segment_name_offset(const char *name, const char *suffix);
+#define GR_PATH_MAX 4096
 
 typedef struct gr_offset_entry {
     int32_t rel_offset;

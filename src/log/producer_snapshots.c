@@ -22,22 +22,6 @@
 
 #include "log/log_int.h"
 
-/* Parses "<20 digits>.snapshot"; the offset or -1. */
-static int64_t snapshot_name_offset(const char *name)
-{
-    size_t n = strlen(name), m = strlen(GR_PRODUCER_SNAPSHOT_SUFFIX);
-    if (n != GR_SEGMENT_NAME_DIGITS + m ||
-        strcmp(name + GR_SEGMENT_NAME_DIGITS, GR_PRODUCER_SNAPSHOT_SUFFIX) != 0)
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < GR_SEGMENT_NAME_DIGITS; i++) {
-        if (name[i] < '0' || name[i] > '9' || v > (INT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (name[i] - '0');
-    }
-    return v;
-}
-
 static void snapshot_path(const gr_log_t *log, int64_t offset, char *buf, size_t size)
 {
     snprintf(buf, size, "%s/%020" PRId64 GR_PRODUCER_SNAPSHOT_SUFFIX, log->dir, offset);
@@ -59,7 +43,7 @@ static int snapshot_list(const gr_log_t *log, int64_t **out, size_t *out_count)
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        int64_t off = snapshot_name_offset(e->d_name);
+        int64_t off = gr_segment_name_offset(e->d_name, GR_PRODUCER_SNAPSHOT_SUFFIX);
         if (off < 0)
             continue;
         if (n == cap) {

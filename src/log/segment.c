@@ -844,3 +844,17 @@ fail:
     gr_segment_reader_fini(&r);
     return rc;
 }
+
+int64_t gr_segment_name_offset(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix);
+    if (n != GR_SEGMENT_NAME_DIGITS + m || strcmp(name + GR_SEGMENT_NAME_DIGITS, suffix) != 0)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < GR_SEGMENT_NAME_DIGITS; i++) {
+        if (name[i] < '0' || name[i] > '9' || v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}
