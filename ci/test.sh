@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test: the normal build's full CTest suite, then the sanitizer
-# build's unit tests and interop smoke set. Fails if either fails.
+# Runs every test: the normal build's full CTest suite, the build variants
+# (gcc Release, gcc Debug with its unit tests, clang; ci/build-variants.sh),
+# then the sanitizer build's unit tests and interop smoke set. Fails if any
+# fails.
 set -euo pipefail
 build=${1:-build}
 asan_build=${2:-build-asan}
+release_build=${3:-build-release}
+debug_build=${4:-build-debug}
+clang_build=${5:-build-clang}
 cd "$(dirname "$0")/.."
 status=0
 # Folders of src/ must depend on each other one way (see README, Source layout).
 python3 ci/include-cycles.py || status=1
 (cd "$build" && ctest -j2 --output-on-failure) || status=1
+bash ci/build-variants.sh "$release_build" "$debug_build" "$clang_build" || status=1
 bash ci/test-asan.sh "$asan_build" || status=1
 exit $status
