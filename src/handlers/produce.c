@@ -4,11 +4,12 @@
  *
  * Per partition: the topic and partition must exist (no auto-creation here,
  * as Kafka); every batch is magic 2 with a good CRC-32C, sound lengths,
- * record count and offset deltas (gr_batch_validate); a batch larger than
- * max.message.bytes is MESSAGE_TOO_LARGE; CreateTime timestamps outside the
- * topic's before/after window are INVALID_TIMESTAMP; LogAppendTime topics
- * get the broker's time written into each batch (CRC rewritten). The batches
- * are then appended as they came, compressed or not.
+ * record count and offset deltas; a batch larger than max.message.bytes is
+ * MESSAGE_TOO_LARGE; a record whose CreateTime timestamp is outside the
+ * topic's before/after window is INVALID_TIMESTAMP; each batch's header gets
+ * the records' max timestamp, or on LogAppendTime topics the broker's time
+ * (CRC rewritten; gr_batch_timestamps_validate). The batches are then
+ * appended as they came, compressed or not.
  *
  * Single node: acks=-1 completes once the local append is done, and fails
  * with NOT_ENOUGH_REPLICAS when min.insync.replicas exceeds the ISR of one.
@@ -41,6 +42,7 @@
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
 #include "produce.h"
+#include "protocol/batch_timestamps.h"
 #include "protocol/records.h"
 
 #define GR_ACKS_NONE   0
@@ -67,7 +69,12 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
                                char *msg, size_t msglen)
 {
     const gr_topic_settings_t *s = &topic->settings;
-    int64_t now = gr_broker_now_ms(b);
+    const gr_batch_timestamp_policy_t times = {
+        .log_append_time = s->timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME,
+        .before_max_ms = s->timestamp_before_max_ms,
+        .after_max_ms = s->timestamp_after_max_ms,
+        .now_ms = gr_broker_now_ms(b),
+    };
     size_t pos = 0;
     int batches = 0;
     bool idempotent = false;
@@ -103,29 +110,14 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
                      s->max_message_bytes);
             return GR_KERR_MESSAGE_TOO_LARGE;
         }
-        gr_kerr_t err = gr_batch_validate(data + pos, size);
-        if (err) {
-            snprintf(msg, msglen, "Record batch failed validation");
+        /* Validates; sets the header's timestamp type and max timestamp from the records. */
+        gr_kerr_t err = gr_batch_timestamps_validate(data + pos, size, &times, NULL, msg, msglen);
+        if (err)
             return err;
-        }
         if (s->log.cleanup_compact && (err = gr_clean_batch_check_keys(data + pos, size))) {
             snprintf(msg, msglen, "Compacted topic cannot accept message without key in topic %s",
                      topic->name);
             return err;
-        }
-        if (s->timestamp_type == GR_TIMESTAMP_CREATE_TIME &&
-            !(h.attributes & GR_BATCH_ATTR_CONTROL)) {
-            /* Compared as differences that cannot overflow: timestamps are client input. */
-            bool too_old = h.base_timestamp >= 0 && h.base_timestamp < now &&
-                           now - h.base_timestamp > s->timestamp_before_max_ms;
-            bool too_new =
-                h.max_timestamp > now && h.max_timestamp - now > s->timestamp_after_max_ms;
-            if (too_old || too_new) {
-                snprintf(msg, msglen, "Timestamp out of the acceptable range");
-                return GR_KERR_INVALID_TIMESTAMP;
-            }
-        } else if (s->timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME) {
-            gr_batch_set_log_append_time(data + pos, size, now);
         }
         pos += size;
     }

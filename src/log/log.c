@@ -719,14 +719,14 @@ static bool log_should_roll(const gr_log_t *log, int64_t len, int64_t max_ts, in
  */
 static int log_check_batches(const gr_log_t *log, const uint8_t *batches, size_t len,
                              int64_t *out_max_ts, int64_t *out_records, int64_t *out_count,
-                             bool *out_append_time)
+                             int64_t *out_append_time)
 {
     if (!batches || len == 0)
         return -EINVAL;
     *out_max_ts = GR_LOG_NO_TIMESTAMP;
     *out_records = 0;
     *out_count = 0;
-    *out_append_time = false;
+    *out_append_time = GR_LOG_NO_TIMESTAMP;
     for (size_t off = 0; off < len;) {
         gr_batch_header_t h;
         if (gr_batch_header_parse(batches + off, len - off, &h) < 0 ||
@@ -738,8 +738,9 @@ static int log_check_batches(const gr_log_t *log, const uint8_t *batches, size_t
             return -EMSGSIZE;
         if (h.max_timestamp > *out_max_ts)
             *out_max_ts = h.max_timestamp;
-        if (h.attributes & GR_BATCH_ATTR_LOG_APPEND_TIME)
-            *out_append_time = true;
+        /* The time the leader stamped, which the records carry (not this append's clock). */
+        if ((h.attributes & GR_BATCH_ATTR_LOG_APPEND_TIME) && h.max_timestamp > *out_append_time)
+            *out_append_time = h.max_timestamp;
         *out_records += h.last_offset_delta + 1;
         (*out_count)++;
         off += (size_t)gr_batch_size(&h);
@@ -761,8 +762,7 @@ static void log_update_producers(gr_log_t *log, const uint8_t *batches, size_t l
 static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
                       int32_t leader_epoch, int64_t now_ms, gr_log_append_info_t *out)
 {
-    int64_t max_ts, records, count;
-    bool append_time;
+    int64_t max_ts, records, count, append_time;
     int rc = log_check_batches(log, batches, len, &max_ts, &records, &count, &append_time);
     if (rc < 0)
         return rc;
@@ -825,7 +825,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
         memset(out, 0, sizeof *out);
         out->first_offset = first;
         out->last_offset = next - 1;
-        out->log_append_time = append_time ? now_ms : GR_LOG_NO_TIMESTAMP;
+        out->log_append_time = append_time;
         out->max_timestamp = max_ts;
         out->records = (int32_t)records;
     }

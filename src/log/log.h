@@ -189,7 +189,7 @@ int32_t gr_log_partition(const gr_log_t *log);
 typedef struct gr_log_append_info {
     int64_t first_offset;     /* base offset of the first batch */
     int64_t last_offset;      /* last offset of the last batch */
-    int64_t log_append_time;  /* append_time if a batch uses LogAppendTime, else -1 */
+    int64_t log_append_time;  /* LogAppendTime batches' maxTimestamp, else -1 */
     int64_t log_start_offset; /* after the append */
     int64_t max_timestamp;    /* largest batch max timestamp appended */
     int32_t records;          /* number of records appended */
@@ -197,8 +197,9 @@ typedef struct gr_log_append_info {
 } gr_log_append_info_t;
 
 /*
- * Appends len bytes of whole, validated v2 record batches (the caller ran
- * gr_batch_validate and any LogAppendTime rewrite). Assigns offsets from the
+ * Appends len bytes of whole, validated v2 record batches whose headers'
+ * timestamps the caller set from their records (gr_batch_timestamps_validate:
+ * the time index trusts maxTimestamp). Assigns offsets from the
  * log end offset, rewriting each baseOffset in place, and stamps
  * partitionLeaderEpoch = leader_epoch (neither is CRC-covered); records a new
  * epoch in the leader-epoch cache. Rolls a new segment first when the batch

@@ -18,6 +18,7 @@
  */
 #include "records.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +88,27 @@ void gr_batch_set_leader_epoch(uint8_t *batch, int32_t epoch)
     store_be(batch + GR_RECORD_BATCH_OFFSET_EPOCH, (uint32_t)epoch, 4);
 }
 
-void gr_batch_set_log_append_time(uint8_t *batch, size_t size, int64_t timestamp)
+bool gr_batch_set_max_timestamp(uint8_t *batch, size_t size, bool log_append_time,
+                                int64_t timestamp)
 {
-    uint8_t *attrs = batch + GR_RECORD_BATCH_OFFSET_ATTRS;
-    uint16_t a = (uint16_t)(attrs[0] << 8 | attrs[1]);
-    store_be(attrs, a | GR_BATCH_ATTR_LOG_APPEND_TIME, 2);
+    assert(size >= GR_RECORD_BATCH_HEADER_SIZE);
+    gr_reader_t r;
+    gr_reader_init(&r, batch + GR_RECORD_BATCH_OFFSET_ATTRS, 2);
+    uint16_t attrs = gr_read_uint16(&r);
+    uint16_t want = log_append_time ? attrs | GR_BATCH_ATTR_LOG_APPEND_TIME
+                                    : attrs & (uint16_t)~GR_BATCH_ATTR_LOG_APPEND_TIME;
+    gr_reader_init(&r, batch + GR_RECORD_BATCH_OFFSET_MAX_TS, 8);
+    if (want == attrs && gr_read_int64(&r) == timestamp)
+        return false;
+    store_be(batch + GR_RECORD_BATCH_OFFSET_ATTRS, want, 2);
     store_be(batch + GR_RECORD_BATCH_OFFSET_MAX_TS, (uint64_t)timestamp, 8);
     store_be(batch + GR_RECORD_BATCH_OFFSET_CRC, gr_batch_compute_crc(batch, size), 4);
+    return true;
+}
+
+void gr_batch_set_log_append_time(uint8_t *batch, size_t size, int64_t timestamp)
+{
+    (void)gr_batch_set_max_timestamp(batch, size, true, timestamp);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -195,22 +210,53 @@ int gr_batch_decompress(const uint8_t *batch, size_t size, uint8_t **out, size_t
                          out_len);
 }
 
-/* Checks count records numbered 0..count-1 filling exactly len bytes. */
-static gr_kerr_t validate_records(const uint8_t *records, size_t len, int32_t count)
+/* Java's long addition: wraps instead of overflowing. */
+static int64_t add_wrapping(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/*
+ * Checks count records numbered 0..count-1 filling exactly len bytes, and
+ * sums up their timestamps (relative to base_timestamp) in *out.
+ */
+static gr_kerr_t validate_records(const uint8_t *records, size_t len, int32_t count,
+                                  int64_t base_timestamp, gr_batch_summary_t *out)
 {
     gr_record_iter_t it;
     gr_record_t rec;
+    out->max_timestamp = GR_RECORD_NO_TIMESTAMP;
+    out->max_timestamp_index = -1;
+    out->min_timestamp = GR_RECORD_NO_TIMESTAMP;
+    out->min_timestamp_index = -1;
     gr_record_iter_init(&it, records, len, count);
     for (int32_t i = 0; i < count; i++) {
         if (gr_record_iter_next(&it, &rec) != 1)
             return GR_KERR_INVALID_RECORD;
         if (rec.offset_delta != i)
             return GR_KERR_INVALID_RECORD;
+        int64_t ts = add_wrapping(base_timestamp, rec.timestamp_delta);
+        if (ts > out->max_timestamp) {
+            out->max_timestamp = ts;
+            out->max_timestamp_index = i;
+        }
+        if (ts != GR_RECORD_NO_TIMESTAMP &&
+            (out->min_timestamp_index < 0 || ts < out->min_timestamp)) {
+            out->min_timestamp = ts;
+            out->min_timestamp_index = i;
+        }
     }
     return it.p == it.end ? GR_KERR_NONE : GR_KERR_INVALID_RECORD;
 }
 
 gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_decompressed)
+{
+    gr_batch_summary_t summary;
+    return gr_batch_validate_summary(batch, size, max_decompressed, &summary);
+}
+
+gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t max_decompressed,
+                                    gr_batch_summary_t *out)
 {
     gr_batch_header_t h;
     if (gr_batch_header_parse(batch, size, &h) != 0)
@@ -234,7 +280,7 @@ gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_
     const uint8_t *records = batch + GR_RECORD_BATCH_HEADER_SIZE;
     size_t len = size - GR_RECORD_BATCH_HEADER_SIZE;
     if (codec == GR_COMPRESSION_NONE)
-        return validate_records(records, len, h.records_count);
+        return validate_records(records, len, h.records_count, h.base_timestamp, out);
 
     uint8_t *plain;
     size_t plain_len;
@@ -249,7 +295,7 @@ gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_
     default:
         return GR_KERR_CORRUPT_MESSAGE;
     }
-    gr_kerr_t kerr = validate_records(plain, plain_len, h.records_count);
+    gr_kerr_t kerr = validate_records(plain, plain_len, h.records_count, h.base_timestamp, out);
     free(plain);
     return kerr;
 }

@@ -4,7 +4,7 @@
  * codec and handled here: header parsing, validation (lengths, CRC-32C,
  * record count and offset deltas), record iteration, and the in-place rewrites
  * the broker does on append (base offset and partition leader epoch, which the
- * CRC does not cover; LogAppendTime timestamps, which it does).
+ * CRC does not cover; the timestamp type and maxTimestamp, which it does).
  *
  * Batch layout (big-endian):
  *   baseOffset int64 | batchLength int32 | partitionLeaderEpoch int32 |
@@ -17,6 +17,7 @@
 #ifndef GR_PROTOCOL_RECORDS_H
 #define GR_PROTOCOL_RECORDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,6 +84,14 @@ void gr_batch_set_base_offset(uint8_t *batch, int64_t base_offset);
 void gr_batch_set_leader_epoch(uint8_t *batch, int32_t epoch);
 /* Sets LogAppendTime (attribute bit, max timestamp) and rewrites the CRC. */
 void gr_batch_set_log_append_time(uint8_t *batch, size_t size, int64_t timestamp);
+/*
+ * Sets the timestamp type (the LogAppendTime attribute bit, on or off) and
+ * maxTimestamp of the whole batch of size bytes, rewriting the CRC-32C only
+ * when either changes. Precondition: size >= GR_RECORD_BATCH_HEADER_SIZE.
+ * Returns true when the batch was changed.
+ */
+bool gr_batch_set_max_timestamp(uint8_t *batch, size_t size, bool log_append_time,
+                                int64_t timestamp);
 
 /* One record inside an (uncompressed or decompressed) batch. */
 typedef struct gr_record {
@@ -155,6 +164,35 @@ gr_kerr_t gr_batch_validate(const uint8_t *batch, size_t size);
 
 /* As gr_batch_validate() with the decompressed-size limit given. */
 gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_decompressed);
+
+/* A record without a timestamp (Kafka's RecordBatch.NO_TIMESTAMP). */
+#define GR_RECORD_NO_TIMESTAMP (-1LL)
+
+/*
+ * What validating a batch learns of its records' timestamps, each being
+ * baseTimestamp + timestampDelta (wrapping as Java's long does), whatever
+ * the header's maxTimestamp or timestamp type says. Record indexes are
+ * offset deltas (validation checks that they count 0, 1, ...).
+ */
+typedef struct gr_batch_summary {
+    /* Largest timestamp above GR_RECORD_NO_TIMESTAMP, else GR_RECORD_NO_TIMESTAMP (Kafka's
+     * running maximum starts at -1), and the first record holding it, else -1. */
+    int64_t max_timestamp;
+    int32_t max_timestamp_index;
+    /* Smallest timestamp other than GR_RECORD_NO_TIMESTAMP and the first record holding it,
+     * -1 if every record has none: with max_timestamp, the two records that can break a
+     * before/after window. */
+    int64_t min_timestamp;
+    int32_t min_timestamp_index;
+} gr_batch_summary_t;
+
+/*
+ * As gr_batch_validate_limit(), in the same single walk over the records
+ * (decompressed once when the batch is compressed), filling *out when the
+ * batch is valid (GR_KERR_NONE); *out is undefined otherwise.
+ */
+gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t max_decompressed,
+                                    gr_batch_summary_t *out /* out */);
 
 /*
  * Copies the records section (what follows the 61-byte header) of a whole

@@ -282,6 +282,14 @@ static void test_append_read_roundtrip(void **state)
     /* Malformed input is refused without side effects. */
     assert_int_equal(gr_log_append(f->log, a, alen - 1, 7, 5000, &info), -EINVAL);
     assert_int_equal(gr_log_end_offset(f->log), 8);
+
+    /* LogAppendTime: the time stamped in the batch is reported, not the append's clock. */
+    uint8_t c[1024];
+    size_t clen = build_batch(c, 2, 10, 300, 1);
+    gr_batch_set_log_append_time(c, clen, 4990);
+    assert_int_equal(gr_log_append(f->log, c, clen, 7, 5000, &info), 0);
+    assert_int_equal(info.log_append_time, 4990);
+    assert_int_equal(info.max_timestamp, 4990);
 }
 
 static void test_index_lookup_many(void **state)
