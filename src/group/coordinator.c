@@ -2,9 +2,9 @@
 /*
  * The group coordinator's table of groups, the env the groups run in
  * (libev timers, the broker clock, persistence), the offsets topic's
- * creation, and offset retention. Records: coordinator_records.c; replay:
- * coordinator_load.c; which partitions are led here and routing:
- * coordinator_leadership.c.
+ * creation, offset retention, and forgetting deleted topics' offsets.
+ * Records: coordinator_records.c; replay: coordinator_load.c; which
+ * partitions are led here and routing: coordinator_leadership.c.
  *
  * Runs on: loop thread.
  */
@@ -171,12 +171,13 @@ gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
     return gr_coordinator_topic(co) ? GR_KERR_NONE : create_topic(co);
 }
 
-/* --- retention -------------------------------------------------------------------- */
+/* --- retention and deleted topics -------------------------------------------------- */
 
 /* Does offset o expire now under Kafka's rules for g's kind of group? */
 static bool offset_expired(const gr_coordinator_t *co, const gr_group_t *g,
-                           const gr_group_offset_t *o, int64_t now)
+                           const gr_group_offset_t *o, const void *arg)
 {
+    int64_t now = *(const int64_t *)arg;
     int64_t retention = (int64_t)co->broker->config.offsets_retention_minutes * GR_MS_PER_MINUTE;
     if (o->expire_timestamp >= 0)
         return now >= o->expire_timestamp;
@@ -191,13 +192,31 @@ static bool offset_expired(const gr_coordinator_t *co, const gr_group_t *g,
     return false;
 }
 
-static void expire_group(gr_coordinator_t *co, gr_group_t *g, int64_t now)
+/* Is offset o one of the topic named by arg (a gr_str_t)? */
+static bool offset_of_topic(const gr_coordinator_t *co, const gr_group_t *g,
+                            const gr_group_offset_t *o, const void *arg)
+{
+    (void)co;
+    (void)g;
+    return gr_str_eq(gr_str(o->topic), *(const gr_str_t *)arg);
+}
+
+typedef bool (*offset_match_fn)(const gr_coordinator_t *co, const gr_group_t *g,
+                                const gr_group_offset_t *o, const void *arg);
+
+/*
+ * Kafka's cleanupGroupMetadata for one group: removes its offsets that
+ * match (tombstones written), then deletes it if it is Empty without
+ * offsets (why: for the log). g may be freed.
+ */
+static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn match,
+                          const void *arg, const char *why)
 {
     int32_t n = 0;
     gr_str_t *topics = malloc(sizeof(*topics) * (size_t)(g->offset_count + 1));
     int32_t *parts = malloc(sizeof(*parts) * (size_t)(g->offset_count + 1));
     for (int32_t i = 0; topics && parts && i < g->offset_count; i++) {
-        if (offset_expired(co, g, &g->offsets[i], now)) {
+        if (match(co, g, &g->offsets[i], arg)) {
             topics[n] = gr_str(g->offsets[i].topic);
             parts[n++] = g->offsets[i].partition;
         }
@@ -208,23 +227,35 @@ static void expire_group(gr_coordinator_t *co, gr_group_t *g, int64_t now)
     free(topics);
     free(parts);
     if (g->state == GR_GROUP_EMPTY && g->offset_count == 0) {
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s expired", g->id);
+        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->id, why);
         (void)gr_coordinator_delete_group(co, g);
+    }
+}
+
+/* Applies cleanup_group to every group of the partitions loaded here. */
+static void cleanup_groups(gr_coordinator_t *co, offset_match_fn match, const void *arg,
+                           const char *why)
+{
+    for (size_t b = 0; b < co->bucket_count; b++) {
+        gr_group_t *g = co->buckets[b];
+        while (g) {
+            gr_group_t *next = g->next;
+            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
+                cleanup_group(co, g, match, arg, why);
+            g = next;
+        }
     }
 }
 
 void gr_coordinator_expire(gr_coordinator_t *co)
 {
     int64_t now = env_now(co);
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_group_t *g = co->buckets[b];
-        while (g) {
-            gr_group_t *next = g->next;
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
-                expire_group(co, g, now);
-            g = next;
-        }
-    }
+    cleanup_groups(co, offset_expired, &now, "expired");
+}
+
+void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic)
+{
+    cleanup_groups(co, offset_of_topic, &topic, "removed: Empty without offsets");
 }
 
 static void retention_cb(struct ev_loop *loop, ev_timer *w, int revents)

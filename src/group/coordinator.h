@@ -31,7 +31,8 @@
  * Kafka's rules: for a consumer group that is Empty, retention counts from
  * when it became empty; for a commit-only group, from each commit; a Stable
  * consumer group loses only offsets of topics it no longer subscribes to.
- * An Empty group without offsets is then removed.
+ * An Empty group without offsets is then removed. A deleted topic's
+ * offsets go at once (gr_coordinator_topic_deleted), with the same removal.
  *
  * Runs on: loop thread.
  */
@@ -177,5 +178,15 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g);
 
 /* Expires offsets and empty groups now (the retention timer's work). */
 void gr_coordinator_expire(gr_coordinator_t *co);
+/*
+ * Topic `topic` was deleted (Kafka's onPartitionsDeleted, for all its
+ * partitions): every group loaded here forgets its committed offsets of it,
+ * writing tombstones, and a group left Empty without offsets is deleted, as
+ * Kafka's cleanupGroupMetadata does. Idempotent; groups of partitions still
+ * loading are not touched (as in Kafka, whose cache holds them only once
+ * loaded). Call it once the topic has left this broker's metadata; a topic
+ * created again under the same name afterwards starts without offsets.
+ */
+void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic);
 
 #endif

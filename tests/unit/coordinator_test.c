@@ -9,10 +9,11 @@
  * election reloading the groups and offsets from the log, also when a
  * resignation aborted a replay half-way. Also: the partition count comes
  * from the topic, not from this broker's config, and a restart of a
- * single-node broker reloads through the same election path. Last, the
- * handlers over a socket: FindCoordinator (v3 and batched v4) naming the
- * partition's leader, and OffsetCommit, OffsetFetch, JoinGroup, Heartbeat,
- * DescribeGroups and ListGroups routed by partition leadership.
+ * single-node broker reloads through the same election path, and a deleted
+ * topic's offsets leave every group for good. Last, the handlers over a
+ * socket: FindCoordinator (v3 and batched v4) naming the partition's leader,
+ * and OffsetCommit, OffsetFetch, JoinGroup, Heartbeat, DescribeGroups and
+ * ListGroups routed by partition leadership.
  *
  * Nothing sleeps: the loop runs until the replay ends, under a deadline.
  */
@@ -209,16 +210,18 @@ static gr_kerr_t check(fixture_t *fx, const char *id)
     return gr_coordinator_check(co_of(fx), gr_str(id), &partition);
 }
 
-/* Commits offset for t-0 (a commit-only group if new); asserts it is stored. */
-static void commit(fixture_t *fx, const char *id, int64_t offset)
+/* Commits offset for topic-partition (a commit-only group if new); asserts it is stored. */
+static void commit_to(fixture_t *fx, const char *id, const char *topic, int32_t partition,
+                      int64_t offset)
 {
-    int32_t partition;
-    assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
-    gr_group_t *g = gr_coordinator_get_or_create(co_of(fx), gr_str(id), partition);
+    int32_t coordinator_partition;
+    assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &coordinator_partition),
+                     GR_KERR_NONE);
+    gr_group_t *g = gr_coordinator_get_or_create(co_of(fx), gr_str(id), coordinator_partition);
     assert_non_null(g);
     gr_kerr_t err = GR_KERR_NONE;
-    gr_offset_commit_t c = {.topic = gr_str("t"),
-                            .partition = 0,
+    gr_offset_commit_t c = {.topic = gr_str(topic),
+                            .partition = partition,
                             .offset = offset,
                             .leader_epoch = -1,
                             .metadata = gr_str("m"),
@@ -228,12 +231,24 @@ static void commit(fixture_t *fx, const char *id, int64_t offset)
     assert_int_equal(err, GR_KERR_NONE);
 }
 
+/* Commits offset for t-0. */
+static void commit(fixture_t *fx, const char *id, int64_t offset)
+{
+    commit_to(fx, id, "t", 0, offset);
+}
+
+/* The committed offset of topic-partition for group id, -1 if none (or no group). */
+static int64_t committed_to(fixture_t *fx, const char *id, const char *topic, int32_t partition)
+{
+    gr_group_t *g = gr_coordinator_find(co_of(fx), gr_str(id));
+    gr_group_offset_t *o = g ? gr_group_offset_find(g, gr_str(topic), partition) : NULL;
+    return o ? o->offset : -1;
+}
+
 /* The committed offset of t-0 for group id, -1 if none (or no group). */
 static int64_t committed(fixture_t *fx, const char *id)
 {
-    gr_group_t *g = gr_coordinator_find(co_of(fx), gr_str(id));
-    gr_group_offset_t *o = g ? gr_group_offset_find(g, gr_str("t"), 0) : NULL;
-    return o ? o->offset : -1;
+    return committed_to(fx, id, "t", 0);
 }
 
 static const gr_join_protocol_t range_protocol[] = {{{"range", 5}, {(const uint8_t *)"m", 1}}};
@@ -268,12 +283,8 @@ static void run_until_answered(fixture_t *fx, const answer_t *a)
         fail_msg("no answer within %.0f s", WAIT_DEADLINE_S);
 }
 
-/*
- * Makes id a Stable group of one member (its metadata record written),
- * then has a second member join: that JoinGroup waits for the first to
- * rejoin. Returns the group.
- */
-static gr_group_t *stable_group_with_waiter(fixture_t *fx, const char *id, answer_t *waiting)
+/* Makes id a Stable group of one member (its metadata record written). Returns the group. */
+static gr_group_t *stable_group(fixture_t *fx, const char *id)
 {
     int32_t partition;
     assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
@@ -292,6 +303,16 @@ static gr_group_t *stable_group_with_waiter(fixture_t *fx, const char *id, answe
     assert_true(sync.answered);
     assert_int_equal(sync.error, GR_KERR_NONE);
     assert_int_equal(g->state, GR_GROUP_STABLE);
+    return g;
+}
+
+/*
+ * Makes id a Stable group of one member, then has a second member join:
+ * that JoinGroup waits for the first to rejoin. Returns the group.
+ */
+static gr_group_t *stable_group_with_waiter(fixture_t *fx, const char *id, answer_t *waiting)
+{
+    gr_group_t *g = stable_group(fx, id);
     join(fx, g, "", waiting);
     assert_false(waiting->answered);
     assert_int_equal(g->state, GR_GROUP_PREPARING_REBALANCE);
@@ -453,6 +474,63 @@ static void test_resign_during_replay(void **state)
     listed = 0;
     gr_coordinator_foreach(co, count_group, &listed);
     assert_int_equal(listed, 0);
+}
+
+/* Resigns and re-elects every partition: the groups come back from the log alone. */
+static void reload_all(fixture_t *fx)
+{
+    for (int32_t i = 0; i < OFFSETS_PARTS; i++) {
+        gr_coordinator_partition_resigned(co_of(fx), i, GR_COORDINATOR_ANY_EPOCH);
+        gr_coordinator_partition_elected(co_of(fx), i, 0);
+    }
+    run_until_loaded(fx);
+}
+
+/*
+ * A deleted topic's offsets go from every group (tombstones, so a reload does
+ * not bring them back); a group left Empty without offsets goes with them, a
+ * group with members stays; other topics' offsets are untouched.
+ */
+static void test_topic_deleted(void **state)
+{
+    fixture_t *fx = *state;
+    broker_start(fx, "3", "5242880");
+    gr_coordinator_t *co = co_of(fx);
+    assert_int_equal(gr_coordinator_ensure_topic(co), GR_KERR_NONE);
+    char both[32], gone_only[32], members[32];
+    group_on("both", 0, OFFSETS_PARTS, both, sizeof both);
+    group_on("gone-only", 1, OFFSETS_PARTS, gone_only, sizeof gone_only);
+    group_on("members", 2, OFFSETS_PARTS, members, sizeof members);
+    commit(fx, both, 42);
+    commit_to(fx, both, "gone", 0, 5);
+    commit_to(fx, both, "gone", 1, 6);
+    commit_to(fx, gone_only, "gone", 0, 7);
+    gr_group_t *g = stable_group(fx, members);
+    commit_to(fx, members, "gone", 0, 8);
+    /* Another topic whose name starts alike stays. */
+    commit_to(fx, members, "gone2", 0, 9);
+
+    gr_coordinator_topic_deleted(co, gr_str("gone"));
+    assert_int_equal(committed(fx, both), 42);
+    assert_int_equal(committed_to(fx, both, "gone", 0), -1);
+    assert_int_equal(committed_to(fx, both, "gone", 1), -1);
+    assert_null(gr_coordinator_find(co, gr_str(gone_only)));
+    assert_ptr_equal(gr_coordinator_find(co, gr_str(members)), g);
+    assert_int_equal(g->state, GR_GROUP_STABLE);
+    assert_int_equal(committed_to(fx, members, "gone", 0), -1);
+    assert_int_equal(committed_to(fx, members, "gone2", 0), 9);
+    /* Once more changes nothing. */
+    gr_coordinator_topic_deleted(co, gr_str("gone"));
+    assert_int_equal(committed(fx, both), 42);
+    assert_int_equal(committed_to(fx, members, "gone2", 0), 9);
+
+    reload_all(fx);
+    assert_int_equal(committed(fx, both), 42);
+    assert_int_equal(committed_to(fx, both, "gone", 0), -1);
+    assert_int_equal(committed_to(fx, both, "gone", 1), -1);
+    assert_null(gr_coordinator_find(co, gr_str(gone_only)));
+    assert_int_equal(committed_to(fx, members, "gone", 0), -1);
+    assert_int_equal(committed_to(fx, members, "gone2", 0), 9);
 }
 
 /*
@@ -784,6 +862,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resign_and_reelect, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resign_during_replay, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partition_count_from_topic, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_topic_deleted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_requests_routed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
