@@ -29,7 +29,9 @@
  * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3); an entry with both a
  * name and an id makes the request INVALID_REQUEST for every topic; unknown
  * names are UNKNOWN_TOPIC_OR_PARTITION, unknown ids UNKNOWN_TOPIC_ID. A topic
- * named twice is deleted once and reported twice.
+ * named twice is deleted once and reported twice. Once a topic is deleted the
+ * groups forget its committed offsets, as Kafka's coordinator does when its
+ * metadata drops the topic (in cluster mode on the controller's UpdateMetadata).
  *
  * Runs on: loop thread.
  */
@@ -40,6 +42,7 @@
 
 #include "core/context.h"
 #include "controller/zk_member.h"
+#include "group/coordinator.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -711,6 +714,8 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         size_t i = keys[k].index;
         cd->resp = resp;
         gr_kerr_t err = w ? cluster_delete(b, w, cd, i) : gr_topics_delete(b, found[i]);
+        if (!err && !w)
+            gr_coordinator_topic_deleted(b->groups, resp.responses[i].name);
         if (err) {
             for (size_t j = k; j < keyed && keys[j].ptr == keys[k].ptr; j++)
                 delete_error(req, &resp.responses[keys[j].index], err,

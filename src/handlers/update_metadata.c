@@ -5,7 +5,9 @@
  * and partition states (leader, epochs, replicas, ISR) of the topics named.
  * Updates are incremental: topics not named keep their state. A leader of
  * -2 means the topic is being deleted: it leaves the table (its data goes
- * with StopReplica). Stale controllers get STALE_CONTROLLER_EPOCH.
+ * with StopReplica) and the groups coordinated here forget its committed
+ * offsets (Kafka's onPartitionsDeleted), also when it had already left the
+ * table. Stale controllers get STALE_CONTROLLER_EPOCH.
  *
  * Runs on: loop thread.
  */
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "group/coordinator.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -92,7 +95,9 @@ static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_st
         return;
     bool deleting = false;
     gr_topic_t *topic = gr_topics_find(b->topics, name.ptr, (size_t)name.len);
-    if (!(count > 0 && states[0].leader == GR_LEADER_DURING_DELETE))
+    if (count > 0 && states[0].leader == GR_LEADER_DURING_DELETE)
+        gr_coordinator_topic_deleted(b->groups, name);
+    else
         topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, partitions);
     if (!topic)
         return;
