@@ -6,7 +6,9 @@
 # /admin/delete_topics; once the broker returns it completes: the topic is
 # gone from every broker's metadata, from /brokers/topics and from
 # /admin/delete_topics, and no broker keeps a log directory of it. A topic of
-# the same name can then be created again, empty.
+# the same name can then be created again, empty, and without the offsets a
+# group committed for the old one (Kafka's coordinator drops them when the
+# controller announces the deletion).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
 cl_require
@@ -22,6 +24,17 @@ for topic in doomed kept; do
     out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t $topic -m produce -n 300 -w 60) || gr_fail "producing to $topic failed: $(tail -n 1 <<<"$out")"
 done
 victim=$(cl_non_controller)
+# A group whose coordinator stays up through the deletion commits to doomed-0
+# (a coordinator that is down misses the announcement, in Kafka too).
+group=
+for n in 0 1 2 3 4 5 6 7 8 9; do
+    coordinator=$(cl_state "$CL_CONTROLLER" coordinator "doomed_group_$n") || gr_fail "FindCoordinator failed"
+    [ "${coordinator#0 }" = "$coordinator" ] || [ "${coordinator#0 }" = "$victim" ] || { group=doomed_group_$n; break; }
+done
+[ -n "$group" ] || gr_fail "no group of doomed_group_0..9 is coordinated by a broker other than $victim"
+out=$(gr_prog commit_loop -b "$GR_BOOTSTRAP" -g "$group" -t doomed -n 5) || gr_fail "committing to doomed failed: $out"
+out=$(gr_prog commit_loop -b "$GR_BOOTSTRAP" -g "$group" -t doomed -r) || gr_fail "reading $group's offset failed"
+[ "$out" = "offset 5" ] || gr_fail "$group's offset of doomed-0 before the delete: '$out', want 'offset 5'"
 [ -n "$(cl_led_by doomed "$victim")" ] || gr_fail "broker $victim holds no partition of doomed"
 cl_kill9_broker "$victim"
 cl_wait_stable "broker $victim gone"
@@ -58,4 +71,6 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" create doomed 3 1) || gr_fail "admin crea
 cl_wait_all_led doomed 3
 n=$(timeout "$GR_CMD_TIMEOUT_S" "$GR_KCAT" -b "$GR_BOOTSTRAP" -C -t doomed -o beginning -e -q -f '%o\n' | wc -l)
 [ "$n" = 0 ] || gr_fail "re-created topic doomed holds $n records, want none"
+out=$(gr_prog commit_loop -b "$GR_BOOTSTRAP" -g "$group" -t doomed -r) || gr_fail "reading $group's offset failed"
+[ "$out" = "offset -1001" ] || gr_fail "$group's offset of the re-created doomed-0: '$out', want none (-1001)"
 gr_pass
