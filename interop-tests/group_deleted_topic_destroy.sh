@@ -5,6 +5,16 @@
 # topic is gone (its partitions are "no longer available"), keeps consuming
 # the other topic, and then closes and is destroyed, each within 30 s
 # (progs/consumer_destroy's watchdog reports a hang and exits 4).
+#
+# librdkafka before 2.6.1 hangs in rd_kafka_destroy() here whatever the
+# broker answers, as against Apache Kafka: the partitions of the deleted
+# topic, stopped after the client dropped them from its metadata, keep
+# version-barrier ops in their own fetch queue that hold references to them,
+# so they and their leader broker's thread never go. It happens every time
+# before 2.1.0 (fixed there by librdkafka #4187: "blocking the consumer from
+# closing ... if the corresponding topic is deleted"), sometimes until 2.6.1
+# (#4724). With such a librdkafka the test checks everything up to the close
+# and, when the destroy hangs, skips (77) naming the bug.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/grouplib.sh"
 gr_require_gregor # librdkafka's mock cluster cannot delete topics
@@ -35,7 +45,13 @@ kill -TERM "${GM_PID[c]}"
 gm_reap c "$GM_WAIT_S" || gr_fail "consumer still running ${GM_WAIT_S}s after SIGTERM"
 grep -q '^closed NO_ERROR$' "$GR_TMP/c.out" || gr_fail "close: $(grep '^closed\|^hang' "$GR_TMP/c.out")"
 if [ "$GM_STATUS" = 4 ]; then
-    gr_fail "the consumer hung: $(grep '^hang' "$GR_TMP/c.out")"
+    version=$(awk '$1 == "librdkafka" { print $2, $3; exit }' "$GR_TMP/c.out")
+    if (( ${version%% *} < 0x020601ff )); then
+        gr_note "skipped: librdkafka ${version#* } hung in rd_kafka_destroy, its own bug (#4187, #4724)" \
+            "fixed in 2.1.0 / 2.6.1: $(grep '^hang' "$GR_TMP/c.out")"
+        exit 77
+    fi
+    gr_fail "the consumer hung: $(grep '^hang' "$GR_TMP/c.out") (librdkafka ${version#* })"
 fi
 [ "$GM_STATUS" = 0 ] || gr_fail "consumer exited with status $GM_STATUS"
 grep -q '^destroyed$' "$GR_TMP/c.out" || gr_fail "consumer exited without 'destroyed'"

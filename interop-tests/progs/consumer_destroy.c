@@ -19,6 +19,8 @@
  * earliest offset.
  *
  * Output (stdout, one line each, flushed per line):
+ *   librdkafka 0xMMmmrrxx VERSION   the librdkafka in use (rd_kafka_version(),
+ *                                   first)
  *   assign|revoke|lost PARTS        a rebalance callback; PARTS is "-" or
  *                                   TOPIC:PARTITION,... sorted
  *   got TOPIC PARTITION OFFSET      a consumed record
@@ -423,6 +425,7 @@ int main(int argc, char **argv)
     sigset_t stop_signals;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("librdkafka 0x%08x %s\n", (unsigned)rd_kafka_version(), rd_kafka_version_str());
     if (cd_parse_args(&opt, argc, argv) != 0) {
         cd_usage();
         return 2;
