@@ -33,6 +33,7 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" delete gone) || gr_fail "deleting gone: n
 [ "$out" = "gone NO_ERROR" ] || gr_fail "deleting gone: $out"
 
 # The client has dropped both partitions of gone once it reports them.
+# shellcheck disable=SC2317
 dropped() { grep -q "^error [A-Z_]* gone \[$1\]: " "$GR_TMP/c.out"; }
 gr_wait_until "$GM_WAIT_S" "the consumer to learn gone:0 is gone" dropped 0
 gr_wait_until "$GM_WAIT_S" "the consumer to learn gone:1 is gone" dropped 1
