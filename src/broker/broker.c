@@ -63,6 +63,12 @@ static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int3
         gr_coordinator_partition_resigned(b->groups, p->index, leader_epoch);
 }
 
+/* A deleted topic's committed offsets go with it (Kafka's onPartitionsDeleted). */
+static void on_topic_deleted(gr_broker_t *b, const char *name, size_t name_len)
+{
+    gr_coordinator_topic_deleted(b->groups, (gr_str_t){name, (int32_t)name_len});
+}
+
 /* Allocates each subsystem's struct (zeroed); the subsystems' own init follows. */
 static int alloc_parts(gr_broker_t *b)
 {
@@ -103,6 +109,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     b->on_leadership = on_leadership;
+    b->on_topic_deleted = on_topic_deleted;
     int rc = alloc_parts(b);
     if (rc) {
         free_parts(b);

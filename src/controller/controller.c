@@ -33,6 +33,7 @@ void gr_controller_init(gr_controller_t *c, gr_broker_t *b)
     c->epoch = -1;
     ev_timer_init(&c->kick, on_kick, 0., 0.);
     c->kick.data = c;
+    ev_timer_init(&c->local_start, NULL, 0., 0.);
 }
 
 ctl_op_t *ctl_op_new(gr_controller_t *c)
@@ -263,6 +264,7 @@ void gr_controller_activate(gr_controller_t *c)
 static void drop_state(gr_controller_t *c)
 {
     ev_timer_stop(c->b->loop, &c->kick);
+    ctl_local_drop(c);
     for (size_t i = 0; i < c->broker_count; i++) {
         ctl_broker_drop_peer(&c->brokers[i]);
         free(c->brokers[i].node.rack);

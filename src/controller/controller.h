@@ -15,8 +15,9 @@
  *  - topics being deleted are announced (leader -2), their replicas get
  *    StopReplica with deletion, and once every replica has answered (a down
  *    broker's when it returns) their nodes are removed.
- * Its requests go over each broker's listener through gr_peer; one that
- * fails makes the controller resend that broker everything a moment later.
+ * Its requests go over each other broker's listener through gr_peer, and
+ * to the broker it runs on in-process (controller_local.c); one that fails
+ * makes the controller resend that broker everything a moment later.
  *
  * Every asynchronous step carries the generation it was issued in: after
  * the controller resigns (lost session, /controller gone), late completions
@@ -37,6 +38,7 @@
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_peer gr_peer_t;
+typedef struct ctl_local_call ctl_local_call_t;
 
 typedef struct gr_ctl_partition {
     int32_t *replicas;
@@ -80,9 +82,11 @@ typedef struct gr_controller {
     gr_ctl_topic_t *topics;
     int reads_pending; /* store reads whose results reconciling waits for */
     int writes_pending;
-    bool metadata_dirty; /* UpdateMetadata owed to every broker */
-    bool loaded;         /* the initial read completed */
-    ev_timer kick;       /* reconciles soon (after changes, or to retry) */
+    bool metadata_dirty;           /* UpdateMetadata owed to every broker */
+    bool loaded;                   /* the initial read completed */
+    ev_timer kick;                 /* reconciles soon (after changes, or to retry) */
+    ctl_local_call_t *local_calls; /* requests to this broker itself, newest first */
+    ev_timer local_start;          /* starts the local calls queued */
 } gr_controller_t;
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);

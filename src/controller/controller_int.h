@@ -6,6 +6,7 @@
 #include "core/context.h"
 #include "metadata/topics.h"
 #include "controller/controller.h"
+#include "net/peer.h"
 
 /* The context of one asynchronous step: dropped if the generation moved on. */
 typedef struct ctl_op {
@@ -44,6 +45,15 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
 void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br);
 void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br);
 void ctl_broker_drop_peer(gr_ctl_broker_t *br);
+
+/*
+ * controller_local.c: a request to this broker itself, in-process. Returns 0
+ * (cb is called once, later, on the loop) or -errno (never called).
+ */
+int ctl_local_send(gr_controller_t *c, int16_t api_key, int16_t version, const void *request,
+                   gr_peer_response_fn *cb, void *opaque);
+/* Cancels every local request not answered yet; their callbacks get -ECANCELED. */
+void ctl_local_drop(gr_controller_t *c);
 
 /* controller_elect.c: writes of partition states. */
 void ctl_elect_all(gr_controller_t *c);

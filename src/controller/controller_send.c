@@ -102,12 +102,21 @@ static void on_update_metadata(void *opaque, int rc, const void *response)
     on_sent(opaque, rc, response, "UpdateMetadata");
 }
 
+/* Sends over br's peer connection, or in-process when br is this broker. 0 or -errno. */
+static int deliver(gr_controller_t *c, gr_ctl_broker_t *br, int16_t key, int16_t version,
+                   const void *req, gr_peer_response_fn *cb, ctl_op_t *op)
+{
+    if (br->node.id == c->b->config.broker_id)
+        return ctl_local_send(c, key, version, req, cb, op);
+    gr_peer_t *peer = broker_peer(c, br);
+    return peer ? gr_peer_send(peer, key, version, req, cb, op) : -ENOMEM;
+}
+
 static void send_request(gr_controller_t *c, gr_ctl_broker_t *br, int16_t key, int16_t version,
                          const void *req, gr_peer_response_fn *cb)
 {
     ctl_op_t *op = ctl_op_new(c);
-    gr_peer_t *peer = broker_peer(c, br);
-    if (!op || !peer || gr_peer_send(peer, key, version, req, cb, op) != 0) {
+    if (!op || deliver(c, br, key, version, req, cb, op) != 0) {
         free(op);
         br->needs_full = true;
         ctl_kick_later(c);
@@ -356,12 +365,10 @@ void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br)
     }
     if (partitions > 0) {
         ctl_op_t *op = ctl_op_new(c);
-        gr_peer_t *peer = broker_peer(c, br);
         if (op)
             op->broker_id = br->node.id;
-        if (!op || !peer ||
-            gr_peer_send(peer, GR_API_STOP_REPLICA, STOP_REPLICA_VERSION, &req, on_stop_replica,
-                         op) != 0) {
+        if (!op || deliver(c, br, GR_API_STOP_REPLICA, STOP_REPLICA_VERSION, &req, on_stop_replica,
+                           op) != 0) {
             if (op)
                 on_stop_replica(op, -ENOMEM, NULL);
         }

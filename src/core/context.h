@@ -19,6 +19,7 @@
 
 #include <ev.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/config.h"
@@ -58,6 +59,8 @@ typedef struct gr_broker_stats {
 #define GR_LEADERSHIP_ANY_EPOCH (-1)
 typedef void gr_leadership_fn(gr_broker_t *b, gr_partition_t *p, bool led_here,
                               int32_t leader_epoch);
+/* The controller announced the deletion of topic name (UpdateMetadata, leader -2). */
+typedef void gr_topic_deleted_fn(gr_broker_t *b, const char *name, size_t name_len);
 
 struct gr_broker {
     struct ev_loop *loop;
@@ -68,17 +71,18 @@ struct gr_broker {
     gr_server_t *server;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
-    gr_batch_io_t *io;                 /* the logs' I/O table */
-    gr_cleaner_t *cleaner;             /* log compaction, on threads of its own */
-    gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
-    gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
-    gr_zk_member_t *zk;                /* membership, election and the controller */
-    gr_coordinator_t *groups;          /* the group coordinator */
-    gr_store_t *store;                 /* the metadata store (ZooKeeper or the local one) */
-    gr_store_session_t *store_session; /* the broker's session on it */
-    int store_pending;                 /* store writes issued and not yet completed */
-    gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
-    gr_leadership_fn *on_leadership;   /* may be NULL */
+    gr_batch_io_t *io;                     /* the logs' I/O table */
+    gr_cleaner_t *cleaner;                 /* log compaction, on threads of its own */
+    gr_topics_t *topics;                   /* every topic this broker knows, with its partitions */
+    gr_cluster_view_t *cluster;            /* live brokers and the controller, as last told */
+    gr_zk_member_t *zk;                    /* membership, election and the controller */
+    gr_coordinator_t *groups;              /* the group coordinator */
+    gr_store_t *store;                     /* the metadata store (ZooKeeper or the local one) */
+    gr_store_session_t *store_session;     /* the broker's session on it */
+    int store_pending;                     /* store writes issued and not yet completed */
+    gr_producer_ids_t *producer_ids;       /* InitProducerId's id blocks, producer expiry */
+    gr_leadership_fn *on_leadership;       /* may be NULL */
+    gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX];

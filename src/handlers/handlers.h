@@ -43,9 +43,8 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req);
-void gr_handle_leader_and_isr(gr_broker_t *b, gr_request_t *req);
-void gr_handle_stop_replica(gr_broker_t *b, gr_request_t *req);
-void gr_handle_update_metadata(gr_broker_t *b, gr_request_t *req);
+/* LeaderAndIsr, StopReplica and UpdateMetadata. */
+void gr_handle_controller_request(gr_broker_t *b, gr_request_t *req);
 
 /*
  * Auto-creation for Metadata and Produce: returns the topic, creating it with

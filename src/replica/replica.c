@@ -4,24 +4,9 @@
 #include <string.h>
 
 #include "core/context.h"
-#include "metadata/cluster_view.h"
 #include "metadata/topics_cluster.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
-
-gr_kerr_t gr_controller_request_check(gr_broker_t *b, int32_t controller_id, int32_t epoch)
-{
-    gr_cluster_view_t *v = b->cluster;
-    if (!v->zk_mode || epoch < v->controller_epoch) {
-        gr_logf(&b->log, GR_LOG_WARN, "controller",
-                "ignoring a request of controller %d at epoch %d (newest seen: %d)", controller_id,
-                epoch, v->controller_epoch);
-        return GR_KERR_STALE_CONTROLLER_EPOCH;
-    }
-    v->controller_epoch = epoch;
-    v->controller_id = controller_id;
-    return GR_KERR_NONE;
-}
 
 static bool is_replica(const gr_partition_t *p, int32_t id)
 {

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The broker side of the controller's requests (LeaderAndIsr,
- * UpdateMetadata, StopReplica): controller epoch fencing, and what a
- * partition's new placement means for this broker: open or close its log,
+ * What a partition's placement, set by the controller's requests
+ * (replica/requests.h), means for this broker: open or close its log,
  * and tell the layer above (b->on_leadership: the group coordinator) when
  * its leadership here begins or ends. Replication's fetchers and ISR
  * tracking grow here.
@@ -19,15 +18,6 @@
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_partition gr_partition_t;
-
-/*
- * Checks a controller request's epoch: older than the newest seen gives
- * STALE_CONTROLLER_EPOCH; otherwise the sender is recorded as the
- * controller. Single-node brokers (no ZooKeeper) refuse every controller
- * request: they are their own controller (STALE_CONTROLLER_EPOCH too, as a
- * controller unknown to the cluster).
- */
-gr_kerr_t gr_controller_request_check(gr_broker_t *b, int32_t controller_id, int32_t epoch);
 
 /*
  * Acts on p's placement, just set from a LeaderAndIsr: a replica here gets

@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * StopReplica (v0-4): the controller tells this broker to stop being a
- * replica of partitions, deleting their data when asked (topic deletion).
- * A partition this broker no longer knows still has its directory removed
- * when deletion is asked (it may have been down when its topic went).
- * Stale controllers get STALE_CONTROLLER_EPOCH.
- *
- * Runs on: loop thread.
+ * StopReplica (v0-4): this broker stops being a replica of partitions,
+ * deleting their data when asked (topic deletion). A partition this broker
+ * no longer knows still has its directory removed when deletion is asked
+ * (it may have been down when its topic went).
  */
 #include <string.h>
 
 #include "core/context.h"
-#include "handlers/request.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
-#include "handlers/handlers.h"
+#include "replica/requests_int.h"
 #include "stop_replica.h"
 
 typedef gr_stop_replica_response_stop_replica_partition_error_t sr_error_t;
@@ -67,23 +63,25 @@ static void stop_all(gr_broker_t *b, const gr_stop_replica_request_t *in, sr_err
     }
 }
 
-void gr_handle_stop_replica(gr_broker_t *b, gr_request_t *req)
+void replica_stop_replica(gr_replica_call_t *call)
 {
-    gr_stop_replica_request_t in;
-    if (gr_request_decode(req, &in))
+    const gr_stop_replica_request_t *in = call->request;
+    gr_stop_replica_response_t *resp = replica_alloc(call, 1, sizeof *resp);
+    if (!resp) {
+        replica_finish(call, NULL);
         return;
-    gr_stop_replica_response_t resp;
-    gr_stop_replica_response_init(&resp);
-    resp.error_code = gr_controller_request_check(b, in.controller_id, in.controller_epoch);
-    if (resp.error_code == GR_KERR_NONE) {
-        int32_t n = count_partitions(&in);
-        resp.partition_errors = gr_request_alloc_array(req, n, sizeof *resp.partition_errors);
-        if (!resp.partition_errors && n > 0) {
-            gr_conn_close(req->conn, "out of memory");
+    }
+    gr_stop_replica_response_init(resp);
+    resp->error_code = replica_fence(call, in->controller_id, in->controller_epoch);
+    if (resp->error_code == GR_KERR_NONE) {
+        int32_t n = count_partitions(in);
+        resp->partition_errors = replica_alloc(call, n, sizeof *resp->partition_errors);
+        if (!resp->partition_errors) {
+            replica_finish(call, NULL);
             return;
         }
-        resp.partition_errors_count = n;
-        stop_all(b, &in, resp.partition_errors);
+        resp->partition_errors_count = n;
+        stop_all(call->b, in, resp->partition_errors);
     }
-    gr_request_respond(req, &resp);
+    replica_finish(call, resp);
 }

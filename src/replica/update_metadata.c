@@ -5,26 +5,22 @@
  * and partition states (leader, epochs, replicas, ISR) of the topics named.
  * Updates are incremental: topics not named keep their state. A leader of
  * -2 means the topic is being deleted: it leaves the table (its data goes
- * with StopReplica) and the groups coordinated here forget its committed
- * offsets (Kafka's onPartitionsDeleted), also when it had already left the
- * table. Stale controllers get STALE_CONTROLLER_EPOCH.
- *
- * Runs on: loop thread.
+ * with StopReplica) and the layer above hears of it (b->on_topic_deleted:
+ * the groups coordinated here forget its committed offsets, Kafka's
+ * onPartitionsDeleted), also when it had already left the table.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/context.h"
-#include "group/coordinator.h"
-#include "handlers/request.h"
 #include "metadata/cluster_view.h"
+#include "metadata/topic_configs.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
-#include "replica/replica.h"
-#include "metadata/topic_configs.h"
 #include "metadata/zk_docs.h"
-#include "handlers/handlers.h"
+#include "partition/partition.h"
+#include "replica/requests_int.h"
 #include "update_metadata.h"
 
 #define ENDPOINTS_MIN_VERSION 1 /* v0 has one host and port per broker */
@@ -32,6 +28,12 @@
 typedef gr_update_metadata_request_update_metadata_partition_state_t um_state_t;
 typedef gr_update_metadata_request_update_metadata_topic_state_t um_topic_t;
 typedef gr_update_metadata_request_update_metadata_broker_t um_broker_t;
+
+static void tell_topic_deleted(gr_broker_t *b, gr_str_t name)
+{
+    if (b->on_topic_deleted)
+        b->on_topic_deleted(b, name.ptr, (size_t)name.len);
+}
 
 static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *brokers,
                             int32_t count)
@@ -96,7 +98,7 @@ static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_st
     bool deleting = false;
     gr_topic_t *topic = gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     if (count > 0 && states[0].leader == GR_LEADER_DURING_DELETE)
-        gr_coordinator_topic_deleted(b->groups, name);
+        tell_topic_deleted(b, name);
     else
         topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, partitions);
     if (!topic)
@@ -112,26 +114,29 @@ static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_st
     }
 }
 
-void gr_handle_update_metadata(gr_broker_t *b, gr_request_t *req)
+void replica_update_metadata(gr_replica_call_t *call)
 {
-    gr_update_metadata_request_t in;
-    if (gr_request_decode(req, &in))
+    const gr_update_metadata_request_t *in = call->request;
+    gr_broker_t *b = call->b;
+    gr_update_metadata_response_t *resp = replica_alloc(call, 1, sizeof *resp);
+    if (!resp) {
+        replica_finish(call, NULL);
         return;
-    gr_update_metadata_response_t resp;
-    gr_update_metadata_response_init(&resp);
-    resp.error_code = gr_controller_request_check(b, in.controller_id, in.controller_epoch);
-    if (resp.error_code == GR_KERR_NONE) {
-        if (set_live_brokers(b, req->api_version, in.live_brokers, in.live_brokers_count))
-            resp.error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
-        for (int32_t t = 0; t < in.topic_states_count; t++) {
-            const um_topic_t *ts = &in.topic_states[t];
+    }
+    gr_update_metadata_response_init(resp);
+    resp->error_code = replica_fence(call, in->controller_id, in->controller_epoch);
+    if (resp->error_code == GR_KERR_NONE) {
+        if (set_live_brokers(b, call->version, in->live_brokers, in->live_brokers_count))
+            resp->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        for (int32_t t = 0; t < in->topic_states_count; t++) {
+            const um_topic_t *ts = &in->topic_states[t];
             apply_topic(b, ts->topic_name, ts->topic_id, ts->partition_states,
                         ts->partition_states_count);
         }
-        for (int32_t i = 0; i < in.ungrouped_partition_states_count; i++) {
-            const um_state_t *s = &in.ungrouped_partition_states[i];
+        for (int32_t i = 0; i < in->ungrouped_partition_states_count; i++) {
+            const um_state_t *s = &in->ungrouped_partition_states[i];
             apply_topic(b, s->topic_name, (gr_uuid_t){0}, s, 1);
         }
     }
-    gr_request_respond(req, &resp);
+    replica_finish(call, resp);
 }
