@@ -36,12 +36,8 @@
 /* How long gr_broker_fini waits for store writes still in flight. */
 #define GR_STORE_DRAIN_SEC 10.0
 /* Kafka's /cluster/id document carries its version as a string. */
-#define GR_CLUSTER_ID_JSON_VERSION "1"
-#define GR_CLUSTER_ID_PATH         "/cluster/id"
-
-/* Persistent parents of the nodes single-node mode writes, parents first. */
-static const char *const store_parents[] = {"/brokers", "/brokers/topics", "/config",
-                                            "/config/topics", "/cluster"};
+/* Longest a single-node start-up waits for its own controller's metadata. */
+#define GR_SINGLE_NODE_READY_SEC 30
 
 int64_t gr_broker_now_ms(const gr_broker_t *b)
 {
@@ -205,66 +201,12 @@ static int open_log_dir(gr_broker_t *b)
     return 0;
 }
 
-static void on_store_prepared(void *opaque, int rc, const char *path)
-{
-    (void)path;
-    gr_broker_t *b = opaque;
-    b->store_pending--;
-    if (rc != GR_STORE_OK && rc != GR_STORE_NODEEXISTS)
-        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "preparing the metadata store failed: %s",
-                gr_store_rc_name(rc));
-}
-
-/* Creates path unless it exists; the topic loading issued after it sees the result. */
-static void store_prepare(gr_broker_t *b, const char *path, const char *data, size_t len)
-{
-    int rc = gr_store_create(b->store_session, path, data, len, GR_STORE_PERSISTENT,
-                             on_store_prepared, b);
-    if (rc == GR_STORE_OK)
-        b->store_pending++;
-    else
-        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot create %s: %s", path,
-                gr_store_rc_name(rc));
-}
-
-/*
- * Opens the local metadata store under the first log dir and the broker's
- * session, and creates the parents Kafka's layout needs and /cluster/id when
- * absent. 0 or -errno (logged); gr_broker_fini closes what was opened.
- */
+/* Single-node mode's metadata: the embedded store under the first log dir. */
 static int open_store(gr_broker_t *b)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", gr_log_dir_path(b->log_dir), GR_STORE_DIR);
-    int rc = gr_store_local_open(b->loop, dir, &b->log, &b->store);
-    if (rc) {
-        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot open the metadata store %s: %s", dir,
-                strerror(-rc));
-        return rc;
-    }
-    rc = gr_store_session_open(b->store, NULL, NULL, &b->store_session);
-    if (rc != GR_STORE_OK) {
-        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot open a metadata store session: %s",
-                gr_store_rc_name(rc));
-        return -ENOMEM;
-    }
-    for (size_t i = 0; i < sizeof store_parents / sizeof store_parents[0]; i++)
-        store_prepare(b, store_parents[i], NULL, 0);
-    gr_zk_json_writer_t w;
-    const char *text = NULL;
-    size_t len = 0;
-    gr_zk_json_writer_init(&w);
-    gr_zk_json_object_begin(&w);
-    gr_zk_json_key(&w, "version");
-    gr_zk_json_string(&w, GR_CLUSTER_ID_JSON_VERSION);
-    gr_zk_json_key(&w, "id");
-    gr_zk_json_string(&w, b->cluster_id);
-    gr_zk_json_object_end(&w);
-    rc = gr_zk_json_writer_finish(&w, &text, &len);
-    if (rc == 0)
-        store_prepare(b, GR_CLUSTER_ID_PATH, text, len);
-    gr_zk_json_writer_fini(&w);
-    return rc;
+    return gr_zk_member_open_local(b, dir);
 }
 
 static void on_store_drain_deadline(struct ev_loop *loop, ev_timer *t, int revents)
@@ -320,6 +262,8 @@ static int start_listeners(gr_broker_t *b)
     scfg.conn.log = &b->log;
     scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;
     gr_server_init(b->server, b->loop, &scfg);
+    /* Single node: clients wait until the controller here has told this broker everything. */
+    gr_server_hold(b->server, !b->cluster->zk_mode);
     const gr_listener_list_t *ls = &b->config.effective.listeners;
     uint16_t first_port = 0;
     for (int i = 0; i < ls->count; i++) {
@@ -336,12 +280,7 @@ static int start_listeners(gr_broker_t *b)
                 ls->items[i].host[0] ? ls->items[i].host : "*", port, ls->items[i].name);
     }
     pick_advertised(b, first_port);
-    if (b->cluster->zk_mode)
-        return 0;
-    gr_cluster_node_t self = {.id = b->config.broker_id, .port = b->advertised_port};
-    snprintf(self.host, sizeof self.host, "%s", b->advertised_host);
-    b->cluster->controller_id = b->config.broker_id;
-    return gr_cluster_view_set_nodes(b->cluster, &self, 1);
+    return 0;
 }
 
 static void enforce_retention(gr_topic_t *topic, void *arg)
@@ -413,18 +352,68 @@ static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *
     ev_unref(b->loop); /* timers alone do not keep the loop running */
 }
 
-/* Single-node mode: the local metadata store under the log dir, and every topic in it. */
+/*
+ * Single-node mode: the embedded metadata store under the log dir. The
+ * topics in it are opened when this broker's own controller assigns them
+ * (LeaderAndIsr), as in a cluster.
+ */
 static int open_single_node(gr_broker_t *b)
 {
     int rc = load_identity(b);
-    if (rc == 0)
-        rc = open_store(b);
-    if (rc == 0) {
-        rc = gr_topics_load(b);
-        if (rc)
-            gr_logf(&b->log, GR_LOG_ERROR, "log", "loading topics failed: %s", strerror(-rc));
-    }
-    return rc;
+    return rc ? rc : open_store(b);
+}
+
+typedef struct hosted_check {
+    int32_t self;
+    bool all; /* every partition led by self has its log open */
+} hosted_check_t;
+
+static void hosted_check(gr_topic_t *topic, void *arg)
+{
+    hosted_check_t *hc = arg;
+    for (int32_t i = 0; i < topic->partition_count && hc->all; i++)
+        if (topic->partitions[i].leader_id == hc->self && !topic->partitions[i].log)
+            hc->all = false;
+}
+
+/* The controller's word applied here: brokers known, every partition led here open. */
+static bool own_metadata_applied(gr_broker_t *b)
+{
+    if (b->cluster->node_count == 0)
+        return false;
+    hosted_check_t hc = {b->config.broker_id, true};
+    gr_topics_foreach(b->topics, hosted_check, &hc);
+    return hc.all;
+}
+
+static void on_ready_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+/*
+ * Single-node start-up: runs the loop until this broker's own controller
+ * has elected itself and told it the topics and their leaders, then starts
+ * accepting, so the first client sees every topic (as before the controller
+ * ran here). After GR_SINGLE_NODE_READY_SEC it accepts anyway, logged.
+ */
+static void await_own_metadata(gr_broker_t *b)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_ready_deadline, GR_SINGLE_NODE_READY_SEC, 0.);
+    deadline.data = &expired;
+    ev_timer_start(b->loop, &deadline);
+    while (!own_metadata_applied(b) && !expired && !b->stopping)
+        ev_run(b->loop, EVRUN_ONCE);
+    ev_timer_stop(b->loop, &deadline);
+    if (expired)
+        gr_logf(&b->log, GR_LOG_ERROR, "broker",
+                "the controller's metadata was not applied within %d s: accepting clients anyway",
+                GR_SINGLE_NODE_READY_SEC);
+    gr_server_hold(b->server, false);
 }
 
 /*
@@ -502,8 +491,9 @@ int gr_broker_start(gr_broker_t *b)
     b->started = true;
     start_timers(b);
     gr_coordinator_start(b->groups);
-    if (b->cluster->zk_mode)
-        gr_zk_member_start(b);
+    gr_zk_member_start(b);
+    if (!b->cluster->zk_mode)
+        await_own_metadata(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
             "started: broker %d, cluster %s, %zu topic(s), advertised %s:%d", b->config.broker_id,
             b->cluster_id, b->topics->count, b->advertised_host, b->advertised_port);
@@ -538,8 +528,7 @@ void gr_broker_stop(gr_broker_t *b)
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
-    if (b->cluster->zk_mode)
-        gr_zk_member_stop(b);
+    gr_zk_member_stop(b);
     gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
@@ -580,6 +569,7 @@ int gr_broker_fini(gr_broker_t *b)
     if (b->started)
         release_watchers(b);
     gr_coordinator_fini(b->groups);
+    gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     close_store(b);
     gr_producer_ids_fini(b->producer_ids);
     if (b->log_dir) {

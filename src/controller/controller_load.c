@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/random.h>
+
 #include "controller/controller_int.h"
+#include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
 #include "metadata/store.h"
 #include "metadata/topics.h"
 
@@ -265,10 +269,46 @@ static int topic_set_assignment(gr_ctl_topic_t *t, gr_zk_assignment_t *a)
     return 0;
 }
 
+static void on_id_written(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    (void)stat;
+    ctl_op_t *op = opaque;
+    if (ctl_op_current(op) && rc != GR_STORE_OK && rc != GR_STORE_BADVERSION)
+        gr_logf(&op->c->b->log, GR_LOG_WARN, "controller", "cannot write the topic id of %s: %s",
+                op->name, gr_store_rc_name(rc));
+    free(op);
+}
+
+/*
+ * A topic written without an id (Kafka before 2.8) gets one, written back
+ * over the version read (a concurrent change wins and is read again), as
+ * Kafka's controller does since KIP-516.
+ */
+static void assign_topic_id(gr_controller_t *c, const char *name, gr_zk_assignment_t *a,
+                            int32_t version)
+{
+    if (getrandom(a->id.b, sizeof a->id.b, 0) != (ssize_t)sizeof a->id.b)
+        return;
+    a->has_id = true;
+    gr_zk_json_writer_t w;
+    const char *text = NULL;
+    size_t len = 0;
+    gr_zk_json_writer_init(&w);
+    ctl_op_t *op = ctl_op_new(c);
+    char path[GR_STORE_PATH_MAX + 1];
+    snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s", name);
+    if (op)
+        snprintf(op->name, sizeof op->name, "%s", name);
+    if (!op || gr_zk_doc_assignment(&w, a) || gr_zk_json_writer_finish(&w, &text, &len) ||
+        gr_store_set(c->b->store_session, path, text, len, version, on_id_written, op) !=
+            GR_STORE_OK)
+        free(op);
+    gr_zk_json_writer_fini(&w);
+}
+
 static void on_assignment(void *opaque, int rc, const void *data, size_t len,
                           const gr_store_stat_t *stat)
 {
-    (void)stat;
     ctl_op_t *op = opaque;
     if (!ctl_op_current(op))
         return;
@@ -277,6 +317,8 @@ static void on_assignment(void *opaque, int rc, const void *data, size_t len,
     c->reads_pending--;
     gr_zk_assignment_t a;
     if (t && rc == GR_STORE_OK && gr_zk_parse_assignment(data, len, &a) == 0) {
+        if (!a.has_id)
+            assign_topic_id(c, op->name, &a, stat->version);
         if (topic_set_assignment(t, &a) == 0)
             for (int32_t i = 0; i < t->partition_count; i++)
                 if (!t->partitions[i].state_read)

@@ -425,11 +425,9 @@ int gr_zk_admin_set_configs(gr_broker_t *b, const char *name, const gr_topic_con
 }
 
 gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t partitions,
-                                    const gr_topic_config_t *configs, int config_count,
-                                    gr_topic_t **out, char *err, size_t errlen)
+                                    const gr_topic_config_t *configs, int config_count, char *err,
+                                    size_t errlen)
 {
-    if (!b->cluster->zk_mode)
-        return gr_topics_create(b, name, partitions, configs, config_count, out, err, errlen);
     gr_kerr_t kerr =
         gr_topics_create_check(b, name, partitions, configs, config_count, err, errlen);
     if (kerr)
@@ -447,7 +445,7 @@ gr_kerr_t gr_admin_set_topic_configs(gr_broker_t *b, gr_topic_t *topic,
                                      bool validate_only, char *err, size_t errlen)
 {
     gr_kerr_t kerr = gr_topics_set_configs(b, topic, configs, count, validate_only, err, errlen);
-    if (kerr || validate_only || !b->cluster->zk_mode)
+    if (kerr || validate_only)
         return kerr;
     /* Every broker applies it from the notification. */
     if (gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL, NULL))

@@ -58,14 +58,14 @@ int gr_zk_admin_set_configs(gr_broker_t *b, const char *name, const gr_topic_con
                             int count, gr_zk_admin_done_fn *done, void *opaque);
 
 /*
- * Auto-creation's entry (Metadata, the group coordinator): creates the topic
- * now on a single node (gr_topics_create: *out set), or in a cluster writes
- * it for the controller to create and answers LEADER_NOT_AVAILABLE, which
- * clients retry. Other answers as gr_topics_create's.
+ * Auto-creation's entry (Metadata, the group coordinator): checks the topic
+ * and writes it for the controller to create, answering LEADER_NOT_AVAILABLE,
+ * which clients retry until it has leaders; or the check's error (err says
+ * why), TOPIC_ALREADY_EXISTS included.
  */
 gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t partitions,
-                                    const gr_topic_config_t *configs, int config_count,
-                                    gr_topic_t **out, char *err, size_t errlen);
+                                    const gr_topic_config_t *configs, int config_count, char *err,
+                                    size_t errlen);
 
 /*
  * gr_topics_set_configs, then in a cluster the /config/topics document and

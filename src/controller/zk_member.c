@@ -200,7 +200,8 @@ static int open_session(gr_broker_t *b)
     return 0;
 }
 
-int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
+/* Starts membership over b->store: a session, Kafka's paths, the cluster id. */
+static int attach(gr_broker_t *b, bool id_from_meta)
 {
     gr_zk_member_t *m = member(b);
     m->b = b;
@@ -209,6 +210,21 @@ int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
     ev_init(&m->lost, NULL);
+    int rc = open_session(b);
+    if (rc == 0 && run_until(b, &m->connected, startup_timeout(b))) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "timed out connecting to the %s store",
+                b->store->ops->name);
+        rc = -ETIMEDOUT;
+    }
+    if (rc == 0)
+        rc = create_paths(b);
+    if (rc == 0)
+        rc = settle_cluster_id(b, id_from_meta);
+    return rc;
+}
+
+int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
+{
     gr_store_zk_config_t cfg = {
         .connect = b->config.zookeeper_connect,
         .session_timeout_ms = b->config.zookeeper_session_timeout_ms,
@@ -216,20 +232,22 @@ int gr_zk_member_open(gr_broker_t *b, bool id_from_meta)
     };
     int rc = gr_store_zk_open(b->loop, &cfg, &b->log, &b->store);
     if (rc == 0)
-        rc = open_session(b);
-    if (rc == 0 && run_until(b, &m->connected, startup_timeout(b))) {
-        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "timed out connecting to %s",
-                b->config.zookeeper_connect);
-        rc = -ETIMEDOUT;
-    }
-    if (rc == 0)
-        rc = create_paths(b);
-    if (rc == 0)
-        rc = settle_cluster_id(b, id_from_meta);
+        rc = attach(b, id_from_meta);
     if (rc == 0)
         gr_logf(&b->log, GR_LOG_INFO, "zookeeper", "connected to %s, cluster %s",
                 b->config.zookeeper_connect, b->cluster_id);
     return rc;
+}
+
+int gr_zk_member_open_local(gr_broker_t *b, const char *dir)
+{
+    int rc = gr_store_local_open(b->loop, dir, &b->log, &b->store);
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "metadata", "cannot open the metadata store %s: %s", dir,
+                strerror(-rc));
+        return rc;
+    }
+    return attach(b, true);
 }
 
 /* ---- registration and election ------------------------------------------------------ */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * This broker as a member of a ZooKeeper cluster (zookeeper.connect set):
- *  - start-up: the ZooKeeper store and session, Kafka's persistent paths,
- *    and the cluster id (/cluster/id, checked against meta.properties);
+ * This broker as a member of its cluster, over the metadata store: ZooKeeper
+ * (zookeeper.connect set), or the embedded store of single-node mode, where
+ * it is the only member and so elects itself. The same code both ways:
+ *  - start-up: the store and a session, Kafka's persistent paths, and the
+ *    cluster id (/cluster/id, checked against meta.properties);
  *  - registration: the ephemeral /brokers/ids/<id> with its endpoint; a
  *    registration left by this broker's previous process (killed before its
  *    session expired) is waited out, then replaced;
@@ -50,6 +52,14 @@ typedef struct gr_zk_member {
  * -errno (logged).
  */
 int gr_zk_member_open(gr_broker_t *b, bool id_from_meta);
+
+/*
+ * Single-node mode's start-up: opens the embedded store kept in dir, a
+ * session on it and Kafka's paths, and writes b->cluster_id (from
+ * meta.properties) to /cluster/id, or checks it against the one there.
+ * 0 or -errno (logged).
+ */
+int gr_zk_member_open_local(gr_broker_t *b, const char *dir);
 
 /* Once listeners are bound: registers this broker and joins the election. */
 void gr_zk_member_start(gr_broker_t *b);

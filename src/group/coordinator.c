@@ -16,6 +16,7 @@
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
+#include "metadata/topics_cluster.h"
 #include "group/coordinator.h"
 #include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
@@ -122,7 +123,7 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
 static bool enough_brokers(gr_coordinator_t *co)
 {
     gr_broker_t *b = co->broker;
-    int32_t live_brokers = b->cluster->zk_mode ? (int32_t)b->cluster->node_count : 1;
+    int32_t live_brokers = (int32_t)b->cluster->node_count;
     if (b->config.offsets_topic_replication_factor <= live_brokers)
         return true;
     if (!co->warned_replication)
@@ -147,21 +148,27 @@ static gr_kerr_t create_topic(gr_coordinator_t *co)
         {"compression.type", "producer"},
     };
     char err[256];
-    gr_topic_t *topic;
     gr_kerr_t kerr = gr_admin_create_topic_now(
         b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
-        (int)(sizeof configs / sizeof configs[0]), &topic, err, sizeof err);
-    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE && b->cluster->zk_mode)
+        (int)(sizeof configs / sizeof configs[0]), err, sizeof err);
+    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE) {
+        co->topic_requested = true;
+        gr_logf(&b->log, GR_LOG_INFO, "group", "creating %s with %d partitions", GR_OFFSETS_TOPIC,
+                b->config.offsets_topic_num_partitions);
         return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
+    }
     if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
         gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC, err);
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     }
-    if (!kerr)
-        gr_logf(&b->log, GR_LOG_INFO, "group", "created %s with %d partitions", GR_OFFSETS_TOPIC,
-                topic->partition_count);
-    gr_coordinator_elect_local(co);
     return GR_KERR_NONE;
+}
+
+bool gr_coordinator_creating_topic(gr_coordinator_t *co)
+{
+    gr_topic_t *topic = gr_coordinator_topic(co);
+    return co->topic_requested &&
+           !(topic && gr_topic_led(co->broker, topic->name, topic->partition_count));
 }
 
 gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
@@ -299,7 +306,6 @@ void gr_coordinator_start(gr_coordinator_t *co)
 {
     ev_timer_start(co->broker->loop, &co->retention_timer);
     ev_unref(co->broker->loop); /* the retention timer alone does not keep the loop running */
-    gr_coordinator_elect_local(co);
 }
 
 void gr_coordinator_fini(gr_coordinator_t *co)

@@ -78,6 +78,7 @@ typedef struct gr_coordinator {
     gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
     ev_timer retention_timer;
     bool warned_replication; /* logged why the topic cannot be created */
+    bool topic_requested;    /* asked the controller to create the topic */
 } gr_coordinator_t;
 
 /* The broker coordinating a group, as FindCoordinator names it. */
@@ -131,6 +132,13 @@ void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition,
  */
 void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
                                        int32_t leader_epoch);
+
+/*
+ * Whether the coordinator has asked the controller to create
+ * __consumer_offsets and the topic is not yet here with a leader for every
+ * partition (FindCoordinator waits a moment for it).
+ */
+bool gr_coordinator_creating_topic(gr_coordinator_t *co);
 
 /*
  * Makes sure __consumer_offsets exists: creates it on first use (single-node

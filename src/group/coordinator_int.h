@@ -21,8 +21,6 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
 /* The partition when the topic table says this broker leads it (log open here), else NULL. */
 gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t partition);
-/* Single-node mode: elected for every partition of the topic (none in cluster mode). */
-void gr_coordinator_elect_local(gr_coordinator_t *co);
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 

@@ -166,15 +166,6 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
 }
 
 /* Single-node mode: this broker leads every partition of the topic. */
-void gr_coordinator_elect_local(gr_coordinator_t *co)
-{
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    if (!topic || co->broker->cluster->zk_mode)
-        return;
-    for (int32_t i = 0; i < topic->partition_count; i++)
-        gr_coordinator_partition_elected(co, i, topic->partitions[i].leader_epoch);
-}
-
 /* The group's partition: NONE, or COORDINATOR_NOT_AVAILABLE without the topic. */
 static gr_kerr_t partition_of(gr_coordinator_t *co, gr_str_t id, int32_t *partition)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Cluster-mode admin requests (CreateTopics, DeleteTopics,
- * CreatePartitions) answer once their change is visible in this broker's
- * metadata, or at the request's timeout_ms, as Kafka's controller does. A
+ * Admin requests (CreateTopics, DeleteTopics, CreatePartitions, and
+ * Metadata or FindCoordinator that auto-create a topic) answer once their
+ * change is visible in this broker's metadata, or at the request's
+ * timeout_ms, as Kafka's controller does. A
  * wait holds the deferred request: ZooKeeper writes in flight hold it too
  * (gr_admin_wait_hold/release); when none is left, ready(req, arg) is asked
  * at once and then every GR_ADMIN_WAIT_POLL_SEC until it says yes or the
@@ -20,7 +21,7 @@
 
 #include "handlers/request.h"
 
-#define GR_ADMIN_WAIT_POLL_SEC 0.05
+#define GR_ADMIN_WAIT_POLL_SEC 0.01
 
 typedef struct gr_admin_wait gr_admin_wait_t;
 typedef bool gr_admin_ready_fn(gr_request_t *req, void *arg);

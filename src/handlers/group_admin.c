@@ -22,6 +22,7 @@
 #include "describe_groups.h"
 #include "find_coordinator.h"
 #include "group/coordinator.h"
+#include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 #include "list_groups.h"
 
@@ -32,6 +33,12 @@
 #define GR_ACL_OPS_ALL_GROUP  328
 #define GR_ACL_OPS_UNKNOWN    INT32_MIN
 #define GR_GROUP_TYPE_CLASSIC "classic"
+/*
+ * How long a FindCoordinator that had __consumer_offsets created waits for
+ * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers
+ * that at once; a single node creates it within milliseconds).
+ */
+#define GR_OFFSETS_TOPIC_WAIT_MS 3000
 
 /* --- FindCoordinator -------------------------------------------------------------- */
 
@@ -65,41 +72,82 @@ static gr_str_t error_message(gr_kerr_t err)
     return err ? gr_str(gr_kerr_name(err)) : (gr_str_t){NULL, GR_NULL_LEN};
 }
 
-void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
+/* Fills resp for every key; returns whether one got COORDINATOR_NOT_AVAILABLE. */
+static bool answer_keys(gr_broker_t *b, gr_request_t *req, const gr_find_coordinator_request_t *in,
+                        gr_find_coordinator_response_t *resp)
 {
-    gr_find_coordinator_request_t in;
-    if (gr_request_decode(req, &in))
-        return;
-    gr_find_coordinator_response_t resp;
-    gr_find_coordinator_response_init(&resp);
     if (req->api_version < GR_FIND_COORDINATOR_BATCH_VERSION) {
-        coordinator_answer_t a = find_coordinator(b, in.key_type, in.key);
-        resp.error_code = a.error;
-        resp.error_message = error_message(a.error);
-        resp.node_id = a.node_id;
-        resp.host = a.host;
-        resp.port = a.port;
-        gr_request_respond(req, &resp);
-        return;
+        coordinator_answer_t a = find_coordinator(b, in->key_type, in->key);
+        resp->error_code = a.error;
+        resp->error_message = error_message(a.error);
+        resp->node_id = a.node_id;
+        resp->host = a.host;
+        resp->port = a.port;
+        return a.error == GR_KERR_COORDINATOR_NOT_AVAILABLE;
     }
-    resp.coordinators =
-        gr_request_alloc_array(req, in.coordinator_keys_count, sizeof(*resp.coordinators));
-    if (!resp.coordinators) {
-        gr_request_fail(req, "out of memory");
-        return;
-    }
-    for (int32_t i = 0; i < in.coordinator_keys_count; i++) {
-        coordinator_answer_t a = find_coordinator(b, in.key_type, in.coordinator_keys[i]);
-        gr_find_coordinator_response_coordinator_t *c = &resp.coordinators[i];
-        c->key = in.coordinator_keys[i];
+    bool unavailable = false;
+    for (int32_t i = 0; i < in->coordinator_keys_count; i++) {
+        coordinator_answer_t a = find_coordinator(b, in->key_type, in->coordinator_keys[i]);
+        gr_find_coordinator_response_coordinator_t *c = &resp->coordinators[i];
+        c->key = in->coordinator_keys[i];
         c->error_code = a.error;
         c->error_message = error_message(a.error);
         c->node_id = a.node_id;
         c->host = a.host;
         c->port = a.port;
+        unavailable |= a.error == GR_KERR_COORDINATOR_NOT_AVAILABLE;
     }
-    resp.coordinators_count = in.coordinator_keys_count > 0 ? in.coordinator_keys_count : 0;
-    gr_request_respond(req, &resp);
+    resp->coordinators_count = in->coordinator_keys_count > 0 ? in->coordinator_keys_count : 0;
+    return unavailable;
+}
+
+/* A FindCoordinator waiting for the controller to create __consumer_offsets. */
+typedef struct find_wait {
+    gr_find_coordinator_request_t in;
+    gr_find_coordinator_response_t resp;
+} find_wait_t;
+
+static bool offsets_topic_ready(gr_request_t *req, void *arg)
+{
+    (void)arg;
+    return !gr_coordinator_creating_topic(req->broker->groups);
+}
+
+static void answer_after_wait(gr_request_t *req, void *arg, bool timed_out)
+{
+    (void)timed_out; /* keys still without a coordinator say so: clients retry */
+    find_wait_t *fw = arg;
+    (void)answer_keys(req->broker, req, &fw->in, &fw->resp);
+    gr_request_respond(req, &fw->resp);
+}
+
+void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
+{
+    find_wait_t *fw = gr_request_alloc(req, sizeof *fw);
+    if (!fw) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    if (gr_request_decode(req, &fw->in))
+        return;
+    gr_find_coordinator_response_init(&fw->resp);
+    if (req->api_version >= GR_FIND_COORDINATOR_BATCH_VERSION) {
+        fw->resp.coordinators = gr_request_alloc_array(req, fw->in.coordinator_keys_count,
+                                                       sizeof(*fw->resp.coordinators));
+        if (!fw->resp.coordinators) {
+            gr_request_fail(req, "out of memory");
+            return;
+        }
+    }
+    if (answer_keys(b, req, &fw->in, &fw->resp) && gr_coordinator_creating_topic(b->groups)) {
+        gr_admin_wait_t *w = gr_admin_wait_new(req, GR_OFFSETS_TOPIC_WAIT_MS, offsets_topic_ready,
+                                               answer_after_wait, fw);
+        if (w) {
+            gr_admin_wait_release(w);
+            return;
+        }
+    }
+    gr_request_respond(req, &fw->resp);
 }
 
 /* --- DescribeGroups --------------------------------------------------------------- */

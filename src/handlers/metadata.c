@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Metadata: this broker, the cluster id, and topics with their partitions.
- * In single-node mode this broker is the controller and leads every
- * partition with an ISR of itself; in cluster mode every broker answers for
- * the whole cluster from what the controller last told it (UpdateMetadata),
- * offline partitions with LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created when
- * the request allows it (always before v4) and auto.create.topics.enable is on.
+ * Metadata: the brokers, the cluster id, and topics with their partitions,
+ * answered from what the controller last told this broker (UpdateMetadata;
+ * in single-node mode the controller runs here), offline partitions with
+ * LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created
+ * through the controller when the request allows it (always before v4) and
+ * auto.create.topics.enable is on; the answer waits a moment for them.
  */
 #include <string.h>
 
 #include "controller/zk_admin.h"
 #include "core/context.h"
 #include "group/coordinator.h"
+#include "handlers/admin_wait.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
+#include "metadata/topics_cluster.h"
 #include "handlers/handlers.h"
 #include "metadata.h"
 
@@ -23,6 +25,14 @@
 #define GR_ACL_OPS_ALL_CLUSTER                                                                     \
     8096 /* create, alter, describe, cluster action, configs, idempotent */
 #define GR_ACL_OPS_UNKNOWN INT32_MIN
+
+/*
+ * How long a Metadata request that auto-created topics waits for the
+ * controller to give them leaders before answering LEADER_NOT_AVAILABLE
+ * (Kafka answers that at once; waiting a moment spares the client a retry,
+ * and a single node creates them within milliseconds).
+ */
+#define GR_AUTO_CREATE_WAIT_MS 3000
 
 gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_create,
                                     gr_kerr_t *kerr)
@@ -51,19 +61,16 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
     memcpy(cname, name.ptr, (size_t)name.len);
     cname[name.len] = '\0';
     char err[256];
-    *kerr = gr_admin_create_topic_now(b, cname, b->config.num_partitions, NULL, 0, &topic, err,
-                                      sizeof err);
-    if (*kerr) {
+    *kerr = gr_admin_create_topic_now(b, cname, b->config.num_partitions, NULL, 0, err, sizeof err);
+    if (*kerr && *kerr != GR_KERR_LEADER_NOT_AVAILABLE)
         gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len, name.ptr,
                 err);
-        return NULL;
-    }
-    return topic;
+    return NULL;
 }
 
-/* Cluster mode: the partition as the controller last described it. */
-static void fill_cluster_partition(gr_broker_t *b, gr_request_t *req, const gr_partition_t *src,
-                                   gr_metadata_response_metadata_response_partition_t *p)
+/* The partition as the controller last described it. */
+static void fill_partition(gr_broker_t *b, gr_request_t *req, const gr_partition_t *src,
+                           gr_metadata_response_metadata_response_partition_t *p)
 {
     p->leader_id = src->leader_id;
     p->leader_epoch = src->leader_epoch;
@@ -87,27 +94,16 @@ static void fill_partitions(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
 {
     int32_t n = topic->partition_count;
     out->partitions = gr_request_alloc(req, (size_t)n * sizeof(*out->partitions));
-    int32_t *self = gr_request_alloc(req, sizeof(int32_t));
-    if (!out->partitions || !self) {
+    if (!out->partitions) {
         out->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
         return;
     }
-    *self = b->config.broker_id;
     out->partitions_count = n;
     for (int32_t i = 0; i < n; i++) {
         gr_metadata_response_metadata_response_partition_t *p = &out->partitions[i];
         gr_metadata_response_metadata_response_partition_init(p);
         p->partition_index = i;
-        if (b->cluster->zk_mode) {
-            fill_cluster_partition(b, req, &topic->partitions[i], p);
-            continue;
-        }
-        p->leader_id = b->config.broker_id;
-        p->leader_epoch = topic->partitions[i].leader_epoch;
-        p->replica_nodes = self;
-        p->replica_nodes_count = 1;
-        p->isr_nodes = self;
-        p->isr_nodes_count = 1;
+        fill_partition(b, req, &topic->partitions[i], p);
     }
 }
 
@@ -137,10 +133,12 @@ static void add_topic(gr_topic_t *topic, void *arg)
     fill_topic(all->b, all->req, topic, all->include_ops, t);
 }
 
-static void fill_requested(gr_broker_t *b, gr_request_t *req, const gr_metadata_request_t *in,
-                           gr_metadata_response_t *resp)
+/* Fills the requested topics; returns how many are being auto-created (LEADER_NOT_AVAILABLE). */
+static int fill_requested(gr_broker_t *b, gr_request_t *req, const gr_metadata_request_t *in,
+                          gr_metadata_response_t *resp)
 {
     bool allow_create = req->api_version < 4 || in->allow_auto_topic_creation;
+    int creating = 0;
     resp->topics_count = 0;
     for (int32_t i = 0; i < in->topics_count; i++) {
         const gr_metadata_request_metadata_request_topic_t *want = &in->topics[i];
@@ -161,27 +159,43 @@ static void fill_requested(gr_broker_t *b, gr_request_t *req, const gr_metadata_
             fill_topic(b, req, topic, in->include_topic_authorized_operations, t);
         else
             t->error_code = kerr;
+        creating += !topic && kerr == GR_KERR_LEADER_NOT_AVAILABLE;
     }
+    return creating;
 }
 
-void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
-{
+/* A Metadata request waiting for the topics it auto-created. */
+typedef struct metadata_wait {
     gr_metadata_request_t in;
-    if (gr_request_decode(req, &in))
-        return;
     gr_metadata_response_t resp;
-    gr_metadata_response_init(&resp);
-    size_t nodes = b->cluster->node_count;
-    gr_metadata_response_metadata_response_broker_t *broker =
-        gr_request_alloc_array(req, nodes ? nodes : 1, sizeof(*broker));
-    bool all = in.topics_count == GR_NULL_LEN || (req->api_version == 0 && in.topics_count == 0);
-    size_t want = all ? b->topics->count : (size_t)in.topics_count;
-    resp.topics = gr_request_alloc_array(req, want, sizeof(*resp.topics));
-    if (!broker || !resp.topics) {
-        gr_conn_close(req->conn, "out of memory");
-        return;
+} metadata_wait_t;
+
+/* Whether every topic answered LEADER_NOT_AVAILABLE now exists with its leaders. */
+static bool created_topics_led(gr_request_t *req, void *arg)
+{
+    metadata_wait_t *mw = arg;
+    for (int32_t i = 0; i < mw->resp.topics_count; i++) {
+        const gr_metadata_response_metadata_response_topic_t *t = &mw->resp.topics[i];
+        if (t->error_code != GR_KERR_LEADER_NOT_AVAILABLE)
+            continue;
+        gr_topic_t *topic = gr_topics_find(req->broker->topics, t->name.ptr, (size_t)t->name.len);
+        if (!topic || !gr_topic_led(req->broker, topic->name, topic->partition_count))
+            return false;
     }
-    for (size_t i = 0; i < nodes; i++) {
+    return true;
+}
+
+static void answer_created(gr_request_t *req, void *arg, bool timed_out)
+{
+    (void)timed_out; /* then the topics still being created say so again, as Kafka answers */
+    metadata_wait_t *mw = arg;
+    (void)fill_requested(req->broker, req, &mw->in, &mw->resp);
+    gr_request_respond(req, &mw->resp);
+}
+
+static void fill_brokers(gr_broker_t *b, gr_metadata_response_metadata_response_broker_t *broker)
+{
+    for (size_t i = 0; i < b->cluster->node_count; i++) {
         const gr_cluster_node_t *node = &b->cluster->nodes[i];
         gr_metadata_response_metadata_response_broker_init(&broker[i]);
         broker[i].node_id = node->id;
@@ -190,18 +204,48 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         broker[i].rack =
             gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
     }
-    resp.brokers = broker;
-    resp.brokers_count = (int32_t)nodes;
-    resp.cluster_id = gr_str(b->cluster_id);
-    resp.controller_id = b->cluster->controller_id;
-    if (in.include_cluster_authorized_operations)
-        resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
-    if (all) {
-        all_topics_t ctx = {b, req, &resp, in.include_topic_authorized_operations};
-        resp.topics_count = 0;
-        gr_topics_foreach(b->topics, add_topic, &ctx);
-    } else {
-        fill_requested(b, req, &in, &resp);
+}
+
+void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
+{
+    metadata_wait_t *mw = gr_request_alloc(req, sizeof *mw);
+    if (!mw) {
+        gr_request_fail(req, "out of memory");
+        return;
     }
-    gr_request_respond(req, &resp);
+    gr_metadata_request_t *in = &mw->in;
+    if (gr_request_decode(req, in))
+        return;
+    gr_metadata_response_t *resp = &mw->resp;
+    gr_metadata_response_init(resp);
+    size_t nodes = b->cluster->node_count;
+    gr_metadata_response_metadata_response_broker_t *broker =
+        gr_request_alloc_array(req, nodes ? nodes : 1, sizeof(*broker));
+    bool all = in->topics_count == GR_NULL_LEN || (req->api_version == 0 && in->topics_count == 0);
+    size_t want = all ? b->topics->count : (size_t)in->topics_count;
+    resp->topics = gr_request_alloc_array(req, want, sizeof(*resp->topics));
+    if (!broker || !resp->topics) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    fill_brokers(b, broker);
+    resp->brokers = broker;
+    resp->brokers_count = (int32_t)nodes;
+    resp->cluster_id = gr_str(b->cluster_id);
+    resp->controller_id = b->cluster->controller_id;
+    if (in->include_cluster_authorized_operations)
+        resp->cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
+    if (all) {
+        all_topics_t ctx = {b, req, resp, in->include_topic_authorized_operations};
+        resp->topics_count = 0;
+        gr_topics_foreach(b->topics, add_topic, &ctx);
+    } else if (fill_requested(b, req, in, resp) > 0) {
+        gr_admin_wait_t *w =
+            gr_admin_wait_new(req, GR_AUTO_CREATE_WAIT_MS, created_topics_led, answer_created, mw);
+        if (w) {
+            gr_admin_wait_release(w); /* answered once the controller has created them */
+            return;
+        }
+    }
+    gr_request_respond(req, resp);
 }

@@ -82,9 +82,7 @@ static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, 
         const gr_create_partitions_request_create_partitions_assignment_t *a =
             &want->assignments[i];
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
-            bool live = b->cluster->zk_mode
-                            ? gr_cluster_view_node(b->cluster, a->broker_ids[r]) != NULL
-                            : a->broker_ids[r] == b->config.broker_id;
+            bool live = gr_cluster_view_node(b->cluster, a->broker_ids[r]) != NULL;
             if (!live) {
                 snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
                          a->broker_ids[r]);
@@ -223,11 +221,8 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t 
     gr_kerr_t err = check_grow_assignments(b, want, want->count - current, msg, len);
     if (err || validate_only)
         return err;
-    if (w) {
-        st->name = name;
-        return cluster_grow(b, req, want, w, st);
-    }
-    return gr_topics_add_partitions(b, topic, want->count, msg, len);
+    st->name = name;
+    return cluster_grow(b, req, want, w, st);
 }
 
 void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
@@ -247,10 +242,10 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     }
     cluster_grow_t *cg = gr_request_alloc(req, sizeof *cg);
     grow_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
-    bool not_controller = b->cluster->zk_mode && !gr_zk_member_is_controller(b);
+    bool not_controller = !gr_zk_member_is_controller(b);
     gr_admin_wait_t *w = NULL;
     if (!cg || !states ||
-        (b->cluster->zk_mode && !not_controller &&
+        (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, all_grown, finish_grow, cg)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -377,7 +372,7 @@ static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
     } else if (!gr_topic_partition(topic, index)) {
         out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
         out->error_message = gr_admin_message(req, "The partition does not exist.");
-    } else if (req->broker->cluster->zk_mode && !preferred_leads(req->broker, topic, index)) {
+    } else if (!preferred_leads(req->broker, topic, index)) {
         /* The controller elects a returning replica at once: it must be down. */
         out->error_code = type == ELECTION_PREFERRED ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
                                                      : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
@@ -398,7 +393,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     int32_t n = in.topic_partitions_count > 0 ? in.topic_partitions_count : 0;
     gr_elect_leaders_response_t resp;
     gr_elect_leaders_response_init(&resp);
-    if (b->cluster->zk_mode && !gr_zk_member_is_controller(b)) {
+    if (!gr_zk_member_is_controller(b)) {
         resp.error_code = GR_KERR_NOT_CONTROLLER;
         gr_request_respond(req, &resp);
         return;

@@ -110,18 +110,15 @@ static void mark_repeats(keyed_t *keys, size_t n, int (*cmp)(const void *, const
 
 /* ---- CreateTopics ---- */
 
-/* Brokers a topic can be placed on: this one alone, or the cluster's live ones. */
+/* Brokers a topic can be placed on: the live ones the controller knows. */
 static int32_t broker_count(const gr_broker_t *b)
 {
-    if (!b->cluster->zk_mode)
-        return GR_SINGLE_NODE_BROKERS;
     return (int32_t)gr_zk_admin_live_brokers(b, NULL, 0);
 }
 
 static bool broker_live(const gr_broker_t *b, int32_t id)
 {
-    return b->cluster->zk_mode ? gr_cluster_view_node(b->cluster, id) != NULL
-                               : id == b->config.broker_id;
+    return gr_cluster_view_node(b->cluster, id) != NULL;
 }
 
 typedef struct collision {
@@ -246,7 +243,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
                  broker_count(b));
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
-    if (b->cluster->zk_mode && factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
+    if (factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
         snprintf(msg, len,
                  "Replication factor %d is not supported yet: partitions do not "
                  "replicate between brokers, use 1.",
@@ -394,7 +391,6 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     char msg[GR_ADMIN_MESSAGE_MAX] = "";
     int16_t version = req->api_version;
     int32_t partitions = 0;
-    gr_topic_t *topic = NULL;
     gr_topic_config_t *configs = NULL;
     int config_count = want->configs_count > 0 ? want->configs_count : 0;
     gr_kerr_t err = GR_KERR_NONE;
@@ -408,12 +404,10 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     }
     if (!err)
         err = check_create(b, req, want, name, &partitions, configs, msg, sizeof msg);
-    if (!err && !validate_only && w) {
+    if (!err && !validate_only) {
         st->name = name;
         st->partitions = partitions;
         err = cluster_create(b, req, w, st, want, configs, config_count);
-    } else if (!err && !validate_only) {
-        err = gr_topics_create(b, name, partitions, configs, config_count, &topic, msg, sizeof msg);
     }
     if (err) {
         out->error_code = err;
@@ -424,13 +418,8 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     out->error_message.len = GR_NULL_LEN;
     out->num_partitions = partitions;
     out->replication_factor = 1;
-    if (topic) {
-        out->topic_id = topic->id;
-        if (version >= 5)
-            fill_configs(b, req, topic->configs, topic->config_count, out);
-    } else if (version >= 5) {
+    if (version >= 5)
         fill_configs(b, req, configs, config_count, out);
-    }
 }
 
 static bool created_topics_led(gr_request_t *req, void *arg)
@@ -459,12 +448,12 @@ static void finish_create(gr_request_t *req, void *arg, bool timed_out)
     gr_request_respond(req, cc->resp);
 }
 
-/* Cluster mode: only the controller creates topics (clients retry elsewhere on NOT_CONTROLLER). */
+/* Only the controller creates topics (clients retry elsewhere on NOT_CONTROLLER). */
 static bool refuse_not_controller(gr_broker_t *b, gr_request_t *req, int32_t count,
                                   gr_create_topics_response_t *resp,
                                   const gr_create_topics_request_t *in)
 {
-    if (!b->cluster->zk_mode || gr_zk_member_is_controller(b))
+    if (gr_zk_member_is_controller(b))
         return false;
     for (int32_t i = 0; i < count; i++) {
         gr_create_topics_response_creatable_topic_result_init(&resp->topics[i]);
@@ -505,8 +494,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     create_state_t *states = gr_request_alloc_array(req, n, sizeof *states);
     gr_admin_wait_t *w = NULL;
     if (!cc || !states ||
-        (b->cluster->zk_mode &&
-         !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc)))) {
+        !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc))) {
         gr_conn_close(req->conn, "out of memory");
         return;
     }
@@ -529,10 +517,6 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
                      &states[i]);
     }
     *respp = resp;
-    if (!w) {
-        gr_request_respond(req, respp);
-        return;
-    }
     *cc = (cluster_create_t){respp, states, (int32_t)n, in.timeout_ms};
     gr_admin_wait_release(w);
 }
@@ -609,7 +593,7 @@ static void finish_delete(gr_request_t *req, void *arg, bool timed_out)
     gr_request_respond(req, &cd->resp);
 }
 
-/* Cluster mode: queues the deletion in ZooKeeper; the controller does it. */
+/* Queues the deletion in the metadata store; the controller does it. */
 static gr_kerr_t cluster_delete(gr_broker_t *b, gr_admin_wait_t *w, cluster_delete_t *cd,
                                 size_t index)
 {
@@ -651,12 +635,12 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         gr_conn_close(req->conn, "out of memory");
         return;
     }
-    bool not_controller = b->cluster->zk_mode && !gr_zk_member_is_controller(b);
+    bool not_controller = !gr_zk_member_is_controller(b);
     gr_admin_wait_t *w = NULL;
     cd->waiting = gr_request_alloc_array(req, n, sizeof(bool));
     cd->timeout_ms = in.timeout_ms;
     if (!cd->waiting ||
-        (b->cluster->zk_mode && !not_controller &&
+        (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone, finish_delete, cd)))) {
         gr_conn_close(req->conn, "out of memory");
         return;
@@ -713,9 +697,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
             continue;
         size_t i = keys[k].index;
         cd->resp = resp;
-        gr_kerr_t err = w ? cluster_delete(b, w, cd, i) : gr_topics_delete(b, found[i]);
-        if (!err && !w)
-            gr_coordinator_topic_deleted(b->groups, resp.responses[i].name);
+        gr_kerr_t err = cluster_delete(b, w, cd, i);
         if (err) {
             for (size_t j = k; j < keyed && keys[j].ptr == keys[k].ptr; j++)
                 delete_error(req, &resp.responses[keys[j].index], err,

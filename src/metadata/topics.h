@@ -104,57 +104,25 @@ gr_kerr_t gr_topic_name_check(const char *name, size_t len);
 gr_kerr_t gr_topic_config_check(const char *key, const char *value, char *err, size_t errlen);
 
 /*
- * Creates a topic: topic id, directories and logs for each partition, then
- * its store documents, written asynchronously (a failed write is logged, not
- * returned). configs are validated first (nothing is created on error).
- * Single-node mode only: in a cluster the controller creates topics
- * (gr_admin_create_topic_now in controller/zk_admin.h chooses).
- * Returns GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
- * INVALID_PARTITIONS, INVALID_CONFIG (err filled), KAFKA_STORAGE_ERROR.
+ * The checks of a topic creation (name, partition count, configs), creating
+ * nothing: GR_KERR_NONE, TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION,
+ * INVALID_PARTITIONS or INVALID_CONFIG, err filled. The controller creates
+ * topics (controller/zk_admin.h).
  */
-gr_kerr_t gr_topics_create(gr_broker_t *b, const char *name, int32_t partitions,
-                           const gr_topic_config_t *configs, int config_count, gr_topic_t **out,
-                           char *err, size_t errlen);
-
-/* The checks of gr_topics_create, creating nothing (same answers). */
 gr_kerr_t gr_topics_create_check(gr_broker_t *b, const char *name, int32_t partitions,
                                  const gr_topic_config_t *configs, int config_count, char *err,
                                  size_t errlen);
-
-/* Deletes a topic's store documents (asynchronously) and its data. Returns GR_KERR_NONE. */
-gr_kerr_t gr_topics_delete(gr_broker_t *b, gr_topic_t *topic);
-
-/*
- * Start-up: loads every topic of the store's /brokers/topics with its config
- * and opens its partitions (creating missing ones), running the loop until
- * each store read completes; removes configs without a topic and logs
- * partition dirs without one. 0 or -errno (logged): -EINVAL for a document
- * that cannot be parsed, -ETIMEDOUT, -EIO, or the logs' errors.
- */
-int gr_topics_load(gr_broker_t *b);
 
 /*
  * Replaces a topic's overrides with configs (count of them; AlterConfigs'
  * whole-set semantics): validates every key and value and the set as a
  * whole, then, unless validate_only, applies the new settings to every
- * partition's log at once and, in single-node mode, writes
- * /config/topics/<name> (asynchronously, a failure logged; in a cluster
- * gr_admin_set_topic_configs also notifies every broker). Returns GR_KERR_NONE, INVALID_CONFIG (err
- * filled) or UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
+ * partition's log at once (gr_admin_set_topic_configs then writes them to
+ * the store and notifies every broker). Returns GR_KERR_NONE, INVALID_CONFIG
+ * (err filled) or UNKNOWN_SERVER_ERROR (out of memory; nothing changed).
  */
 gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
                                 int count, bool validate_only, char *err, size_t errlen);
-
-/*
- * Grows a topic to count partitions (> its current count, <=
- * GR_TOPIC_MAX_PARTITIONS): opens the new partitions' logs and rewrites the
- * assignment in the store. Fetches waiting on the topic are answered first
- * (the partition array moves). Returns GR_KERR_NONE, INVALID_PARTITIONS
- * (err filled), or the error of a log that could not be created (nothing
- * changed).
- */
-gr_kerr_t gr_topics_add_partitions(gr_broker_t *b, gr_topic_t *topic, int32_t count, char *err,
-                                   size_t errlen);
 
 /* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
 int gr_topics_checkpoint(gr_broker_t *b);

@@ -322,6 +322,15 @@ int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out
     return rc;
 }
 
+/* A key given twice keeps its last value, as Kafka does (and JSON keys must be unique). */
+static bool overridden_later(const gr_topic_config_t *configs, int count, int i)
+{
+    for (int j = i + 1; j < count; j++)
+        if (strcmp(configs[j].key, configs[i].key) == 0)
+            return true;
+    return false;
+}
+
 int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count)
 {
     gr_zk_json_object_begin(w);
@@ -330,8 +339,10 @@ int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *conf
     gr_zk_json_key(w, "config");
     gr_zk_json_object_begin(w);
     for (int i = 0; i < count; i++) {
-        gr_zk_json_key(w, configs[i].key);
-        gr_zk_json_string(w, configs[i].value);
+        if (!overridden_later(configs, count, i)) {
+            gr_zk_json_key(w, configs[i].key);
+            gr_zk_json_string(w, configs[i].value);
+        }
     }
     gr_zk_json_object_end(w);
     gr_zk_json_object_end(w);

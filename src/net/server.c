@@ -49,7 +49,7 @@ static void conn_closed(gr_conn_t *c, void *owner)
     srv->conn_count--;
     if (srv->limited && srv->conn_count < srv->cfg.max_connections && !srv->stopping) {
         srv->limited = false;
-        set_listeners_paused(srv, false);
+        set_listeners_paused(srv, srv->held);
     }
     if (srv->stopping && srv->conn_count == 0 && srv->on_stopped)
         finish_stop(srv);
@@ -140,11 +140,18 @@ int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t
     if (rc < 0)
         return rc;
     srv->listener_count++;
-    if (srv->limited)
+    if (srv->limited || srv->held)
         gr_listener_pause(l);
     if (out_port)
         *out_port = gr_listener_port(l);
     return 0;
+}
+
+void gr_server_hold(gr_server_t *srv, bool hold)
+{
+    srv->held = hold;
+    if (!srv->stopping)
+        set_listeners_paused(srv, hold || srv->limited);
 }
 
 void gr_server_stop(gr_server_t *srv, double deadline_sec, gr_server_stopped_fn on_stopped,

@@ -55,6 +55,7 @@ struct gr_server {
     gr_chain_stats_t stats;
     bool stopping;
     bool limited; /* listeners paused by max_connections */
+    bool held;    /* listeners paused by the owner (gr_server_hold) */
     ev_timer stop_timer;
     gr_server_stopped_fn on_stopped;
     void *stopped_arg;
@@ -62,6 +63,13 @@ struct gr_server {
 
 /* Sets up an idle server; cfg is copied. Returns 0. */
 int gr_server_init(gr_server_t *srv, struct ev_loop *loop, const gr_server_config_t *cfg);
+
+/*
+ * Holds (or releases) accepting on every listener, present and future:
+ * clients connecting meanwhile wait in the backlog. For a start-up that binds
+ * its ports before it can answer.
+ */
+void gr_server_hold(gr_server_t *srv, bool hold);
 
 /*
  * Adds a listener on host:port (see gr_listener_open for host forms).

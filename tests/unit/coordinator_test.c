@@ -36,6 +36,7 @@
 #include <ev.h>
 
 #include "broker/broker.h"
+#include "controller/zk_admin.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
 #include "codec_registry.h"
@@ -179,6 +180,52 @@ static void run_until_loaded(fixture_t *fx)
     ev_timer_stop(fx->loop, &deadline);
     if (expired)
         fail_msg("the replay did not end within %.0f s", WAIT_DEADLINE_S);
+}
+
+/* Whether topic name exists here with every partition's log open. */
+static gr_topic_t *hosted_topic(fixture_t *fx, const char *name)
+{
+    gr_topic_t *t = gr_topics_find(fx->b->topics, name, strlen(name));
+    for (int32_t i = 0; t && i < t->partition_count; i++)
+        if (!t->partitions[i].log)
+            return NULL;
+    return t;
+}
+
+/* Creates a topic through the controller, as CreateTopics does, and waits until it is open here. */
+static gr_topic_t *create_topic(fixture_t *fx, const char *name, int32_t partitions)
+{
+    assert_int_equal(gr_zk_admin_create_topic(fx->b, name, partitions, NULL, NULL, 0, NULL, NULL),
+                     0);
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (!expired && !hosted_topic(fx, name))
+        ev_run(fx->loop, EVRUN_ONCE);
+    ev_timer_stop(fx->loop, &deadline);
+    if (expired)
+        fail_msg("topic %s was not created within %.0f s", name, WAIT_DEADLINE_S);
+    return hosted_topic(fx, name);
+}
+
+/* Has the coordinator create __consumer_offsets (through the controller) and waits for it. */
+static void ensure_offsets_topic(fixture_t *fx)
+{
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
+    deadline.data = &expired;
+    ev_timer_start(fx->loop, &deadline);
+    while (!expired && gr_coordinator_ensure_topic(fx->b->groups) != GR_KERR_NONE)
+        ev_run(fx->loop, EVRUN_ONCE);
+    while (!expired && !hosted_topic(fx, GR_OFFSETS_TOPIC))
+        ev_run(fx->loop, EVRUN_ONCE);
+    ev_timer_stop(fx->loop, &deadline);
+    if (expired)
+        fail_msg("%s was not created within %.0f s", GR_OFFSETS_TOPIC, WAIT_DEADLINE_S);
+    run_until_loaded(fx);
 }
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -339,9 +386,13 @@ static void test_resign_and_reelect(void **state)
     char moved[32], stays[32];
     group_on("moved", 1, OFFSETS_PARTS, moved, sizeof moved);
     group_on("stays", 2, OFFSETS_PARTS, stays, sizeof stays);
-    /* No topic yet: not available; FindCoordinator creates it and names this broker. */
+    /* No topic yet: not available; FindCoordinator has the controller create it, then names
+     * this broker. */
     assert_int_equal(check(fx, moved), GR_KERR_COORDINATOR_NOT_AVAILABLE);
     gr_coordinator_node_t node;
+    assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node),
+                     GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    ensure_offsets_topic(fx);
     assert_int_equal(gr_coordinator_locate(co, gr_str(moved), &node), GR_KERR_NONE);
     assert_int_equal(node.node_id, fx->b->config.broker_id);
     assert_string_equal(node.host, fx->b->advertised_host);
@@ -440,7 +491,7 @@ static void test_resign_during_replay(void **state)
     fixture_t *fx = *state;
     broker_start(fx, "3", SMALL_LOAD_BYTES);
     gr_coordinator_t *co = co_of(fx);
-    assert_int_equal(gr_coordinator_ensure_topic(co), GR_KERR_NONE);
+    ensure_offsets_topic(fx);
     char ids[8][32];
     for (int i = 0; i < 8; i++) {
         char prefix[16];
@@ -496,7 +547,7 @@ static void test_topic_deleted(void **state)
     fixture_t *fx = *state;
     broker_start(fx, "3", "5242880");
     gr_coordinator_t *co = co_of(fx);
-    assert_int_equal(gr_coordinator_ensure_topic(co), GR_KERR_NONE);
+    ensure_offsets_topic(fx);
     char both[32], gone_only[32], members[32];
     group_on("both", 0, OFFSETS_PARTS, both, sizeof both);
     group_on("gone-only", 1, OFFSETS_PARTS, gone_only, sizeof gone_only);
@@ -541,20 +592,23 @@ static void test_partition_count_from_topic(void **state)
 {
     fixture_t *fx = *state;
     broker_start(fx, "3", "5242880");
-    gr_topic_t *topic = NULL;
-    char err[256];
-    assert_int_equal(gr_topics_create(fx->b, GR_OFFSETS_TOPIC, 5, NULL, 0, &topic, err, sizeof err),
-                     GR_KERR_NONE);
+    gr_topic_t *topic = create_topic(fx, GR_OFFSETS_TOPIC, 5);
+    run_until_loaded(fx);
     char id[32];
     group_on("wide", 4, 5, id, sizeof id);
-    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR); /* nobody elected it yet */
+    /* The controller here elected this broker for all 5. */
+    assert_int_equal(check(fx, id), GR_KERR_NONE);
+    int32_t epoch = topic->partitions[4].leader_epoch;
+    gr_coordinator_partition_resigned(co_of(fx), 4, epoch);
+    assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
     /* An election the topic table does not back (another leader there) loads nothing. */
     topic->partitions[4].leader_id = OTHER_BROKER;
-    gr_coordinator_partition_elected(co_of(fx), 4, 0);
+    gr_coordinator_partition_elected(co_of(fx), 4, epoch + 1);
     assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
     topic->partitions[4].leader_id = fx->b->config.broker_id;
     assert_int_equal(check(fx, id), GR_KERR_NOT_COORDINATOR);
-    gr_coordinator_partition_elected(co_of(fx), 4, 0);
+    gr_coordinator_partition_elected(co_of(fx), 4, epoch + 2);
+    run_until_loaded(fx);
     int32_t partition;
     assert_int_equal(gr_coordinator_check(co_of(fx), gr_str(id), &partition), GR_KERR_NONE);
     assert_int_equal(partition, 4);
@@ -774,9 +828,8 @@ static void test_requests_routed(void **state)
 {
     fixture_t *fx = *state;
     broker_start(fx, "3", "5242880");
-    gr_topic_t *t = NULL;
-    char err[256];
-    assert_int_equal(gr_topics_create(fx->b, "t", 1, NULL, 0, &t, err, sizeof err), GR_KERR_NONE);
+    assert_non_null(create_topic(fx, "t", 1));
+    ensure_offsets_topic(fx);
     char moved[32], stays[32], host[128];
     group_on("moved", 1, OFFSETS_PARTS, moved, sizeof moved);
     group_on("stays", 2, OFFSETS_PARTS, stays, sizeof stays);
