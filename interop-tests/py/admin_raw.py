@@ -12,9 +12,10 @@ Usage: admin_raw.py HOST PORT TOPIC_WITH_DATA
 (TOPIC_WITH_DATA: an existing one-partition topic holding records.)
 Exit status 0 when every check passed, 1 otherwise (each failure on stderr).
 """
-import socket
-import struct
 import sys
+
+import kafka_wire
+from kafka_wire import Reader, Writer
 
 NONE, UNKNOWN_TOPIC, INVALID_CONFIG, INVALID_REQUEST = 0, 3, 40, 42
 OFFSET_OUT_OF_RANGE, ELECTION_NOT_NEEDED, MISMATCHED_ENDPOINT = 1, 84, 114
@@ -31,156 +32,27 @@ def check(cond, what):
         print("FAIL: " + what, file=sys.stderr)
 
 
-# ---- encoding -------------------------------------------------------------
-
-
-class W:
-    def __init__(self, flexible):
-        self.b = bytearray()
-        self.flex = flexible
-
-    def i8(self, v):
-        self.b += struct.pack(">b", v)
-        return self
-
-    def i16(self, v):
-        self.b += struct.pack(">h", v)
-        return self
-
-    def i32(self, v):
-        self.b += struct.pack(">i", v)
-        return self
-
-    def i64(self, v):
-        self.b += struct.pack(">q", v)
-        return self
-
-    def uvar(self, v):
-        while v >= 0x80:
-            self.b.append((v & 0x7F) | 0x80)
-            v >>= 7
-        self.b.append(v)
-        return self
-
-    def str(self, s):
-        if s is None:
-            return self.uvar(0) if self.flex else self.i16(-1)
-        data = s.encode()
-        if self.flex:
-            self.uvar(len(data) + 1)
-        else:
-            self.i16(len(data))
-        self.b += data
-        return self
-
-    def arr(self, items, fn):
-        if items is None:
-            return self.uvar(0) if self.flex else self.i32(-1)
-        if self.flex:
-            self.uvar(len(items) + 1)
-        else:
-            self.i32(len(items))
-        for it in items:
-            fn(self, it)
-        return self
-
-    def tags(self):
-        if self.flex:
-            self.uvar(0)
-        return self
-
-
-class R:
-    def __init__(self, data, flexible):
-        self.d = data
-        self.p = 0
-        self.flex = flexible
-
-    def take(self, fmt):
-        v = struct.unpack_from(fmt, self.d, self.p)[0]
-        self.p += struct.calcsize(fmt)
-        return v
-
-    def i8(self):
-        return self.take(">b")
-
-    def i16(self):
-        return self.take(">h")
-
-    def i32(self):
-        return self.take(">i")
-
-    def i64(self):
-        return self.take(">q")
-
-    def bool(self):
-        return self.take(">b") != 0
-
-    def uvar(self):
-        v, shift = 0, 0
-        while True:
-            b = self.d[self.p]
-            self.p += 1
-            v |= (b & 0x7F) << shift
-            if b < 0x80:
-                return v
-            shift += 7
-
-    def str(self):
-        n = self.uvar() - 1 if self.flex else self.i16()
-        if n < 0:
-            return None
-        s = self.d[self.p : self.p + n].decode()
-        self.p += n
-        return s
-
-    def arr(self, fn):
-        n = self.uvar() - 1 if self.flex else self.i32()
-        if n < 0:
-            return None
-        return [fn(self) for _ in range(n)]
-
-    def tags(self):
-        if not self.flex:
-            return
-        for _ in range(self.uvar()):
-            self.uvar()
-            self.p += self.uvar()
-
-
 class Conn:
+    """Requests written with a Writer; a wrong correlation id is one more
+    failure, not the end of the run."""
+
     def __init__(self, host, port):
-        self.s = socket.create_connection((host, port), timeout=30)
-        self.corr = 0
+        self.wire = kafka_wire.Connection(host, port, "admin-raw", 30)
 
     def call(self, api, version, flexible, body):
-        self.corr += 1
-        head = struct.pack(">hhih", api, version, self.corr, 9) + b"admin-raw"
-        if flexible:
-            head += b"\0"
-        msg = head + bytes(body.b)
-        self.s.sendall(struct.pack(">i", len(msg)) + msg)
-        size = struct.unpack(">i", self.recv(4))[0]
-        r = R(self.recv(size), flexible)
-        check(r.i32() == self.corr, "correlation id of api %d v%d" % (api, version))
+        want = self.wire.send(api, version, body.data, flexible)
+        got, data = self.wire.receive()
+        check(got == want, "correlation id of api %d v%d" % (api, version))
+        r = Reader(data, flexible)
         r.tags()
         return r
-
-    def recv(self, n):
-        out = b""
-        while len(out) < n:
-            chunk = self.s.recv(n - len(out))
-            if not chunk:
-                raise EOFError("connection closed")
-            out += chunk
-        return out
 
 
 # ---- APIs -------------------------------------------------------------------
 
 
 def create_topic_v5(c, name, configs):
-    w = W(True)
+    w = Writer(True)
 
     def cfg(w, kv):
         w.str(kv[0]).str(kv[1]).tags()
@@ -210,7 +82,7 @@ def create_topic_v5(c, name, configs):
 
 def incremental_alter(c, version, resources, validate=False):
     flex = version >= 1
-    w = W(flex)
+    w = Writer(flex)
 
     def entry(w, e):
         w.str(e[0]).i8(e[1]).str(e[2]).tags()
@@ -232,7 +104,7 @@ def incremental_alter(c, version, resources, validate=False):
 
 def describe_configs(c, version, resources, synonyms=True, docs=False):
     flex = version >= 4
-    w = W(flex)
+    w = Writer(flex)
 
     def res(w, rs):
         w.i8(rs[0]).str(rs[1])
@@ -276,7 +148,7 @@ def describe_configs(c, version, resources, synonyms=True, docs=False):
 
 
 def describe_cluster(c, version, endpoint=1):
-    w = W(True).i8(1)
+    w = Writer(True).i8(1)
     if version >= 1:
         w.i8(endpoint)
     w.tags()
@@ -298,7 +170,7 @@ def describe_cluster(c, version, endpoint=1):
 
 def describe_log_dirs(c, version, topics):
     flex = version >= 2
-    w = W(flex)
+    w = Writer(flex)
     w.arr(topics, lambda w, t: w.str(t[0]).arr(t[1], lambda w, p: w.i32(p)).tags()).tags()
     r = c.call(35, version, flex, w)
     r.i32()
@@ -326,7 +198,7 @@ def describe_log_dirs(c, version, topics):
 
 def elect_leaders(c, version, topics, election=0):
     flex = version >= 2
-    w = W(flex)
+    w = Writer(flex)
     if version >= 1:
         w.i8(election)
     w.arr(topics, lambda w, t: w.str(t[0]).arr(t[1], lambda w, p: w.i32(p)).tags())
@@ -350,7 +222,7 @@ def elect_leaders(c, version, topics, election=0):
 
 def delete_records(c, version, topic, partition, offset):
     flex = version >= 2
-    w = W(flex)
+    w = Writer(flex)
     w.arr([topic], lambda w, t: w.str(t).arr(
         [partition], lambda w, p: w.i32(p).i64(offset).tags()).tags())
     w.i32(30000).tags()
@@ -372,7 +244,7 @@ def delete_records(c, version, topic, partition, offset):
 
 def create_partitions(c, version, topic, count, validate=False):
     flex = version >= 2
-    w = W(flex)
+    w = Writer(flex)
     w.arr([topic], lambda w, t: w.str(t).i32(count).arr(None, None).tags())
     w.i32(30000).i8(1 if validate else 0).tags()
     r = c.call(37, version, flex, w)
@@ -388,7 +260,7 @@ def create_partitions(c, version, topic, count, validate=False):
 
 def alter_configs(c, version, topic, pairs, validate=False):
     flex = version >= 2
-    w = W(flex)
+    w = Writer(flex)
     w.arr([topic], lambda w, t: w.i8(TOPIC).str(t).arr(
         pairs, lambda w, kv: w.str(kv[0]).str(kv[1]).tags()).tags())
     w.i8(1 if validate else 0).tags()
@@ -404,7 +276,7 @@ def alter_configs(c, version, topic, pairs, validate=False):
 
 
 def delete_records_v0(c, topic, partition, offset):
-    w = W(False)
+    w = Writer(False)
     w.arr([topic], lambda w, t: w.str(t).arr([partition], lambda w, p: w.i32(p).i64(offset)))
     w.i32(30000)
     r = c.call(21, 0, False, w)

@@ -13,20 +13,19 @@ import socket
 import struct
 import sys
 
+from kafka_wire import frame, read_frame, request_header
+
 API_METADATA = 3
 API_PRODUCE = 0
 API_VERSIONS = 18
 UNSUPPORTED_VERSION = 35
 SOCKET_REQUEST_MAX_BYTES = 104857600  # Kafka's default socket.request.max.bytes
 WAIT_S = 10.0
+CLIENT_ID = "bad-frames"
 
 
-def header_v1(api_key, version, correlation_id, client_id=b"bad-frames"):
-    return struct.pack(">hhih", api_key, version, correlation_id, len(client_id)) + client_id
-
-
-def frame(body):
-    return struct.pack(">i", len(body)) + body
+def header_v1(api_key, version, correlation_id):
+    return request_header(api_key, version, correlation_id, CLIENT_ID)
 
 
 def garbage(n, seed=12345):
@@ -61,31 +60,16 @@ CASES = {
 }
 # ApiVersions at an unsupported version: Kafka answers (v0 layout) with
 # UNSUPPORTED_VERSION and its supported ranges instead of closing. A newer
-# client sends it as a flexible request: header v2 (v1 plus an empty tagged
-# field section) and a v3-shaped body (compact client software name and
-# version, empty tagged fields).
-APIVERSIONS_BAD = frame(header_v1(API_VERSIONS, 999, 16) + b"\x00" + b"\x02x" + b"\x021" + b"\x00")
+# client sends it as a flexible request: header v2 and a v3-shaped body
+# (compact client software name and version, empty tagged fields).
+APIVERSIONS_BAD = frame(request_header(API_VERSIONS, 999, 16, CLIENT_ID, flexible=True) +
+                        b"\x02x" + b"\x021" + b"\x00")
 
 
 def connect(host, port):
     s = socket.create_connection((host, port), timeout=WAIT_S)
     s.settimeout(WAIT_S)
     return s
-
-
-def recv_exact(s, n):
-    data = b""
-    while len(data) < n:
-        chunk = s.recv(n - len(data))
-        if not chunk:
-            raise EOFError("closed after %d of %d bytes" % (len(data), n))
-        data += chunk
-    return data
-
-
-def read_response(s):
-    (size,) = struct.unpack(">i", recv_exact(s, 4))
-    return recv_exact(s, size)
 
 
 def expect_close(host, port, payload):
@@ -114,7 +98,7 @@ def check_apiversions_bad(host, port):
     try:
         s.sendall(APIVERSIONS_BAD)
         try:
-            body = read_response(s)
+            body = read_frame(s)
         except (EOFError, ConnectionResetError) as e:
             return "ApiVersions v999: connection closed (%s), want an UNSUPPORTED_VERSION answer" % e
         except socket.timeout:
@@ -142,7 +126,7 @@ def check_still_serving(host, port):
     s = connect(host, port)
     try:
         s.sendall(frame(header_v1(API_VERSIONS, 0, 99)))
-        body = read_response(s)
+        body = read_frame(s)
         correlation_id, error_code = struct.unpack(">ih", body[:6])
         if correlation_id != 99 or error_code != 0:
             return "ApiVersions v0 afterwards: correlation %d error %d" % (correlation_id, error_code)

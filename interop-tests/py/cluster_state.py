@@ -34,9 +34,10 @@ Metadata never auto-creates a topic (allow_auto_topic_creation=false).
 Exit status: 0 answered, 2 usage, 3 topic error, 4 no connection or a
 broken answer (the reason on stderr).
 """
-import socket
-import struct
 import sys
+
+import kafka_wire
+from kafka_wire import Reader, int8, int16, int32, int64, string
 
 API_METADATA, API_FIND_COORDINATOR, API_CREATE_TOPICS, API_DELETE_TOPICS = 3, 10, 19, 20
 API_LEADER_AND_ISR, API_UPDATE_METADATA = 4, 6
@@ -53,99 +54,42 @@ class Broken(Exception):
     pass
 
 
-def s8(v):
-    return struct.pack(">b", v)
-
-
-def s16(v):
-    return struct.pack(">h", v)
-
-
-def s32(v):
-    return struct.pack(">i", v)
-
-
-def string(s):
-    b = s.encode()
-    return s16(len(b)) + b
-
-
-class Reader:
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, n):
-        if self.pos + n > len(self.data):
-            raise Broken("response shorter than its fields")
-        b = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return b
-
-    def i8(self):
-        return struct.unpack(">b", self.take(1))[0]
-
-    def i16(self):
-        return struct.unpack(">h", self.take(2))[0]
-
-    def i32(self):
-        return struct.unpack(">i", self.take(4))[0]
-
-    def string(self):
-        n = self.i16()
-        return None if n < 0 else self.take(n).decode()
-
-    def array(self, item):
-        n = self.i32()
-        return [] if n < 0 else [item() for _ in range(n)]
-
-
-def recv_exact(sock, n):
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        if not chunk:
-            raise Broken("connection closed by the broker")
-        out += chunk
-    return out
+def array(r, item):
+    """r.arr(item), a null array read as empty."""
+    return r.arr(item) or []
 
 
 def call(addr, api, version, body):
     host, port = addr.rsplit(":", 1)
-    with socket.create_connection((host, int(port)), timeout=SOCKET_TIMEOUT_S) as sock:
-        frame = s16(api) + s16(version) + s32(1) + string("cluster_state") + body
-        sock.sendall(s32(len(frame)) + frame)
-        size = struct.unpack(">i", recv_exact(sock, 4))[0]
-        r = Reader(recv_exact(sock, size))
-        if r.i32() != 1:
-            raise Broken("wrong correlation id")
-        return r
+    with kafka_wire.Connection(host, int(port), "cluster_state", SOCKET_TIMEOUT_S) as conn:
+        return Reader(conn.call(api, version, body))
 
 
 def metadata(addr, topics):
-    body = (s32(-1) if topics is None else s32(len(topics)) + b"".join(string(t) for t in topics))
-    r = call(addr, API_METADATA, METADATA_V, body + s8(0))
+    body = (int32(-1) if topics is None else int32(len(topics)) + b"".join(string(t) for t in topics))
+    r = call(addr, API_METADATA, METADATA_V, body + int8(0))
     r.i32()  # throttle_time_ms
     addrs = metadata.addrs = {}
 
-    def broker():
-        node, host, port, _rack = r.i32(), r.string(), r.i32(), r.string()
+    def broker(r):
+        node, host, port, _rack = r.i32(), r.str(), r.i32(), r.str()
         addrs[node] = (host, port)
         return node
 
-    def partition():
+    def partition(r):
         err, index, leader = r.i16(), r.i32(), r.i32()
-        r.array(r.i32)  # replicas
-        r.array(r.i32)  # isr
+        array(r, Reader.i32)  # replicas
+        array(r, Reader.i32)  # isr
         return index, leader, err
 
-    def topic():
-        err, name, _internal = r.i16(), r.string(), r.i8()
-        return name, err, r.array(partition)
+    def topic(r):
+        err, name, _internal = r.i16(), r.str(), r.i8()
+        return name, err, array(r, partition)
 
-    brokers = r.array(broker)
-    cluster_id = r.string()
+    brokers = array(r, broker)
+    cluster_id = r.str()
     controller = r.i32()
-    return brokers, controller, r.array(topic), cluster_id
+    return brokers, controller, array(r, topic), cluster_id
 
 
 def cmd_leaders(addr, topic):
@@ -163,58 +107,58 @@ def cmd_leaders(addr, topic):
 
 
 def cmd_coordinator(addr, group):
-    r = call(addr, API_FIND_COORDINATOR, FIND_COORDINATOR_V, string(group) + s8(GROUP_KEY_TYPE))
+    r = call(addr, API_FIND_COORDINATOR, FIND_COORDINATOR_V, string(group) + int8(GROUP_KEY_TYPE))
     r.i32()  # throttle_time_ms
     err = r.i16()
-    r.string()  # error_message
+    r.str()  # error_message
     print(err, r.i32())
     return 0
 
 
 def cmd_create(addr, topic, parts, rf):
-    body = (s32(1) + string(topic) + s32(parts) + s16(rf) + s32(0) + s32(0) +
-            s32(ADMIN_TIMEOUT_MS) + s8(0))
+    body = (int32(1) + string(topic) + int32(parts) + int16(rf) + int32(0) + int32(0) +
+            int32(ADMIN_TIMEOUT_MS) + int8(0))
     r = call(addr, API_CREATE_TOPICS, CREATE_TOPICS_V, body)
     r.i32()  # throttle_time_ms
-    results = r.array(lambda: (r.string(), r.i16(), r.string()))
+    results = array(r, lambda r: (r.str(), r.i16(), r.str()))
     print(results[0][1] if results else "none")
     return 0
 
 
 def cmd_delete(addr, topic, timeout_ms):
-    r = call(addr, API_DELETE_TOPICS, DELETE_TOPICS_V, s32(1) + string(topic) + s32(timeout_ms))
+    r = call(addr, API_DELETE_TOPICS, DELETE_TOPICS_V, int32(1) + string(topic) + int32(timeout_ms))
     r.i32()  # throttle_time_ms
-    results = r.array(lambda: (r.string(), r.i16()))
+    results = array(r, lambda r: (r.str(), r.i16()))
     print(results[0][1] if results else "none")
     return 0
 
 
 def int32s(values):
-    return s32(len(values)) + b"".join(s32(v) for v in values)
+    return int32(len(values)) + b"".join(int32(v) for v in values)
 
 
 def cmd_update_metadata(addr, controller, epoch, topic, leader):
     metadata(addr, [])
     live = dict(metadata.addrs)
     live.setdefault(leader, ("127.0.0.1", 1))
-    state = (s32(0) + s32(epoch) + s32(leader) + s32(FORGED_LEADER_EPOCH) + int32s([leader]) +
-             s32(0) + int32s([leader]) + int32s([]))
-    topics = s32(1) + string(topic) + s32(1) + state
-    brokers = s32(len(live)) + b"".join(
-        s32(node) + s32(1) + s32(port) + string(host) + string("PLAINTEXT") +
-        s16(PLAINTEXT_PROTOCOL) + s16(-1) for node, (host, port) in sorted(live.items()))
-    body = s32(controller) + s32(epoch) + struct.pack(">q", NO_BROKER_EPOCH) + topics + brokers
+    state = (int32(0) + int32(epoch) + int32(leader) + int32(FORGED_LEADER_EPOCH) + int32s([leader]) +
+             int32(0) + int32s([leader]) + int32s([]))
+    topics = int32(1) + string(topic) + int32(1) + state
+    brokers = int32(len(live)) + b"".join(
+        int32(node) + int32(1) + int32(port) + string(host) + string("PLAINTEXT") +
+        int16(PLAINTEXT_PROTOCOL) + int16(-1) for node, (host, port) in sorted(live.items()))
+    body = int32(controller) + int32(epoch) + int64(NO_BROKER_EPOCH) + topics + brokers
     r = call(addr, API_UPDATE_METADATA, UPDATE_METADATA_V, body)
     print(r.i16())
     return 0
 
 
 def cmd_leader_and_isr(addr, controller, epoch, topic, leader):
-    state = (s32(0) + s32(epoch) + s32(leader) + s32(FORGED_LEADER_EPOCH) + int32s([leader]) +
-             s32(0) + int32s([leader]) + s8(0))
-    topics = s32(1) + string(topic) + s32(1) + state
-    leaders = s32(1) + s32(leader) + string("127.0.0.1") + s32(1)
-    body = s32(controller) + s32(epoch) + struct.pack(">q", NO_BROKER_EPOCH) + topics + leaders
+    state = (int32(0) + int32(epoch) + int32(leader) + int32(FORGED_LEADER_EPOCH) + int32s([leader]) +
+             int32(0) + int32s([leader]) + int8(0))
+    topics = int32(1) + string(topic) + int32(1) + state
+    leaders = int32(1) + int32(leader) + string("127.0.0.1") + int32(1)
+    body = int32(controller) + int32(epoch) + int64(NO_BROKER_EPOCH) + topics + leaders
     r = call(addr, API_LEADER_AND_ISR, LEADER_AND_ISR_V, body)
     print(r.i16())
     return 0
@@ -254,7 +198,7 @@ def main():
         return 2
     try:
         return run(sys.argv)
-    except (OSError, Broken) as e:
+    except (OSError, Broken, kafka_wire.WireError) as e:
         sys.stderr.write("cluster_state: %s: %s\n" % (sys.argv[1], e))
         return EXIT_TRANSPORT
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What a broker answers around a topic deleted under its clients, over raw
 sockets (standard library only; requests and parsers written from Kafka's
-message schemas, the encoders shared with admin_raw.py), checked against
+message schemas, the encoders in kafka_wire.py), checked against
 what Apache Kafka 3.x answers:
 
  - a Fetch long-polling on the topic when it is deleted is answered then
@@ -23,11 +23,11 @@ script deletes; both hold records.)
 Exit status 0 when every check passed, 1 otherwise (each failure on stderr).
 """
 import socket
-import struct
 import sys
 import time
 
-from admin_raw import R, W
+import kafka_wire
+from kafka_wire import Reader, Writer
 
 NONE, UNKNOWN_TOPIC, UNKNOWN_TOPIC_ID = 0, 3, 100
 API_FETCH, API_LIST_OFFSETS, API_METADATA = 1, 2, 3
@@ -51,36 +51,20 @@ class Conn:
     """One connection; send() and receive() apart, for a request that waits."""
 
     def __init__(self, host, port):
-        self.s = socket.create_connection((host, port), timeout=ANSWER_DEADLINE_S)
-        self.corr = 0
+        self.wire = kafka_wire.Connection(host, port, "deleted-raw", ANSWER_DEADLINE_S)
 
     def send(self, api, version, flexible, body):
-        self.corr += 1
-        head = struct.pack(">hhih", api, version, self.corr, 11) + b"deleted-raw"
-        if flexible:
-            head += b"\0"
-        msg = head + bytes(body.b)
-        self.s.sendall(struct.pack(">i", len(msg)) + msg)
-        return self.corr
+        return self.wire.send(api, version, body.data, flexible)
 
     def receive(self, corr, flexible):
-        size = struct.unpack(">i", self.recv(4))[0]
-        r = R(self.recv(size), flexible)
-        check(r.i32() == corr, "correlation id %d" % corr)
+        got, data = self.wire.receive()
+        check(got == corr, "correlation id %d" % corr)
+        r = Reader(data, flexible)
         r.tags()
         return r
 
     def call(self, api, version, flexible, body):
         return self.receive(self.send(api, version, flexible, body), flexible)
-
-    def recv(self, n):
-        out = b""
-        while len(out) < n:
-            chunk = self.s.recv(n - len(out))
-            if not chunk:
-                raise EOFError("connection closed")
-            out += chunk
-        return out
 
 
 # ---- requests -----------------------------------------------------------------
@@ -88,11 +72,10 @@ class Conn:
 
 def metadata_v12(c, name=None, topic_id=ZERO_UUID):
     """Returns (error, name, topic id, partition count) of the one topic asked."""
-    w = W(True)
+    w = Writer(True)
 
     def topic(w, t):
-        w.b += t[1]
-        w.str(t[0]).tags()
+        w.uuid(t[1]).str(t[0]).tags()
 
     w.arr([(name, topic_id)], topic).i8(0).i8(0).tags()
     r = c.call(API_METADATA, 12, True, w)
@@ -107,13 +90,12 @@ def metadata_v12(c, name=None, topic_id=ZERO_UUID):
 
     def partition(r):
         r.i16(), r.i32(), r.i32(), r.i32()
-        r.arr(R.i32), r.arr(R.i32), r.arr(R.i32)
+        r.arr(Reader.i32), r.arr(Reader.i32), r.arr(Reader.i32)
         r.tags()
 
     def topic_out(r):
         err, tname = r.i16(), r.str()
-        tid = bytes(r.d[r.p : r.p + 16])
-        r.p += 16
+        tid = r.uuid()
         r.bool()
         parts = r.arr(partition)
         r.i32()
@@ -125,7 +107,7 @@ def metadata_v12(c, name=None, topic_id=ZERO_UUID):
 
 def fetch_v11_send(c, wants, max_wait_ms, min_bytes=1):
     """wants: [(topic, partition, offset)]; returns the correlation id."""
-    w = W(False)
+    w = Writer(False)
     by_topic = {}
     for t, p, o in wants:
         by_topic.setdefault(t, []).append((p, o))
@@ -155,7 +137,7 @@ def fetch_v11_parse(r):
             r.arr(lambda r: (r.i64(), r.i64()))
             r.i32()
             n = r.i32()
-            r.p += max(n, 0)
+            r.pos += max(n, 0)
             out[(name, idx)] = (err, hw)
 
         r.arr(part)
@@ -166,14 +148,13 @@ def fetch_v11_parse(r):
 
 def fetch_v13_by_id(c, topic_id, partitions):
     """Returns the partition errors of the one topic, by partition."""
-    w = W(True)
+    w = Writer(True)
 
     def part(w, p):
         w.i32(p).i32(-1).i64(0).i32(-1).i64(-1).i32(1048576).tags()
 
     def topic(w, tid):
-        w.b += tid
-        w.arr(partitions, part).tags()
+        w.uuid(tid).arr(partitions, part).tags()
 
     w.i32(-1).i32(0).i32(1).i32(52428800).i8(0).i32(0).i32(-1)
     w.arr([topic_id], topic).arr([], None).str("").tags()
@@ -182,7 +163,7 @@ def fetch_v13_by_id(c, topic_id, partitions):
     errors = {}
 
     def topic_out(r):
-        r.p += 16
+        r.uuid()
 
         def part_out(r):
             idx, err = r.i32(), r.i16()
@@ -190,7 +171,7 @@ def fetch_v13_by_id(c, topic_id, partitions):
             r.arr(lambda r: (r.i64(), r.i64(), r.tags()))
             r.i32()
             n = r.uvar() - 1
-            r.p += max(n, 0)
+            r.pos += max(n, 0)
             r.tags()
             errors[idx] = err
 
@@ -203,7 +184,7 @@ def fetch_v13_by_id(c, topic_id, partitions):
 
 def list_offsets_v5(c, topic, partitions):
     """Returns {partition: (error, offset)} for the latest offsets."""
-    w = W(False)
+    w = Writer(False)
     w.i32(-1).i8(0)
     w.arr([topic], lambda w, t: w.str(t).arr(partitions, lambda w, p: w.i32(p).i32(-1).i64(LATEST)))
     r = c.call(API_LIST_OFFSETS, 5, False, w)
@@ -228,7 +209,7 @@ def list_offsets_v5(c, topic, partitions):
 def offset_commit_v7(c, group, commits):
     """commits: [(topic, partition, offset)], outside group management.
     Returns {(topic, partition): error}."""
-    w = W(False)
+    w = Writer(False)
     by_topic = {}
     for t, p, o in commits:
         by_topic.setdefault(t, []).append((p, o))
@@ -257,7 +238,7 @@ def offset_commit_v7(c, group, commits):
 def offset_fetch_v5(c, group, wants):
     """wants: {topic: [partitions]} or None for every committed partition.
     Returns ({(topic, partition): (offset, error)}, group error)."""
-    w = W(False)
+    w = Writer(False)
     w.str(group)
     topics = None if wants is None else list(wants)
     w.arr(topics, lambda w, t: w.str(t).arr(wants[t], lambda w, p: w.i32(p)))
@@ -284,7 +265,7 @@ def wait_coordinator(c, group):
     call creates __consumer_offsets). Returns its error."""
     deadline = time.monotonic() + ANSWER_DEADLINE_S
     while True:
-        w = W(False)
+        w = Writer(False)
         w.str(group).i8(0)
         r = c.call(API_FIND_COORDINATOR, 1, False, w)
         r.i32()
@@ -295,13 +276,13 @@ def wait_coordinator(c, group):
 
 
 def list_groups_v0(c):
-    r = c.call(API_LIST_GROUPS, 0, False, W(False))
+    r = c.call(API_LIST_GROUPS, 0, False, Writer(False))
     check(r.i16() == NONE, "ListGroups error")
     return sorted(g for g, _ in r.arr(lambda r: (r.str(), r.str())))
 
 
 def delete_topics_v3(c, name):
-    w = W(False)
+    w = Writer(False)
     w.arr([name], lambda w, t: w.str(t)).i32(30000)
     r = c.call(API_DELETE_TOPICS, 3, False, w)
     r.i32()

@@ -17,6 +17,8 @@ import struct
 import sys
 import threading
 
+import kafka_wire
+
 API_PRODUCE = 0
 HOST = "127.0.0.1"
 
@@ -71,16 +73,11 @@ class Proxy:
 
 
 def recv_exact(sock, n):
-    data = b""
-    while len(data) < n:
-        try:
-            chunk = sock.recv(n - len(data))
-        except OSError:
-            return None
-        if not chunk:
-            return None
-        data += chunk
-    return data
+    """n bytes from sock, or None once it closes or fails: the end of a relay, not an error."""
+    try:
+        return kafka_wire.recv_exact(sock, n)
+    except (OSError, kafka_wire.ConnectionClosed):
+        return None
 
 
 def copy(src, dst):

@@ -21,10 +21,11 @@ hand (standard library only), for what the client libraries never send:
 Usage: group_raw.py HOST PORT TOPIC (TOPIC has partitions 0 and 1)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
 """
-import socket
-import struct
 import sys
 import time
+
+import kafka_wire
+from kafka_wire import Reader, compact_string, int32, int64, string, uvarint
 
 (API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR, API_JOIN_GROUP, API_HEARTBEAT,
  API_SYNC_GROUP, API_LIST_GROUPS) = 8, 9, 10, 11, 12, 14, 16
@@ -45,145 +46,51 @@ def expect(what, got, want):
         fail("%s: got %r, want %r" % (what, got, want))
 
 
-def s16(v):
-    return struct.pack(">h", v)
-
-
-def s32(v):
-    return struct.pack(">i", v)
-
-
-def s64(v):
-    return struct.pack(">q", v)
-
-
-def string(s):
-    b = s.encode()
-    return s16(len(b)) + b
-
-
-def uvarint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def cstring(s):
-    b = s.encode()
-    return uvarint(len(b) + 1) + b
-
-
-class Reader:
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, n):
-        b = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return b
-
-    def i8(self):
-        return struct.unpack(">b", self.take(1))[0]
-
-    def i16(self):
-        return struct.unpack(">h", self.take(2))[0]
-
-    def i32(self):
-        return struct.unpack(">i", self.take(4))[0]
-
-    def i64(self):
-        return struct.unpack(">q", self.take(8))[0]
-
-    def string(self):
-        n = self.i16()
-        return None if n < 0 else self.take(n).decode()
-
-    def uvarint(self):
-        v = shift = 0
-        while True:
-            b = self.take(1)[0]
-            v |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                return v
-
-    def cstring(self):
-        n = self.uvarint()
-        return None if n == 0 else self.take(n - 1).decode()
-
-    def tags(self):
-        for _ in range(self.uvarint()):
-            self.uvarint()
-            self.take(self.uvarint())
-
-
-class Conn:
+class Conn(kafka_wire.Connection):
     def __init__(self, host, port):
-        self.sock = socket.create_connection((host, port), timeout=20)
-        self.corr = 0
+        super().__init__(host, port, "group_raw", 20)
 
     def call(self, api, version, body, flexible=False):
-        self.corr += 1
-        header = s16(api) + s16(version) + s32(self.corr) + string("group_raw")
-        if flexible:
-            header += uvarint(0)
-        frame = header + body
-        self.sock.sendall(s32(len(frame)) + frame)
-        size = struct.unpack(">i", self.recv(4))[0]
-        r = Reader(self.recv(size))
-        expect("correlation id", r.i32(), self.corr)
-        if flexible:
-            r.tags()
+        r = Reader(super().call(api, version, body, flexible), flexible)
+        r.tags()
         return r
-
-    def recv(self, n):
-        out = b""
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            if not chunk:
-                fail("connection closed by the broker")
-            out += chunk
-        return out
 
 
 def find_coordinator_batched(c):
-    body = bytes([0]) + uvarint(3) + cstring("g-a") + cstring("g-b") + uvarint(0)
+    body = bytes([0]) + uvarint(3) + compact_string("g-a") + compact_string("g-b") + uvarint(0)
     r = c.call(API_FIND_COORDINATOR, 4, body, flexible=True)
     r.i32()  # throttle
     errors = []
-    for _ in range(r.uvarint() - 1):
-        key, node = r.cstring(), r.i32()
-        r.cstring()
+    for _ in range(r.uvar() - 1):
+        key, node = r.str(), r.i32()
+        r.str()
         r.i32()
         errors.append((key, node >= 0, r.i16()))
-        r.cstring()
+        r.str()
         r.tags()
     expect("FindCoordinator v4 group keys", errors, [("g-a", True, NONE), ("g-b", True, NONE)])
     for key_type, want in ((1, COORDINATOR_NOT_AVAILABLE), (7, INVALID_REQUEST)):
-        body = bytes([key_type]) + uvarint(2) + cstring("k") + uvarint(0)
+        body = bytes([key_type]) + uvarint(2) + compact_string("k") + uvarint(0)
         r = c.call(API_FIND_COORDINATOR, 4, body, flexible=True)
         r.i32()
-        r.uvarint()
-        r.cstring()
+        r.uvar()
+        r.str()
         r.i32()
-        r.cstring()
+        r.str()
         r.i32()
         expect("FindCoordinator key type %d" % key_type, r.i16(), want)
 
 
 def join(c, group, member_id="", session_ms=10000):
-    protocols = s32(1) + string("range") + s32(2) + b"\x00\x00"
-    body = (string(group) + s32(session_ms) + s32(30000) + string(member_id) + string("consumer") +
+    protocols = int32(1) + string("range") + int32(2) + b"\x00\x00"
+    body = (string(group) + int32(session_ms) + int32(30000) + string(member_id) + string("consumer") +
             protocols)
     r = c.call(API_JOIN_GROUP, 4, body)
     r.i32()
     err, generation = r.i16(), r.i32()
-    r.string()
-    r.string()
-    return err, generation, r.string()
+    r.str()
+    r.str()
+    return err, generation, r.str()
 
 
 def join_checks(c):
@@ -199,38 +106,38 @@ def join_checks(c):
     err, generation, _ = join(c, "jg", member)
     expect("JoinGroup with the given member id", (err, generation), (NONE, 1))
     expect("a second member of a full group", join(c, "jg")[0], GROUP_MAX_SIZE_REACHED)
-    body = string("nosuchgroup") + s32(1) + string("m")
+    body = string("nosuchgroup") + int32(1) + string("m")
     r = c.call(API_HEARTBEAT, 2, body)
     r.i32()
     expect("Heartbeat for an unknown group", r.i16(), UNKNOWN_MEMBER_ID)
-    r = c.call(API_SYNC_GROUP, 2, body + s32(0))
+    r = c.call(API_SYNC_GROUP, 2, body + int32(0))
     r.i32()
     expect("SyncGroup for an unknown group", r.i16(), UNKNOWN_MEMBER_ID)
 
 
 def commit(c, group, generation, topic, partitions, retention_ms=-1, metadata=""):
-    parts = b"".join(s32(p) + s64(o) + string(metadata) for p, o in partitions)
-    body = (string(group) + s32(generation) + string("") + s64(retention_ms) + s32(1) +
-            string(topic) + s32(len(partitions)) + parts)
+    parts = b"".join(int32(p) + int64(o) + string(metadata) for p, o in partitions)
+    body = (string(group) + int32(generation) + string("") + int64(retention_ms) + int32(1) +
+            string(topic) + int32(len(partitions)) + parts)
     r = c.call(API_OFFSET_COMMIT, 2, body)
     out = []
     for _ in range(r.i32()):
-        r.string()
+        r.str()
         for _ in range(r.i32()):
             out.append((r.i32(), r.i16()))
     return out
 
 
 def fetch(c, group, topic, partitions):
-    body = string(group) + s32(1) + string(topic) + s32(len(partitions))
-    body += b"".join(s32(p) for p in partitions)
+    body = string(group) + int32(1) + string(topic) + int32(len(partitions))
+    body += b"".join(int32(p) for p in partitions)
     r = c.call(API_OFFSET_FETCH, 1, body)
     out = []
     for _ in range(r.i32()):
-        r.string()
+        r.str()
         for _ in range(r.i32()):
             p, offset = r.i32(), r.i64()
-            r.string()
+            r.str()
             out.append((p, offset, r.i16()))
     return out
 
@@ -240,30 +147,30 @@ def list_groups(c):
     expect("ListGroups error", r.i16(), NONE)
     groups = []
     for _ in range(r.i32()):
-        groups.append(r.string())
-        r.string()
+        groups.append(r.str())
+        r.str()
     return groups
 
 
 def fetch_v8(c, groups, topic):
     body = uvarint(len(groups) + 1)
     for g in groups:
-        body += cstring(g) + uvarint(2) + cstring(topic) + uvarint(2) + s32(0) + uvarint(0)
+        body += compact_string(g) + uvarint(2) + compact_string(topic) + uvarint(2) + int32(0) + uvarint(0)
         body += uvarint(0)
     body += bytes([0]) + uvarint(0)
     r = c.call(API_OFFSET_FETCH, 8, body, flexible=True)
     r.i32()
     out = {}
-    for _ in range(r.uvarint() - 1):
-        g = r.cstring()
+    for _ in range(r.uvar() - 1):
+        g = r.str()
         offsets = []
-        for _ in range(r.uvarint() - 1):
-            r.cstring()
-            for _ in range(r.uvarint() - 1):
+        for _ in range(r.uvar() - 1):
+            r.str()
+            for _ in range(r.uvar() - 1):
                 r.i32()
                 offsets.append(r.i64())
                 r.i32()
-                r.cstring()
+                r.str()
                 r.i16()
                 r.tags()
             r.tags()
@@ -304,10 +211,13 @@ def commit_checks(c, topic):
 
 def main():
     host, port, topic = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    c = Conn(host, port)
-    find_coordinator_batched(c)
-    join_checks(c)
-    commit_checks(c, topic)
+    try:
+        c = Conn(host, port)
+        find_coordinator_batched(c)
+        join_checks(c)
+        commit_checks(c, topic)
+    except kafka_wire.WireError as e:
+        fail(str(e))
     print("group_raw: ok")
 
 

@@ -26,10 +26,12 @@ Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
 Standard library only.
 """
 import json
-import socket
 import struct
 import sys
 import time
+
+import kafka_wire
+from kafka_wire import record, record_batch, string, uvarint
 
 API_PRODUCE, API_LIST_OFFSETS, API_INIT_PRODUCER_ID, API_DESCRIBE_PRODUCERS = 0, 2, 22, 61
 NONE, COORDINATOR_NOT_AVAILABLE, INVALID_REQUEST = 0, 15, 42
@@ -39,67 +41,22 @@ WAIT_S = 20.0
 EXPIRY_DEADLINE_S = 60
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def varint(v):
-    z = (v << 1) ^ (v >> 63)
-    out = bytearray()
-    while z >= 0x80:
-        out.append((z & 0x7F) | 0x80)
-        z >>= 7
-    out.append(z)
-    return bytes(out)
-
-
-def record_batch(pid, epoch, seq, values):
+def producer_batch(pid, epoch, seq, values):
+    """One batch of values (no keys) from producer pid at epoch, from sequence seq."""
     # Now: producer state expires by the batches' timestamps.
     timestamp = int(time.time() * 1000)
-    records = b""
-    for i, value in enumerate(values):
-        body = b"\x00" + varint(0) + varint(i) + varint(-1) + varint(len(value)) + value + varint(0)
-        records += varint(len(body)) + body
-    after_crc = struct.pack(">hiqqqhii", 0, len(values) - 1, timestamp, timestamp,
-                            pid, epoch, seq, len(values)) + records
-    crc = crc32c(after_crc)
-    rest = struct.pack(">ibI", -1, 2, crc) + after_crc  # leader epoch, magic, crc
-    return struct.pack(">qi", 0, len(rest)) + rest
+    records = b"".join(record(i, 0, None, value) for i, value in enumerate(values))
+    return record_batch(records, len(values), timestamp, timestamp, producer_id=pid,
+                        producer_epoch=epoch, base_sequence=seq)
 
 
-class Conn:
+class Conn(kafka_wire.Connection):
     def __init__(self, host, port):
-        self.sock = socket.create_connection((host, port), timeout=WAIT_S)
-        self.sock.settimeout(WAIT_S)
-        self.correlation = 0
+        super().__init__(host, port, "idempotent-raw", WAIT_S)
 
     def call(self, api, version, body, flexible=False):
-        self.correlation += 1
-        client = b"idempotent-raw"
-        header = struct.pack(">hhih", api, version, self.correlation, len(client)) + client
-        if flexible:
-            header += b"\x00"
-        msg = header + body
-        self.sock.sendall(struct.pack(">i", len(msg)) + msg)
-        size = struct.unpack(">i", self.recv(4))[0]
-        data = self.recv(size)
-        if struct.unpack(">i", data[:4])[0] != self.correlation:
-            fail("correlation id mismatch")
-        return data[5:] if flexible else data[4:]
-
-    def recv(self, n):
-        data = b""
-        while len(data) < n:
-            chunk = self.sock.recv(n - len(data))
-            if not chunk:
-                fail("connection closed by the broker")
-            data += chunk
-        return data
+        data = super().call(api, version, body, flexible)
+        return data[1:] if flexible else data  # the response header's empty tagged fields
 
 
 def fail(msg):
@@ -112,15 +69,10 @@ def expect(what, got, want):
         fail("%s: got %r, want %r" % (what, got, want))
 
 
-def string(s):
-    b = s.encode()
-    return struct.pack(">h", len(b)) + b
-
-
 def init_producer_id(conn, version=1, pid=-1, epoch=-1, txn_id=None):
     """Returns (error, producer id, epoch)."""
     if version >= 2:
-        tid = b"\x00" if txn_id is None else varint_u(len(txn_id) + 1) + txn_id.encode()
+        tid = b"\x00" if txn_id is None else uvarint(len(txn_id) + 1) + txn_id.encode()
         body = tid + struct.pack(">i", 60000)
         if version >= 3:
             body += struct.pack(">qh", pid, epoch)
@@ -131,15 +83,6 @@ def init_producer_id(conn, version=1, pid=-1, epoch=-1, txn_id=None):
         resp = conn.call(API_INIT_PRODUCER_ID, version, tid + struct.pack(">i", 60000))
     _throttle, err, got_pid, got_epoch = struct.unpack(">ihqh", resp[:16])
     return err, got_pid, got_epoch
-
-
-def varint_u(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
 
 
 def produce(conn, topic, records):
@@ -166,7 +109,7 @@ def log_end_offset(conn, topic):
 def describe_producers(conn, topic):
     """Returns {producer id: (epoch, last sequence)} for partition 0."""
     name = topic.encode()
-    body = varint_u(2) + varint_u(len(name) + 1) + name + varint_u(2) + struct.pack(">i", 0)
+    body = uvarint(2) + uvarint(len(name) + 1) + name + uvarint(2) + struct.pack(">i", 0)
     body += b"\x00" + b"\x00"
     resp = conn.call(API_DESCRIBE_PRODUCERS, 0, body, flexible=True)
     pos = 4
@@ -205,16 +148,16 @@ def checks(conn, topic, state_file):
         fail("two producers got the same id %d" % pid)
 
     start = log_end_offset(conn, topic)
-    batch0 = record_batch(pid, 0, 0, [b"a0", b"a1"])
+    batch0 = producer_batch(pid, 0, 0, [b"a0", b"a1"])
     expect("first batch", produce(conn, topic, batch0), (NONE, start))
     expect("duplicate batch", produce(conn, topic, batch0), (NONE, start))
     expect("log end after duplicate", log_end_offset(conn, topic), start + 2)
-    batch1 = record_batch(pid, 0, 2, [b"a2"])
+    batch1 = producer_batch(pid, 0, 2, [b"a2"])
     expect("second batch", produce(conn, topic, batch1), (NONE, start + 2))
     expect("duplicate of the first batch again", produce(conn, topic, batch0), (NONE, start))
-    err, _ = produce(conn, topic, record_batch(pid, 0, 10, [b"gap"]))
+    err, _ = produce(conn, topic, producer_batch(pid, 0, 10, [b"gap"]))
     expect("sequence gap", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
-    err, _ = produce(conn, topic, record_batch(pid, 0, 2, [b"x", b"y"]))
+    err, _ = produce(conn, topic, producer_batch(pid, 0, 2, [b"x", b"y"]))
     expect("overlapping batch", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
     expect("log end after rejected batches", log_end_offset(conn, topic), start + 3)
 
@@ -226,18 +169,18 @@ def checks(conn, topic, state_file):
     expect("bump from a future epoch (v4)", init_producer_id(conn, 4, pid, 7)[0], PRODUCER_FENCED)
     expect("bump from a future epoch (v3)", init_producer_id(conn, 3, pid, 7)[0],
            INVALID_PRODUCER_EPOCH)
-    err, _ = produce(conn, topic, record_batch(pid, 1, 5, [b"b"]))
+    err, _ = produce(conn, topic, producer_batch(pid, 1, 5, [b"b"]))
     expect("new epoch not starting at 0", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
-    batch2 = record_batch(pid, 1, 0, [b"b0", b"b1", b"b2"])
+    batch2 = producer_batch(pid, 1, 0, [b"b0", b"b1", b"b2"])
     expect("new epoch from 0", produce(conn, topic, batch2), (NONE, start + 3))
-    err, _ = produce(conn, topic, record_batch(pid, 0, 3, [b"zombie"]))
+    err, _ = produce(conn, topic, producer_batch(pid, 0, 3, [b"zombie"]))
     expect("old epoch", err, INVALID_PRODUCER_EPOCH)
     err, _ = produce(conn, topic, batch1)
     expect("old epoch duplicate", err, INVALID_PRODUCER_EPOCH)
 
-    err, _ = produce(conn, topic, record_batch(pid2, 0, 0, [b"c"]) + record_batch(pid2, 0, 1, [b"d"]))
+    err, _ = produce(conn, topic, producer_batch(pid2, 0, 0, [b"c"]) + producer_batch(pid2, 0, 1, [b"d"]))
     expect("two batches with a producer id", err, INVALID_RECORD)
-    err, _ = produce(conn, topic, record_batch(pid2, 0, -1, [b"no sequence"]))
+    err, _ = produce(conn, topic, producer_batch(pid2, 0, -1, [b"no sequence"]))
     expect("producer id without a sequence", err, INVALID_RECORD)
     expect("transactional InitProducerId", init_producer_id(conn, 1, txn_id="tx")[0],
            COORDINATOR_NOT_AVAILABLE)
@@ -273,7 +216,7 @@ def expire(conn, topic, _state_file):
     err, pid, _ = init_producer_id(conn, version=4)
     expect("InitProducerId", err, NONE)
     start = log_end_offset(conn, topic)
-    batch0 = record_batch(pid, 0, 0, [b"e0"])
+    batch0 = producer_batch(pid, 0, 0, [b"e0"])
     expect("first batch", produce(conn, topic, batch0), (NONE, start))
     expect("producer listed", describe_producers(conn, topic).get(pid), (0, 0))
     deadline = time.monotonic() + EXPIRY_DEADLINE_S
@@ -282,7 +225,7 @@ def expire(conn, topic, _state_file):
             fail("producer %d not expired after %d s" % (pid, EXPIRY_DEADLINE_S))
         time.sleep(0.05)
     expect("batch after expiry at a later sequence",
-           produce(conn, topic, record_batch(pid, 0, 5, [b"e5"])), (NONE, start + 1))
+           produce(conn, topic, producer_batch(pid, 0, 5, [b"e5"])), (NONE, start + 1))
     expect("producer listed again", describe_producers(conn, topic).get(pid), (0, 5))
 
 
@@ -292,8 +235,10 @@ def main():
         print(__doc__, file=sys.stderr)
         return 1
     host, port, topic, state_file, mode = sys.argv[1:]
-    conn = Conn(host, int(port))
-    modes[mode](conn, topic, state_file)
+    try:
+        modes[mode](Conn(host, int(port)), topic, state_file)
+    except kafka_wire.WireError as e:
+        fail(str(e))
     return 0
 
 

@@ -32,10 +32,12 @@ Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
 import gzip
 import json
 import os
-import socket
 import struct
 import sys
 import time
+
+import kafka_wire
+from kafka_wire import crc32c, record, record_batch, string
 
 API_PRODUCE, API_LIST_OFFSETS, API_CREATE_TOPICS = 0, 2, 19
 NONE, CORRUPT_MESSAGE, INVALID_TIMESTAMP, INVALID_RECORD = 0, 2, 32, 87
@@ -58,47 +60,9 @@ def expect(what, got, want):
         fail("%s: got %r, want %r" % (what, got, want))
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def varint(v):
-    z = (v << 1) ^ (v >> 63)
-    out = bytearray()
-    while z >= 0x80:
-        out.append((z & 0x7F) | 0x80)
-        z >>= 7
-    out.append(z)
-    return bytes(out)
-
-
-def string(s):
-    b = s.encode()
-    return struct.pack(">h", len(b)) + b
-
-
 def records_bytes(timestamps, base):
     """One record per timestamp (key k<i>, value v<i>), offset deltas 0..n-1."""
-    out = b""
-    for i, ts in enumerate(timestamps):
-        key, value = b"k%d" % i, b"v%d" % i
-        body = (b"\x00" + varint(ts - base) + varint(i) + varint(len(key)) + key +
-                varint(len(value)) + value + varint(0))
-        out += varint(len(body)) + body
-    return out
-
-
-def frame(attrs, last_delta, base, max_ts, count, records):
-    """A v2 batch around records (already compressed if attrs says so)."""
-    after_crc = struct.pack(">hiqqqhii", attrs, last_delta, base, max_ts, -1, -1, -1,
-                            count) + records
-    rest = struct.pack(">ibI", -1, 2, crc32c(after_crc)) + after_crc
-    return struct.pack(">qi", 0, len(rest)) + rest
+    return b"".join(record(i, ts - base, b"k%d" % i, b"v%d" % i) for i, ts in enumerate(timestamps))
 
 
 def batch(timestamps, max_ts, codec=None, attrs=0, base=None):
@@ -107,35 +71,7 @@ def batch(timestamps, max_ts, codec=None, attrs=0, base=None):
     records = records_bytes(timestamps, base)
     if codec == "gzip":
         records, attrs = gzip.compress(records), attrs | ATTR_GZIP
-    return frame(attrs, len(timestamps) - 1, base, max_ts, len(timestamps), records)
-
-
-class Conn:
-    def __init__(self, host, port):
-        self.sock = socket.create_connection((host, port), timeout=WAIT_S)
-        self.sock.settimeout(WAIT_S)
-        self.correlation = 0
-
-    def call(self, api, version, body):
-        self.correlation += 1
-        client = b"timestamps-raw"
-        header = struct.pack(">hhih", api, version, self.correlation, len(client)) + client
-        msg = header + body
-        self.sock.sendall(struct.pack(">i", len(msg)) + msg)
-        size = struct.unpack(">i", self.recv(4))[0]
-        data = self.recv(size)
-        if struct.unpack(">i", data[:4])[0] != self.correlation:
-            fail("correlation id mismatch")
-        return data[4:]
-
-    def recv(self, n):
-        data = b""
-        while len(data) < n:
-            chunk = self.sock.recv(n - len(data))
-            if not chunk:
-                fail("connection closed by the broker")
-            data += chunk
-        return data
+    return record_batch(records, len(timestamps), base, max_ts, attributes=attrs)
 
 
 def create_topic(conn, topic, configs):
@@ -295,7 +231,10 @@ def main():
         print(__doc__, file=sys.stderr)
         return 1
     host, port, log_dir, state_file, mode = sys.argv[1:]
-    modes[mode](Conn(host, int(port)), log_dir, state_file)
+    try:
+        modes[mode](kafka_wire.Connection(host, int(port), "timestamps-raw", WAIT_S), log_dir, state_file)
+    except kafka_wire.WireError as e:
+        fail(str(e))
     return 0
 
 

@@ -298,16 +298,14 @@ size_t gr_chain_consume(gr_chain_t *ch, size_t n)
     return done;
 }
 
-/* Sends the run of memory links at head with one gather write. */
-static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
+int gr_chain_send_iov(int sock, struct iovec *iov, int n, gr_chain_stats_t *stats, size_t *out_sent)
 {
-    struct iovec iov[IOV_MAX];
-    int n = gr_chain_iov(ch, iov, IOV_MAX);
     size_t want = 0;
     for (int i = 0; i < n; i++)
         want += iov[i].iov_len;
     struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
     ssize_t sent;
+    *out_sent = 0;
     do {
         sent = sendmsg(sock, &msg, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
@@ -317,9 +315,20 @@ static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
         stats->writev_calls++;
         stats->writev_bytes += (uint64_t)sent;
     }
-    gr_chain_consume(ch, (size_t)sent);
+    *out_sent = (size_t)sent;
     /* A short write means the socket is full: skip the call that would say EAGAIN. */
-    return (size_t)sent < want ? GR_CHAIN_AGAIN : 0;
+    return (size_t)sent < want ? GR_CHAIN_AGAIN : GR_CHAIN_DONE;
+}
+
+/* Sends the run of memory links at head with one gather write. */
+static int send_mem(gr_chain_t *ch, int sock, gr_chain_stats_t *stats)
+{
+    struct iovec iov[IOV_MAX];
+    int n = gr_chain_iov(ch, iov, IOV_MAX);
+    size_t sent;
+    int rc = gr_chain_send_iov(sock, iov, n, stats, &sent);
+    gr_chain_consume(ch, sent);
+    return rc;
 }
 
 /* Sends the file link at head, together with adjacent ranges of the same file. */

@@ -178,6 +178,18 @@ int gr_chain_iov(const gr_chain_t *ch, struct iovec *iov, int max);
 size_t gr_chain_consume(gr_chain_t *ch, size_t n);
 
 /*
+ * Writes iov[0..n) (memory links from gr_chain_iov, of one chain or several)
+ * with one sendmsg(MSG_NOSIGNAL), retried on EINTR, and counts it in stats
+ * (may be NULL). The caller marks the *out_sent bytes sent with
+ * gr_chain_consume; *out_sent is 0 unless the write went through.
+ * Returns GR_CHAIN_DONE (all of iov written), GR_CHAIN_AGAIN (EAGAIN, or a
+ * short write: the socket is full, so the next call would only say EAGAIN)
+ * or -errno from the socket (close the connection).
+ */
+int gr_chain_send_iov(int sock, struct iovec *iov, int n, gr_chain_stats_t *stats,
+                      size_t *out_sent /* out: bytes written */);
+
+/*
  * Sends as much of the chain as the socket takes: consecutive memory links
  * in one sendmsg (gather, up to IOV_MAX links), runs of adjacent ranges of
  * the same file in one sendfile; short writes advance the links in place.

@@ -451,7 +451,6 @@ static int send_gathered(gr_conn_t *c)
 {
     struct iovec iov[GR_CONN_GATHER_IOV];
     int n = 0, slots = 0;
-    size_t want = 0;
     for (gr_resp_slot_t *s = c->head; s && s->state == GR_SLOT_COMPLETE; s = s->next) {
         size_t links = gr_chain_links(&s->chain);
         if (links > (size_t)(GR_CONN_GATHER_IOV - n))
@@ -460,27 +459,17 @@ static int send_gathered(gr_conn_t *c)
         if ((size_t)k != links)
             break; /* a file link: sendfile needs the slot on its own */
         n += k;
-        want += (size_t)gr_chain_unsent(&s->chain);
         slots++;
     }
     if (slots < 2)
         return 1;
-    struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
-    ssize_t sent;
-    do {
-        sent = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
-    if (sent < 0)
-        return (errno == EAGAIN || errno == EWOULDBLOCK) ? GR_CHAIN_AGAIN : -errno;
-    if (c->cfg.stats) {
-        c->cfg.stats->writev_calls++;
-        c->cfg.stats->writev_bytes += (uint64_t)sent;
-    }
-    c->unsent -= sent;
-    size_t left = (size_t)sent;
+    size_t sent;
+    int rc = gr_chain_send_iov(c->fd, iov, n, c->cfg.stats, &sent);
+    c->unsent -= (int64_t)sent;
+    size_t left = sent;
     for (gr_resp_slot_t *s = c->head; s && left > 0; s = s->next)
         left -= gr_chain_consume(&s->chain, left);
-    return (size_t)sent < want ? GR_CHAIN_AGAIN : 0;
+    return rc;
 }
 
 /*

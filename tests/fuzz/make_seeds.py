@@ -26,9 +26,15 @@ import re
 import struct
 import sys
 
+# The encoders the raw-socket interop scripts use, not a second copy.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                "interop-tests", "py"))
+import kafka_wire  # noqa: E402
+from kafka_wire import record, record_batch  # noqa: E402
+
 API_CONTROLLED_SHUTDOWN = 7
 API_API_VERSIONS = 18
-CLIENT_ID = b"fuzz"
+CLIENT_ID = "fuzz"
 CORRELATION_ID = 7
 
 
@@ -62,13 +68,10 @@ def load_apis(proto_dir):
 
 
 def request_header(key, version, flex):
-    head = struct.pack(">hhi", key, version, CORRELATION_ID)
     if key == API_CONTROLLED_SHUTDOWN and version == 0:
-        return head
-    head += struct.pack(">h", len(CLIENT_ID)) + CLIENT_ID
-    if flex is not None and version >= flex:
-        head += b"\x00"  # no tagged fields
-    return head
+        return struct.pack(">hhi", key, version, CORRELATION_ID)  # header v0: no client id
+    return kafka_wire.request_header(key, version, CORRELATION_ID, CLIENT_ID,
+                                     flexible=flex is not None and version >= flex)
 
 
 def response_header(key, version, flex):
@@ -134,45 +137,12 @@ def capture_seeds(root, out, messages, records_out):
     return frames, batches
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def varint(n):
-    z = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while z >= 0x80:
-        out.append((z & 0x7F) | 0x80)
-        z >>= 7
-    out.append(z)
-    return bytes(out)
-
-
-def varbytes(b):
-    return varint(-1) if b is None else varint(len(b)) + b
-
-
-def record(offset_delta, key, value, headers):
-    body = b"\x00" + varint(offset_delta) + varint(offset_delta) + varbytes(key) + varbytes(value)
-    body += varint(len(headers))
-    for hk, hv in headers:
-        body += varbytes(hk) + varbytes(hv)
-    return varint(len(body)) + body
-
-
 def batch(base_offset, records, codec=0):
-    plain = b"".join(record(i, k, v, h) for i, (k, v, h) in enumerate(records))
+    """records: (key, value, headers); record i at offset and timestamp delta i."""
+    plain = b"".join(record(i, i, k, v, h) for i, (k, v, h) in enumerate(records))
     payload = gzip.compress(plain) if codec == 1 else plain
-    tail = struct.pack(">hiqqqhii", codec, len(records) - 1, 1700000000000, 1700000000000 + len(records),
-                       -1, -1, -1, len(records)) + payload
-    crc = crc32c(tail)
-    rest = struct.pack(">ibI", 0, 2, crc) + tail
-    return struct.pack(">qi", base_offset, len(rest)) + rest
+    return record_batch(payload, len(records), 1700000000000, 1700000000000 + len(records),
+                        attributes=codec, base_offset=base_offset, partition_leader_epoch=0)
 
 
 def record_seeds(out):
