@@ -7,6 +7,7 @@
  * through the controller when the request allows it (always before v4) and
  * auto.create.topics.enable is on; the answer waits a moment for them.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "controller/zk_admin.h"
@@ -185,17 +186,33 @@ static bool created_topics_led(gr_request_t *req, void *arg)
     return true;
 }
 
+static int fill_brokers(gr_broker_t *b, gr_request_t *req, gr_metadata_response_t *resp);
+
+/*
+ * Everything is filled again: what the response pointed at (the broker list,
+ * partition replicas) may have been replaced by UpdateMetadata meanwhile.
+ */
 static void answer_created(gr_request_t *req, void *arg, bool timed_out)
 {
     (void)timed_out; /* then the topics still being created say so again, as Kafka answers */
     metadata_wait_t *mw = arg;
+    if (fill_brokers(req->broker, req, &mw->resp)) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
     (void)fill_requested(req->broker, req, &mw->in, &mw->resp);
     gr_request_respond(req, &mw->resp);
 }
 
-static void fill_brokers(gr_broker_t *b, gr_metadata_response_metadata_response_broker_t *broker)
+/* The live brokers, the cluster id and the controller. 0 or -ENOMEM. */
+static int fill_brokers(gr_broker_t *b, gr_request_t *req, gr_metadata_response_t *resp)
 {
-    for (size_t i = 0; i < b->cluster->node_count; i++) {
+    size_t nodes = b->cluster->node_count;
+    gr_metadata_response_metadata_response_broker_t *broker =
+        gr_request_alloc_array(req, (int64_t)nodes, sizeof(*broker));
+    if (!broker)
+        return -ENOMEM;
+    for (size_t i = 0; i < nodes; i++) {
         const gr_cluster_node_t *node = &b->cluster->nodes[i];
         gr_metadata_response_metadata_response_broker_init(&broker[i]);
         broker[i].node_id = node->id;
@@ -204,6 +221,11 @@ static void fill_brokers(gr_broker_t *b, gr_metadata_response_metadata_response_
         broker[i].rack =
             gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
     }
+    resp->brokers = broker;
+    resp->brokers_count = (int32_t)nodes;
+    resp->cluster_id = gr_str(b->cluster_id);
+    resp->controller_id = b->cluster->controller_id;
+    return 0;
 }
 
 void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
@@ -218,21 +240,13 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         return;
     gr_metadata_response_t *resp = &mw->resp;
     gr_metadata_response_init(resp);
-    size_t nodes = b->cluster->node_count;
-    gr_metadata_response_metadata_response_broker_t *broker =
-        gr_request_alloc_array(req, nodes ? nodes : 1, sizeof(*broker));
     bool all = in->topics_count == GR_NULL_LEN || (req->api_version == 0 && in->topics_count == 0);
     size_t want = all ? b->topics->count : (size_t)in->topics_count;
-    resp->topics = gr_request_alloc_array(req, want, sizeof(*resp->topics));
-    if (!broker || !resp->topics) {
+    resp->topics = gr_request_alloc_array(req, (int64_t)want, sizeof(*resp->topics));
+    if (!resp->topics || fill_brokers(b, req, resp)) {
         gr_request_fail(req, "out of memory");
         return;
     }
-    fill_brokers(b, broker);
-    resp->brokers = broker;
-    resp->brokers_count = (int32_t)nodes;
-    resp->cluster_id = gr_str(b->cluster_id);
-    resp->controller_id = b->cluster->controller_id;
     if (in->include_cluster_authorized_operations)
         resp->cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
     if (all) {
