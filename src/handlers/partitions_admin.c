@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CreatePartitions (v0-3), DeleteRecords (v0-2) and ElectLeaders (v0-2):
- * the partition-level admin APIs. In single-node mode this broker is the
- * controller and every partition's only replica. In cluster mode
- * CreatePartitions and ElectLeaders are the controller's (NOT_CONTROLLER
- * elsewhere): new partitions are written to ZooKeeper and the response waits
+ * the partition-level admin APIs. CreatePartitions and ElectLeaders are
+ * the controller's (NOT_CONTROLLER elsewhere; a single broker is its own):
+ * new partitions are written to the metadata store and the response waits
  * until they have leaders (or timeout_ms: REQUEST_TIMED_OUT); an election is
  * never needed while the preferred replica is up (the controller makes it
  * leader as soon as it returns), and impossible while it is down.

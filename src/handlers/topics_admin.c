@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * CreateTopics (v0-7) and DeleteTopics (v0-6). This broker is the
- * controller, so topics are created and deleted here and the response is
- * sent once done (timeout_ms is not needed and ignored).
+ * CreateTopics (v0-7) and DeleteTopics (v0-6), the controller's requests
+ * (NOT_CONTROLLER on other brokers; a single broker is its own controller).
+ * A creation or deletion is written to the metadata store for the
+ * controller to carry out, and the response waits until this broker's
+ * metadata shows it done, or timeout_ms (REQUEST_TIMED_OUT).
  *
  * CreateTopics, per topic, checks in Kafka's order and reports the first
  * failure (with a message from v1 on):
@@ -12,12 +14,12 @@
  *   assignments with num_partitions or
  *     replication_factor not -1           INVALID_REQUEST
  *   partitions < 1 (-1: num.partitions)   INVALID_PARTITIONS
- *   replication factor < 1, or above the
- *     one broker (-1: default.replication.factor)  INVALID_REPLICATION_FACTOR
+ *   replication factor < 1, above the live
+ *     brokers or above 1 (-1: default.replication.factor)  INVALID_REPLICATION_FACTOR
  *   bad name, or colliding with an existing topic once '.' and '_' are
  *     treated alike                       INVALID_TOPIC_EXCEPTION
- *   assignments not numbering partitions 0..n-1, or a replica list other
- *     than [this broker]                  INVALID_REPLICA_ASSIGNMENT
+ *   assignments not numbering partitions 0..n-1, or naming a broker that
+ *     is not live                         INVALID_REPLICA_ASSIGNMENT
  *   unknown key or bad value              INVALID_CONFIG
  * validate_only (v1+) stops there. From v5 a created (or validated) topic
  * reports its partition count, replication factor and every topic config
@@ -31,7 +33,7 @@
  * names are UNKNOWN_TOPIC_OR_PARTITION, unknown ids UNKNOWN_TOPIC_ID. A topic
  * named twice is deleted once and reported twice. Once a topic is deleted the
  * groups forget its committed offsets, as Kafka's coordinator does when its
- * metadata drops the topic (in cluster mode on the controller's UpdateMetadata).
+ * metadata drops the topic (on the controller's UpdateMetadata).
  *
  * Runs on: loop thread.
  */
@@ -42,7 +44,6 @@
 
 #include "core/context.h"
 #include "controller/zk_member.h"
-#include "group/coordinator.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
