@@ -11,7 +11,7 @@
 #include "metadata/cluster_view.h"
 #include "metadata/store.h"
 #include "metadata/topics.h"
-#include "metadata/topic_configs.h"
+#include "metadata/topic_config_fetch.h"
 #include "metadata/zk_docs.h"
 
 #define MEMBER_RETRY_SEC        1.0

@@ -26,7 +26,6 @@
 #include "metadata/topic_config.h"
 #include "metadata/topics_int.h"
 #include "metadata/store.h"
-#include "metadata/zk_json.h"
 
 #define TOPICS_BUCKETS 1024
 #define PATH_BUF       4096
@@ -264,7 +263,7 @@ static char *config_value_dup(const char *key, const char *value)
     return strdup(value);
 }
 
-static int topic_add_config(gr_topic_t *topic, const char *key, const char *value)
+int gr_topic_add_config(gr_topic_t *topic, const char *key, const char *value)
 {
     for (int i = 0; i < topic->config_count; i++) {
         if (strcmp(topic->configs[i].key, key) != 0)
@@ -361,7 +360,7 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
     gr_topic_t *fresh = calloc(1, sizeof(*fresh));
     int rc = fresh ? 0 : -ENOMEM;
     for (int i = 0; rc == 0 && i < count; i++)
-        rc = topic_add_config(fresh, configs[i].key, configs[i].value);
+        rc = gr_topic_add_config(fresh, configs[i].key, configs[i].value);
     if (rc) {
         if (fresh)
             gr_topic_clear_configs(fresh);
@@ -373,27 +372,6 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
     gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s now has %d config override(s)", topic->name,
             topic->config_count);
     return GR_KERR_NONE;
-}
-
-/* Adds the overrides of a topic config document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */
-int gr_topic_parse_config(const char *text, size_t len, gr_topic_t *topic)
-{
-    gr_zk_json_t *doc = NULL;
-    int rc = gr_zk_json_parse(text, len, &doc);
-    if (rc)
-        return rc;
-    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
-    if (!config || config->type != GR_ZK_JSON_OBJECT)
-        rc = -EINVAL;
-    for (size_t i = 0; rc == 0 && i < config->count; i++) {
-        const gr_zk_json_t *value = config->items[i];
-        if (value->type != GR_ZK_JSON_STRING || strlen(value->string) != value->string_len)
-            rc = -EINVAL;
-        else
-            rc = topic_add_config(topic, config->keys[i], value->string);
-    }
-    gr_zk_json_free(doc);
-    return rc;
 }
 
 typedef struct checkpoint_build {

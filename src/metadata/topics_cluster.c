@@ -171,21 +171,6 @@ void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data)
     gr_topic_free(topic);
 }
 
-int gr_topic_apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *text, size_t len)
-{
-    gr_topic_t *fresh = calloc(1, sizeof *fresh);
-    if (!fresh)
-        return -ENOMEM;
-    int rc = text ? gr_topic_parse_config(text, len, fresh) : 0;
-    if (rc) {
-        gr_topic_clear_configs(fresh);
-        free(fresh);
-        return rc;
-    }
-    gr_topic_adopt_configs(b, topic, fresh);
-    return 0;
-}
-
 bool gr_topic_led(gr_broker_t *b, const char *name, int32_t partitions)
 {
     gr_topic_t *topic = gr_topics_find(b->topics, name, strlen(name));

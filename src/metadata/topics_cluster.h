@@ -44,12 +44,6 @@ void gr_partition_dir_delete(gr_broker_t *b, const char *topic, size_t topic_len
 void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data);
 
 /*
- * Replaces the topic's overrides with those of a /config/topics document
- * (NULL: none) and applies them to its open logs. 0, -EINVAL or -ENOMEM.
- */
-int gr_topic_apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *text, size_t len);
-
-/*
  * Whether topic name has at least partitions partitions in this broker's
  * metadata, each led by a live broker (admin requests wait for it).
  */

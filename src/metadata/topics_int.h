@@ -20,8 +20,8 @@ void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic);
 int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
                             const gr_checkpoint_entry_t *recovery, size_t recovery_count,
                             const gr_checkpoint_entry_t *start, size_t start_count);
-/* Adds the overrides of a /config/topics document. 0, -EINVAL, -E2BIG, -ENOMEM. */
-int gr_topic_parse_config(const char *text, size_t len, gr_topic_t *topic);
+/* Adds (or replaces) one override, copying key and value. 0 or -ENOMEM. */
+int gr_topic_add_config(gr_topic_t *topic, const char *key, const char *value);
 void gr_topic_clear_configs(gr_topic_t *topic);
 /*
  * Replaces topic's overrides with fresh's (a calloc'd gr_topic_t holding only

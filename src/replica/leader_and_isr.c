@@ -12,7 +12,7 @@
 
 #include "core/context.h"
 #include "leader_and_isr.h"
-#include "metadata/topic_configs.h"
+#include "metadata/topic_config_fetch.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "partition/partition.h"

@@ -15,7 +15,7 @@
 
 #include "core/context.h"
 #include "metadata/cluster_view.h"
-#include "metadata/topic_configs.h"
+#include "metadata/topic_config_fetch.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "metadata/zk_docs.h"

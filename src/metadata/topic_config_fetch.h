@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Cluster mode: reads topics' overrides from /config/topics/<name> and
- * applies them to the topic table (to topics still in it when each read
- * completes). Used when the controller first names a topic to this broker
- * and when a /config/changes notification names one.
+ * Topics' overrides from the store: reads /config/topics/<name>, parses
+ * the document and applies it to the topic table (to topics still in it
+ * when each read completes). Used when the controller first names a topic
+ * to this broker and when a /config/changes notification names one.
  *
  * Runs on: loop thread.
  */
-#ifndef GR_METADATA_TOPIC_CONFIGS_H
-#define GR_METADATA_TOPIC_CONFIGS_H
+#ifndef GR_METADATA_TOPIC_CONFIG_FETCH_H
+#define GR_METADATA_TOPIC_CONFIG_FETCH_H
 
 #include <stddef.h>
 

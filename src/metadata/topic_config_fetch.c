@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "metadata/topic_configs.h"
+#include "metadata/topic_config_fetch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,9 @@
 #include "metadata/store.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
+#include "metadata/topics_int.h"
 #include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
 
 struct gr_topic_configs_fetch {
     gr_broker_t *b;
@@ -23,6 +25,46 @@ typedef struct config_read {
     gr_topic_configs_fetch_t *fetch;
     char name[GR_TOPIC_NAME_LIMIT + 1];
 } config_read_t;
+
+/* Adds the overrides of a /config/topics document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */
+static int parse_config(const char *text, size_t len, gr_topic_t *topic)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
+    if (!config || config->type != GR_ZK_JSON_OBJECT)
+        rc = -EINVAL;
+    for (size_t i = 0; rc == 0 && i < config->count; i++) {
+        const gr_zk_json_t *value = config->items[i];
+        if (value->type != GR_ZK_JSON_STRING || strlen(value->string) != value->string_len)
+            rc = -EINVAL;
+        else
+            rc = gr_topic_add_config(topic, config->keys[i], value->string);
+    }
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+/*
+ * Replaces the topic's overrides with those of a /config/topics document
+ * (NULL: none) and applies them to its open logs. 0, -EINVAL or -ENOMEM.
+ */
+static int apply_config_doc(gr_broker_t *b, gr_topic_t *topic, const char *text, size_t len)
+{
+    gr_topic_t *fresh = calloc(1, sizeof *fresh);
+    if (!fresh)
+        return -ENOMEM;
+    int rc = text ? parse_config(text, len, fresh) : 0;
+    if (rc) {
+        gr_topic_clear_configs(fresh);
+        free(fresh);
+        return rc;
+    }
+    gr_topic_adopt_configs(b, topic, fresh);
+    return 0;
+}
 
 static void fetch_release(gr_topic_configs_fetch_t *f)
 {
@@ -41,7 +83,7 @@ static void on_config(void *opaque, int rc, const void *data, size_t len,
     gr_broker_t *b = r->fetch->b;
     gr_topic_t *topic = gr_topics_find(b->topics, r->name, strlen(r->name));
     if (topic && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
-        int prc = gr_topic_apply_config_doc(b, topic, rc == GR_STORE_OK ? data : NULL, len);
+        int prc = apply_config_doc(b, topic, rc == GR_STORE_OK ? data : NULL, len);
         if (prc)
             gr_logf(&b->log, GR_LOG_ERROR, "topics", "config of %s unreadable: %s", r->name,
                     strerror(-prc));
