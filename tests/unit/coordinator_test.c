@@ -35,8 +35,10 @@
 #include <cmocka.h>
 #include <ev.h>
 
+#include "loop_wait.h"
+#include "topic_wait.h"
+
 #include "broker/broker.h"
-#include "controller/zk_admin.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
 #include "codec_registry.h"
@@ -52,7 +54,6 @@
 #include "group/coordinator_hash.h"
 #include "log/log_dir.h"
 
-#define WAIT_DEADLINE_S  20.0
 #define OFFSETS_PARTS    3
 #define OTHER_BROKER     2
 #define UNKNOWN_BROKER   3
@@ -160,71 +161,34 @@ static int teardown(void **state)
     return 0;
 }
 
-static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+static bool coordinator_loaded(void *arg)
 {
-    (void)loop;
-    (void)revents;
-    *(bool *)t->data = true;
+    return !gr_coordinator_loading(arg);
 }
 
 /* Runs the loop until no partition led here is replaying. */
 static void run_until_loaded(fixture_t *fx)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && gr_coordinator_loading(fx->b->groups))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("the replay did not end within %.0f s", WAIT_DEADLINE_S);
-}
-
-/* Whether topic name exists here with every partition's log open. */
-static gr_topic_t *hosted_topic(fixture_t *fx, const char *name)
-{
-    gr_topic_t *t = gr_topics_find(fx->b->topics, name, strlen(name));
-    for (int32_t i = 0; t && i < t->partition_count; i++)
-        if (!t->partitions[i].log)
-            return NULL;
-    return t;
+    gr_test_wait(fx->loop, coordinator_loaded, fx->b->groups, "the replay of the groups");
 }
 
 /* Creates a topic through the controller, as CreateTopics does, and waits until it is open here. */
 static gr_topic_t *create_topic(fixture_t *fx, const char *name, int32_t partitions)
 {
-    assert_int_equal(gr_zk_admin_create_topic(fx->b, name, partitions, NULL, NULL, 0, NULL, NULL),
-                     0);
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && !hosted_topic(fx, name))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("topic %s was not created within %.0f s", name, WAIT_DEADLINE_S);
-    return hosted_topic(fx, name);
+    return gr_test_create_topic(fx->loop, fx->b, name, partitions, NULL, 0);
+}
+
+static bool offsets_topic_hosted(void *arg)
+{
+    gr_broker_t *b = arg;
+    return gr_coordinator_ensure_topic(b->groups) == GR_KERR_NONE &&
+           gr_test_hosted_topic(b, GR_OFFSETS_TOPIC);
 }
 
 /* Has the coordinator create __consumer_offsets (through the controller) and waits for it. */
 static void ensure_offsets_topic(fixture_t *fx)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && gr_coordinator_ensure_topic(fx->b->groups) != GR_KERR_NONE)
-        ev_run(fx->loop, EVRUN_ONCE);
-    while (!expired && !hosted_topic(fx, GR_OFFSETS_TOPIC))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("%s was not created within %.0f s", GR_OFFSETS_TOPIC, WAIT_DEADLINE_S);
+    gr_test_wait(fx->loop, offsets_topic_hosted, fx->b, GR_OFFSETS_TOPIC);
     run_until_loaded(fx);
 }
 
@@ -318,16 +282,7 @@ static void join(fixture_t *fx, gr_group_t *g, const char *member_id, answer_t *
 /* Runs the loop until a (a JoinGroup completing on a timer) is answered. */
 static void run_until_answered(fixture_t *fx, const answer_t *a)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && !a->answered)
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("no answer within %.0f s", WAIT_DEADLINE_S);
+    gr_test_wait_flag(fx->loop, &a->answered, "an answer");
 }
 
 /* Makes id a Stable group of one member (its metadata record written). Returns the group. */
@@ -643,12 +598,7 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
  */
 static int wire_read(fixture_t *fx, wire_t *c, uint8_t *p, size_t n)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (n > 0 && !expired) {
+    while (n > 0) {
         ssize_t got = recv(c->sock, p, n, MSG_DONTWAIT);
         if (got > 0) {
             p += got;
@@ -656,18 +606,19 @@ static int wire_read(fixture_t *fx, wire_t *c, uint8_t *p, size_t n)
             continue;
         }
         if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-            break;
+            return -1;
         bool readable = false;
         ev_io io;
         ev_io_init(&io, on_readable, c->sock, EV_READ);
         io.data = &readable;
         ev_io_start(fx->loop, &io);
-        while (!readable && !expired)
-            ev_run(fx->loop, EVRUN_ONCE);
+        bool came =
+            gr_test_run_until(fx->loop, gr_test_flag_is_set, &readable, GR_TEST_WAIT_DEADLINE_S);
         ev_io_stop(fx->loop, &io);
+        if (!came)
+            return -1;
     }
-    ev_timer_stop(fx->loop, &deadline);
-    return n == 0 ? 0 : -1;
+    return 0;
 }
 
 /* Sends one request (api key, version v) and decodes its response into resp. */

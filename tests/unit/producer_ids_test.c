@@ -23,13 +23,14 @@
 #include <cmocka.h>
 #include <ev.h>
 
+#include "loop_wait.h"
+
 #include "broker/broker.h"
 #include "metadata/producer_ids.h"
 #include "metadata/store.h"
 #include "log/log_dir.h"
 
-#define WAIT_DEADLINE_S 20.0
-#define MANY            (GR_PRODUCER_ID_BLOCK_SIZE + 5)
+#define MANY (GR_PRODUCER_ID_BLOCK_SIZE + 5)
 
 typedef struct fixture {
     char dir[64];
@@ -54,26 +55,18 @@ static void on_id(gr_producer_id_wait_t *w, gr_kerr_t err, int64_t id)
     me->id = id;
 }
 
-static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+static bool store_idle(void *arg)
 {
-    (void)loop;
-    (void)revents;
-    *(bool *)t->data = true;
+    return ((gr_broker_t *)arg)->store_pending == 0;
 }
 
 /* Runs the loop until *flag, or the store is idle when flag is NULL. */
 static void run_until(fixture_t *fx, const bool *flag)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && (flag ? !*flag : fx->b->store_pending > 0))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("nothing completed within %.0f s", WAIT_DEADLINE_S);
+    if (flag)
+        gr_test_wait_flag(fx->loop, flag, "a completion");
+    else
+        gr_test_wait(fx->loop, store_idle, fx->b, "the store's writes");
 }
 
 static void broker_start(fixture_t *fx)

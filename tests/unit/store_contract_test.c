@@ -29,10 +29,11 @@
 #include <cmocka.h>
 #include <ev.h>
 
+#include "loop_wait.h"
+
 #include "metadata/store.h"
 
 /* How long a test waits for a completion before failing. */
-#define WAIT_DEADLINE_S 20.0
 
 typedef struct store_backend {
     const char *name;
@@ -75,26 +76,9 @@ typedef struct watch_log {
 
 /* ---- loop driving ----------------------------------------------------------- */
 
-static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
-{
-    (void)loop;
-    (void)revents;
-    *(bool *)t->data = true;
-}
-
 static void wait_for(fixture_t *fx, const bool *flag)
 {
-    bool expired = false;
-    ev_timer deadline;
-
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!*flag && !expired)
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (!*flag)
-        fail_msg("no completion within %.0f s", WAIT_DEADLINE_S);
+    gr_test_wait_flag(fx->loop, flag, "a completion");
 }
 
 /* ---- completion recorders ------------------------------------------------------ */

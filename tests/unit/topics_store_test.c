@@ -30,13 +30,13 @@
 
 #include "broker/broker.h"
 #include "controller/zk_admin.h"
+#include "loop_wait.h"
+#include "topic_wait.h"
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "metadata/store.h"
 #include "metadata/zk_json.h"
 #include "log/log_dir.h"
-
-#define WAIT_DEADLINE_S 20.0
 
 typedef struct fixture {
     char dir[64];
@@ -49,26 +49,10 @@ typedef struct fixture {
 
 /* ---- loop driving ------------------------------------------------------------------ */
 
-static void on_deadline(struct ev_loop *loop, ev_timer *t, int revents)
-{
-    (void)loop;
-    (void)revents;
-    *(bool *)t->data = true;
-}
-
-/* Runs the loop until *flag is true or, with flag NULL, the broker's store writes are done. */
+/* Runs the loop until *flag is true. */
 static void run_until(fixture_t *fx, const bool *flag)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && (flag ? !*flag : fx->b->store_pending > 0))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("nothing completed within %.0f s", WAIT_DEADLINE_S);
+    gr_test_wait_flag(fx->loop, flag, "a store completion");
 }
 
 /* ---- broker lifecycle -------------------------------------------------------------- */
@@ -206,39 +190,31 @@ static gr_topic_t *find(fixture_t *fx, const char *name)
     return gr_topics_find(fx->b->topics, name, strlen(name));
 }
 
-/* topic name, with every partition's log open here, or NULL. */
 static gr_topic_t *hosted(fixture_t *fx, const char *name)
 {
-    gr_topic_t *t = find(fx, name);
-    for (int32_t i = 0; t && i < t->partition_count; i++)
-        if (!t->partitions[i].log)
-            return NULL;
-    return t;
+    return gr_test_hosted_topic(fx->b, name);
 }
 
-/* Runs the loop until topic name is hosted (want_present) or gone from the table. */
-static void run_until_topic(fixture_t *fx, const char *name, bool want_present)
+typedef struct topic_gone {
+    fixture_t *fx;
+    const char *name;
+} topic_gone_t;
+
+static bool is_gone(void *arg)
 {
-    bool expired = false;
-    ev_timer deadline;
-    ev_timer_init(&deadline, on_deadline, WAIT_DEADLINE_S, 0.);
-    deadline.data = &expired;
-    ev_timer_start(fx->loop, &deadline);
-    while (!expired && (want_present ? !hosted(fx, name) : find(fx, name) != NULL))
-        ev_run(fx->loop, EVRUN_ONCE);
-    ev_timer_stop(fx->loop, &deadline);
-    if (expired)
-        fail_msg("topic %s still %s after %.0f s", name, want_present ? "missing" : "there",
-                 WAIT_DEADLINE_S);
+    topic_gone_t *g = arg;
+    return find(g->fx, g->name) == NULL;
+}
+
+static bool assignment_gone(void *arg)
+{
+    return store_get(arg, "/brokers/topics/alpha", NULL, 0) == GR_STORE_NONODE;
 }
 
 static gr_topic_t *create(fixture_t *fx, const char *name, int32_t partitions,
                           const gr_topic_config_t *configs, int count)
 {
-    assert_int_equal(
-        gr_zk_admin_create_topic(fx->b, name, partitions, NULL, configs, count, NULL, NULL), 0);
-    run_until_topic(fx, name, true);
-    return hosted(fx, name);
+    return gr_test_create_topic(fx->loop, fx->b, name, partitions, configs, count);
 }
 
 static bool dir_exists(fixture_t *fx, const char *name)
@@ -313,9 +289,10 @@ static void test_documents_and_restart(void **state)
 
     /* Deletion removes both documents, for good. */
     assert_int_equal(gr_zk_admin_delete_topic(fx->b, "alpha", NULL, NULL), 0);
-    run_until_topic(fx, "alpha", false);
-    while (store_get(fx, "/brokers/topics/alpha", NULL, 0) != GR_STORE_NONODE)
-        ev_run(fx->loop, EVRUN_ONCE); /* the controller removes the nodes last */
+    topic_gone_t gone = {fx, "alpha"};
+    gr_test_wait(fx->loop, is_gone, &gone, "alpha's deletion");
+    /* The controller removes the nodes last. */
+    gr_test_wait(fx->loop, assignment_gone, fx, "alpha's assignment node");
     assert_int_equal(store_get(fx, "/brokers/topics/alpha", NULL, 0), GR_STORE_NONODE);
     assert_int_equal(store_get(fx, "/config/topics/alpha", NULL, 0), GR_STORE_NONODE);
     assert_int_equal(store_get(fx, "/brokers/topics/beta", NULL, 0), GR_STORE_OK);
