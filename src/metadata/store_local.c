@@ -25,10 +25,13 @@
  * A file that fails any check makes gr_store_local_open() fail with -EIO
  * rather than start with lost metadata.
  *
- * Operations. Each call validates, applies its change to the tree, saves,
- * and queues its completion (and the watch events it triggers, first) on a
- * FIFO drained by an ev_async callback. A change whose save fails is undone
- * and completes with GR_STORE_IO. Ephemeral nodes are not saved, but their
+ * Operations. Each call validates and applies its change to the tree. The
+ * changes of one loop turn are saved together, once (a burst of thousands
+ * costs one write of the tree), before their watch events and then their
+ * completions are queued, in order, on a FIFO drained by an ev_async
+ * callback; anything else queued, and every read, first waits for that
+ * save. If the save fails every change in it is undone and completes with
+ * GR_STORE_IO. Ephemeral nodes are not saved, but their
  * creation and deletion still save the tree so that zxids and cversions stay
  * monotonic across restarts (sequence suffixes are never reused).
  *
@@ -40,7 +43,8 @@
  * nothing else: nothing here can disconnect or expire.
  *
  * Runs on: the loop thread only. Saves (write + two fsyncs) block it; metadata
- * changes are rare in single-node mode (topic and config changes).
+ * changes are rare (topic and config changes) and come in bursts that one
+ * save covers.
  */
 #include "metadata/store.h"
 
@@ -72,6 +76,7 @@ typedef struct node node_t;
 typedef struct item item_t;
 typedef struct local_store local_store_t;
 typedef struct local_session local_session_t;
+typedef struct change change_t;
 
 struct node {
     char *name; /* last path component; "" for the root */
@@ -124,6 +129,28 @@ struct item {
     gr_store_event_t event;
 };
 
+typedef enum change_kind {
+    CHANGE_CREATE,
+    CHANGE_SET,
+    CHANGE_DELETE,
+} change_kind_t;
+
+/*
+ * A change applied to the tree and not yet saved: what undoes it if the save
+ * fails, and the watches and completion it releases once saved.
+ */
+struct change {
+    change_t *next;
+    change_kind_t kind;
+    item_t *item; /* its completion; NULL for a session's ephemeral going */
+    node_t *node;
+    char *path;
+    gr_store_stat_t old_stat; /* the node's (set) or its parent's (create, delete) */
+    void *old_data;           /* set: the data it replaced */
+    size_t old_len;
+    int64_t old_zxid;
+};
+
 struct local_session {
     gr_store_session_t base;
     local_store_t *ls;
@@ -145,7 +172,8 @@ struct local_store {
     local_session_t *sessions;
     item_t *head, **tail; /* completion FIFO */
     size_t queued;
-    item_t *watches; /* registered watches */
+    item_t *watches;                   /* registered watches */
+    change_t *changes, **changes_tail; /* applied, not yet saved (see commit()) */
     bool draining, closed;
 };
 
@@ -595,8 +623,15 @@ static void item_free(item_t *it)
     free(it);
 }
 
+static void commit(local_store_t *ls);
+
+/*
+ * Queues a completion or fired watch. Changes not yet saved commit first:
+ * everything queued after a change is delivered after its completion.
+ */
 static void enqueue(local_store_t *ls, item_t *it)
 {
+    commit(ls);
     it->next = NULL;
     *ls->tail = it;
     ls->tail = &it->next;
@@ -659,6 +694,7 @@ static void deliver(item_t *it, int rc)
 static void on_wake(struct ev_loop *loop, ev_async *w, int revents)
 {
     local_store_t *ls = w->data;
+    commit(ls);
     size_t n = ls->queued; /* items queued by these callbacks wait for the next round */
 
     (void)revents;
@@ -675,7 +711,7 @@ static void on_wake(struct ev_loop *loop, ev_async *w, int revents)
         free(ls); /* gr_store_close() ran inside a callback and left us the struct */
         return;
     }
-    if (ls->head != NULL)
+    if (ls->head != NULL || ls->changes != NULL)
         ev_async_send(loop, w);
     else
         ev_async_stop(loop, w);
@@ -756,12 +792,121 @@ static void parent_path(const char *path, char *buf)
 /* ---- mutations ---------------------------------------------------------------- */
 
 /*
- * Unlinks a childless node, saves, fires its watches. On save failure the
- * node is put back and the error returned (only when undo is true).
+ * Records an applied change; it is saved with the others of this loop turn
+ * (commit()), and its watches fire and its completion (it, may be NULL) is
+ * queued only then. Returns the record, or NULL without memory (nothing
+ * recorded: the caller undoes the change).
  */
-static int remove_node(local_store_t *ls, node_t *n, bool undo)
+static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, node_t *n,
+                            const char *path, const gr_store_stat_t *old_stat, int64_t old_zxid)
 {
-    char path[GR_STORE_PATH_MAX + 1], ppath[GR_STORE_PATH_MAX + 1];
+    change_t *c = calloc(1, sizeof *c);
+    if (c == NULL || (c->path = strdup(path)) == NULL) {
+        free(c);
+        return NULL;
+    }
+    c->kind = kind;
+    c->item = it;
+    c->node = n;
+    c->old_stat = *old_stat;
+    c->old_zxid = old_zxid;
+    *ls->changes_tail = c;
+    ls->changes_tail = &c->next;
+    if (!ev_is_active(&ls->wake))
+        ev_async_start(ls->loop, &ls->wake);
+    ev_async_send(ls->loop, &ls->wake);
+    return c;
+}
+
+/* Puts a change back: the reverse of applying it. */
+static void change_undo(local_store_t *ls, change_t *c)
+{
+    ls->zxid = c->old_zxid;
+    if (c->kind == CHANGE_CREATE) {
+        c->node->parent->stat = c->old_stat;
+        child_remove(c->node->parent, c->node);
+        node_free(c->node);
+    } else if (c->kind == CHANGE_SET) {
+        free(c->node->data);
+        c->node->data = c->old_data;
+        c->node->len = c->old_len;
+        c->node->stat = c->old_stat;
+        c->old_data = NULL;
+    } else {
+        c->node->parent->stat = c->old_stat;
+        int irc = child_insert(c->node->parent, c->node); /* room is there: arrays never shrink */
+        assert(irc == 0);
+        (void)irc;
+    }
+}
+
+/* A saved change: its watches fire, then its completion is queued. */
+static void change_done(local_store_t *ls, change_t *c)
+{
+    char ppath[GR_STORE_PATH_MAX + 1];
+    parent_path(c->path, ppath);
+    if (c->kind == CHANGE_CREATE) {
+        watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CREATED);
+        watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
+    } else if (c->kind == CHANGE_SET) {
+        free(c->old_data);
+        watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CHANGED);
+    } else {
+        node_free(c->node);
+        watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_DELETED);
+        watch_fire(ls, c->path, WATCH_CHILDREN, GR_STORE_EVENT_DELETED);
+        watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
+    }
+}
+
+/*
+ * Saves every change applied since the last save, once: a burst of changes
+ * (the controller writing thousands of partition states) costs one write of
+ * the tree, not one each. On success their watches fire and completions go
+ * out in the order the changes were made; if the save fails every one of
+ * them is undone, newest first, and completes with GR_STORE_IO.
+ */
+static void commit(local_store_t *ls)
+{
+    change_t *batch = ls->changes;
+    if (batch == NULL)
+        return;
+    ls->changes = NULL; /* what commit queues below must not commit again */
+    ls->changes_tail = &ls->changes;
+    bool saved = save(ls) == 0;
+    if (!saved) {
+        change_t *rev = NULL;
+        for (change_t *c = batch, *next; c != NULL; c = next) {
+            next = c->next;
+            c->next = rev;
+            rev = c;
+        }
+        for (change_t *c = rev; c != NULL; c = c->next)
+            change_undo(ls, c);
+        batch = NULL;
+        for (change_t *c = rev, *next; c != NULL; c = next) {
+            next = c->next;
+            c->next = batch;
+            batch = c;
+        }
+    }
+    for (change_t *c = batch, *next; c != NULL; c = next) {
+        next = c->next;
+        if (saved)
+            change_done(ls, c);
+        if (c->item != NULL) {
+            c->item->rc = saved ? GR_STORE_OK : GR_STORE_IO;
+            enqueue(ls, c->item);
+        }
+        free(c->path);
+        free(c);
+    }
+}
+
+/* Unlinks a childless node and records the change (its completion it, may be NULL). */
+static int remove_node(local_store_t *ls, node_t *n, item_t *it)
+{
+    char path[GR_STORE_PATH_MAX + 1];
     node_t *parent = n->parent;
     gr_store_stat_t old_parent = parent->stat;
     int64_t old_zxid = ls->zxid;
@@ -772,20 +917,14 @@ static int remove_node(local_store_t *ls, node_t *n, bool undo)
     ls->zxid++;
     parent->stat.cversion++;
     parent->stat.pzxid = ls->zxid;
-    int rc = save(ls);
-    if (rc < 0 && undo) {
+    if (change_add(ls, CHANGE_DELETE, it, n, path, &old_parent, old_zxid) == NULL) {
         ls->zxid = old_zxid;
         parent->stat = old_parent;
-        int irc = child_insert(parent, n); /* room is there: the array never shrinks */
+        int irc = child_insert(parent, n);
         assert(irc == 0);
         (void)irc;
-        return rc;
+        return -ENOMEM;
     }
-    node_free(n);
-    parent_path(path, ppath);
-    watch_fire(ls, path, WATCH_DATA, GR_STORE_EVENT_DELETED);
-    watch_fire(ls, path, WATCH_CHILDREN, GR_STORE_EVENT_DELETED);
-    watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
     return 0;
 }
 
@@ -795,7 +934,7 @@ static void remove_ephemerals(local_store_t *ls, node_t *n, int64_t id)
     for (size_t i = n->nchildren; i > 0; i--) {
         node_t *c = n->children[i - 1];
         if (c->stat.ephemeral_owner == id)
-            remove_node(ls, c, false);
+            (void)remove_node(ls, c, NULL); /* out of memory: it stays until the restart */
         else
             remove_ephemerals(ls, c, id);
     }
@@ -886,17 +1025,15 @@ static int local_create(gr_store_session_t *base, const char *path, const void *
             n->stat.ephemeral_owner = (flags & GR_STORE_EPHEMERAL) ? s->id : 0;
             parent->stat.cversion++;
             parent->stat.pzxid = ls->zxid;
-            if (save(ls) < 0) {
+            if (change_add(ls, CHANGE_CREATE, it, n, it->path, &old_parent, ls->zxid - 1) == NULL) {
                 ls->zxid--;
                 parent->stat = old_parent;
                 child_remove(parent, n);
                 node_free(n);
-                it->rc = GR_STORE_IO;
-            } else {
-                watch_fire(ls, it->path, WATCH_DATA, GR_STORE_EVENT_CREATED);
-                watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
-                it->rc = GR_STORE_OK;
+                item_free(it);
+                return GR_STORE_NOMEM;
             }
+            return GR_STORE_OK; /* completed by commit() */
         }
     }
     enqueue(ls, it);
@@ -911,6 +1048,7 @@ static int local_get(gr_store_session_t *base, const char *path, gr_store_watch_
 
     if (s->closing)
         return GR_STORE_CLOSING;
+    commit(s->ls); /* a read sees only saved changes, and watches only later ones */
     if (gr_store_path_check(path) < 0)
         return GR_STORE_BADARGUMENTS;
     it = item_new(s, ITEM_DATA, opaque);
@@ -972,19 +1110,20 @@ static int local_set(gr_store_session_t *base, const char *path, const void *dat
         n->stat.version++;
         n->stat.mzxid = ls->zxid;
         n->stat.mtime = now_ms();
-        if (save(ls) < 0) {
+        change_t *c = change_add(ls, CHANGE_SET, it, n, path, &old_stat, ls->zxid - 1);
+        if (c == NULL) {
             ls->zxid--;
             n->data = old_data;
             n->len = old_len;
             n->stat = old_stat;
             free(copy);
-            it->rc = GR_STORE_IO;
-        } else {
-            free(old_data);
-            stat_of(n, &it->stat);
-            watch_fire(ls, path, WATCH_DATA, GR_STORE_EVENT_CHANGED);
-            it->rc = GR_STORE_OK;
+            item_free(it);
+            return GR_STORE_NOMEM;
         }
+        c->old_data = old_data;
+        c->old_len = old_len;
+        stat_of(n, &it->stat);
+        return GR_STORE_OK; /* completed by commit() */
     }
     enqueue(ls, it);
     return GR_STORE_OK;
@@ -1012,8 +1151,11 @@ static int local_delete(gr_store_session_t *base, const char *path, int32_t vers
         it->rc = GR_STORE_BADVERSION;
     else if (n->nchildren > 0)
         it->rc = GR_STORE_NOTEMPTY;
-    else
-        it->rc = remove_node(ls, n, true) < 0 ? GR_STORE_IO : GR_STORE_OK;
+    else if (remove_node(ls, n, it) < 0) {
+        item_free(it);
+        return GR_STORE_NOMEM;
+    } else
+        return GR_STORE_OK; /* completed by commit() */
     enqueue(ls, it);
     return GR_STORE_OK;
 }
@@ -1026,6 +1168,7 @@ static int local_exists(gr_store_session_t *base, const char *path, gr_store_wat
 
     if (s->closing)
         return GR_STORE_CLOSING;
+    commit(s->ls); /* a read sees only saved changes, and watches only later ones */
     if (gr_store_path_check(path) < 0)
         return GR_STORE_BADARGUMENTS;
     it = item_new(s, ITEM_STAT, opaque);
@@ -1055,6 +1198,7 @@ static int local_children(gr_store_session_t *base, const char *path, gr_store_w
 
     if (s->closing)
         return GR_STORE_CLOSING;
+    commit(s->ls); /* a read sees only saved changes, and watches only later ones */
     if (gr_store_path_check(path) < 0)
         return GR_STORE_BADARGUMENTS;
     it = item_new(s, ITEM_CHILDREN, opaque);
@@ -1132,6 +1276,7 @@ static void local_session_close(gr_store_session_t *base)
     if (s->closing)
         return; /* closed again from one of its own CLOSING callbacks */
     s->closing = true;
+    commit(ls);
 
     /* Its watches go silently. */
     for (item_t **pp = &ls->watches; *pp != NULL;) {
@@ -1145,6 +1290,7 @@ static void local_session_close(gr_store_session_t *base)
     }
     /* Its ephemerals go, which other sessions may be watching. */
     remove_ephemerals(ls, ls->root, s->id);
+    commit(ls);
 
     /* Its queued completions are taken out and told CLOSING; its fired watches dropped. */
     item_t *all = ls->head;
@@ -1243,6 +1389,7 @@ int gr_store_local_open(struct ev_loop *loop, const char *dir, const gr_logger_t
     ls->log = log;
     ls->dir_fd = ls->lock_fd = -1;
     ls->tail = &ls->head;
+    ls->changes_tail = &ls->changes;
     ev_async_init(&ls->wake, on_wake);
     ls->wake.data = ls;
     /* Session ids from the clock, so ids of a previous run are not reused. */

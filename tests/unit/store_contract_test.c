@@ -926,6 +926,22 @@ static void test_local_failed_save_undone(void **state)
     barrier(&fx, fx.s);
     assert_int_equal(w.calls, 0); /* nothing changed, nothing fired */
 
+    /* Changes of one loop turn share one save: when it fails, all of them are undone. */
+    result_t made = {0}, child = {0}, set = {0};
+    assert_int_equal(gr_store_create(fx.s, "/c", "", 0, 0, on_create, &made), GR_STORE_OK);
+    assert_int_equal(gr_store_create(fx.s, "/c/d", "", 0, 0, on_create, &child), GR_STORE_OK);
+    assert_int_equal(gr_store_set(fx.s, "/a", "newer", 5, -1, on_stat, &set), GR_STORE_OK);
+    wait_for(&fx, &set.done);
+    assert_int_equal(made.rc, GR_STORE_IO);
+    assert_int_equal(child.rc, GR_STORE_IO);
+    assert_int_equal(set.rc, GR_STORE_IO);
+    assert_int_equal(do_exists(&fx, fx.s, "/c", NULL, NULL), GR_STORE_NONODE);
+    assert_int_equal(do_get(&fx, "/a", NULL, &r), GR_STORE_OK);
+    assert_memory_equal(r.data, "old", 3);
+    assert_int_equal(do_children(&fx, "/", NULL, &r), GR_STORE_OK);
+    assert_int_equal(r.stat.cversion, 2);
+    assert_int_equal(w.calls, 0);
+
     gr_store_close(fx.store);
     ev_loop_destroy(fx.loop);
     local_teardown(c);
