@@ -31,11 +31,7 @@ void *gr_request_alloc(gr_request_t *req, size_t n)
 
 void *gr_request_alloc_array(gr_request_t *req, int64_t count, size_t size)
 {
-    if (count <= 0)
-        return gr_arena_alloc(req->arena, 0);
-    if ((uint64_t)count > SIZE_MAX / size)
-        return NULL;
-    return gr_arena_alloc(req->arena, (size_t)count * size);
+    return gr_arena_alloc_array(req->arena, count, size);
 }
 
 /* Answers an ApiVersions request of an unsupported version at v0 (KIP-511). */

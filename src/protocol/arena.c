@@ -77,6 +77,15 @@ void *gr_arena_alloc(gr_arena_t *a, size_t n)
     return p;
 }
 
+void *gr_arena_alloc_array(gr_arena_t *a, int64_t count, size_t size)
+{
+    if (count <= 0)
+        return gr_arena_alloc(a, 0);
+    if ((uint64_t)count > SIZE_MAX / size)
+        return NULL;
+    return gr_arena_alloc(a, (size_t)count * size);
+}
+
 char *gr_arena_strndup(gr_arena_t *a, const char *s, size_t len)
 {
     char *p = gr_arena_alloc(a, len + 1);

@@ -33,11 +33,7 @@ gr_kerr_t replica_fence(gr_replica_call_t *call, int32_t controller_id, int32_t 
 
 void *replica_alloc(gr_replica_call_t *call, int64_t count, size_t size)
 {
-    if (count <= 0)
-        return gr_arena_alloc(call->arena, 0);
-    if ((uint64_t)count > SIZE_MAX / size)
-        return NULL;
-    return gr_arena_alloc(call->arena, (size_t)count * size);
+    return gr_arena_alloc_array(call->arena, count, size);
 }
 
 void replica_finish(gr_replica_call_t *call, const void *response)
