@@ -925,7 +925,7 @@ def generate_file(stem, source_name, api, messages):
         h("#define GR_API_%s %d" % (snake(api[1]).upper(), api[0]))
         h()
     c(banner)
-    c('#include "%s.h"' % stem)
+    c('#include "gen/%s.h"' % stem)
     c()
     c("#include <errno.h>")
     c("#include <string.h>")
@@ -1033,14 +1033,14 @@ def generate_registry(files):
     h()
     h("#endif")
     c(banner)
-    c('#include "codec_registry.h"')
+    c('#include "gen/codec_registry.h"')
     c()
     c("#include <string.h>")
     c()
     apis = []
     all_msgs = []
     for stem, api, messages in files:
-        c('#include "%s.h"' % stem)
+        c('#include "gen/%s.h"' % stem)
         for m in messages:
             all_msgs.append(m)
         if api:

@@ -10,11 +10,11 @@
 #include "admin/admin.h"
 #include "admin/common.h"
 #include "metadata/zk_json.h"
-#include "create_partitions.h"
-#include "create_topics.h"
-#include "delete_topics.h"
-#include "describe_configs.h"
-#include "metadata.h"
+#include "gen/create_partitions.h"
+#include "gen/create_topics.h"
+#include "gen/delete_topics.h"
+#include "gen/describe_configs.h"
+#include "gen/metadata.h"
 
 #define TOPICS_TIMEOUT_MS   30000
 #define CONFIGS_MAX         64

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "net/peer.h"
-#include "stop_replica.h"
-#include "update_metadata.h"
+#include "gen/stop_replica.h"
+#include "gen/update_metadata.h"
 
 #define LEADER_AND_ISR_VERSION        7
 #define UPDATE_METADATA_VERSION       8

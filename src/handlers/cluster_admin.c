@@ -27,8 +27,8 @@
 #include "log/log_dir.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
-#include "describe_cluster.h"
-#include "describe_log_dirs.h"
+#include "gen/describe_cluster.h"
+#include "gen/describe_log_dirs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
 

@@ -41,16 +41,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alter_configs.h"
+#include "gen/alter_configs.h"
 #include "controller/zk_admin.h"
 #include "core/context.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
-#include "describe_configs.h"
+#include "gen/describe_configs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
-#include "incremental_alter_configs.h"
+#include "gen/incremental_alter_configs.h"
 
 #define DESCRIBE_DOCS_VERSION  3 /* config types and documentation */
 #define DESCRIBE_ISDEFAULT_MAX 0 /* is_default exists in v0 only */

@@ -13,7 +13,7 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
-#include "describe_producers.h"
+#include "gen/describe_producers.h"
 #include "handlers/handlers.h"
 
 typedef gr_describe_producers_request_topic_request_t topic_req_t;

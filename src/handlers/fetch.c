@@ -34,7 +34,7 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
-#include "fetch.h"
+#include "gen/fetch.h"
 #include "handlers/handlers.h"
 
 #define GR_ISOLATION_READ_COMMITTED 1

@@ -26,9 +26,9 @@
 #include "metadata/topics.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
-#include "offset_commit.h"
-#include "offset_delete.h"
-#include "offset_fetch.h"
+#include "gen/offset_commit.h"
+#include "gen/offset_delete.h"
+#include "gen/offset_fetch.h"
 
 #define GR_OFFSET_FETCH_GROUP_ERROR_VERSION 2 /* top-level error code from v2 */
 #define GR_OFFSET_FETCH_BATCH_VERSION       8

@@ -22,7 +22,7 @@
 #include "handlers/request.h"
 #include "metadata/producer_ids.h"
 #include "handlers/handlers.h"
-#include "init_producer_id.h"
+#include "gen/init_producer_id.h"
 
 #define PRODUCER_FENCED_MIN_VERSION 4
 #define EPOCH_BUMP_MIN_VERSION      3

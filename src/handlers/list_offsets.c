@@ -37,7 +37,7 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
-#include "list_offsets.h"
+#include "gen/list_offsets.h"
 
 #define GR_LIST_OFFSETS_EARLIEST_LOCAL (-4LL) /* KIP-405, v8+ */
 

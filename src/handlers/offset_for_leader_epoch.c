@@ -21,7 +21,7 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
-#include "offset_for_leader_epoch.h"
+#include "gen/offset_for_leader_epoch.h"
 
 typedef gr_offset_for_leader_epoch_request_offset_for_leader_topic_t topic_req_t;
 typedef gr_offset_for_leader_epoch_request_offset_for_leader_partition_t partition_req_t;

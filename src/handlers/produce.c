@@ -41,7 +41,7 @@
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
-#include "produce.h"
+#include "gen/produce.h"
 #include "protocol/batch_timestamps.h"
 #include "protocol/records.h"
 

@@ -8,9 +8,9 @@
 
 #include "core/context.h"
 #include "handlers/handlers.h"
-#include "api_versions.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/api_versions.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 #include "log/log.h"
 #include "protocol/frame.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/context.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "metadata/topic_configs.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"

@@ -12,7 +12,7 @@
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
 #include "replica/requests_int.h"
-#include "stop_replica.h"
+#include "gen/stop_replica.h"
 
 typedef gr_stop_replica_response_stop_replica_partition_error_t sr_error_t;
 

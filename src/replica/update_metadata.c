@@ -21,7 +21,7 @@
 #include "metadata/zk_docs.h"
 #include "partition/partition.h"
 #include "replica/requests_int.h"
-#include "update_metadata.h"
+#include "gen/update_metadata.h"
 
 #define ENDPOINTS_MIN_VERSION 1 /* v0 has one host and port per broker */
 

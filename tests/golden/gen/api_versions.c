@@ -1,5 +1,5 @@
 /* Generated from proto/api_versions.gp by tools/gen_codec.py; do not edit. */
-#include "api_versions.h"
+#include "gen/api_versions.h"
 
 #include <errno.h>
 #include <string.h>
