@@ -414,6 +414,24 @@ class Gen:
     def flex_expr(self):
         return self.msg.flexible.cond(self.valid)
 
+    def flex_guard(self):
+        """Condition guarding a tag section: `flex`, or the constant it always is."""
+        e = self.flex_expr()
+        return e if e in ("true", "false") else "flex"
+
+    @staticmethod
+    def open_if(o, cond):
+        """Opens `if (cond) {` unless cond is constant; returns whether the code
+        under it is emitted at all. Pair with close_if(o, cond)."""
+        if cond not in ("true", "false"):
+            o("if (%s) {" % cond)
+        return cond != "false"
+
+    @staticmethod
+    def close_if(o, cond):
+        if cond not in ("true", "false"):
+            o("}")
+
     # -- per-field helpers --
 
     def compact(self, f):
@@ -577,9 +595,9 @@ class Gen:
             self.emit_read_field(o, f, "out->%s" % f.c_name, "r", 0)
             if cond != "true":
                 o("}")
-        tagged = [f for f in st.fields if f.tag is not None]
-        if not msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             o("uint32_t tag_count = gr_read_uvarint(r);")
             o("for (uint32_t t = 0; t < tag_count && !r->err; t++) {")
             o("uint32_t tag = gr_read_uvarint(r);")
@@ -591,14 +609,14 @@ class Gen:
                 o("gr_reader_t sub;")
                 o("gr_reader_init(&sub, tag_data, tag_size);")
                 o("switch (tag) {")
-                for f in sorted(tagged, key=lambda x: x.tag):
-                    o("case %d:" % f.tag)
+                for f in tagged:
                     cond = self.vcond(f.tagged)
-                    o("if (%s) {" % cond)
+                    o("case %d:" % f.tag)
+                    self.open_if(o, cond)
                     self.emit_read_field(o, f, "out->%s" % f.c_name, "(&sub)", 0)
                     o("if (sub.err || gr_reader_left(&sub) != 0)")
                     o("    goto bad;")
-                    o("}")
+                    self.close_if(o, cond)
                     o("break;")
                 o("default: /* unknown tags are skipped */")
                 o("break;")
@@ -606,7 +624,7 @@ class Gen:
             else:
                 o("(void)tag;")
             o("}")
-            o("}")
+            self.close_if(o, flex)
         o("return r->err;")
         if any("goto bad;" in line for line in o.lines[start:]):
             o("bad:")
@@ -751,9 +769,9 @@ class Gen:
             self.emit_write_field(o, f, val, 0)
             if cond != "true":
                 o("}")
-        tagged = sorted([f for f in st.fields if f.tag is not None], key=lambda x: x.tag)
-        if not self.msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             if tagged:
                 o("uint32_t tag_count = 0;")
                 for f in tagged:
@@ -771,11 +789,16 @@ class Gen:
                     o("}")
             else:
                 o("gr_write_uvarint(w, 0);")
-            o("}")
+            self.close_if(o, flex)
         if public:
             o("return w->err;")
         o("}")
         o()
+
+    def tagged_fields(self, st):
+        """st's tagged fields that some version of the message carries, by tag."""
+        fields = [f for f in st.fields if f.tag is not None and self.vcond(f.tagged) != "false"]
+        return sorted(fields, key=lambda x: x.tag)
 
     def tag_written_cond(self, f):
         cond = self.vcond(f.tagged)
@@ -800,9 +823,9 @@ class Gen:
             self.size_field(o, f, "in->%s" % f.c_name, "n", 0)
             if cond != "true":
                 o("}")
-        tagged = sorted([f for f in st.fields if f.tag is not None], key=lambda x: x.tag)
-        if not self.msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             o("uint32_t tag_count = 0;")
             for f in tagged:
                 o("if (%s) {" % self.tag_written_cond(f))
@@ -812,7 +835,7 @@ class Gen:
                 o("tag_count++;")
                 o("}")
             o("n += gr_uvarint_size(tag_count);")
-            o("}")
+            self.close_if(o, flex)
         o("return n;")
         o("}")
         o()
