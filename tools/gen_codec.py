@@ -73,10 +73,10 @@ class Range:
         if not m:
             raise SchemaError("bad version range %r" % text)
         lo = int(m.group(1))
-        if m.group(2) == "+":
-            return Range(lo, None)
-        hi = int(m.group(3)) if m.group(3) else lo
-        if hi < lo:
+        hi = int(m.group(3)) if m.group(3) else (None if m.group(2) == "+" else lo)
+        if max(lo, hi or 0) > MAX_VERSION:
+            raise SchemaError("version range %r beyond the int16 version %d" % (text, MAX_VERSION))
+        if hi is not None and hi < lo:
             raise SchemaError("empty version range %r" % text)
         return Range(lo, hi)
 
@@ -118,6 +118,19 @@ class Range:
         return "%d+" % self.lo if self.hi is None else "%d-%d" % (self.lo, self.hi)
 
 
+# Schema names become C identifiers through snake(); types and messages are
+# CamelCase, so a lower-case type (a misspelt primitive) is not taken as a struct.
+NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
+FIELD_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def check_name(what, name):
+    pattern = FIELD_NAME_RE if what == "field" else NAME_RE
+    if not pattern.fullmatch(name):
+        raise SchemaError("bad %s name %r (%s)" % (what, name, "letters and digits" if what == "field" else "CamelCase letters and digits"))
+    return name
+
+
 def snake(name):
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
@@ -126,14 +139,24 @@ def snake(name):
 
 class Field:
     def __init__(self, name, type_text, versions, attrs, about, line):
-        self.name, self.versions, self.about, self.line = name, versions, about, line
+        self.name, self.versions, self.about, self.line = check_name("field", name), versions, about, line
         self.is_array = type_text.startswith("[]")
         self.type = type_text[2:] if self.is_array else type_text
+        if self.type not in PRIMITIVES:
+            check_name("type", self.type)
         self.nullable = Range.parse(attrs.pop("nullable", "none"))
-        self.tag = int(attrs.pop("tag")) if "tag" in attrs else None
+        self.tag = None
+        if "tag" in attrs:
+            tag = attrs.pop("tag")
+            if not re.fullmatch(r"\d+", tag):
+                raise SchemaError("bad tag %r (a non-negative integer)" % tag)
+            self.tag = int(tag)
         self.tagged = Range.parse(attrs.pop("tagged", "none"))
         self.default = attrs.pop("default", None)
-        self.ignorable = attrs.pop("ignorable", None) is not None
+        ignorable = attrs.pop("ignorable", None)
+        if ignorable not in (None, ""):
+            raise SchemaError("ignorable takes no value")
+        self.ignorable = ignorable is not None
         flexible = attrs.pop("flexible", None)
         if flexible not in (None, "none"):
             raise SchemaError("field flexible= only takes 'none'")
@@ -163,19 +186,19 @@ class Message:
         self.api_key, self.line = api_key, line
         self.fields = []
         self.common = {}  # name -> list of fields
+        self.common_lines = {}  # name -> "file:line" of its declaration
         self.prefix = "gr_" + snake(name)
 
 
 def parse_attrs(tokens):
     attrs = {}
     for tok in tokens:
-        if "=" in tok:
-            k, val = tok.split("=", 1)
-            if val.startswith('"') and val.endswith('"') and len(val) >= 2:
-                val = val[1:-1]
-            attrs[k] = val
-        else:
-            attrs[tok] = ""
+        k, val = tok.split("=", 1) if "=" in tok else (tok, "")
+        if val.startswith('"') and val.endswith('"') and len(val) >= 2:
+            val = val[1:-1]
+        if k in attrs:
+            raise SchemaError("attribute %s given twice" % k)
+        attrs[k] = val
     return attrs
 
 
@@ -183,9 +206,9 @@ def parse_file(path):
     """Returns (api, messages) where api is (key, name) or None."""
     api = None
     messages = []
-    # stack of (indent, field list) for the block being filled
+    # stack of (versions of the owner, field list) for the block being filled:
+    # a field must share a version with its message, struct or parent field.
     stack = []
-    current_fields_owner = None
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for lineno, raw in enumerate(lines, 1):
@@ -199,12 +222,16 @@ def parse_file(path):
         indent = len(text) - len(text.lstrip(" "))
         tokens = text.split()
         try:
+            if "\t" in raw[:len(raw) - len(raw.lstrip())]:
+                raise SchemaError("indent with spaces, not tabs")
             if indent == 0:
                 kw = tokens[0]
                 if kw == "api":
                     if api or messages or len(tokens) != 3:
                         raise SchemaError("'api <key> <Name>' must come first, once")
-                    api = (int(tokens[1]), tokens[2])
+                    if not re.fullmatch(r"\d+", tokens[1]) or int(tokens[1]) > 0x7FFF:
+                        raise SchemaError("bad API key %r (0 to 32767)" % tokens[1])
+                    api = (int(tokens[1]), check_name("API", tokens[2]))
                 elif kw in ("request", "response", "header", "data"):
                     if len(tokens) != 6 or tokens[2] != "versions" or tokens[4] != "flexible":
                         raise SchemaError("expected '%s <Name> versions <range> flexible <range>'" % kw)
@@ -216,17 +243,24 @@ def parse_file(path):
                     flex = Range.parse(tokens[5])
                     if not flex.empty and flex.hi is not None:
                         raise SchemaError("flexible versions must be open-ended ('N+') or none")
-                    msg = Message(kw, tokens[1], valid, flex, api[0] if api and kw in ("request", "response") else -1, where)
+                    if not flex.empty and flex.lo > valid.hi:
+                        raise SchemaError("flexible from %d, after the last version %d: write 'none'" % (flex.lo, valid.hi))
+                    msg = Message(kw, check_name("message", tokens[1]), valid, flex, api[0] if api and kw in ("request", "response") else -1, where)
                     messages.append(msg)
-                    stack = [(0, msg.fields)]
+                    stack = [(valid, msg.fields)]
                 elif kw == "struct":
                     if not messages or len(tokens) != 4 or tokens[2] != "versions":
                         raise SchemaError("expected 'struct <Name> versions <range>' after a message")
                     msg = messages[-1]
-                    if tokens[1] in msg.common:
-                        raise SchemaError("struct %s declared twice" % tokens[1])
-                    msg.common[tokens[1]] = []
-                    stack = [(0, msg.common[tokens[1]])]
+                    name = check_name("struct", tokens[1])
+                    if name in msg.common:
+                        raise SchemaError("struct %s declared twice" % name)
+                    versions = Range.parse(tokens[3])
+                    if versions.empty:
+                        raise SchemaError("struct %s has no versions" % name)
+                    msg.common[name] = []
+                    msg.common_lines[name] = where
+                    stack = [(versions, msg.common[name])]
                 else:
                     raise SchemaError("unknown keyword %r" % kw)
                 continue
@@ -243,8 +277,11 @@ def parse_file(path):
             if len(tokens) < 3:
                 raise SchemaError("expected '<Name> <type> <versions> [attrs]'")
             fld = Field(tokens[0], tokens[1], Range.parse(tokens[2]), parse_attrs(tokens[3:]), about.strip(), where)
+            owner = stack[-1][0]
+            if not fld.versions.empty and fld.versions.intersect(owner).empty:
+                raise SchemaError("field %s has versions %s, none of them in its parent's %s" % (fld.name, fld.versions, owner))
             stack[-1][1].append(fld)
-            stack.append((indent, fld.children))
+            stack.append((fld.versions, fld.children))
         except (SchemaError, ValueError, IndexError) as e:
             raise SchemaError("%s: %s" % (where, e))
     return api, messages
@@ -271,13 +308,16 @@ def resolve(msg):
         return st
 
     def walk(fields):
-        names = set()
+        names = {}
         tags = set()
         for f in fields:
             check_field(msg, f)
             if f.name in names:
                 raise SchemaError("%s: duplicate field %s" % (f.line, f.name))
-            names.add(f.name)
+            # Different schema names may still make the same C member.
+            if f.c_name in names.values():
+                raise SchemaError("%s: field %s is %s in C, as another field is" % (f.line, f.name, f.c_name))
+            names[f.name] = f.c_name
             if f.tag is not None:
                 if f.tag in tags:
                     raise SchemaError("%s: duplicate tag %d" % (f.line, f.tag))
@@ -286,6 +326,8 @@ def resolve(msg):
                 if f.children:
                     f.struct = make(f.type, f.children, f.line)
                 elif f.type in msg.common:
+                    if not msg.common[f.type]:
+                        raise SchemaError("%s: struct %s has no fields" % (msg.common_lines[f.type], f.type))
                     f.struct = make(f.type, msg.common[f.type], f.line)
                 else:
                     raise SchemaError("%s: unknown type %s" % (f.line, f.type))
@@ -293,6 +335,9 @@ def resolve(msg):
                 raise SchemaError("%s: a %s field has no children" % (f.line, f.type))
 
     walk(msg.fields)
+    unused = sorted(set(msg.common) - set(seen))
+    if unused:
+        raise SchemaError("%s: struct %s is not used by %s" % (msg.common_lines[unused[0]], unused[0], msg.name))
     return structs
 
 
@@ -1072,7 +1117,7 @@ def generate_registry(files):
             if len(req) != 1 or len(resp) != 1:
                 raise SchemaError("%s: an API file needs one request and one response" % stem)
             if (req[0].valid.lo, req[0].valid.hi) != (resp[0].valid.lo, resp[0].valid.hi):
-                raise SchemaError("%s: request and response versions differ" % stem)
+                raise SchemaError("%s: request and response versions differ (%s, %s)" % (resp[0].line, req[0].valid, resp[0].valid))
             apis.append((api, req[0], resp[0]))
     c()
     c("const gr_codec_desc_t *const gr_codec_all[] = {")
@@ -1082,9 +1127,9 @@ def generate_registry(files):
     c("const size_t gr_codec_count = sizeof(gr_codec_all) / sizeof(gr_codec_all[0]);")
     c()
     apis.sort(key=lambda x: x[0][0])
-    keys = [a[0][0] for a in apis]
-    if len(set(keys)) != len(keys):
-        raise SchemaError("duplicate API keys")
+    for (key, name), (next_key, next_name) in zip([a[0] for a in apis], [a[0] for a in apis[1:]]):
+        if key == next_key:
+            raise SchemaError("API key %d is both %s and %s" % (key, name, next_name))
     c("const gr_api_desc_t gr_api_all[] = {")
     for (key, name), req, resp in apis:
         flex = "GR_VERSION_NONE" if req.flexible.empty else str(req.flexible.lo)
