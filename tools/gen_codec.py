@@ -6,7 +6,8 @@ Usage: gen_codec.py --out DIR schema.gp...
 
 For every schema file proto/<stem>.gp it writes DIR/<stem>.h and DIR/<stem>.c:
 per message a C struct and init/decode/encode/size/dump functions taking the
-version. DIR/codec_registry.{h,c} list every message and API. The schema
+version. DIR/codec_registry.{h,c} list every message and API, and
+DIR/api_handlers.c is the broker's dispatch table, from the `serve` lines. The schema
 format is described in proto/README.md. Bad schemas fail the build with
 "file:line: message".
 
@@ -180,6 +181,19 @@ class Struct:
         self.fn = c_type[:-2]  # function prefix: type without _t
 
 
+class Api:
+    """An API file's `api` line, and its `serve` line when the broker serves it."""
+
+    def __init__(self, key, name, stem):
+        self.key, self.name, self.stem = key, name, stem
+        self.serve = None  # Range of advertised versions
+        self.handler = None
+        self.serve_line = None
+
+    def const(self):
+        return "GR_API_%s" % snake(self.name).upper()
+
+
 class Message:
     def __init__(self, kind, name, valid, flexible, api_key, line):
         self.kind, self.name, self.valid, self.flexible = kind, name, valid, flexible
@@ -203,7 +217,7 @@ def parse_attrs(tokens):
 
 
 def parse_file(path):
-    """Returns (api, messages) where api is (key, name) or None."""
+    """Returns (api, messages) where api is an Api or None."""
     api = None
     messages = []
     # stack of (versions of the owner, field list) for the block being filled:
@@ -231,7 +245,16 @@ def parse_file(path):
                         raise SchemaError("'api <key> <Name>' must come first, once")
                     if not re.fullmatch(r"\d+", tokens[1]) or int(tokens[1]) > 0x7FFF:
                         raise SchemaError("bad API key %r (0 to 32767)" % tokens[1])
-                    api = (int(tokens[1]), check_name("API", tokens[2]))
+                    api = Api(int(tokens[1]), check_name("API", tokens[2]), os.path.splitext(os.path.basename(path))[0])
+                elif kw == "serve":
+                    if not api or messages or api.serve or len(tokens) != 3:
+                        raise SchemaError("'serve <range> <handler>' goes once, right after 'api'")
+                    api.serve = Range.parse(tokens[1])
+                    if api.serve.empty or api.serve.hi is None:
+                        raise SchemaError("served versions must be a closed range")
+                    if not re.fullmatch(r"gr_handle_[a-z0-9_]+", tokens[2]):
+                        raise SchemaError("bad handler %r (gr_handle_<name>)" % tokens[2])
+                    api.handler, api.serve_line = tokens[2], where
                 elif kw in ("request", "response", "header", "data"):
                     if len(tokens) != 6 or tokens[2] != "versions" or tokens[4] != "flexible":
                         raise SchemaError("expected '%s <Name> versions <range> flexible <range>'" % kw)
@@ -245,7 +268,7 @@ def parse_file(path):
                         raise SchemaError("flexible versions must be open-ended ('N+') or none")
                     if not flex.empty and flex.lo > valid.hi:
                         raise SchemaError("flexible from %d, after the last version %d: write 'none'" % (flex.lo, valid.hi))
-                    msg = Message(kw, check_name("message", tokens[1]), valid, flex, api[0] if api and kw in ("request", "response") else -1, where)
+                    msg = Message(kw, check_name("message", tokens[1]), valid, flex, api.key if api and kw in ("request", "response") else -1, where)
                     messages.append(msg)
                     stack = [(valid, msg.fields)]
                 elif kw == "struct":
@@ -990,7 +1013,7 @@ def generate_file(stem, source_name, api, messages):
     h('#include "protocol/codec.h"')
     h()
     if api:
-        h("#define GR_API_%s %d" % (snake(api[1]).upper(), api[0]))
+        h("#define %s %d" % (api.const(), api.key))
         h()
     c(banner)
     c('#include "gen/%s.h"' % stem)
@@ -1126,14 +1149,14 @@ def generate_registry(files):
     c("};")
     c("const size_t gr_codec_count = sizeof(gr_codec_all) / sizeof(gr_codec_all[0]);")
     c()
-    apis.sort(key=lambda x: x[0][0])
-    for (key, name), (next_key, next_name) in zip([a[0] for a in apis], [a[0] for a in apis[1:]]):
-        if key == next_key:
-            raise SchemaError("API key %d is both %s and %s" % (key, name, next_name))
+    apis.sort(key=lambda x: x[0].key)
+    for (a, _, _), (b, _, _) in zip(apis, apis[1:]):
+        if a.key == b.key:
+            raise SchemaError("API key %d is both %s and %s" % (a.key, a.name, b.name))
     c("const gr_api_desc_t gr_api_all[] = {")
-    for (key, name), req, resp in apis:
+    for api, req, resp in apis:
         flex = "GR_VERSION_NONE" if req.flexible.empty else str(req.flexible.lo)
-        c('{%d, "%s", %d, %d, %s, &%s_desc, &%s_desc},' % (key, name, req.valid.lo, req.valid.hi, flex, req.prefix, resp.prefix))
+        c('{%d, "%s", %d, %d, %s, &%s_desc, &%s_desc},' % (api.key, api.name, req.valid.lo, req.valid.hi, flex, req.prefix, resp.prefix))
     c("};")
     c("const size_t gr_api_count = sizeof(gr_api_all) / sizeof(gr_api_all[0]);")
     c()
@@ -1152,7 +1175,33 @@ def generate_registry(files):
     c("        return &gr_api_all[i];")
     c("return NULL;")
     c("}")
-    return h.text(), c.text()
+    return h.text(), c.text(), apis
+
+
+def generate_handlers(apis):
+    """The broker's dispatch table: the APIs with a `serve` line, by key."""
+    served = [(api, req) for api, req, _ in apis if api.serve]
+    if not served:
+        raise SchemaError("no API has a 'serve' line: the broker would serve nothing")
+    for api, req in served:
+        if not req.valid.covers(api.serve):
+            raise SchemaError("%s: serves %s v%s, outside %s's versions %s"
+                              % (api.serve_line, api.name, api.serve, req.name, req.valid))
+    c = Out()
+    c("/* Generated from the 'serve' lines of proto/ by tools/gen_codec.py; do not edit. */")
+    c('#include "handlers/handlers.h"')
+    c('#include "handlers/request.h"')
+    c()
+    for api, req in served:
+        c('#include "gen/%s.h"' % api.stem)
+    c()
+    c("const gr_api_handler_t gr_api_handlers[] = {")
+    for api, _ in served:
+        c("{%s, %d, %d, %s}," % (api.const(), api.serve.lo, api.serve.hi, api.handler))
+    c("};")
+    c()
+    c("const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);")
+    return c.text()
 
 
 def clang_format(text, path):
@@ -1204,12 +1253,14 @@ def main():
             write_if_changed(os.path.join(args.out, stem + ".h"), htext)
             write_if_changed(os.path.join(args.out, stem + ".c"), ctext)
             files.append((stem, api, messages))
-        htext, ctext = generate_registry(files)
+        htext, ctext, apis = generate_registry(files)
+        handlers = generate_handlers(apis)
     except SchemaError as e:
         sys.stderr.write("gen_codec: %s\n" % e)
         return 1
     write_if_changed(os.path.join(args.out, "codec_registry.h"), htext)
     write_if_changed(os.path.join(args.out, "codec_registry.c"), ctext)
+    write_if_changed(os.path.join(args.out, "api_handlers.c"), handlers)
     return 0
 
 

@@ -50,7 +50,11 @@ struct gr_request {
     gr_reader_t body; /* the body, after the header */
 };
 
-/* The advertised API table (src/broker/api_table.c), ordered by key. */
+/*
+ * The advertised API table, ordered by key: generated (build/gen/api_handlers.c)
+ * from the `serve` lines of proto/, so the served versions and the handler of
+ * an API sit beside its schema.
+ */
 extern const gr_api_handler_t gr_api_handlers[];
 extern const size_t gr_api_handler_count;
 const gr_api_handler_t *gr_api_handler_find(int16_t key);

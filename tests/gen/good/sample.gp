@@ -1,6 +1,7 @@
 # A schema using every construct the format has, which the generator must
 # accept and whose output must compile warning-free.
 api 9000 Sample
+serve 1-4 gr_handle_sample
 request SampleRequest versions 0-4 flexible 3+
   Name string 0+ -- a plain string
   ClientTag string 1+ nullable=1+ default=null ignorable -- nullable from v1
