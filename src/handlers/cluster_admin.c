@@ -79,12 +79,10 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
 }
 
-typedef gr_describe_log_dirs_response_describe_log_dirs_topic_t dir_topic_t;
-
 /* Fills out with topic's partitions that want names (all if want is NULL). 0 or -ENOMEM. */
 static int describe_topic_dir(gr_request_t *req, gr_topic_t *topic,
                               const gr_describe_log_dirs_request_describable_log_dir_topic_t *want,
-                              dir_topic_t *out)
+                              gr_describe_log_dirs_response_describe_log_dirs_topic_t *out)
 {
     gr_describe_log_dirs_response_describe_log_dirs_topic_init(out);
     out->name = gr_str(topic->name);
@@ -112,7 +110,7 @@ static int describe_topic_dir(gr_request_t *req, gr_topic_t *topic,
 
 typedef struct all_topics {
     gr_request_t *req;
-    dir_topic_t *out;
+    gr_describe_log_dirs_response_describe_log_dirs_topic_t *out;
     int32_t count;
     int err;
 } all_topics_t;

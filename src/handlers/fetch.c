@@ -42,8 +42,6 @@
 #define GR_FETCH_FINAL_EPOCH        (-1)
 #define GR_MS_PER_SEC               1000.0
 
-typedef gr_fetch_response_partition_data_t partition_data_t;
-
 typedef struct fetch_op fetch_op_t;
 
 struct fetch_op {
@@ -89,7 +87,7 @@ typedef struct fetch_budget {
 /* Reads one partition into out. Returns true if it carries an error. */
 static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
                            const gr_fetch_request_fetch_partition_t *in, fetch_budget_t *budget,
-                           partition_data_t *out)
+                           gr_fetch_response_partition_data_t *out)
 {
     int16_t version = op->req->api_version;
     out->partition_index = in->partition;
@@ -171,7 +169,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
             return true;
         tout->partitions_count = n;
         for (int32_t i = 0; i < n; i++) {
-            partition_data_t *pout = &tout->partitions[i];
+            gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
             gr_fetch_response_partition_data_init(pout);
             any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
         }

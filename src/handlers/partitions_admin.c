@@ -65,10 +65,10 @@
 
 /* ---- CreatePartitions ---- */
 
-typedef gr_create_partitions_request_create_partitions_topic_t grow_req_t;
-
-static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, int32_t adding,
-                                        char *msg, size_t len)
+static gr_kerr_t
+check_grow_assignments(gr_broker_t *b,
+                       const gr_create_partitions_request_create_partitions_topic_t *want,
+                       int32_t adding, char *msg, size_t len)
 {
     if (want->assignments_count == GR_NULL_LEN)
         return GR_KERR_NONE;
@@ -150,7 +150,8 @@ static void finish_grow(gr_request_t *req, void *arg, bool timed_out)
     gr_request_respond(req, &cg->resp);
 }
 
-static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req,
+                              const gr_create_partitions_request_create_partitions_topic_t *want,
                               gr_admin_wait_t *w, grow_state_t *st)
 {
     gr_topic_t *topic = gr_topics_find(b->topics, st->name, strlen(st->name));
@@ -178,7 +179,8 @@ static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_
     return GR_KERR_NONE;
 }
 
-static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req,
+                            const gr_create_partitions_request_create_partitions_topic_t *want,
                             bool validate_only, char *msg, size_t len, gr_admin_wait_t *w,
                             grow_state_t *st)
 {
