@@ -61,7 +61,7 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     size_t n = b->cluster->node_count;
     resp.brokers = gr_request_alloc_array(req, n ? n : 1, sizeof(*resp.brokers));
     if (!resp.brokers) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -182,5 +182,5 @@ void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

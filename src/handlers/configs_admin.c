@@ -227,7 +227,7 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
     int32_t n = in.resources_count > 0 ? in.resources_count : 0;
     resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
     if (!resp.results) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.results_count = n;
@@ -245,7 +245,7 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
                               req->api_version >= DESCRIBE_DOCS_VERSION &&
                                   in.include_documentation};
         if (describe_resource(b, &ctx, out)) {
-            gr_conn_close(req->conn, "out of memory");
+            gr_request_fail(req, "out of memory");
             return;
         }
     }
@@ -578,7 +578,7 @@ void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }
 
 void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
@@ -620,5 +620,5 @@ void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

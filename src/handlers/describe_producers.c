@@ -78,5 +78,5 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 oom:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

@@ -303,7 +303,7 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
 {
     fetch_op_t *op = gr_request_alloc(req, sizeof(*op));
     if (!op) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     if (gr_request_decode(req, &op->in))
@@ -314,7 +314,7 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         op->in.topics_count = 0;
     op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
     if (!op->held) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     /* Epochs 0 (new session) and -1 (no session) are full fetches, served

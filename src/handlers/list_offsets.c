@@ -181,7 +181,7 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
         gr_request_alloc_array(req, total, sizeof(*parts));
     bool *dup = gr_request_alloc_array(req, total, sizeof(bool));
     if (!resp.topics || !parts || !dup || find_duplicates(&in, total, dup)) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.topics_count = topics;

@@ -60,7 +60,7 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
     gr_offset_for_leader_epoch_response_epoch_end_offset_t *parts =
         gr_request_alloc_array(req, total, sizeof(*parts));
     if (!resp.topics || !parts) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.topics_count = topics;

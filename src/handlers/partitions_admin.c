@@ -238,7 +238,7 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.results || !dup || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     cluster_grow_t *cg = gr_request_alloc(req, sizeof *cg);
@@ -248,7 +248,7 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     if (!cg || !states ||
         (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, all_grown, finish_grow, cg)))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (int32_t i = 0; i < n; i++)
@@ -350,7 +350,7 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }
 
 /* ---- ElectLeaders ---- */
@@ -424,5 +424,5 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

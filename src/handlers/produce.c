@@ -299,16 +299,21 @@ static void recompress_job_done(void *arg, int result)
         produce_finish(op);
 }
 
-static void produce_cancel(gr_resp_slot_t *slot, void *arg)
+/* Tells the jobs still out that op, and the response they fill, are gone. */
+static void produce_detach_jobs(produce_op_t *op)
 {
-    produce_op_t *op = arg;
-    (void)slot;
     for (int i = 0; i < op->job_count; i++) {
         if (!op->jobs[i])
             continue; /* already back and freed */
         op->jobs[i]->op = NULL;
         op->jobs[i]->out = NULL;
     }
+}
+
+static void produce_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    produce_detach_jobs(arg);
 }
 
 /* Hands the batches to the worker; false (out filled) if that fails. */
@@ -409,7 +414,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     if (op)
         op->resp.responses = gr_request_alloc_array(req, topics, sizeof(*op->resp.responses));
     if (!op || !op->jobs || !op->resp.responses) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     op->b = b;
@@ -431,10 +436,10 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         tout->partition_responses =
             gr_request_alloc_array(req, n, sizeof(*tout->partition_responses));
         if (!tout->partition_responses) {
-            /* Jobs already out must learn that no response will be filled. */
-            if (op->outstanding > 0)
-                gr_resp_slot_defer(req->slot, produce_cancel, op);
-            gr_conn_close(req->conn, "out of memory");
+            /* The slot is still ours, so failing it calls no cancel: jobs
+             * already out must learn here that no response will be filled. */
+            produce_detach_jobs(op);
+            gr_request_fail(req, "out of memory");
             return;
         }
         tout->partition_responses_count = n;

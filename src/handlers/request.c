@@ -123,7 +123,7 @@ int gr_request_decode(gr_request_t *req, void *msg)
     if (rc) {
         gr_logf(&req->broker->log, GR_LOG_WARN, "net", "%s: malformed %s v%d body (%s), closing",
                 gr_conn_peer(req->conn), req->api->request->name, req->api_version, strerror(-rc));
-        gr_conn_close(req->conn, "malformed request body");
+        gr_request_fail(req, "malformed request body");
         return -EBADMSG;
     }
     return 0;

@@ -476,7 +476,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
         return;
     gr_create_topics_response_t *respp = gr_request_alloc(req, sizeof *respp);
     if (!respp) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     gr_create_topics_response_t resp;
@@ -486,7 +486,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.topics || !dup || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     if (refuse_not_controller(b, req, (int32_t)n, &resp, &in))
@@ -496,7 +496,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     gr_admin_wait_t *w = NULL;
     if (!cc || !states ||
         !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (size_t i = 0; i < n; i++)
@@ -623,7 +623,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         return;
     cluster_delete_t *cd = gr_request_alloc(req, sizeof *cd);
     if (!cd) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     gr_delete_topics_response_t resp;
@@ -634,7 +634,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     gr_topic_t **found = gr_request_alloc_array(req, n, sizeof(*found));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!targets || !resp.responses || !found || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     bool not_controller = !gr_zk_member_is_controller(b);
@@ -644,7 +644,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     if (!cd->waiting ||
         (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone, finish_delete, cd)))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     bool both = false;
