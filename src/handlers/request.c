@@ -79,7 +79,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     req->slot = slot;
     req->arena = arena;
     if (len < GR_REQUEST_PEEK_BYTES) {
-        gr_conn_close(c, "request shorter than its header");
+        gr_request_fail(req, "request shorter than its header");
         return;
     }
     req->api_key = (int16_t)(frame[0] << 8 | frame[1]);
@@ -89,14 +89,14 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     if (!h || !req->api) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing", gr_conn_peer(c),
                 req->api_key);
-        gr_conn_close(c, "unknown API key");
+        gr_request_fail(req, "unknown API key");
         return;
     }
     bool supported = req->api_version >= h->min_version && req->api_version <= h->max_version;
     if (!supported && req->api_key != GR_API_API_VERSIONS) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: %s v%d is not supported, closing",
                 gr_conn_peer(c), req->api->name, req->api_version);
-        gr_conn_close(c, "unsupported API version");
+        gr_request_fail(req, "unsupported API version");
         return;
     }
     /* An ApiVersions request of a version we don't know is read with the
@@ -106,7 +106,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: malformed request header, closing",
                 gr_conn_peer(c));
-        gr_conn_close(c, "malformed request header");
+        gr_request_fail(req, "malformed request header");
         return;
     }
     if (!supported) {
