@@ -179,6 +179,7 @@ class Struct:
     def __init__(self, c_type, fields, name):
         self.c_type, self.fields, self.name = c_type, fields, name
         self.fn = c_type[:-2]  # function prefix: type without _t
+        self.within = None  # versions it can be encoded in: see reach()
 
 
 class Api:
@@ -362,6 +363,41 @@ def resolve(msg):
     if unused:
         raise SchemaError("%s: struct %s is not used by %s" % (msg.common_lines[unused[0]], unused[0], msg.name))
     return structs
+
+
+def reach(msg, top, structs):
+    """Sets each struct's `within`: the versions in which it can be on the wire.
+
+    A nested struct is only decoded or encoded in versions its field is
+    present in, so its version checks are made relative to those: a field of
+    it present from v2 is unconditional when the struct itself only exists
+    from v2. A struct used by several fields gets the hull of their versions,
+    a superset, so the checks it keeps stay right.
+    """
+    top.within = msg.valid
+    changed = True
+    while changed:  # structs form a DAG, and ranges only grow
+        changed = False
+        for st in [top] + structs:
+            if st.within is None:
+                continue
+            for f in st.fields:
+                r = f.versions.intersect(st.within)
+                if not f.struct or r.empty:
+                    continue
+                old = f.struct.within
+                new = r if old is None else Range(min(old.lo, r.lo), max(old.top(), r.top()))
+                if old is None or (new.lo, new.top()) != (old.lo, old.top()):
+                    f.struct.within = new
+                    changed = True
+    # Checked once every struct has all its uses: a field no version carries.
+    for st in [top] + structs:
+        if st.within is None:
+            continue  # only reached through such a field, reported at its parent
+        for f in st.fields:
+            if f.versions.intersect(st.within).empty:
+                raise SchemaError("%s: field %s is never on the wire: %s exists in versions %s"
+                                  % (f.line, f.name, st.name, st.within))
 
 
 def check_field(msg, f):
@@ -1030,6 +1066,7 @@ def generate_file(stem, source_name, api, messages):
         h("#define %s_MAX_VERSION %d" % (cp, msg.valid.hi))
         h()
         top = Struct(msg.prefix + "_t", msg.fields, msg.name)
+        reach(msg, top, structs)
         for st in structs:
             emit_struct_decl(h, st)
         emit_struct_decl(h, top)
@@ -1051,12 +1088,14 @@ def generate_file(stem, source_name, api, messages):
         c(IS_DEFAULT_DECL % (top.fn, top.c_type))
         c()
         for st in structs:
+            gen.valid = st.within
             gen.emit_init(c, st, True)
             gen.emit_is_default(c, st)
             gen.emit_decode(c, st, False)
             gen.emit_encode(c, st, False)
             gen.emit_size(c, st, False)
             gen.emit_dump(c, st, False)
+        gen.valid = msg.valid
         gen.emit_init(c, top, True)
         gen.emit_is_default(c, top)
         gen.emit_decode(c, top, True)
