@@ -2,9 +2,11 @@
 """Fails when folders of src/ include each other in a cycle.
 
 An `#include "a/x.h"` in a file under src/b/ is an edge b -> a (a and b both
-folders of src/). Prints every strongly connected group of two or more
-folders with the includes that make its edges, and exits 1; exits 0 when the
-folder graph is acyclic. --dot prints the graph in Graphviz form instead.
+folders of src/). Generated headers ("gen/x.h", in the build tree) are not a
+folder of src/ and are left out: every folder may use the codec they declare,
+which needs only protocol/codec.h. Prints every strongly connected group of
+two or more folders with the includes that make its edges, and exits 1; exits
+0 when the folder graph is acyclic. --dot prints the graph in Graphviz form instead.
 """
 import os
 import re

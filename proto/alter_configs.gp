@@ -1,6 +1,7 @@
 # Admin tool replaces the whole config set of a resource (legacy, non-incremental).
 
 api 33 AlterConfigs
+serve 0-2 gr_handle_alter_configs
 request AlterConfigsRequest versions 0-2 flexible 2+
   Resources []AlterConfigsResource 0+ -- resources to change
     ResourceType int8 0+ -- resource type code

@@ -2,6 +2,7 @@
 # broker speaks, plus its feature flags.
 
 api 18 ApiVersions
+serve 0-3 gr_handle_api_versions
 request ApiVersionsRequest versions 0-3 flexible 3+
   ClientSoftwareName string 3+ ignorable -- client library name
   ClientSoftwareVersion string 3+ ignorable -- client library version

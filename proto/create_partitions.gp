@@ -1,6 +1,7 @@
 # Admin tool raises the partition count of existing topics.
 
 api 37 CreatePartitions
+serve 0-3 gr_handle_create_partitions
 request CreatePartitionsRequest versions 0-3 flexible 2+
   Topics []CreatePartitionsTopic 0+ -- topics to grow
     Name string 0+ -- topic name

@@ -1,6 +1,7 @@
 # Admin tool creates topics with their partitions, replicas and configs.
 
 api 19 CreateTopics
+serve 0-7 gr_handle_create_topics
 request CreateTopicsRequest versions 0-7 flexible 5+
   Topics []CreatableTopic 0+ -- new topics
     Name string 0+ -- topic name

@@ -1,6 +1,7 @@
 # Admin tool removes empty groups together with their committed offsets.
 
 api 42 DeleteGroups
+serve 0-2 gr_handle_delete_groups
 request DeleteGroupsRequest versions 0-2 flexible 2+
   GroupsNames []string 0+ -- group ids to delete
 

@@ -1,6 +1,7 @@
 # Admin tool discards data below an offset by advancing the log start offset.
 
 api 21 DeleteRecords
+serve 0-2 gr_handle_delete_records
 request DeleteRecordsRequest versions 0-2 flexible 2+
   Topics []DeleteRecordsTopic 0+ -- topics to truncate
     Name string 0+ -- topic name

@@ -1,6 +1,7 @@
 # Admin tool removes topics, named or by id.
 
 api 20 DeleteTopics
+serve 0-6 gr_handle_delete_topics
 request DeleteTopicsRequest versions 0-6 flexible 4+
   Topics []DeleteTopicState 6+ -- topics to delete (v6+)
     Name string 6+ nullable=6+ default=null -- topic name, null when by id

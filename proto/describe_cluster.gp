@@ -1,6 +1,7 @@
 # Admin tool asks for the cluster id, the controller and the live brokers.
 
 api 60 DescribeCluster
+serve 0-1 gr_handle_describe_cluster
 request DescribeClusterRequest versions 0-1 flexible 0+
   IncludeClusterAuthorizedOperations bool 0+ -- also return cluster operations bitfield
   EndpointType int8 1+ default=1 -- list brokers (1) or controllers (2)

@@ -1,6 +1,7 @@
 # Admin tool reads configuration entries of topics, brokers and more.
 
 api 32 DescribeConfigs
+serve 0-4 gr_handle_describe_configs
 request DescribeConfigsRequest versions 0-4 flexible 4+
   Resources []DescribeConfigsResource 0+ -- resources to describe
     ResourceType int8 0+ -- resource type code

@@ -1,6 +1,7 @@
 # Admin tool reads the state and members of classic groups.
 
 api 15 DescribeGroups
+serve 0-5 gr_handle_describe_groups
 request DescribeGroupsRequest versions 0-5 flexible 5+
   Groups []string 0+ -- group ids to describe
   IncludeAuthorizedOperations bool 3+ -- also return allowed operations bitfield

@@ -1,6 +1,7 @@
 # Admin tool reads, per log directory, replica sizes, lag and free space.
 
 api 35 DescribeLogDirs
+serve 0-4 gr_handle_describe_log_dirs
 request DescribeLogDirsRequest versions 0-4 flexible 2+
   Topics []DescribableLogDirTopic 0+ nullable=0+ -- partitions to report, null for all
     Topic string 0+ -- topic name

@@ -1,6 +1,7 @@
 # Admin tool lists producers with open state on partitions.
 
 api 61 DescribeProducers
+serve 0 gr_handle_describe_producers
 request DescribeProducersRequest versions 0 flexible 0+
   Topics []TopicRequest 0+ -- partitions to inspect
     Name string 0+ -- topic name

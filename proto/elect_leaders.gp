@@ -1,6 +1,7 @@
 # Admin tool triggers preferred or unclean leader election for partitions.
 
 api 43 ElectLeaders
+serve 0-2 gr_handle_elect_leaders
 request ElectLeadersRequest versions 0-2 flexible 2+
   ElectionType int8 1+ -- 0 preferred, 1 unclean
   TopicPartitions []TopicPartitions 0+ nullable=0+ -- partitions to elect, null for all

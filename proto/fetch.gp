@@ -2,6 +2,8 @@
 # incremental fetch sessions.
 
 api 1 Fetch
+# Not below v4: message formats before v2 are not supported (as in Kafka 4.0).
+serve 4-16 gr_handle_fetch
 request FetchRequest versions 0-16 flexible 12+
   ClusterId string 12+ nullable=12+ tag=0 tagged=12+ default=null ignorable -- expected cluster id, or null
   ReplicaId int32 0-14 default=-1 -- follower broker id, -1 for consumers

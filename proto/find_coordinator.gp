@@ -1,6 +1,7 @@
 # Client asks which broker coordinates a group or a transactional id.
 
 api 10 FindCoordinator
+serve 0-5 gr_handle_find_coordinator
 request FindCoordinatorRequest versions 0-5 flexible 3+
   Key string 0-3 -- group or transactional id (v0-3)
   KeyType int8 1+ default=0 -- 0 group, 1 transaction

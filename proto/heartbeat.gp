@@ -1,6 +1,7 @@
 # Member of a classic group proves it is alive and learns about rebalances.
 
 api 12 Heartbeat
+serve 0-4 gr_handle_heartbeat
 request HeartbeatRequest versions 0-4 flexible 4+
   GroupId string 0+ -- group id
   GenerationId int32 0+ -- group generation

@@ -1,6 +1,7 @@
 # Admin tool sets, deletes, appends to or subtracts from single config entries.
 
 api 44 IncrementalAlterConfigs
+serve 0-1 gr_handle_incremental_alter_configs
 request IncrementalAlterConfigsRequest versions 0-1 flexible 1+
   Resources []AlterConfigsResource 0+ -- resources to change
     ResourceType int8 0+ -- resource type code

@@ -2,6 +2,7 @@
 # idempotent and transactional writes.
 
 api 22 InitProducerId
+serve 0-5 gr_handle_init_producer_id
 request InitProducerIdRequest versions 0-5 flexible 2+
   TransactionalId string 0+ nullable=0+ -- transactional id, null if idempotent only
   TransactionTimeoutMs int32 0+ -- timeout of the transaction, ms

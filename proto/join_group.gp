@@ -2,6 +2,7 @@
 # names one member leader.
 
 api 11 JoinGroup
+serve 0-9 gr_handle_join_group
 request JoinGroupRequest versions 0-9 flexible 6+
   GroupId string 0+ -- group id
   SessionTimeoutMs int32 0+ -- member dropped after this silence, ms

@@ -1,6 +1,7 @@
 # Controller tells brokers which partitions they lead or follow (ZooKeeper mode).
 
 api 4 LeaderAndIsr
+serve 0-7 gr_handle_controller_request
 request LeaderAndIsrRequest versions 0-7 flexible 4+
   ControllerId int32 0+ -- controller broker id
   isKRaftController bool 7+ default=false -- sender is a KRaft controller

@@ -1,6 +1,7 @@
 # Members quit a classic group so that it rebalances without waiting.
 
 api 13 LeaveGroup
+serve 0-5 gr_handle_leave_group
 request LeaveGroupRequest versions 0-5 flexible 4+
   GroupId string 0+ -- group id
   MemberId string 0-2 -- leaving member id (v0-2)

@@ -1,6 +1,7 @@
 # Admin tool lists the groups a coordinator broker knows about.
 
 api 16 ListGroups
+serve 0-5 gr_handle_list_groups
 request ListGroupsRequest versions 0-5 flexible 3+
   StatesFilter []string 4+ -- only groups in these states
   TypesFilter []string 5+ -- only groups of these types

@@ -1,6 +1,7 @@
 # Client resolves a timestamp (or earliest/latest marker) to an offset per partition.
 
 api 2 ListOffsets
+serve 0-8 gr_handle_list_offsets
 request ListOffsetsRequest versions 0-8 flexible 6+
   ReplicaId int32 0+ -- follower broker id, -1 for consumers
   IsolationLevel int8 2+ -- 0 read uncommitted, 1 read committed

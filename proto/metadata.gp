@@ -1,6 +1,7 @@
 # Client learns brokers, controller, topics and partition leaders.
 
 api 3 Metadata
+serve 0-12 gr_handle_metadata
 request MetadataRequest versions 0-12 flexible 9+
   Topics []MetadataRequestTopic 0+ nullable=1+ -- topics wanted, null for all
     TopicId uuid 10+ ignorable -- topic UUID

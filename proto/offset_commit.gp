@@ -1,6 +1,7 @@
 # Group member stores consumed positions for partitions.
 
 api 8 OffsetCommit
+serve 0-9 gr_handle_offset_commit
 request OffsetCommitRequest versions 0-9 flexible 8+
   GroupId string 0+ -- group id
   GenerationIdOrMemberEpoch int32 1+ default=-1 ignorable -- generation or member epoch, -1 none

@@ -1,6 +1,7 @@
 # Admin tool removes a group's committed offsets for some partitions.
 
 api 47 OffsetDelete
+serve 0 gr_handle_offset_delete
 request OffsetDeleteRequest versions 0 flexible none
   GroupId string 0+ -- group id
   Topics []OffsetDeleteRequestTopic 0+ -- topics whose offsets go

@@ -1,6 +1,7 @@
 # Member or admin tool reads committed offsets of one or more groups.
 
 api 9 OffsetFetch
+serve 0-9 gr_handle_offset_fetch
 request OffsetFetchRequest versions 0-9 flexible 6+
   GroupId string 0-7 -- group to read (v0-7)
   Topics []OffsetFetchRequestTopic 0-7 nullable=2-7 -- topics to read, null for all

@@ -2,6 +2,7 @@
 # truncate a diverged log.
 
 api 23 OffsetForLeaderEpoch
+serve 0-4 gr_handle_offset_for_leader_epoch
 request OffsetForLeaderEpochRequest versions 0-4 flexible 4+
   ReplicaId int32 3+ default=-2 ignorable -- follower id, -1 consumer, -2 debug
   Topics []OffsetForLeaderTopic 0+ -- topics to query

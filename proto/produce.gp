@@ -1,6 +1,8 @@
 # Producers append record batches to partition leaders.
 
 api 0 Produce
+# Not below v3: message formats before v2 are not supported (as in Kafka 4.0).
+serve 3-11 gr_handle_produce
 request ProduceRequest versions 0-11 flexible 9+
   TransactionalId string 3+ nullable=3+ default=null -- set by transactional producers, else null
   Acks int16 0+ -- acks wanted: 0, 1 or -1 (all ISR)

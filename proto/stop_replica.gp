@@ -1,6 +1,7 @@
 # Controller tells a broker to stop serving replicas and maybe delete them (ZooKeeper mode).
 
 api 5 StopReplica
+serve 0-4 gr_handle_controller_request
 request StopReplicaRequest versions 0-4 flexible 2+
   ControllerId int32 0+ -- controller broker id
   isKRaftController bool 4+ default=false -- sender is a KRaft controller

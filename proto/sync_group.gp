@@ -1,6 +1,7 @@
 # Classic group leader submits the assignment; every member gets its share back.
 
 api 14 SyncGroup
+serve 0-5 gr_handle_sync_group
 request SyncGroupRequest versions 0-5 flexible 4+
   GroupId string 0+ -- group id
   GenerationId int32 0+ -- group generation

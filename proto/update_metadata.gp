@@ -1,6 +1,7 @@
 # Controller pushes brokers and partition state to every broker (ZooKeeper mode).
 
 api 6 UpdateMetadata
+serve 0-8 gr_handle_controller_request
 request UpdateMetadataRequest versions 0-8 flexible 6+
   ControllerId int32 0+ -- controller broker id
   isKRaftController bool 8+ default=false -- sender is a KRaft controller

@@ -6,7 +6,8 @@ Usage: gen_codec.py --out DIR schema.gp...
 
 For every schema file proto/<stem>.gp it writes DIR/<stem>.h and DIR/<stem>.c:
 per message a C struct and init/decode/encode/size/dump functions taking the
-version. DIR/codec_registry.{h,c} list every message and API. The schema
+version. DIR/codec_registry.{h,c} list every message and API, and
+DIR/api_handlers.c is the broker's dispatch table, from the `serve` lines. The schema
 format is described in proto/README.md. Bad schemas fail the build with
 "file:line: message".
 
@@ -73,10 +74,10 @@ class Range:
         if not m:
             raise SchemaError("bad version range %r" % text)
         lo = int(m.group(1))
-        if m.group(2) == "+":
-            return Range(lo, None)
-        hi = int(m.group(3)) if m.group(3) else lo
-        if hi < lo:
+        hi = int(m.group(3)) if m.group(3) else (None if m.group(2) == "+" else lo)
+        if max(lo, hi or 0) > MAX_VERSION:
+            raise SchemaError("version range %r beyond the int16 version %d" % (text, MAX_VERSION))
+        if hi is not None and hi < lo:
             raise SchemaError("empty version range %r" % text)
         return Range(lo, hi)
 
@@ -118,6 +119,19 @@ class Range:
         return "%d+" % self.lo if self.hi is None else "%d-%d" % (self.lo, self.hi)
 
 
+# Schema names become C identifiers through snake(); types and messages are
+# CamelCase, so a lower-case type (a misspelt primitive) is not taken as a struct.
+NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
+FIELD_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def check_name(what, name):
+    pattern = FIELD_NAME_RE if what == "field" else NAME_RE
+    if not pattern.fullmatch(name):
+        raise SchemaError("bad %s name %r (%s)" % (what, name, "letters and digits" if what == "field" else "CamelCase letters and digits"))
+    return name
+
+
 def snake(name):
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
@@ -126,14 +140,24 @@ def snake(name):
 
 class Field:
     def __init__(self, name, type_text, versions, attrs, about, line):
-        self.name, self.versions, self.about, self.line = name, versions, about, line
+        self.name, self.versions, self.about, self.line = check_name("field", name), versions, about, line
         self.is_array = type_text.startswith("[]")
         self.type = type_text[2:] if self.is_array else type_text
+        if self.type not in PRIMITIVES:
+            check_name("type", self.type)
         self.nullable = Range.parse(attrs.pop("nullable", "none"))
-        self.tag = int(attrs.pop("tag")) if "tag" in attrs else None
+        self.tag = None
+        if "tag" in attrs:
+            tag = attrs.pop("tag")
+            if not re.fullmatch(r"\d+", tag):
+                raise SchemaError("bad tag %r (a non-negative integer)" % tag)
+            self.tag = int(tag)
         self.tagged = Range.parse(attrs.pop("tagged", "none"))
         self.default = attrs.pop("default", None)
-        self.ignorable = attrs.pop("ignorable", None) is not None
+        ignorable = attrs.pop("ignorable", None)
+        if ignorable not in (None, ""):
+            raise SchemaError("ignorable takes no value")
+        self.ignorable = ignorable is not None
         flexible = attrs.pop("flexible", None)
         if flexible not in (None, "none"):
             raise SchemaError("field flexible= only takes 'none'")
@@ -155,6 +179,20 @@ class Struct:
     def __init__(self, c_type, fields, name):
         self.c_type, self.fields, self.name = c_type, fields, name
         self.fn = c_type[:-2]  # function prefix: type without _t
+        self.within = None  # versions it can be encoded in: see reach()
+
+
+class Api:
+    """An API file's `api` line, and its `serve` line when the broker serves it."""
+
+    def __init__(self, key, name, stem):
+        self.key, self.name, self.stem = key, name, stem
+        self.serve = None  # Range of advertised versions
+        self.handler = None
+        self.serve_line = None
+
+    def const(self):
+        return "GR_API_%s" % snake(self.name).upper()
 
 
 class Message:
@@ -163,29 +201,29 @@ class Message:
         self.api_key, self.line = api_key, line
         self.fields = []
         self.common = {}  # name -> list of fields
+        self.common_lines = {}  # name -> "file:line" of its declaration
         self.prefix = "gr_" + snake(name)
 
 
 def parse_attrs(tokens):
     attrs = {}
     for tok in tokens:
-        if "=" in tok:
-            k, val = tok.split("=", 1)
-            if val.startswith('"') and val.endswith('"') and len(val) >= 2:
-                val = val[1:-1]
-            attrs[k] = val
-        else:
-            attrs[tok] = ""
+        k, val = tok.split("=", 1) if "=" in tok else (tok, "")
+        if val.startswith('"') and val.endswith('"') and len(val) >= 2:
+            val = val[1:-1]
+        if k in attrs:
+            raise SchemaError("attribute %s given twice" % k)
+        attrs[k] = val
     return attrs
 
 
 def parse_file(path):
-    """Returns (api, messages) where api is (key, name) or None."""
+    """Returns (api, messages) where api is an Api or None."""
     api = None
     messages = []
-    # stack of (indent, field list) for the block being filled
+    # stack of (versions of the owner, field list) for the block being filled:
+    # a field must share a version with its message, struct or parent field.
     stack = []
-    current_fields_owner = None
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for lineno, raw in enumerate(lines, 1):
@@ -199,12 +237,25 @@ def parse_file(path):
         indent = len(text) - len(text.lstrip(" "))
         tokens = text.split()
         try:
+            if "\t" in raw[:len(raw) - len(raw.lstrip())]:
+                raise SchemaError("indent with spaces, not tabs")
             if indent == 0:
                 kw = tokens[0]
                 if kw == "api":
                     if api or messages or len(tokens) != 3:
                         raise SchemaError("'api <key> <Name>' must come first, once")
-                    api = (int(tokens[1]), tokens[2])
+                    if not re.fullmatch(r"\d+", tokens[1]) or int(tokens[1]) > 0x7FFF:
+                        raise SchemaError("bad API key %r (0 to 32767)" % tokens[1])
+                    api = Api(int(tokens[1]), check_name("API", tokens[2]), os.path.splitext(os.path.basename(path))[0])
+                elif kw == "serve":
+                    if not api or messages or api.serve or len(tokens) != 3:
+                        raise SchemaError("'serve <range> <handler>' goes once, right after 'api'")
+                    api.serve = Range.parse(tokens[1])
+                    if api.serve.empty or api.serve.hi is None:
+                        raise SchemaError("served versions must be a closed range")
+                    if not re.fullmatch(r"gr_handle_[a-z0-9_]+", tokens[2]):
+                        raise SchemaError("bad handler %r (gr_handle_<name>)" % tokens[2])
+                    api.handler, api.serve_line = tokens[2], where
                 elif kw in ("request", "response", "header", "data"):
                     if len(tokens) != 6 or tokens[2] != "versions" or tokens[4] != "flexible":
                         raise SchemaError("expected '%s <Name> versions <range> flexible <range>'" % kw)
@@ -216,17 +267,24 @@ def parse_file(path):
                     flex = Range.parse(tokens[5])
                     if not flex.empty and flex.hi is not None:
                         raise SchemaError("flexible versions must be open-ended ('N+') or none")
-                    msg = Message(kw, tokens[1], valid, flex, api[0] if api and kw in ("request", "response") else -1, where)
+                    if not flex.empty and flex.lo > valid.hi:
+                        raise SchemaError("flexible from %d, after the last version %d: write 'none'" % (flex.lo, valid.hi))
+                    msg = Message(kw, check_name("message", tokens[1]), valid, flex, api.key if api and kw in ("request", "response") else -1, where)
                     messages.append(msg)
-                    stack = [(0, msg.fields)]
+                    stack = [(valid, msg.fields)]
                 elif kw == "struct":
                     if not messages or len(tokens) != 4 or tokens[2] != "versions":
                         raise SchemaError("expected 'struct <Name> versions <range>' after a message")
                     msg = messages[-1]
-                    if tokens[1] in msg.common:
-                        raise SchemaError("struct %s declared twice" % tokens[1])
-                    msg.common[tokens[1]] = []
-                    stack = [(0, msg.common[tokens[1]])]
+                    name = check_name("struct", tokens[1])
+                    if name in msg.common:
+                        raise SchemaError("struct %s declared twice" % name)
+                    versions = Range.parse(tokens[3])
+                    if versions.empty:
+                        raise SchemaError("struct %s has no versions" % name)
+                    msg.common[name] = []
+                    msg.common_lines[name] = where
+                    stack = [(versions, msg.common[name])]
                 else:
                     raise SchemaError("unknown keyword %r" % kw)
                 continue
@@ -243,8 +301,11 @@ def parse_file(path):
             if len(tokens) < 3:
                 raise SchemaError("expected '<Name> <type> <versions> [attrs]'")
             fld = Field(tokens[0], tokens[1], Range.parse(tokens[2]), parse_attrs(tokens[3:]), about.strip(), where)
+            owner = stack[-1][0]
+            if not fld.versions.empty and fld.versions.intersect(owner).empty:
+                raise SchemaError("field %s has versions %s, none of them in its parent's %s" % (fld.name, fld.versions, owner))
             stack[-1][1].append(fld)
-            stack.append((indent, fld.children))
+            stack.append((fld.versions, fld.children))
         except (SchemaError, ValueError, IndexError) as e:
             raise SchemaError("%s: %s" % (where, e))
     return api, messages
@@ -271,13 +332,16 @@ def resolve(msg):
         return st
 
     def walk(fields):
-        names = set()
+        names = {}
         tags = set()
         for f in fields:
             check_field(msg, f)
             if f.name in names:
                 raise SchemaError("%s: duplicate field %s" % (f.line, f.name))
-            names.add(f.name)
+            # Different schema names may still make the same C member.
+            if f.c_name in names.values():
+                raise SchemaError("%s: field %s is %s in C, as another field is" % (f.line, f.name, f.c_name))
+            names[f.name] = f.c_name
             if f.tag is not None:
                 if f.tag in tags:
                     raise SchemaError("%s: duplicate tag %d" % (f.line, f.tag))
@@ -286,6 +350,8 @@ def resolve(msg):
                 if f.children:
                     f.struct = make(f.type, f.children, f.line)
                 elif f.type in msg.common:
+                    if not msg.common[f.type]:
+                        raise SchemaError("%s: struct %s has no fields" % (msg.common_lines[f.type], f.type))
                     f.struct = make(f.type, msg.common[f.type], f.line)
                 else:
                     raise SchemaError("%s: unknown type %s" % (f.line, f.type))
@@ -293,7 +359,45 @@ def resolve(msg):
                 raise SchemaError("%s: a %s field has no children" % (f.line, f.type))
 
     walk(msg.fields)
+    unused = sorted(set(msg.common) - set(seen))
+    if unused:
+        raise SchemaError("%s: struct %s is not used by %s" % (msg.common_lines[unused[0]], unused[0], msg.name))
     return structs
+
+
+def reach(msg, top, structs):
+    """Sets each struct's `within`: the versions in which it can be on the wire.
+
+    A nested struct is only decoded or encoded in versions its field is
+    present in, so its version checks are made relative to those: a field of
+    it present from v2 is unconditional when the struct itself only exists
+    from v2. A struct used by several fields gets the hull of their versions,
+    a superset, so the checks it keeps stay right.
+    """
+    top.within = msg.valid
+    changed = True
+    while changed:  # structs form a DAG, and ranges only grow
+        changed = False
+        for st in [top] + structs:
+            if st.within is None:
+                continue
+            for f in st.fields:
+                r = f.versions.intersect(st.within)
+                if not f.struct or r.empty:
+                    continue
+                old = f.struct.within
+                new = r if old is None else Range(min(old.lo, r.lo), max(old.top(), r.top()))
+                if old is None or (new.lo, new.top()) != (old.lo, old.top()):
+                    f.struct.within = new
+                    changed = True
+    # Checked once every struct has all its uses: a field no version carries.
+    for st in [top] + structs:
+        if st.within is None:
+            continue  # only reached through such a field, reported at its parent
+        for f in st.fields:
+            if f.versions.intersect(st.within).empty:
+                raise SchemaError("%s: field %s is never on the wire: %s exists in versions %s"
+                                  % (f.line, f.name, st.name, st.within))
 
 
 def check_field(msg, f):
@@ -413,6 +517,24 @@ class Gen:
 
     def flex_expr(self):
         return self.msg.flexible.cond(self.valid)
+
+    def flex_guard(self):
+        """Condition guarding a tag section: `flex`, or the constant it always is."""
+        e = self.flex_expr()
+        return e if e in ("true", "false") else "flex"
+
+    @staticmethod
+    def open_if(o, cond):
+        """Opens `if (cond) {` unless cond is constant; returns whether the code
+        under it is emitted at all. Pair with close_if(o, cond)."""
+        if cond not in ("true", "false"):
+            o("if (%s) {" % cond)
+        return cond != "false"
+
+    @staticmethod
+    def close_if(o, cond):
+        if cond not in ("true", "false"):
+            o("}")
 
     # -- per-field helpers --
 
@@ -577,9 +699,9 @@ class Gen:
             self.emit_read_field(o, f, "out->%s" % f.c_name, "r", 0)
             if cond != "true":
                 o("}")
-        tagged = [f for f in st.fields if f.tag is not None]
-        if not msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             o("uint32_t tag_count = gr_read_uvarint(r);")
             o("for (uint32_t t = 0; t < tag_count && !r->err; t++) {")
             o("uint32_t tag = gr_read_uvarint(r);")
@@ -591,14 +713,14 @@ class Gen:
                 o("gr_reader_t sub;")
                 o("gr_reader_init(&sub, tag_data, tag_size);")
                 o("switch (tag) {")
-                for f in sorted(tagged, key=lambda x: x.tag):
-                    o("case %d:" % f.tag)
+                for f in tagged:
                     cond = self.vcond(f.tagged)
-                    o("if (%s) {" % cond)
+                    o("case %d:" % f.tag)
+                    self.open_if(o, cond)
                     self.emit_read_field(o, f, "out->%s" % f.c_name, "(&sub)", 0)
                     o("if (sub.err || gr_reader_left(&sub) != 0)")
                     o("    goto bad;")
-                    o("}")
+                    self.close_if(o, cond)
                     o("break;")
                 o("default: /* unknown tags are skipped */")
                 o("break;")
@@ -606,7 +728,7 @@ class Gen:
             else:
                 o("(void)tag;")
             o("}")
-            o("}")
+            self.close_if(o, flex)
         o("return r->err;")
         if any("goto bad;" in line for line in o.lines[start:]):
             o("bad:")
@@ -751,9 +873,9 @@ class Gen:
             self.emit_write_field(o, f, val, 0)
             if cond != "true":
                 o("}")
-        tagged = sorted([f for f in st.fields if f.tag is not None], key=lambda x: x.tag)
-        if not self.msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             if tagged:
                 o("uint32_t tag_count = 0;")
                 for f in tagged:
@@ -771,11 +893,16 @@ class Gen:
                     o("}")
             else:
                 o("gr_write_uvarint(w, 0);")
-            o("}")
+            self.close_if(o, flex)
         if public:
             o("return w->err;")
         o("}")
         o()
+
+    def tagged_fields(self, st):
+        """st's tagged fields that some version of the message carries, by tag."""
+        fields = [f for f in st.fields if f.tag is not None and self.vcond(f.tagged) != "false"]
+        return sorted(fields, key=lambda x: x.tag)
 
     def tag_written_cond(self, f):
         cond = self.vcond(f.tagged)
@@ -800,9 +927,9 @@ class Gen:
             self.size_field(o, f, "in->%s" % f.c_name, "n", 0)
             if cond != "true":
                 o("}")
-        tagged = sorted([f for f in st.fields if f.tag is not None], key=lambda x: x.tag)
-        if not self.msg.flexible.empty:
-            o("if (flex) {")
+        tagged = self.tagged_fields(st)
+        flex = self.flex_guard()
+        if self.open_if(o, flex):
             o("uint32_t tag_count = 0;")
             for f in tagged:
                 o("if (%s) {" % self.tag_written_cond(f))
@@ -812,7 +939,7 @@ class Gen:
                 o("tag_count++;")
                 o("}")
             o("n += gr_uvarint_size(tag_count);")
-            o("}")
+            self.close_if(o, flex)
         o("return n;")
         o("}")
         o()
@@ -922,10 +1049,10 @@ def generate_file(stem, source_name, api, messages):
     h('#include "protocol/codec.h"')
     h()
     if api:
-        h("#define GR_API_%s %d" % (snake(api[1]).upper(), api[0]))
+        h("#define %s %d" % (api.const(), api.key))
         h()
     c(banner)
-    c('#include "%s.h"' % stem)
+    c('#include "gen/%s.h"' % stem)
     c()
     c("#include <errno.h>")
     c("#include <string.h>")
@@ -939,6 +1066,7 @@ def generate_file(stem, source_name, api, messages):
         h("#define %s_MAX_VERSION %d" % (cp, msg.valid.hi))
         h()
         top = Struct(msg.prefix + "_t", msg.fields, msg.name)
+        reach(msg, top, structs)
         for st in structs:
             emit_struct_decl(h, st)
         emit_struct_decl(h, top)
@@ -960,12 +1088,14 @@ def generate_file(stem, source_name, api, messages):
         c(IS_DEFAULT_DECL % (top.fn, top.c_type))
         c()
         for st in structs:
+            gen.valid = st.within
             gen.emit_init(c, st, True)
             gen.emit_is_default(c, st)
             gen.emit_decode(c, st, False)
             gen.emit_encode(c, st, False)
             gen.emit_size(c, st, False)
             gen.emit_dump(c, st, False)
+        gen.valid = msg.valid
         gen.emit_init(c, top, True)
         gen.emit_is_default(c, top)
         gen.emit_decode(c, top, True)
@@ -1033,14 +1163,14 @@ def generate_registry(files):
     h()
     h("#endif")
     c(banner)
-    c('#include "codec_registry.h"')
+    c('#include "gen/codec_registry.h"')
     c()
     c("#include <string.h>")
     c()
     apis = []
     all_msgs = []
     for stem, api, messages in files:
-        c('#include "%s.h"' % stem)
+        c('#include "gen/%s.h"' % stem)
         for m in messages:
             all_msgs.append(m)
         if api:
@@ -1049,7 +1179,7 @@ def generate_registry(files):
             if len(req) != 1 or len(resp) != 1:
                 raise SchemaError("%s: an API file needs one request and one response" % stem)
             if (req[0].valid.lo, req[0].valid.hi) != (resp[0].valid.lo, resp[0].valid.hi):
-                raise SchemaError("%s: request and response versions differ" % stem)
+                raise SchemaError("%s: request and response versions differ (%s, %s)" % (resp[0].line, req[0].valid, resp[0].valid))
             apis.append((api, req[0], resp[0]))
     c()
     c("const gr_codec_desc_t *const gr_codec_all[] = {")
@@ -1058,14 +1188,14 @@ def generate_registry(files):
     c("};")
     c("const size_t gr_codec_count = sizeof(gr_codec_all) / sizeof(gr_codec_all[0]);")
     c()
-    apis.sort(key=lambda x: x[0][0])
-    keys = [a[0][0] for a in apis]
-    if len(set(keys)) != len(keys):
-        raise SchemaError("duplicate API keys")
+    apis.sort(key=lambda x: x[0].key)
+    for (a, _, _), (b, _, _) in zip(apis, apis[1:]):
+        if a.key == b.key:
+            raise SchemaError("API key %d is both %s and %s" % (a.key, a.name, b.name))
     c("const gr_api_desc_t gr_api_all[] = {")
-    for (key, name), req, resp in apis:
+    for api, req, resp in apis:
         flex = "GR_VERSION_NONE" if req.flexible.empty else str(req.flexible.lo)
-        c('{%d, "%s", %d, %d, %s, &%s_desc, &%s_desc},' % (key, name, req.valid.lo, req.valid.hi, flex, req.prefix, resp.prefix))
+        c('{%d, "%s", %d, %d, %s, &%s_desc, &%s_desc},' % (api.key, api.name, req.valid.lo, req.valid.hi, flex, req.prefix, resp.prefix))
     c("};")
     c("const size_t gr_api_count = sizeof(gr_api_all) / sizeof(gr_api_all[0]);")
     c()
@@ -1084,7 +1214,33 @@ def generate_registry(files):
     c("        return &gr_api_all[i];")
     c("return NULL;")
     c("}")
-    return h.text(), c.text()
+    return h.text(), c.text(), apis
+
+
+def generate_handlers(apis):
+    """The broker's dispatch table: the APIs with a `serve` line, by key."""
+    served = [(api, req) for api, req, _ in apis if api.serve]
+    if not served:
+        raise SchemaError("no API has a 'serve' line: the broker would serve nothing")
+    for api, req in served:
+        if not req.valid.covers(api.serve):
+            raise SchemaError("%s: serves %s v%s, outside %s's versions %s"
+                              % (api.serve_line, api.name, api.serve, req.name, req.valid))
+    c = Out()
+    c("/* Generated from the 'serve' lines of proto/ by tools/gen_codec.py; do not edit. */")
+    c('#include "handlers/handlers.h"')
+    c('#include "handlers/request.h"')
+    c()
+    for api, req in served:
+        c('#include "gen/%s.h"' % api.stem)
+    c()
+    c("const gr_api_handler_t gr_api_handlers[] = {")
+    for api, _ in served:
+        c("{%s, %d, %d, %s}," % (api.const(), api.serve.lo, api.serve.hi, api.handler))
+    c("};")
+    c()
+    c("const size_t gr_api_handler_count = sizeof(gr_api_handlers) / sizeof(gr_api_handlers[0]);")
+    return c.text()
 
 
 def clang_format(text, path):
@@ -1136,12 +1292,14 @@ def main():
             write_if_changed(os.path.join(args.out, stem + ".h"), htext)
             write_if_changed(os.path.join(args.out, stem + ".c"), ctext)
             files.append((stem, api, messages))
-        htext, ctext = generate_registry(files)
+        htext, ctext, apis = generate_registry(files)
+        handlers = generate_handlers(apis)
     except SchemaError as e:
         sys.stderr.write("gen_codec: %s\n" % e)
         return 1
     write_if_changed(os.path.join(args.out, "codec_registry.h"), htext)
     write_if_changed(os.path.join(args.out, "codec_registry.c"), ctext)
+    write_if_changed(os.path.join(args.out, "api_handlers.c"), handlers)
     return 0
 
 

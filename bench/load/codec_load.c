@@ -43,11 +43,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec_registry.h"
-#include "create_topics.h"
-#include "fetch.h"
-#include "headers.h"
-#include "produce.h"
+#include "gen/codec_registry.h"
+#include "gen/create_topics.h"
+#include "gen/fetch.h"
+#include "gen/headers.h"
+#include "gen/produce.h"
 #include "protocol/kerr.h"
 #include "protocol/records.h"
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "admin/admin.h"
-#include "api_versions.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/api_versions.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 #include "protocol/frame.h"
 
 #define ADMIN_CLIENT_ID      "gregor-admin"

@@ -4,7 +4,7 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "describe_cluster.h"
+#include "gen/describe_cluster.h"
 
 #define DESCRIBE_CLUSTER_MAX_V 1
 

@@ -11,8 +11,8 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "describe_configs.h"
-#include "incremental_alter_configs.h"
+#include "gen/describe_configs.h"
+#include "gen/incremental_alter_configs.h"
 
 #define RESOURCE_TOPIC  2
 #define RESOURCE_BROKER 4

@@ -16,13 +16,13 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "delete_groups.h"
-#include "describe_groups.h"
-#include "list_groups.h"
-#include "list_offsets.h"
-#include "metadata.h"
-#include "offset_commit.h"
-#include "offset_fetch.h"
+#include "gen/delete_groups.h"
+#include "gen/describe_groups.h"
+#include "gen/list_groups.h"
+#include "gen/list_offsets.h"
+#include "gen/metadata.h"
+#include "gen/offset_commit.h"
+#include "gen/offset_fetch.h"
 
 #define LIST_GROUPS_MAX_V     4
 #define DESCRIBE_GROUPS_MAX_V 5

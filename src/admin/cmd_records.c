@@ -8,7 +8,7 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "delete_records.h"
+#include "gen/delete_records.h"
 
 #define DELETE_RECORDS_MAX_V 2
 #define RECORDS_TIMEOUT_MS   30000

@@ -10,11 +10,11 @@
 #include "admin/admin.h"
 #include "admin/common.h"
 #include "metadata/zk_json.h"
-#include "create_partitions.h"
-#include "create_topics.h"
-#include "delete_topics.h"
-#include "describe_configs.h"
-#include "metadata.h"
+#include "gen/create_partitions.h"
+#include "gen/create_topics.h"
+#include "gen/delete_topics.h"
+#include "gen/describe_configs.h"
+#include "gen/metadata.h"
 
 #define TOPICS_TIMEOUT_MS   30000
 #define CONFIGS_MAX         64
@@ -38,8 +38,6 @@ static const char help[] =
 static const char *const subcommands[] = {"list",  "describe",       "create", "delete",
                                           "alter", "add-partitions", NULL};
 
-typedef gr_metadata_response_metadata_response_topic_t md_topic_t;
-
 static int fetch_metadata(gr_admin_t *a, const char *topic, gr_metadata_response_t *resp)
 {
     int16_t v = gr_admin_version(a, GR_API_METADATA, METADATA_MAX_V);
@@ -58,7 +56,7 @@ static int fetch_metadata(gr_admin_t *a, const char *topic, gr_metadata_response
 
 static int cmp_topic(const void *x, const void *y)
 {
-    const md_topic_t *a = x, *b = y;
+    const gr_metadata_response_metadata_response_topic_t *a = x, *b = y;
     int n = a->name.len < b->name.len ? a->name.len : b->name.len;
     int c = memcmp(a->name.ptr, b->name.ptr, (size_t)(n > 0 ? n : 0));
     return c ? c : a->name.len - b->name.len;
@@ -74,7 +72,7 @@ static int topics_list(gr_admin_t *a)
     if (a->json) {
         printf("[");
         for (int32_t i = 0; i < md.topics_count; i++) {
-            md_topic_t *t = &md.topics[i];
+            gr_metadata_response_metadata_response_topic_t *t = &md.topics[i];
             printf("%s{\"topic\":", i ? "," : "");
             gr_json_strn(stdout, t->name.ptr, t->name.len);
             printf(",\"partitions\":%d,\"replication_factor\":%d,\"internal\":%s}",
@@ -89,7 +87,7 @@ static int topics_list(gr_admin_t *a)
     gr_table_t table;
     gr_table_init(&table, headers, 3);
     for (int32_t i = 0; i < md.topics_count; i++) {
-        md_topic_t *t = &md.topics[i];
+        gr_metadata_response_metadata_response_topic_t *t = &md.topics[i];
         char parts[16], rf[16];
         snprintf(parts, sizeof parts, "%d", t->partitions_count);
         snprintf(rf, sizeof rf, "%d",
@@ -134,7 +132,7 @@ static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool 
         snprintf(buf + used, len - used, "]");
 }
 
-static void describe_json(gr_admin_t *a, md_topic_t *t,
+static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
                           gr_describe_configs_response_describe_configs_result_t *conf, bool first)
 {
     char uuid[GR_UUID_STRING_CHARS + 1], reps[256], isr[256];
@@ -163,7 +161,7 @@ static void describe_json(gr_admin_t *a, md_topic_t *t,
     (void)a;
 }
 
-static void describe_table(gr_admin_t *a, md_topic_t *t,
+static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
                            gr_describe_configs_response_describe_configs_result_t *conf)
 {
     char uuid[GR_UUID_STRING_CHARS + 1];
@@ -206,7 +204,7 @@ static int topics_describe(gr_admin_t *a)
         printf("[");
     bool first = true;
     for (int32_t i = 0; i < md.topics_count; i++) {
-        md_topic_t *t = &md.topics[i];
+        gr_metadata_response_metadata_response_topic_t *t = &md.topics[i];
         if (t->error_code) {
             gr_admin_report(gr_admin_text(a, t->name), t->error_code, gr_str(NULL));
             rc = GR_ADMIN_EXIT_FAILED;

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "admin/admin.h"
-#include "metadata.h"
+#include "gen/metadata.h"
 
 #define ROUTE_METADATA_MIN_V 1 /* the first with controller_id */
 #define ROUTE_METADATA_MAX_V 12

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec_registry.h"
+#include "gen/codec_registry.h"
 #include "controller/controller_int.h"
 #include "protocol/reader.h"
 #include "protocol/writer.h"

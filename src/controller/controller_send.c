@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "net/peer.h"
-#include "stop_replica.h"
-#include "update_metadata.h"
+#include "gen/stop_replica.h"
+#include "gen/update_metadata.h"
 
 #define LEADER_AND_ISR_VERSION        7
 #define UPDATE_METADATA_VERSION       8
@@ -26,12 +26,6 @@
 #define PLAINTEXT_PROTOCOL            0 /* SecurityProtocol.PLAINTEXT's id */
 #define LEADER_EPOCH_DURING_DELETE    (-2)
 #define CONTROLLER_REQUEST_TIMEOUT_MS 30000
-
-typedef gr_leader_and_isr_request_leader_and_isr_topic_state_t lisr_topic_t;
-typedef gr_leader_and_isr_request_leader_and_isr_partition_state_t lisr_state_t;
-typedef gr_update_metadata_request_update_metadata_topic_state_t um_topic_t;
-typedef gr_update_metadata_request_update_metadata_partition_state_t um_state_t;
-typedef gr_stop_replica_request_stop_replica_topic_state_t sr_topic_t;
 
 void ctl_broker_drop_peer(gr_ctl_broker_t *br)
 {
@@ -127,8 +121,9 @@ static void send_request(gr_controller_t *c, gr_ctl_broker_t *br, int16_t key, i
 
 /* ---- LeaderAndIsr ----------------------------------------------------------------------- */
 
-static void fill_lisr_state(gr_controller_t *c, const gr_ctl_partition_t *p, int32_t index,
-                            lisr_state_t *s)
+static void fill_leader_and_isr_state(gr_controller_t *c, const gr_ctl_partition_t *p,
+                                      int32_t index,
+                                      gr_leader_and_isr_request_leader_and_isr_partition_state_t *s)
 {
     gr_leader_and_isr_request_leader_and_isr_partition_state_init(s);
     s->partition_index = index;
@@ -142,7 +137,7 @@ static void fill_lisr_state(gr_controller_t *c, const gr_ctl_partition_t *p, int
     s->replicas_count = p->replica_count;
 }
 
-static bool lisr_wanted(const gr_ctl_partition_t *p, int32_t broker, bool full)
+static bool leader_and_isr_wanted(const gr_ctl_partition_t *p, int32_t broker, bool full)
 {
     return p->has_state && (full || p->changed) && is_replica(p, broker);
 }
@@ -167,7 +162,8 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
     for (gr_ctl_topic_t *t = c->topics; t && req.topic_states && req.live_leaders; t = t->next) {
         if (t->deleting)
             continue;
-        lisr_topic_t *ts = &req.topic_states[req.topic_states_count];
+        gr_leader_and_isr_request_leader_and_isr_topic_state_t *ts =
+            &req.topic_states[req.topic_states_count];
         gr_leader_and_isr_request_leader_and_isr_topic_state_init(ts);
         ts->topic_name = str_of(t->name);
         ts->topic_id = t->id;
@@ -177,9 +173,9 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
             break;
         ts->partition_states_count = 0;
         for (int32_t i = 0; i < t->partition_count; i++)
-            if (lisr_wanted(&t->partitions[i], br->node.id, full))
-                fill_lisr_state(c, &t->partitions[i], i,
-                                &ts->partition_states[ts->partition_states_count++]);
+            if (leader_and_isr_wanted(&t->partitions[i], br->node.id, full))
+                fill_leader_and_isr_state(c, &t->partitions[i], i,
+                                          &ts->partition_states[ts->partition_states_count++]);
         partitions += ts->partition_states_count;
         if (ts->partition_states_count > 0)
             req.topic_states_count++;
@@ -202,8 +198,10 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
 
 /* ---- UpdateMetadata -------------------------------------------------------------------- */
 
-static void fill_um_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t index, um_state_t *s,
-                          gr_arena_t *arena)
+static void
+fill_update_metadata_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t index,
+                           gr_update_metadata_request_update_metadata_partition_state_t *s,
+                           gr_arena_t *arena)
 {
     const gr_ctl_partition_t *p = &t->partitions[index];
     gr_update_metadata_request_update_metadata_partition_state_init(s);
@@ -225,7 +223,8 @@ static void fill_um_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t i
             s->offline_replicas[s->offline_replicas_count++] = p->replicas[r];
 }
 
-static int fill_um_brokers(gr_controller_t *c, gr_update_metadata_request_t *req, gr_arena_t *arena)
+static int fill_update_metadata_brokers(gr_controller_t *c, gr_update_metadata_request_t *req,
+                                        gr_arena_t *arena)
 {
     req->live_brokers =
         gr_arena_alloc(arena, sizeof *req->live_brokers * (size_t)(c->broker_count + 1));
@@ -261,7 +260,7 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
     req.controller_epoch = c->epoch;
     req.broker_epoch = br->czxid;
     req.type = UPDATE_METADATA_FULL;
-    int rc = fill_um_brokers(c, &req, &arena);
+    int rc = fill_update_metadata_brokers(c, &req, &arena);
     int32_t topics = 0;
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
         topics++;
@@ -269,7 +268,8 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
     for (gr_ctl_topic_t *t = c->topics; rc == 0 && t; t = t->next) {
         if (!req.topic_states || t->partition_count == 0)
             continue;
-        um_topic_t *ts = &req.topic_states[req.topic_states_count++];
+        gr_update_metadata_request_update_metadata_topic_state_t *ts =
+            &req.topic_states[req.topic_states_count++];
         gr_update_metadata_request_update_metadata_topic_state_init(ts);
         ts->topic_name = str_of(t->name);
         ts->topic_id = t->id;
@@ -281,7 +281,7 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
         }
         ts->partition_states_count = t->partition_count;
         for (int32_t i = 0; i < t->partition_count; i++)
-            fill_um_state(c, t, i, &ts->partition_states[i], &arena);
+            fill_update_metadata_state(c, t, i, &ts->partition_states[i], &arena);
     }
     if (rc || !req.topic_states) {
         br->needs_full = true;
@@ -340,7 +340,8 @@ void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br)
     for (gr_ctl_topic_t *t = c->topics; req.topic_states && t; t = t->next) {
         if (!t->deleting || t->znodes_deleting)
             continue;
-        sr_topic_t *ts = &req.topic_states[req.topic_states_count];
+        gr_stop_replica_request_stop_replica_topic_state_t *ts =
+            &req.topic_states[req.topic_states_count];
         gr_stop_replica_request_stop_replica_topic_state_init(ts);
         ts->topic_name = str_of(t->name);
         ts->partition_states =

@@ -28,7 +28,7 @@
 #include "group/coordinator.h"
 #include "log/log.h"
 #include "metadata/topics.h"
-#include "consumer_offsets.h"
+#include "gen/consumer_offsets.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 #include "protocol/arena.h"

@@ -19,7 +19,7 @@
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
-#include "consumer_offsets.h"
+#include "gen/consumer_offsets.h"
 #include "group/coordinator_int.h"
 #include "protocol/arena.h"
 #include "protocol/records.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consumer_protocol.h"
+#include "gen/consumer_protocol.h"
 #include "group/group_int.h"
 #include "protocol/arena.h"
 #include "protocol/reader.h"

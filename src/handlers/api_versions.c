@@ -4,7 +4,7 @@
  * feature fields as a ZooKeeper-mode Kafka 3.8 broker does: no supported or
  * finalized features, and finalized features epoch -1.
  */
-#include "api_versions.h"
+#include "gen/api_versions.h"
 #include "core/context.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"

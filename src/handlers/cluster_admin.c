@@ -27,8 +27,8 @@
 #include "log/log_dir.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
-#include "describe_cluster.h"
-#include "describe_log_dirs.h"
+#include "gen/describe_cluster.h"
+#include "gen/describe_log_dirs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
 
@@ -61,7 +61,7 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     size_t n = b->cluster->node_count;
     resp.brokers = gr_request_alloc_array(req, n ? n : 1, sizeof(*resp.brokers));
     if (!resp.brokers) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -79,12 +79,10 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
 }
 
-typedef gr_describe_log_dirs_response_describe_log_dirs_topic_t dir_topic_t;
-
 /* Fills out with topic's partitions that want names (all if want is NULL). 0 or -ENOMEM. */
 static int describe_topic_dir(gr_request_t *req, gr_topic_t *topic,
                               const gr_describe_log_dirs_request_describable_log_dir_topic_t *want,
-                              dir_topic_t *out)
+                              gr_describe_log_dirs_response_describe_log_dirs_topic_t *out)
 {
     gr_describe_log_dirs_response_describe_log_dirs_topic_init(out);
     out->name = gr_str(topic->name);
@@ -112,7 +110,7 @@ static int describe_topic_dir(gr_request_t *req, gr_topic_t *topic,
 
 typedef struct all_topics {
     gr_request_t *req;
-    dir_topic_t *out;
+    gr_describe_log_dirs_response_describe_log_dirs_topic_t *out;
     int32_t count;
     int err;
 } all_topics_t;
@@ -184,5 +182,5 @@ void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

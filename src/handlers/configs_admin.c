@@ -41,24 +41,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alter_configs.h"
+#include "gen/alter_configs.h"
 #include "controller/zk_admin.h"
 #include "core/context.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
-#include "describe_configs.h"
+#include "gen/describe_configs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
-#include "incremental_alter_configs.h"
+#include "gen/incremental_alter_configs.h"
 
 #define DESCRIBE_DOCS_VERSION  3 /* config types and documentation */
 #define DESCRIBE_ISDEFAULT_MAX 0 /* is_default exists in v0 only */
 
 enum alter_op { OP_SET = 0, OP_DELETE = 1, OP_APPEND = 2, OP_SUBTRACT = 3 };
-
-typedef gr_describe_configs_response_describe_configs_result_t describe_result_t;
-typedef gr_describe_configs_response_describe_configs_resource_result_t describe_entry_t;
 
 /* ---- DescribeConfigs ---- */
 
@@ -82,7 +79,7 @@ static bool key_wanted(const describe_ctx_t *ctx, const char *key)
 
 /* Copies n synonyms into out (v1+, when asked). 0 or -ENOMEM. */
 static int fill_synonyms(const describe_ctx_t *ctx, const gr_config_synonym_t *syn, int n,
-                         describe_entry_t *out)
+                         gr_describe_configs_response_describe_configs_resource_result_t *out)
 {
     if (!ctx->synonyms || ctx->req->api_version < 1 || n == 0)
         return 0;
@@ -100,7 +97,7 @@ static int fill_synonyms(const describe_ctx_t *ctx, const gr_config_synonym_t *s
 
 static void fill_entry(const describe_ctx_t *ctx, const char *name, const char *value,
                        int8_t source, int type, bool read_only, const char *doc,
-                       describe_entry_t *out)
+                       gr_describe_configs_response_describe_configs_resource_result_t *out)
 {
     gr_describe_configs_response_describe_configs_resource_result_init(out);
     out->name = gr_str(name);
@@ -115,7 +112,7 @@ static void fill_entry(const describe_ctx_t *ctx, const char *name, const char *
 }
 
 static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_topic_t *topic,
-                          describe_result_t *out)
+                          gr_describe_configs_response_describe_configs_result_t *out)
 {
     size_t n = gr_topic_config_def_count();
     out->configs = gr_request_alloc_array(ctx->req, (int64_t)n, sizeof(*out->configs));
@@ -128,7 +125,7 @@ static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_to
             continue;
         gr_config_described_t d;
         gr_topic_config_describe(b, topic, def, &d);
-        describe_entry_t *e = &out->configs[count++];
+        gr_describe_configs_response_describe_configs_resource_result_t *e = &out->configs[count++];
         fill_entry(ctx, def->name, d.value, d.source, def->type, false, def->doc, e);
         if (fill_synonyms(ctx, d.synonyms, d.synonym_count, e))
             return -ENOMEM;
@@ -137,7 +134,8 @@ static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_to
     return 0;
 }
 
-static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx, describe_result_t *out)
+static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
+                           gr_describe_configs_response_describe_configs_result_t *out)
 {
     size_t n = gr_config_key_count();
     out->configs = gr_request_alloc_array(ctx->req, (int64_t)n, sizeof(*out->configs));
@@ -158,7 +156,8 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx, describe_r
         if (e.def->default_value)
             syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.def->default_value,
                                                 GR_DESCRIBE_SOURCE_DEFAULT};
-        describe_entry_t *entry = &out->configs[count++];
+        gr_describe_configs_response_describe_configs_resource_result_t *entry =
+            &out->configs[count++];
         fill_entry(ctx, e.def->name, e.value, source, e.def->type, true, NULL, entry);
         if (fill_synonyms(ctx, syn, nsyn, entry))
             return -ENOMEM;
@@ -167,14 +166,16 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx, describe_r
     return 0;
 }
 
-static void describe_error(gr_request_t *req, describe_result_t *out, gr_kerr_t err,
-                           const char *msg)
+static void describe_error(gr_request_t *req,
+                           gr_describe_configs_response_describe_configs_result_t *out,
+                           gr_kerr_t err, const char *msg)
 {
     out->error_code = err;
     out->error_message = gr_admin_message(req, msg);
 }
 
-static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx, describe_result_t *out)
+static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
+                             gr_describe_configs_response_describe_configs_result_t *out)
 {
     const gr_describe_configs_request_describe_configs_resource_t *want = ctx->want;
     char msg[GR_ADMIN_MSG_MAX];
@@ -226,12 +227,12 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
     int32_t n = in.resources_count > 0 ? in.resources_count : 0;
     resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
     if (!resp.results) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.results_count = n;
     for (int32_t i = 0; i < n; i++) {
-        describe_result_t *out = &resp.results[i];
+        gr_describe_configs_response_describe_configs_result_t *out = &resp.results[i];
         gr_describe_configs_response_describe_configs_result_init(out);
         out->resource_type = in.resources[i].resource_type;
         out->resource_name = in.resources[i].resource_name;
@@ -244,7 +245,7 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
                               req->api_version >= DESCRIBE_DOCS_VERSION &&
                                   in.include_documentation};
         if (describe_resource(b, &ctx, out)) {
-            gr_conn_close(req->conn, "out of memory");
+            gr_request_fail(req, "out of memory");
             return;
         }
     }
@@ -577,7 +578,7 @@ void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }
 
 void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
@@ -619,5 +620,5 @@ void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

@@ -10,10 +10,10 @@
 
 #include "handlers/handlers.h"
 #include "handlers/request.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "replica/requests.h"
-#include "stop_replica.h"
-#include "update_metadata.h"
+#include "gen/stop_replica.h"
+#include "gen/update_metadata.h"
 
 typedef struct controller_request {
     gr_request_t *req;

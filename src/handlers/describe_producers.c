@@ -13,17 +13,12 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
-#include "describe_producers.h"
+#include "gen/describe_producers.h"
 #include "handlers/handlers.h"
-
-typedef gr_describe_producers_request_topic_request_t topic_req_t;
-typedef gr_describe_producers_response_topic_response_t topic_resp_t;
-typedef gr_describe_producers_response_partition_response_t partition_resp_t;
-typedef gr_describe_producers_response_producer_state_t producer_resp_t;
 
 /* Fills out for one partition; false when out of memory. */
 static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
-                               partition_resp_t *out)
+                               gr_describe_producers_response_partition_response_t *out)
 {
     gr_describe_producers_response_partition_response_init(out);
     out->partition_index = index;
@@ -32,14 +27,14 @@ static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t ind
     if (out->error_code)
         return true;
     const gr_producer_state_t *ps = gr_log_producer_state(p->log);
-    out->active_producers =
-        gr_request_alloc_array(req, (int64_t)ps->count, sizeof(producer_resp_t));
+    out->active_producers = gr_request_alloc_array(
+        req, (int64_t)ps->count, sizeof(gr_describe_producers_response_producer_state_t));
     if (!out->active_producers)
         return false;
     out->active_producers_count = (int32_t)ps->count;
     for (size_t i = 0; i < ps->count; i++) {
         const gr_producer_entry_t *e = &ps->entries[i];
-        producer_resp_t *o = &out->active_producers[i];
+        gr_describe_producers_response_producer_state_t *o = &out->active_producers[i];
         gr_describe_producers_response_producer_state_init(o);
         o->producer_id = e->producer_id;
         o->producer_epoch = e->epoch;
@@ -64,8 +59,8 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
         goto oom;
     resp.topics_count = topics;
     for (int32_t t = 0; t < topics; t++) {
-        const topic_req_t *want = &in.topics[t];
-        topic_resp_t *out = &resp.topics[t];
+        const gr_describe_producers_request_topic_request_t *want = &in.topics[t];
+        gr_describe_producers_response_topic_response_t *out = &resp.topics[t];
         gr_describe_producers_response_topic_response_init(out);
         out->name = want->name;
         int32_t n = want->partition_indexes_count > 0 ? want->partition_indexes_count : 0;
@@ -83,5 +78,5 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 oom:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

@@ -34,15 +34,13 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
-#include "fetch.h"
+#include "gen/fetch.h"
 #include "handlers/handlers.h"
 
 #define GR_ISOLATION_READ_COMMITTED 1
 #define GR_FETCH_INITIAL_EPOCH      0
 #define GR_FETCH_FINAL_EPOCH        (-1)
 #define GR_MS_PER_SEC               1000.0
-
-typedef gr_fetch_response_partition_data_t partition_data_t;
 
 typedef struct fetch_op fetch_op_t;
 
@@ -89,7 +87,7 @@ typedef struct fetch_budget {
 /* Reads one partition into out. Returns true if it carries an error. */
 static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
                            const gr_fetch_request_fetch_partition_t *in, fetch_budget_t *budget,
-                           partition_data_t *out)
+                           gr_fetch_response_partition_data_t *out)
 {
     int16_t version = op->req->api_version;
     out->partition_index = in->partition;
@@ -171,7 +169,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
             return true;
         tout->partitions_count = n;
         for (int32_t i = 0; i < n; i++) {
-            partition_data_t *pout = &tout->partitions[i];
+            gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
             gr_fetch_response_partition_data_init(pout);
             any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
         }
@@ -305,7 +303,7 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
 {
     fetch_op_t *op = gr_request_alloc(req, sizeof(*op));
     if (!op) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     if (gr_request_decode(req, &op->in))
@@ -316,7 +314,7 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         op->in.topics_count = 0;
     op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
     if (!op->held) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     /* Epochs 0 (new session) and -1 (no session) are full fetches, served

@@ -18,13 +18,13 @@
 
 #include "core/context.h"
 #include "handlers/request.h"
-#include "delete_groups.h"
-#include "describe_groups.h"
-#include "find_coordinator.h"
+#include "gen/delete_groups.h"
+#include "gen/describe_groups.h"
+#include "gen/find_coordinator.h"
 #include "group/coordinator.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
-#include "list_groups.h"
+#include "gen/list_groups.h"
 
 #define GR_COORDINATOR_KEY_GROUP          0
 #define GR_COORDINATOR_KEY_TRANSACTION    1

@@ -21,10 +21,10 @@
 #include "handlers/request.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
-#include "heartbeat.h"
-#include "join_group.h"
-#include "leave_group.h"
-#include "sync_group.h"
+#include "gen/heartbeat.h"
+#include "gen/join_group.h"
+#include "gen/leave_group.h"
+#include "gen/sync_group.h"
 
 #define GR_JOIN_NULLABLE_PROTOCOL_VERSION 7 /* protocol name may be null from v7 */
 #define GR_JOIN_REQUIRE_MEMBER_ID_VERSION 4 /* KIP-394 */

@@ -26,15 +26,12 @@
 #include "metadata/topics.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
-#include "offset_commit.h"
-#include "offset_delete.h"
-#include "offset_fetch.h"
+#include "gen/offset_commit.h"
+#include "gen/offset_delete.h"
+#include "gen/offset_fetch.h"
 
 #define GR_OFFSET_FETCH_GROUP_ERROR_VERSION 2 /* top-level error code from v2 */
 #define GR_OFFSET_FETCH_BATCH_VERSION       8
-
-typedef gr_offset_commit_request_offset_commit_request_topic_t commit_topic_t;
-typedef gr_offset_commit_response_offset_commit_response_topic_t commit_topic_resp_t;
 
 static bool partition_exists(gr_broker_t *b, gr_str_t topic, int32_t partition)
 {
@@ -59,8 +56,9 @@ static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
     int64_t expire = in->retention_time_ms >= 0 ? gr_broker_now_ms(b) + in->retention_time_ms : -1;
     int32_t n = 0;
     for (int32_t t = 0; t < in->topics_count; t++) {
-        const commit_topic_t *tin = &in->topics[t];
-        commit_topic_resp_t *tout = &resp->topics[resp->topics_count++];
+        const gr_offset_commit_request_offset_commit_request_topic_t *tin = &in->topics[t];
+        gr_offset_commit_response_offset_commit_response_topic_t *tout =
+            &resp->topics[resp->topics_count++];
         tout->name = tin->name;
         tout->partitions =
             gr_request_alloc_array(req, tin->partitions_count, sizeof(*tout->partitions));

@@ -22,7 +22,7 @@
 #include "handlers/request.h"
 #include "metadata/producer_ids.h"
 #include "handlers/handlers.h"
-#include "init_producer_id.h"
+#include "gen/init_producer_id.h"
 
 #define PRODUCER_FENCED_MIN_VERSION 4
 #define EPOCH_BUMP_MIN_VERSION      3
@@ -60,7 +60,7 @@ static void new_producer_id(gr_broker_t *b, gr_request_t *req)
 {
     init_op_t *op = gr_request_alloc(req, sizeof *op);
     if (!op) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     op->req = req;

@@ -37,14 +37,9 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
-#include "list_offsets.h"
+#include "gen/list_offsets.h"
 
 #define GR_LIST_OFFSETS_EARLIEST_LOCAL (-4LL) /* KIP-405, v8+ */
-
-typedef gr_list_offsets_request_list_offsets_topic_t topic_req_t;
-typedef gr_list_offsets_request_list_offsets_partition_t partition_req_t;
-typedef gr_list_offsets_response_list_offsets_topic_response_t topic_resp_t;
-typedef gr_list_offsets_response_list_offsets_partition_response_t partition_resp_t;
 
 /* One asked partition, for spotting duplicates. */
 typedef struct asked {
@@ -130,8 +125,9 @@ static gr_kerr_t lookup(gr_broker_t *b, const gr_list_offsets_request_t *in, gr_
 }
 
 static void list_partition(gr_broker_t *b, gr_request_t *req, const gr_list_offsets_request_t *in,
-                           gr_topic_t *topic, const partition_req_t *want, bool dup,
-                           partition_resp_t *out)
+                           gr_topic_t *topic,
+                           const gr_list_offsets_request_list_offsets_partition_t *want, bool dup,
+                           gr_list_offsets_response_list_offsets_partition_response_t *out)
 {
     int16_t version = req->api_version;
     gr_list_offsets_response_list_offsets_partition_response_init(out);
@@ -181,17 +177,18 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
     for (int32_t t = 0; t < topics; t++)
         total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
     resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
-    partition_resp_t *parts = gr_request_alloc_array(req, total, sizeof(*parts));
+    gr_list_offsets_response_list_offsets_partition_response_t *parts =
+        gr_request_alloc_array(req, total, sizeof(*parts));
     bool *dup = gr_request_alloc_array(req, total, sizeof(bool));
     if (!resp.topics || !parts || !dup || find_duplicates(&in, total, dup)) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.topics_count = topics;
     size_t n = 0;
     for (int32_t t = 0; t < topics; t++) {
-        const topic_req_t *want = &in.topics[t];
-        topic_resp_t *out = &resp.topics[t];
+        const gr_list_offsets_request_list_offsets_topic_t *want = &in.topics[t];
+        gr_list_offsets_response_list_offsets_topic_response_t *out = &resp.topics[t];
         gr_list_offsets_response_list_offsets_topic_response_init(out);
         out->name = want->name;
         out->partitions = &parts[n];

@@ -19,7 +19,7 @@
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "handlers/handlers.h"
-#include "metadata.h"
+#include "gen/metadata.h"
 
 /* Bitfields of ACL operations allowed when no authorizer is configured. */
 #define GR_ACL_OPS_ALL_TOPIC 3576 /* read, write, create, delete, alter, describe, configs */

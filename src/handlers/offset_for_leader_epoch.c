@@ -21,15 +21,11 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
-#include "offset_for_leader_epoch.h"
+#include "gen/offset_for_leader_epoch.h"
 
-typedef gr_offset_for_leader_epoch_request_offset_for_leader_topic_t topic_req_t;
-typedef gr_offset_for_leader_epoch_request_offset_for_leader_partition_t partition_req_t;
-typedef gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_t topic_resp_t;
-typedef gr_offset_for_leader_epoch_response_epoch_end_offset_t partition_resp_t;
-
-static void end_offset(const gr_broker_t *b, gr_topic_t *topic, const partition_req_t *want,
-                       partition_resp_t *out)
+static void end_offset(const gr_broker_t *b, gr_topic_t *topic,
+                       const gr_offset_for_leader_epoch_request_offset_for_leader_partition_t *want,
+                       gr_offset_for_leader_epoch_response_epoch_end_offset_t *out)
 {
     gr_offset_for_leader_epoch_response_epoch_end_offset_init(out);
     out->partition = want->partition;
@@ -61,16 +57,17 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
     for (int32_t t = 0; t < topics; t++)
         total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
     resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
-    partition_resp_t *parts = gr_request_alloc_array(req, total, sizeof(*parts));
+    gr_offset_for_leader_epoch_response_epoch_end_offset_t *parts =
+        gr_request_alloc_array(req, total, sizeof(*parts));
     if (!resp.topics || !parts) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     resp.topics_count = topics;
     size_t n = 0;
     for (int32_t t = 0; t < topics; t++) {
-        const topic_req_t *want = &in.topics[t];
-        topic_resp_t *out = &resp.topics[t];
+        const gr_offset_for_leader_epoch_request_offset_for_leader_topic_t *want = &in.topics[t];
+        gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_t *out = &resp.topics[t];
         gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_init(out);
         out->topic = want->topic;
         out->partitions = &parts[n];

@@ -50,9 +50,9 @@
 #include "metadata/topics_cluster.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
-#include "create_partitions.h"
-#include "delete_records.h"
-#include "elect_leaders.h"
+#include "gen/create_partitions.h"
+#include "gen/delete_records.h"
+#include "gen/elect_leaders.h"
 #include "controller/zk_admin.h"
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
@@ -65,10 +65,10 @@
 
 /* ---- CreatePartitions ---- */
 
-typedef gr_create_partitions_request_create_partitions_topic_t grow_req_t;
-
-static gr_kerr_t check_grow_assignments(gr_broker_t *b, const grow_req_t *want, int32_t adding,
-                                        char *msg, size_t len)
+static gr_kerr_t
+check_grow_assignments(gr_broker_t *b,
+                       const gr_create_partitions_request_create_partitions_topic_t *want,
+                       int32_t adding, char *msg, size_t len)
 {
     if (want->assignments_count == GR_NULL_LEN)
         return GR_KERR_NONE;
@@ -150,7 +150,8 @@ static void finish_grow(gr_request_t *req, void *arg, bool timed_out)
     gr_request_respond(req, &cg->resp);
 }
 
-static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req,
+                              const gr_create_partitions_request_create_partitions_topic_t *want,
                               gr_admin_wait_t *w, grow_state_t *st)
 {
     gr_topic_t *topic = gr_topics_find(b->topics, st->name, strlen(st->name));
@@ -178,7 +179,8 @@ static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req, const grow_req_
     return GR_KERR_NONE;
 }
 
-static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req, const grow_req_t *want,
+static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req,
+                            const gr_create_partitions_request_create_partitions_topic_t *want,
                             bool validate_only, char *msg, size_t len, gr_admin_wait_t *w,
                             grow_state_t *st)
 {
@@ -236,7 +238,7 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     gr_admin_key_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.results || !dup || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     cluster_grow_t *cg = gr_request_alloc(req, sizeof *cg);
@@ -246,7 +248,7 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     if (!cg || !states ||
         (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, all_grown, finish_grow, cg)))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (int32_t i = 0; i < n; i++)
@@ -348,7 +350,7 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }
 
 /* ---- ElectLeaders ---- */
@@ -422,5 +424,5 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     gr_request_respond(req, &resp);
     return;
 fail:
-    gr_conn_close(req->conn, "out of memory");
+    gr_request_fail(req, "out of memory");
 }

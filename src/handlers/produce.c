@@ -41,7 +41,7 @@
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "log/clean_batch.h"
-#include "produce.h"
+#include "gen/produce.h"
 #include "protocol/batch_timestamps.h"
 #include "protocol/records.h"
 
@@ -51,9 +51,8 @@
 #define GR_ISR_SIZE    1 /* single node: the leader alone */
 #define GR_ERROR_MAX   200
 
-typedef gr_produce_response_partition_produce_response_t partition_resp_t;
-
-static void set_error(gr_request_t *req, partition_resp_t *out, gr_kerr_t err, const char *msg)
+static void set_error(gr_request_t *req, gr_produce_response_partition_produce_response_t *out,
+                      gr_kerr_t err, const char *msg)
 {
     out->error_code = err;
     out->base_offset = -1;
@@ -139,8 +138,9 @@ typedef struct produce_op produce_op_t;
 
 typedef struct recompress_job {
     gr_broker_t *b;
-    produce_op_t *op;      /* NULL once the request's connection has closed */
-    partition_resp_t *out; /* in the request's arena: valid while op is */
+    produce_op_t *op; /* NULL once the request's connection has closed */
+    gr_produce_response_partition_produce_response_t
+        *out; /* in the request's arena: valid while op is */
     char *topic;
     gr_uuid_t topic_id;
     int32_t partition;
@@ -198,7 +198,7 @@ static int recompress_job_run(void *arg)
  * filled: the original offsets for a duplicate, or the error.
  */
 static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *data, size_t len,
-                           partition_resp_t *out)
+                           gr_produce_response_partition_produce_response_t *out)
 {
     gr_batch_header_t h;
     gr_producer_batch_t dup;
@@ -230,7 +230,8 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
 
 /* Appends validated batches to p and fills out. */
 static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, gr_partition_t *p,
-                            uint8_t *data, size_t len, partition_resp_t *out)
+                            uint8_t *data, size_t len,
+                            gr_produce_response_partition_produce_response_t *out)
 {
     gr_log_append_info_t info;
     if (!producer_check(req, p, data, len, out))
@@ -298,10 +299,9 @@ static void recompress_job_done(void *arg, int result)
         produce_finish(op);
 }
 
-static void produce_cancel(gr_resp_slot_t *slot, void *arg)
+/* Tells the jobs still out that op, and the response they fill, are gone. */
+static void produce_detach_jobs(produce_op_t *op)
 {
-    produce_op_t *op = arg;
-    (void)slot;
     for (int i = 0; i < op->job_count; i++) {
         if (!op->jobs[i])
             continue; /* already back and freed */
@@ -310,9 +310,16 @@ static void produce_cancel(gr_resp_slot_t *slot, void *arg)
     }
 }
 
+static void produce_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    produce_detach_jobs(arg);
+}
+
 /* Hands the batches to the worker; false (out filled) if that fails. */
 static bool recompress_submit(produce_op_t *op, gr_topic_t *topic, gr_partition_t *p,
-                              const uint8_t *data, size_t len, partition_resp_t *out)
+                              const uint8_t *data, size_t len,
+                              gr_produce_response_partition_produce_response_t *out)
 {
     recompress_job_t *job = calloc(1, sizeof(*job));
     if (job) {
@@ -349,7 +356,7 @@ static bool recompress_submit(produce_op_t *op, gr_topic_t *topic, gr_partition_
 
 static void produce_partition(produce_op_t *op, gr_topic_t *topic,
                               const gr_produce_request_partition_produce_data_t *in,
-                              partition_resp_t *out)
+                              gr_produce_response_partition_produce_response_t *out)
 {
     gr_broker_t *b = op->b;
     gr_request_t *req = op->req;
@@ -407,7 +414,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     if (op)
         op->resp.responses = gr_request_alloc_array(req, topics, sizeof(*op->resp.responses));
     if (!op || !op->jobs || !op->resp.responses) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     op->b = b;
@@ -429,16 +436,16 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         tout->partition_responses =
             gr_request_alloc_array(req, n, sizeof(*tout->partition_responses));
         if (!tout->partition_responses) {
-            /* Jobs already out must learn that no response will be filled. */
-            if (op->outstanding > 0)
-                gr_resp_slot_defer(req->slot, produce_cancel, op);
-            gr_conn_close(req->conn, "out of memory");
+            /* The slot is still ours, so failing it calls no cancel: jobs
+             * already out must learn here that no response will be filled. */
+            produce_detach_jobs(op);
+            gr_request_fail(req, "out of memory");
             return;
         }
         tout->partition_responses_count = n;
         gr_topic_t *topic = gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
         for (int32_t i = 0; i < n; i++) {
-            partition_resp_t *pout = &tout->partition_responses[i];
+            gr_produce_response_partition_produce_response_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);
             pout->index = tin->partition_data[i].index;
             if (!acks_valid)

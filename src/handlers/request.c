@@ -8,9 +8,9 @@
 
 #include "core/context.h"
 #include "handlers/handlers.h"
-#include "api_versions.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/api_versions.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 #include "log/log.h"
 #include "protocol/frame.h"
 
@@ -75,7 +75,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     req->slot = slot;
     req->arena = arena;
     if (len < GR_REQUEST_PEEK_BYTES) {
-        gr_conn_close(c, "request shorter than its header");
+        gr_request_fail(req, "request shorter than its header");
         return;
     }
     req->api_key = (int16_t)(frame[0] << 8 | frame[1]);
@@ -85,14 +85,14 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     if (!h || !req->api) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing", gr_conn_peer(c),
                 req->api_key);
-        gr_conn_close(c, "unknown API key");
+        gr_request_fail(req, "unknown API key");
         return;
     }
     bool supported = req->api_version >= h->min_version && req->api_version <= h->max_version;
     if (!supported && req->api_key != GR_API_API_VERSIONS) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: %s v%d is not supported, closing",
                 gr_conn_peer(c), req->api->name, req->api_version);
-        gr_conn_close(c, "unsupported API version");
+        gr_request_fail(req, "unsupported API version");
         return;
     }
     /* An ApiVersions request of a version we don't know is read with the
@@ -102,7 +102,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: malformed request header, closing",
                 gr_conn_peer(c));
-        gr_conn_close(c, "malformed request header");
+        gr_request_fail(req, "malformed request header");
         return;
     }
     if (!supported) {
@@ -119,7 +119,7 @@ int gr_request_decode(gr_request_t *req, void *msg)
     if (rc) {
         gr_logf(&req->broker->log, GR_LOG_WARN, "net", "%s: malformed %s v%d body (%s), closing",
                 gr_conn_peer(req->conn), req->api->request->name, req->api_version, strerror(-rc));
-        gr_conn_close(req->conn, "malformed request body");
+        gr_request_fail(req, "malformed request body");
         return -EBADMSG;
     }
     return 0;

@@ -50,7 +50,11 @@ struct gr_request {
     gr_reader_t body; /* the body, after the header */
 };
 
-/* The advertised API table (src/broker/api_table.c), ordered by key. */
+/*
+ * The advertised API table, ordered by key: generated (build/gen/api_handlers.c)
+ * from the `serve` lines of proto/, so the served versions and the handler of
+ * an API sit beside its schema.
+ */
 extern const gr_api_handler_t gr_api_handlers[];
 extern const size_t gr_api_handler_count;
 const gr_api_handler_t *gr_api_handler_find(int16_t key);
@@ -61,8 +65,9 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
 
 /*
  * Decodes the body into msg (a struct of the API's request type).
- * Returns 0; on malformed input logs, closes the connection and returns
- * -EBADMSG: the handler must then return without touching the request.
+ * Returns 0; on malformed input logs, ends the request with gr_request_fail
+ * and returns -EBADMSG: the handler must then return without touching the
+ * request.
  */
 int gr_request_decode(gr_request_t *req, void *msg);
 
@@ -88,8 +93,10 @@ static inline void gr_request_complete(gr_request_t *req)
 
 /*
  * Ends a request that cannot be answered (encoding failed, out of memory)
- * by closing its connection. Safe for deferred requests: the holder must
- * have released what it keeps, since its cancel callback is not called.
+ * by completing its slot empty and closing its connection; handlers end a
+ * request this way, never with gr_conn_close on req->conn. Safe for deferred
+ * requests: the holder must have released what it keeps, since its cancel
+ * callback is not called.
  */
 void gr_request_fail(gr_request_t *req, const char *reason);
 

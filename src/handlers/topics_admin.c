@@ -49,8 +49,8 @@
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "metadata/topic_config.h"
-#include "create_topics.h"
-#include "delete_topics.h"
+#include "gen/create_topics.h"
+#include "gen/delete_topics.h"
 #include "replica/replica.h"
 #include "controller/zk_admin.h"
 #include "handlers/admin_wait.h"
@@ -62,11 +62,6 @@
 #define GR_CLUSTER_MAX_REPLICATION_FACTOR       1 /* until partitions replicate */
 #define GR_DELETE_TOPICS_DISABLED_ERROR_VERSION 3 /* TOPIC_DELETION_DISABLED from v3 */
 #define GR_ADMIN_MESSAGE_MAX                    512
-
-typedef gr_create_topics_request_creatable_topic_t create_req_t;
-typedef gr_create_topics_response_creatable_topic_result_t create_resp_t;
-typedef gr_create_topics_response_creatable_topic_configs_t config_resp_t;
-typedef gr_delete_topics_response_deletable_topic_result_t delete_resp_t;
 
 /* Copies msg into the request's arena as a response string (null if out of memory). */
 static gr_str_t message_str(gr_request_t *req, const char *msg)
@@ -145,7 +140,8 @@ static void find_collision(gr_topic_t *topic, void *arg)
 }
 
 /* Names the configs with null values into msg; returns how many. */
-static int null_configs(const create_req_t *want, char *msg, size_t len)
+static int null_configs(const gr_create_topics_request_creatable_topic_t *want, char *msg,
+                        size_t len)
 {
     int n = 0;
     size_t used = (size_t)snprintf(msg, len, "Null value not supported for topic configs: ");
@@ -162,7 +158,8 @@ static int null_configs(const create_req_t *want, char *msg, size_t len)
 }
 
 /* Checks manual assignments: partitions 0..n-1 once each, each on [this broker]. */
-static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req, const create_req_t *want,
+static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req,
+                                   const gr_create_topics_request_creatable_topic_t *want,
                                    char *msg, size_t len)
 {
     int32_t n = want->assignments_count;
@@ -204,7 +201,8 @@ static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req, const crea
  * Returns GR_KERR_NONE with *out_partitions and configs filled, or an error
  * with msg filled.
  */
-static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_req_t *want,
+static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req,
+                              const gr_create_topics_request_creatable_topic_t *want,
                               const char *name, int32_t *out_partitions, gr_topic_config_t *configs,
                               char *msg, size_t len)
 {
@@ -298,7 +296,7 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req, const create_re
  * for a topic with these overrides (count of them), as Kafka does.
  */
 static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_config_t *configs,
-                         int count, create_resp_t *out)
+                         int count, gr_create_topics_response_creatable_topic_result_t *out)
 {
     gr_topic_t *view = gr_request_alloc(req, sizeof(*view));
     size_t n = gr_topic_config_def_count();
@@ -315,7 +313,7 @@ static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_confi
         const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
         gr_config_described_t d;
         gr_topic_config_describe(b, view, def, &d);
-        config_resp_t *c = &out->configs[i];
+        gr_create_topics_response_creatable_topic_configs_t *c = &out->configs[i];
         gr_create_topics_response_creatable_topic_configs_init(c);
         c->name = gr_str(def->name);
         c->value = message_str(req, d.value);
@@ -328,7 +326,7 @@ static void fill_configs(gr_broker_t *b, gr_request_t *req, const gr_topic_confi
 
 /* A topic being created in cluster mode: its result is final once its leaders are known. */
 typedef struct create_state {
-    create_resp_t *out;
+    gr_create_topics_response_creatable_topic_result_t *out;
     const char *name;
     int32_t partitions;
     bool waiting; /* written to ZooKeeper; waiting for its leaders */
@@ -358,7 +356,8 @@ static void on_topic_written(void *opaque, gr_kerr_t err)
 }
 
 static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait_t *w,
-                                create_state_t *st, const create_req_t *want,
+                                create_state_t *st,
+                                const gr_create_topics_request_creatable_topic_t *want,
                                 const gr_topic_config_t *configs, int config_count)
 {
     int32_t *replicas = NULL;
@@ -386,8 +385,9 @@ static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait
 }
 
 static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
-                         const create_req_t *want, create_resp_t *out, gr_admin_wait_t *w,
-                         create_state_t *st)
+                         const gr_create_topics_request_creatable_topic_t *want,
+                         gr_create_topics_response_creatable_topic_result_t *out,
+                         gr_admin_wait_t *w, create_state_t *st)
 {
     char msg[GR_ADMIN_MESSAGE_MAX] = "";
     int16_t version = req->api_version;
@@ -476,7 +476,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
         return;
     gr_create_topics_response_t *respp = gr_request_alloc(req, sizeof *respp);
     if (!respp) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     gr_create_topics_response_t resp;
@@ -486,7 +486,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!resp.topics || !dup || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     if (refuse_not_controller(b, req, (int32_t)n, &resp, &in))
@@ -496,7 +496,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     gr_admin_wait_t *w = NULL;
     if (!cc || !states ||
         !(w = gr_admin_wait_new(req, in.timeout_ms, created_topics_led, finish_create, cc))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     for (size_t i = 0; i < n; i++)
@@ -504,7 +504,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     mark_repeats(keys, n, keyed_name_cmp, dup);
     resp.topics_count = (int32_t)n;
     for (size_t i = 0; i < n; i++) {
-        create_resp_t *out = &resp.topics[i];
+        gr_create_topics_response_creatable_topic_result_t *out = &resp.topics[i];
         gr_create_topics_response_creatable_topic_result_init(out);
         out->name = in.topics[i].name;
         if (dup[i]) {
@@ -542,7 +542,8 @@ delete_targets(gr_request_t *req, gr_delete_topics_request_t *in, size_t *count)
     return all;
 }
 
-static void delete_error(gr_request_t *req, delete_resp_t *out, gr_kerr_t err, const char *msg)
+static void delete_error(gr_request_t *req, gr_delete_topics_response_deletable_topic_result_t *out,
+                         gr_kerr_t err, const char *msg)
 {
     out->error_code = err;
     if (req->api_version >= 5)
@@ -622,7 +623,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
         return;
     cluster_delete_t *cd = gr_request_alloc(req, sizeof *cd);
     if (!cd) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     gr_delete_topics_response_t resp;
@@ -633,7 +634,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     gr_topic_t **found = gr_request_alloc_array(req, n, sizeof(*found));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
     if (!targets || !resp.responses || !found || !keys) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     bool not_controller = !gr_zk_member_is_controller(b);
@@ -643,7 +644,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     if (!cd->waiting ||
         (!not_controller &&
          !(w = gr_admin_wait_new(req, in.timeout_ms, deleted_topics_gone, finish_delete, cd)))) {
-        gr_conn_close(req->conn, "out of memory");
+        gr_request_fail(req, "out of memory");
         return;
     }
     bool both = false;
@@ -653,7 +654,7 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
     size_t keyed = 0;
     for (size_t i = 0; i < n; i++) {
         const gr_delete_topics_request_delete_topic_state_t *want = &targets[i];
-        delete_resp_t *out = &resp.responses[i];
+        gr_delete_topics_response_deletable_topic_result_t *out = &resp.responses[i];
         gr_delete_topics_response_deletable_topic_result_init(out);
         out->name = want->name;
         if (req->api_version >= 6)

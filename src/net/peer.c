@@ -36,8 +36,8 @@
 
 #include "protocol/frame.h"
 #include "core/worker.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 #include "protocol/arena.h"
 #include "protocol/writer.h"
 

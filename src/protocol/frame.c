@@ -4,9 +4,9 @@
 
 #include <errno.h>
 
-#include "api_versions.h"
-#include "controlled_shutdown.h"
-#include "headers.h"
+#include "gen/api_versions.h"
+#include "gen/controlled_shutdown.h"
+#include "gen/headers.h"
 
 #define REQUEST_HEADER_V0  0
 #define REQUEST_HEADER_V1  1

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/context.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "metadata/topic_config_fetch.h"
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
@@ -21,12 +21,8 @@
 
 #define TOPIC_IDS_MIN_VERSION 5 /* per-topic errors named by topic id */
 
-typedef gr_leader_and_isr_request_t lisr_request_t;
-typedef gr_leader_and_isr_request_leader_and_isr_topic_state_t lisr_topic_t;
-typedef gr_leader_and_isr_request_leader_and_isr_partition_state_t lisr_state_t;
-typedef gr_leader_and_isr_response_leader_and_isr_partition_error_t lisr_error_t;
-
-static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const lisr_state_t *s)
+static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id,
+                             const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s)
 {
     gr_topic_t *topic = gr_topics_learn(b, name.ptr, (size_t)name.len, id, s->partition_index + 1);
     if (!topic)
@@ -40,15 +36,17 @@ static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const 
     return gr_replica_apply(b, p);
 }
 
-static bool state_valid(gr_str_t name, const lisr_state_t *s)
+static bool state_valid(gr_str_t name,
+                        const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s)
 {
     return name.len > 0 && gr_topic_name_check(name.ptr, (size_t)name.len) == GR_KERR_NONE &&
            s->partition_index >= 0 && s->partition_index < GR_TOPIC_MAX_PARTITIONS;
 }
 
 /* Applies one partition state and fills its error entry. */
-static void apply_one(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const lisr_state_t *s,
-                      lisr_error_t *e)
+static void apply_one(gr_broker_t *b, gr_str_t name, gr_uuid_t id,
+                      const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s,
+                      gr_leader_and_isr_response_leader_and_isr_partition_error_t *e)
 {
     gr_leader_and_isr_response_leader_and_isr_partition_error_init(e);
     e->topic_name = name;
@@ -59,7 +57,7 @@ static void apply_one(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const lisr_st
 /* Before v5: one flat list of partition errors, named by topic name. */
 static int apply_by_name(gr_replica_call_t *call, gr_leader_and_isr_response_t *resp)
 {
-    const lisr_request_t *in = call->request;
+    const gr_leader_and_isr_request_t *in = call->request;
     int64_t n = in->ungrouped_partition_states_count > 0 ? in->ungrouped_partition_states_count : 0;
     for (int32_t t = 0; t < in->topic_states_count; t++)
         n += in->topic_states[t].partition_states_count;
@@ -69,11 +67,12 @@ static int apply_by_name(gr_replica_call_t *call, gr_leader_and_isr_response_t *
     resp->partition_errors_count = (int32_t)n;
     int32_t k = 0;
     for (int32_t i = 0; i < in->ungrouped_partition_states_count; i++) {
-        const lisr_state_t *s = &in->ungrouped_partition_states[i];
+        const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s =
+            &in->ungrouped_partition_states[i];
         apply_one(call->b, s->topic_name, (gr_uuid_t){0}, s, &resp->partition_errors[k++]);
     }
     for (int32_t t = 0; t < in->topic_states_count; t++) {
-        const lisr_topic_t *ts = &in->topic_states[t];
+        const gr_leader_and_isr_request_leader_and_isr_topic_state_t *ts = &in->topic_states[t];
         for (int32_t i = 0; i < ts->partition_states_count; i++)
             apply_one(call->b, ts->topic_name, ts->topic_id, &ts->partition_states[i],
                       &resp->partition_errors[k++]);
@@ -84,14 +83,14 @@ static int apply_by_name(gr_replica_call_t *call, gr_leader_and_isr_response_t *
 /* From v5: errors grouped by topic, named by topic id. */
 static int apply_by_topic(gr_replica_call_t *call, gr_leader_and_isr_response_t *resp)
 {
-    const lisr_request_t *in = call->request;
+    const gr_leader_and_isr_request_t *in = call->request;
     int32_t n = in->topic_states_count > 0 ? in->topic_states_count : 0;
     resp->topics = replica_alloc(call, n, sizeof *resp->topics);
     if (!resp->topics)
         return -1;
     resp->topics_count = n;
     for (int32_t t = 0; t < n; t++) {
-        const lisr_topic_t *ts = &in->topic_states[t];
+        const gr_leader_and_isr_request_leader_and_isr_topic_state_t *ts = &in->topic_states[t];
         gr_leader_and_isr_response_leader_and_isr_topic_error_t *te = &resp->topics[t];
         gr_leader_and_isr_response_leader_and_isr_topic_error_init(te);
         te->topic_id = ts->topic_id;
@@ -128,10 +127,10 @@ static void on_configs_read(void *opaque)
 }
 
 /* Enters the request's topics in the table, so that their configs apply once read. */
-static void learn_topics(gr_broker_t *b, const lisr_request_t *in)
+static void learn_topics(gr_broker_t *b, const gr_leader_and_isr_request_t *in)
 {
     for (int32_t t = 0; t < in->topic_states_count; t++) {
-        const lisr_topic_t *ts = &in->topic_states[t];
+        const gr_leader_and_isr_request_leader_and_isr_topic_state_t *ts = &in->topic_states[t];
         int32_t count = 0;
         for (int32_t i = 0; i < ts->partition_states_count; i++)
             if (state_valid(ts->topic_name, &ts->partition_states[i]) &&
@@ -144,7 +143,8 @@ static void learn_topics(gr_broker_t *b, const lisr_request_t *in)
 }
 
 /* Names of the request's topics whose configs this broker has not read yet. */
-static size_t unknown_config_topics(gr_broker_t *b, const lisr_request_t *in, gr_str_t *names)
+static size_t unknown_config_topics(gr_broker_t *b, const gr_leader_and_isr_request_t *in,
+                                    gr_str_t *names)
 {
     size_t n = 0;
     for (int32_t t = 0; t < in->topic_states_count; t++) {
@@ -171,7 +171,7 @@ static void refuse(gr_replica_call_t *call, gr_kerr_t err)
 
 void replica_leader_and_isr(gr_replica_call_t *call)
 {
-    const lisr_request_t *in = call->request;
+    const gr_leader_and_isr_request_t *in = call->request;
     gr_kerr_t err = replica_fence(call, in->controller_id, in->controller_epoch);
     if (err) {
         refuse(call, err);

@@ -5,11 +5,11 @@
 #include <stdint.h>
 
 #include "core/context.h"
-#include "leader_and_isr.h"
+#include "gen/leader_and_isr.h"
 #include "metadata/cluster_view.h"
 #include "replica/requests_int.h"
-#include "stop_replica.h"
-#include "update_metadata.h"
+#include "gen/stop_replica.h"
+#include "gen/update_metadata.h"
 
 /*
  * A single-node broker's controller runs in-process and reaches it without

@@ -12,11 +12,10 @@
 #include "metadata/topics_cluster.h"
 #include "replica/replica.h"
 #include "replica/requests_int.h"
-#include "stop_replica.h"
+#include "gen/stop_replica.h"
 
-typedef gr_stop_replica_response_stop_replica_partition_error_t sr_error_t;
-
-static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_data, sr_error_t *e)
+static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_data,
+                     gr_stop_replica_response_stop_replica_partition_error_t *e)
 {
     gr_stop_replica_response_stop_replica_partition_error_init(e);
     e->topic_name = name;
@@ -45,7 +44,8 @@ static int32_t count_partitions(const gr_stop_replica_request_t *in)
     return n;
 }
 
-static void stop_all(gr_broker_t *b, const gr_stop_replica_request_t *in, sr_error_t *errors)
+static void stop_all(gr_broker_t *b, const gr_stop_replica_request_t *in,
+                     gr_stop_replica_response_stop_replica_partition_error_t *errors)
 {
     int32_t k = 0;
     for (int32_t i = 0; i < in->ungrouped_partitions_count; i++)

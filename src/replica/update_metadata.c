@@ -21,13 +21,9 @@
 #include "metadata/zk_docs.h"
 #include "partition/partition.h"
 #include "replica/requests_int.h"
-#include "update_metadata.h"
+#include "gen/update_metadata.h"
 
 #define ENDPOINTS_MIN_VERSION 1 /* v0 has one host and port per broker */
-
-typedef gr_update_metadata_request_update_metadata_partition_state_t um_state_t;
-typedef gr_update_metadata_request_update_metadata_topic_state_t um_topic_t;
-typedef gr_update_metadata_request_update_metadata_broker_t um_broker_t;
 
 static void tell_topic_deleted(gr_broker_t *b, gr_str_t name)
 {
@@ -35,7 +31,8 @@ static void tell_topic_deleted(gr_broker_t *b, gr_str_t name)
         b->on_topic_deleted(b, name.ptr, (size_t)name.len);
 }
 
-static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *brokers,
+static int set_live_brokers(gr_broker_t *b, int16_t version,
+                            const gr_update_metadata_request_update_metadata_broker_t *brokers,
                             int32_t count)
 {
     gr_cluster_node_t *nodes = calloc(count > 0 ? (size_t)count : 1, sizeof *nodes);
@@ -43,7 +40,7 @@ static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *
         return -ENOMEM;
     size_t n = 0;
     for (int32_t i = 0; i < count; i++) {
-        const um_broker_t *in = &brokers[i];
+        const gr_update_metadata_request_update_metadata_broker_t *in = &brokers[i];
         gr_str_t host = in->v0_host;
         int32_t port = in->v0_port;
         if (version >= ENDPOINTS_MIN_VERSION) {
@@ -66,7 +63,9 @@ static int set_live_brokers(gr_broker_t *b, int16_t version, const um_broker_t *
 }
 
 /* Applies one partition state; a leader of -2 marks the topic deleted (*deleting). */
-static void apply_state(gr_broker_t *b, gr_topic_t *topic, const um_state_t *s, bool *deleting)
+static void apply_state(gr_broker_t *b, gr_topic_t *topic,
+                        const gr_update_metadata_request_update_metadata_partition_state_t *s,
+                        bool *deleting)
 {
     if (s->leader == GR_LEADER_DURING_DELETE) {
         *deleting = true;
@@ -84,7 +83,8 @@ static void apply_state(gr_broker_t *b, gr_topic_t *topic, const um_state_t *s, 
                 s->partition_index);
 }
 
-static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id, const um_state_t *states,
+static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id,
+                        const gr_update_metadata_request_update_metadata_partition_state_t *states,
                         int32_t count)
 {
     int32_t partitions = 0;
@@ -129,12 +129,14 @@ void replica_update_metadata(gr_replica_call_t *call)
         if (set_live_brokers(b, call->version, in->live_brokers, in->live_brokers_count))
             resp->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
         for (int32_t t = 0; t < in->topic_states_count; t++) {
-            const um_topic_t *ts = &in->topic_states[t];
+            const gr_update_metadata_request_update_metadata_topic_state_t *ts =
+                &in->topic_states[t];
             apply_topic(b, ts->topic_name, ts->topic_id, ts->partition_states,
                         ts->partition_states_count);
         }
         for (int32_t i = 0; i < in->ungrouped_partition_states_count; i++) {
-            const um_state_t *s = &in->ungrouped_partition_states[i];
+            const gr_update_metadata_request_update_metadata_partition_state_t *s =
+                &in->ungrouped_partition_states[i];
             apply_topic(b, s->topic_name, (gr_uuid_t){0}, s, 1);
         }
     }

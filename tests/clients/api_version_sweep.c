@@ -23,16 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api_versions.h"
-#include "codec_registry.h"
-#include "create_topics.h"
-#include "delete_topics.h"
-#include "fetch.h"
-#include "headers.h"
-#include "list_offsets.h"
-#include "metadata.h"
-#include "offset_for_leader_epoch.h"
-#include "produce.h"
+#include "gen/api_versions.h"
+#include "gen/codec_registry.h"
+#include "gen/create_topics.h"
+#include "gen/delete_topics.h"
+#include "gen/fetch.h"
+#include "gen/headers.h"
+#include "gen/list_offsets.h"
+#include "gen/metadata.h"
+#include "gen/offset_for_leader_epoch.h"
+#include "gen/produce.h"
 #include "protocol/kerr.h"
 #include "protocol/records.h"
 

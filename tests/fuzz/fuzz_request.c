@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 
 #define FUZZ_SELECTOR_SIZE            4
 #define FUZZ_API_CONTROLLED_SHUTDOWN  7

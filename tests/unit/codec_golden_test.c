@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 
 #define CAPTURE_DIR  GR_TEST_DATA_DIR "/golden/captures"
 #define MAX_HEX      (8 * 1024 * 1024)

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "codec_registry.h"
+#include "gen/codec_registry.h"
 
 #define FIXTURE_DIR  GR_TEST_DATA_DIR "/fixtures/oracle"
 #define MAX_LINE     (4 * 1024 * 1024)

@@ -23,11 +23,11 @@
 
 #include <cmocka.h>
 
-#include "api_versions.h"
-#include "consumer_group_heartbeat.h"
-#include "fetch.h"
-#include "heartbeat.h"
-#include "metadata.h"
+#include "gen/api_versions.h"
+#include "gen/consumer_group_heartbeat.h"
+#include "gen/fetch.h"
+#include "gen/heartbeat.h"
+#include "gen/metadata.h"
 
 #define FETCH_MAX_BYTES_DEFAULT 0x7fffffff
 

@@ -24,17 +24,17 @@
 #include <cmocka.h>
 
 #include "protocol/frame.h"
-#include "api_versions.h"
+#include "gen/api_versions.h"
 #include "broker/broker.h"
 #include "handlers/request.h"
 #include "core/worker.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 #include "log/log_dir.h"
-#include "metadata.h"
+#include "gen/metadata.h"
 #include "net/peer.h"
 #include "net/server.h"
-#include "update_metadata.h"
+#include "gen/update_metadata.h"
 
 #define DEADLINE_SEC   60
 #define TICK_SEC       0.005

@@ -15,8 +15,8 @@
 
 #include "protocol/frame.h"
 #include "handlers/request.h"
-#include "codec_registry.h"
-#include "headers.h"
+#include "gen/codec_registry.h"
+#include "gen/headers.h"
 
 #define API_PRODUCE             0
 #define API_FETCH               1

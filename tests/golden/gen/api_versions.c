@@ -1,5 +1,5 @@
 /* Generated from proto/api_versions.gp by tools/gen_codec.py; do not edit. */
-#include "api_versions.h"
+#include "gen/api_versions.h"
 
 #include <errno.h>
 #include <string.h>
@@ -273,32 +273,24 @@ static int gr_api_versions_response_supported_feature_key_decode(
     gr_reader_t *r, int16_t v, gr_arena_t *a, gr_api_versions_response_supported_feature_key_t *out)
 {
     int rc = 0;
-    const bool flex = v >= 3;
+    const bool flex = true;
     (void)v;
     (void)rc;
     (void)flex;
     (void)a;
-    if (v >= 3) {
-        out->name = gr_read_string(r, flex);
-        if (out->name.len == GR_NULL_LEN)
-            goto bad;
-    }
-    if (v >= 3) {
-        out->min_version = gr_read_int16(r);
-    }
-    if (v >= 3) {
-        out->max_version = gr_read_int16(r);
-    }
-    if (flex) {
-        uint32_t tag_count = gr_read_uvarint(r);
-        for (uint32_t t = 0; t < tag_count && !r->err; t++) {
-            uint32_t tag = gr_read_uvarint(r);
-            uint32_t tag_size = gr_read_uvarint(r);
-            const uint8_t *tag_data = gr_read_raw(r, tag_size);
-            if (!tag_data)
-                break;
-            (void)tag;
-        }
+    out->name = gr_read_string(r, flex);
+    if (out->name.len == GR_NULL_LEN)
+        goto bad;
+    out->min_version = gr_read_int16(r);
+    out->max_version = gr_read_int16(r);
+    uint32_t tag_count = gr_read_uvarint(r);
+    for (uint32_t t = 0; t < tag_count && !r->err; t++) {
+        uint32_t tag = gr_read_uvarint(r);
+        uint32_t tag_size = gr_read_uvarint(r);
+        const uint8_t *tag_data = gr_read_raw(r, tag_size);
+        if (!tag_data)
+            break;
+        (void)tag;
     }
     return r->err;
 bad:
@@ -309,54 +301,32 @@ bad:
 static void gr_api_versions_response_supported_feature_key_encode(
     gr_writer_t *w, int16_t v, const gr_api_versions_response_supported_feature_key_t *in)
 {
-    const bool flex = v >= 3;
+    const bool flex = true;
     (void)flex;
     (void)v;
-    if (!(v >= 3) && !(in->name.len == 0))
+    if (in->name.len == GR_NULL_LEN)
         gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        if (in->name.len == GR_NULL_LEN)
-            gr_writer_fail(w, -EINVAL);
-        gr_write_string(w, in->name, flex);
-    }
-    if (!(v >= 3) && !(in->min_version == 0))
-        gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        gr_write_int16(w, in->min_version);
-    }
-    if (!(v >= 3) && !(in->max_version == 0))
-        gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        gr_write_int16(w, in->max_version);
-    }
-    if (flex) {
-        gr_write_uvarint(w, 0);
-    }
+    gr_write_string(w, in->name, flex);
+    gr_write_int16(w, in->min_version);
+    gr_write_int16(w, in->max_version);
+    gr_write_uvarint(w, 0);
 }
 
 static size_t gr_api_versions_response_supported_feature_key_size(
     int16_t v, const gr_api_versions_response_supported_feature_key_t *in)
 {
-    const bool flex = v >= 3;
+    const bool flex = true;
     size_t n = 0;
     (void)flex;
     (void)v;
     (void)in;
-    if (v >= 3) {
-        n += gr_string_len_size(in->name.len, flex);
-        if (in->name.len > 0)
-            n += (size_t)in->name.len;
-    }
-    if (v >= 3) {
-        n += 2;
-    }
-    if (v >= 3) {
-        n += 2;
-    }
-    if (flex) {
-        uint32_t tag_count = 0;
-        n += gr_uvarint_size(tag_count);
-    }
+    n += gr_string_len_size(in->name.len, flex);
+    if (in->name.len > 0)
+        n += (size_t)in->name.len;
+    n += 2;
+    n += 2;
+    uint32_t tag_count = 0;
+    n += gr_uvarint_size(tag_count);
     return n;
 }
 
@@ -367,18 +337,12 @@ static void gr_api_versions_response_supported_feature_key_dump(
     (void)v;
     (void)in;
     gr_dump_char(t, '{');
-    if (v >= 3) {
-        gr_dump_key(t, &first, "Name");
-        gr_dump_str(t, in->name);
-    }
-    if (v >= 3) {
-        gr_dump_key(t, &first, "MinVersion");
-        gr_dump_int(t, in->min_version);
-    }
-    if (v >= 3) {
-        gr_dump_key(t, &first, "MaxVersion");
-        gr_dump_int(t, in->max_version);
-    }
+    gr_dump_key(t, &first, "Name");
+    gr_dump_str(t, in->name);
+    gr_dump_key(t, &first, "MinVersion");
+    gr_dump_int(t, in->min_version);
+    gr_dump_key(t, &first, "MaxVersion");
+    gr_dump_int(t, in->max_version);
     (void)first;
     gr_dump_char(t, '}');
 }
@@ -401,32 +365,24 @@ static int gr_api_versions_response_finalized_feature_key_decode(
     gr_reader_t *r, int16_t v, gr_arena_t *a, gr_api_versions_response_finalized_feature_key_t *out)
 {
     int rc = 0;
-    const bool flex = v >= 3;
+    const bool flex = true;
     (void)v;
     (void)rc;
     (void)flex;
     (void)a;
-    if (v >= 3) {
-        out->name = gr_read_string(r, flex);
-        if (out->name.len == GR_NULL_LEN)
-            goto bad;
-    }
-    if (v >= 3) {
-        out->max_version_level = gr_read_int16(r);
-    }
-    if (v >= 3) {
-        out->min_version_level = gr_read_int16(r);
-    }
-    if (flex) {
-        uint32_t tag_count = gr_read_uvarint(r);
-        for (uint32_t t = 0; t < tag_count && !r->err; t++) {
-            uint32_t tag = gr_read_uvarint(r);
-            uint32_t tag_size = gr_read_uvarint(r);
-            const uint8_t *tag_data = gr_read_raw(r, tag_size);
-            if (!tag_data)
-                break;
-            (void)tag;
-        }
+    out->name = gr_read_string(r, flex);
+    if (out->name.len == GR_NULL_LEN)
+        goto bad;
+    out->max_version_level = gr_read_int16(r);
+    out->min_version_level = gr_read_int16(r);
+    uint32_t tag_count = gr_read_uvarint(r);
+    for (uint32_t t = 0; t < tag_count && !r->err; t++) {
+        uint32_t tag = gr_read_uvarint(r);
+        uint32_t tag_size = gr_read_uvarint(r);
+        const uint8_t *tag_data = gr_read_raw(r, tag_size);
+        if (!tag_data)
+            break;
+        (void)tag;
     }
     return r->err;
 bad:
@@ -437,54 +393,32 @@ bad:
 static void gr_api_versions_response_finalized_feature_key_encode(
     gr_writer_t *w, int16_t v, const gr_api_versions_response_finalized_feature_key_t *in)
 {
-    const bool flex = v >= 3;
+    const bool flex = true;
     (void)flex;
     (void)v;
-    if (!(v >= 3) && !(in->name.len == 0))
+    if (in->name.len == GR_NULL_LEN)
         gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        if (in->name.len == GR_NULL_LEN)
-            gr_writer_fail(w, -EINVAL);
-        gr_write_string(w, in->name, flex);
-    }
-    if (!(v >= 3) && !(in->max_version_level == 0))
-        gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        gr_write_int16(w, in->max_version_level);
-    }
-    if (!(v >= 3) && !(in->min_version_level == 0))
-        gr_writer_fail(w, -EINVAL);
-    if (v >= 3) {
-        gr_write_int16(w, in->min_version_level);
-    }
-    if (flex) {
-        gr_write_uvarint(w, 0);
-    }
+    gr_write_string(w, in->name, flex);
+    gr_write_int16(w, in->max_version_level);
+    gr_write_int16(w, in->min_version_level);
+    gr_write_uvarint(w, 0);
 }
 
 static size_t gr_api_versions_response_finalized_feature_key_size(
     int16_t v, const gr_api_versions_response_finalized_feature_key_t *in)
 {
-    const bool flex = v >= 3;
+    const bool flex = true;
     size_t n = 0;
     (void)flex;
     (void)v;
     (void)in;
-    if (v >= 3) {
-        n += gr_string_len_size(in->name.len, flex);
-        if (in->name.len > 0)
-            n += (size_t)in->name.len;
-    }
-    if (v >= 3) {
-        n += 2;
-    }
-    if (v >= 3) {
-        n += 2;
-    }
-    if (flex) {
-        uint32_t tag_count = 0;
-        n += gr_uvarint_size(tag_count);
-    }
+    n += gr_string_len_size(in->name.len, flex);
+    if (in->name.len > 0)
+        n += (size_t)in->name.len;
+    n += 2;
+    n += 2;
+    uint32_t tag_count = 0;
+    n += gr_uvarint_size(tag_count);
     return n;
 }
 
@@ -495,18 +429,12 @@ static void gr_api_versions_response_finalized_feature_key_dump(
     (void)v;
     (void)in;
     gr_dump_char(t, '{');
-    if (v >= 3) {
-        gr_dump_key(t, &first, "Name");
-        gr_dump_str(t, in->name);
-    }
-    if (v >= 3) {
-        gr_dump_key(t, &first, "MaxVersionLevel");
-        gr_dump_int(t, in->max_version_level);
-    }
-    if (v >= 3) {
-        gr_dump_key(t, &first, "MinVersionLevel");
-        gr_dump_int(t, in->min_version_level);
-    }
+    gr_dump_key(t, &first, "Name");
+    gr_dump_str(t, in->name);
+    gr_dump_key(t, &first, "MaxVersionLevel");
+    gr_dump_int(t, in->max_version_level);
+    gr_dump_key(t, &first, "MinVersionLevel");
+    gr_dump_int(t, in->min_version_level);
     (void)first;
     gr_dump_char(t, '}');
 }

@@ -1,0 +1,2 @@
+# expect: no messages
+api 9000 Sample
