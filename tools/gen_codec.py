@@ -464,6 +464,18 @@ def default_is_null(f):
     return f.default == "null"
 
 
+def has_null_flag(f):
+    """Arrays nullable in some version carry a null flag beside their count."""
+    return f.is_array and not f.nullable.empty
+
+
+def array_len_expr(f, val):
+    """The length an array field is written with: -1 for null."""
+    if has_null_flag(f):
+        return "(%s_null ? GR_NULL_LEN : %s_count)" % (val, val)
+    return "%s_count" % val
+
+
 # --- C emission --------------------------------------------------------------
 
 
@@ -496,7 +508,9 @@ def emit_struct_decl(o, st):
         t = c_member_type(f)
         if f.is_array:
             o("%s *%s;%s" % (t, f.c_name, comment))
-            o("int32_t %s_count; /* -1: null */" % f.c_name)
+            o("int32_t %s_count; /* never negative */" % f.c_name)
+            if has_null_flag(f):
+                o("bool %s_null; /* a null array (count 0), in its nullable versions */" % f.c_name)
         elif f.is_struct and not f.nullable.empty:
             o("%s *%s; /* NULL: null */%s" % (t, f.c_name, comment))
         else:
@@ -544,7 +558,11 @@ class Gen:
     def is_default_expr(self, f, val):
         """C expression true when field f (lvalue val) holds its default."""
         if f.is_array:
-            return "%s_count == %d" % (val, -1 if default_is_null(f) else 0)
+            if not has_null_flag(f):
+                return "%s_count == 0" % val
+            if default_is_null(f):
+                return "%s_null" % val
+            return "(!%s_null && %s_count == 0)" % (val, val)
         if f.is_struct:
             if not f.nullable.empty:
                 return "%s == NULL" % val
@@ -566,7 +584,9 @@ class Gen:
     def emit_init_field(self, o, f, val):
         if f.is_array:
             o("%s = NULL;" % val)
-            o("%s_count = %d;" % (val, -1 if default_is_null(f) else 0))
+            o("%s_count = 0;" % val)
+            if has_null_flag(f):
+                o("%s_null = %s;" % (val, "true" if default_is_null(f) else "false"))
         elif f.is_struct:
             if not f.nullable.empty:
                 if not default_is_null(f):
@@ -658,8 +678,11 @@ class Gen:
                 o("if (!(%s))" % nullable_cond)
                 o("    goto bad;")
             o("%s = NULL;" % val)
-            o("%s_count = GR_NULL_LEN;" % val)
+            o("%s_count = 0;" % val)
+            o("%s_null = true;" % val)
             o("} else {")
+        if has_null_flag(f):
+            o("%s_null = false;" % val)
         o("%s_count = %s;" % (val, n))
         o("%s = NULL;" % val)
         o("if (%s > 0) {" % n)
@@ -801,8 +824,11 @@ class Gen:
             self.emit_write_value(o, f, val)
             return
         i = "i%d" % level
-        self.emit_null_check(o, f, "%s_count == GR_NULL_LEN" % val)
-        o("gr_write_array_len(w, %s_count, %s);" % (val, self.compact(f)))
+        if has_null_flag(f):
+            self.emit_null_check(o, f, "%s_null" % val)
+        o("if (%s_count < 0) /* counts are never negative: a caller's bug */" % val)
+        o("    gr_writer_fail(w, -EINVAL);")
+        o("gr_write_array_len(w, %s, %s);" % (array_len_expr(f, val), self.compact(f)))
         o("for (int32_t %s = 0; %s < %s_count; %s++) {" % (i, i, val, i))
         self.emit_write_value(o, f, "%s[%s]" % (val, i), is_elem=True)
         o("}")
@@ -830,7 +856,7 @@ class Gen:
             self.size_value(o, f, val, acc)
             return
         i = "i%d" % level
-        o("%s += gr_bytes_len_size(%s_count, %s);" % (acc, val, self.compact(f)))
+        o("%s += gr_bytes_len_size(%s, %s);" % (acc, array_len_expr(f, val), self.compact(f)))
         fixed = None if f.is_struct else PRIMITIVES[f.type][3]
         if fixed:
             o("if (%s_count > 0)" % val)
@@ -1008,9 +1034,10 @@ class Gen:
             o('gr_dump_key(t, &first, "%s");' % f.name)
             val = "in->%s" % f.c_name
             if f.is_array:
-                o("if (%s_count == GR_NULL_LEN) {" % val)
-                o("gr_dump_null(t);")
-                o("} else {")
+                if has_null_flag(f):
+                    o("if (%s_null) {" % val)
+                    o("gr_dump_null(t);")
+                    o("} else {")
                 o("gr_dump_char(t, '[');")
                 o("for (int32_t i = 0; i < %s_count; i++) {" % val)
                 o("if (i)")
@@ -1018,7 +1045,8 @@ class Gen:
                 self.dump_value(o, f, "%s[i]" % val, is_elem=True)
                 o("}")
                 o("gr_dump_char(t, ']');")
-                o("}")
+                if has_null_flag(f):
+                    o("}")
             else:
                 self.dump_value(o, f, val)
             if cond != "true":

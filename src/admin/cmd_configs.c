@@ -91,7 +91,7 @@ static int configs_describe(gr_admin_t *a)
     gr_describe_configs_request_describe_configs_resource_init(&res);
     res.resource_type = type;
     res.resource_name = gr_str(name);
-    res.configuration_keys_count = -1;
+    res.configuration_keys_null = true;
     req.resources = &res;
     req.resources_count = 1;
     gr_describe_configs_response_t resp;

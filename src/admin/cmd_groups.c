@@ -111,7 +111,7 @@ static int fetch_committed(gr_admin_t *a, const char *group, part_offsets_t *out
     gr_offset_fetch_request_t req;
     gr_offset_fetch_request_init(&req);
     req.group_id = gr_str(group);
-    req.topics_count = -1;
+    req.topics_null = true;
     gr_offset_fetch_response_t resp;
     if (gr_admin_call(a, GR_API_OFFSET_FETCH, v, &req, &resp))
         return -1;

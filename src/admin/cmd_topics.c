@@ -49,7 +49,8 @@ static int fetch_metadata(gr_admin_t *a, const char *topic, gr_metadata_response
     gr_metadata_request_metadata_request_topic_init(&t);
     t.name = gr_str(topic);
     req.topics = topic ? &t : NULL;
-    req.topics_count = topic ? 1 : -1;
+    req.topics_count = topic ? 1 : 0;
+    req.topics_null = !topic; /* null: every topic */
     req.allow_auto_topic_creation = false;
     return gr_admin_call(a, GR_API_METADATA, v, &req, resp);
 }
@@ -112,7 +113,7 @@ static int topic_overrides(gr_admin_t *a, gr_str_t name,
     gr_describe_configs_request_describe_configs_resource_init(&res);
     res.resource_type = RESOURCE_TOPIC;
     res.resource_name = name;
-    res.configuration_keys_count = -1;
+    res.configuration_keys_null = true;
     req.resources = &res;
     req.resources_count = 1;
     gr_describe_configs_response_t *resp = gr_arena_alloc(&a->arena, sizeof(*resp));
@@ -345,7 +346,7 @@ static int topics_grow(gr_admin_t *a)
     gr_create_partitions_request_create_partitions_topic_init(&t);
     t.name = gr_str(topic);
     t.count = (int32_t)count;
-    t.assignments_count = -1;
+    t.assignments_null = true;
     req.topics = &t;
     req.topics_count = 1;
     req.timeout_ms = TOPICS_TIMEOUT_MS;

@@ -126,7 +126,7 @@ static int fill_dir_topics(gr_broker_t *b, gr_request_t *req,
                            const gr_describe_log_dirs_request_t *in,
                            gr_describe_log_dirs_response_describe_log_dirs_result_t *dir)
 {
-    if (in->topics_count == GR_NULL_LEN) {
+    if (in->topics_null) {
         all_topics_t all = {req, NULL, 0, 0};
         all.out = gr_request_alloc_array(req, (int64_t)b->topics->count, sizeof(*all.out));
         if (!all.out)

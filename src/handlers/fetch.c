@@ -94,7 +94,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->records.ptr = (const uint8_t *)"";
     out->records.len = 0;
     if (op->in.isolation_level != GR_ISOLATION_READ_COMMITTED)
-        out->aborted_transactions_count = GR_NULL_LEN;
+        out->aborted_transactions_null = true;
     /* Kafka answers a partition in error with unknown (-1) offsets. */
     out->high_watermark = -1;
     out->last_stable_offset = -1;
@@ -310,8 +310,6 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         return;
     op->b = b;
     op->req = req;
-    if (op->in.topics_count < 0)
-        op->in.topics_count = 0;
     op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
     if (!op->held) {
         gr_request_fail(req, "out of memory");

@@ -244,7 +244,8 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
     if (!names || !parts || !counts)
         return -1;
-    fetched_topic_t *topics = fetch_group(req, g, in->topics_count, names, parts, counts, &n);
+    fetched_topic_t *topics =
+        fetch_group(req, g, in->topics_null ? -1 : in->topics_count, names, parts, counts, &n);
     resp->topics = gr_request_alloc_array(req, n, sizeof(*resp->topics));
     if (!topics || !resp->topics)
         return -1;
@@ -283,7 +284,8 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req,
         return -1;
     fetched_topic_t *topics = out->error_code
                                   ? gr_request_alloc_array(req, 0, sizeof(*topics))
-                                  : fetch_group(req, g, in->topics_count, names, parts, counts, &n);
+                                  : fetch_group(req, g, in->topics_null ? -1 : in->topics_count,
+                                                names, parts, counts, &n);
     out->topics = gr_request_alloc_array(req, n, sizeof(*out->topics));
     if (!topics || !out->topics)
         return -1;

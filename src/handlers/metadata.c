@@ -240,7 +240,7 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         return;
     gr_metadata_response_t *resp = &mw->resp;
     gr_metadata_response_init(resp);
-    bool all = in->topics_count == GR_NULL_LEN || (req->api_version == 0 && in->topics_count == 0);
+    bool all = in->topics_null || (req->api_version == 0 && in->topics_count == 0);
     size_t want = all ? b->topics->count : (size_t)in->topics_count;
     resp->topics = gr_request_alloc_array(req, (int64_t)want, sizeof(*resp->topics));
     if (!resp->topics || fill_brokers(b, req, resp)) {

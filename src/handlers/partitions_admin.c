@@ -70,7 +70,7 @@ check_grow_assignments(gr_broker_t *b,
                        const gr_create_partitions_request_create_partitions_topic_t *want,
                        int32_t adding, char *msg, size_t len)
 {
-    if (want->assignments_count == GR_NULL_LEN)
+    if (want->assignments_null)
         return GR_KERR_NONE;
     if (want->assignments_count != adding) {
         snprintf(msg, len, "Increasing the number of partitions by %d but %d assignments provided.",

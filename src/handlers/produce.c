@@ -406,8 +406,6 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     if (gr_request_decode(req, &in))
         return;
     produce_op_t *op = gr_request_alloc(req, sizeof(*op));
-    if (in.topic_data_count < 0)
-        in.topic_data_count = 0;
     int32_t topics = in.topic_data_count;
     if (op)
         op->jobs = gr_request_alloc(req, (size_t)(count_partitions(&in) + 1) * sizeof(*op->jobs));

@@ -402,7 +402,7 @@ static void sweep_fetch(sweep_t *s)
         check(s, ok, "Fetch v%d returns the %d records of %s%s", v, SWEEP_RECORDS, name,
               v >= 13 ? " by topic id" : "");
         /* read_committed: an empty aborted-transactions list, LSO = HW (null when uncommitted) */
-        bool uncommitted_null = ok && pd->aborted_transactions_count == GR_NULL_LEN;
+        bool uncommitted_null = ok && pd->aborted_transactions_null;
         req.isolation_level = 1;
         ok = call(s, GR_API_FETCH, v, &req, &resp) == 0 && resp.responses_count == 1 &&
              resp.responses[0].partitions_count == 1;

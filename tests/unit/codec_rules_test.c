@@ -454,26 +454,26 @@ static void test_arrays_null_vs_empty(void **state)
     /* MetadataRequest Topics: nullable from v1; null means all topics. */
     gr_metadata_request_init(&md);
     md.topics = NULL;
-    md.topics_count = GR_NULL_LEN;
+    md.topics_null = true;
     assert_int_equal(gr_metadata_request_encode(&f->w, 0, &md), -EINVAL);
     gr_writer_reset(&f->w);
     assert_int_equal(gr_metadata_request_encode(&f->w, 1, &md), 0);
     static const uint8_t v1_null[] = {0xff, 0xff, 0xff, 0xff};
     assert_written(f, v1_null, sizeof v1_null);
 
-    md.topics_count = 0;
+    md.topics_null = false;
     gr_writer_reset(&f->w);
     assert_int_equal(gr_metadata_request_encode(&f->w, 1, &md), 0);
     static const uint8_t v1_empty[] = {0, 0, 0, 0};
     assert_written(f, v1_empty, sizeof v1_empty);
 
     /* v9 (flexible): Topics, AllowAutoTopicCreation, two Include flags, tags. */
-    md.topics_count = GR_NULL_LEN;
+    md.topics_null = true;
     gr_writer_reset(&f->w);
     assert_int_equal(gr_metadata_request_encode(&f->w, 9, &md), 0);
     static const uint8_t v9_null[] = {0x00, 0x01, 0x00, 0x00, 0x00};
     assert_written(f, v9_null, sizeof v9_null);
-    md.topics_count = 0;
+    md.topics_null = false;
     gr_writer_reset(&f->w);
     assert_int_equal(gr_metadata_request_encode(&f->w, 9, &md), 0);
     static const uint8_t v9_empty[] = {0x01, 0x01, 0x00, 0x00, 0x00};
@@ -481,23 +481,27 @@ static void test_arrays_null_vs_empty(void **state)
 
     reader_on(f, &r, v9_null, sizeof v9_null);
     assert_int_equal(gr_metadata_request_decode(&r, 9, &f->a, &back), 0);
-    assert_int_equal(back.topics_count, GR_NULL_LEN);
+    assert_true(back.topics_null); /* null: the flag, and a count of 0 */
+    assert_int_equal(back.topics_count, 0);
     assert_null(back.topics);
     reader_on(f, &r, v9_empty, sizeof v9_empty);
     assert_int_equal(gr_metadata_request_decode(&r, 9, &f->a, &back), 0);
+    assert_false(back.topics_null);
     assert_int_equal(back.topics_count, 0);
     reader_on(f, &r, v1_null, sizeof v1_null);
     assert_int_equal(gr_metadata_request_decode(&r, 1, &f->a, &back), 0);
-    assert_int_equal(back.topics_count, GR_NULL_LEN);
+    assert_true(back.topics_null);
+    assert_int_equal(back.topics_count, 0);
 
     /* v0 cannot say null. */
     reader_on(f, &r, v1_null, sizeof v1_null);
     assert_int_equal(gr_metadata_request_decode(&r, 0, &f->a, &back), -EBADMSG);
 
-    /* A non-nullable array (FetchRequest Topics) refuses null both ways. */
+    /* A non-nullable array (FetchRequest Topics) has no null flag; a negative count is a
+     * caller's bug the encoder refuses, and null on the wire is refused. */
     gr_fetch_request_t fr;
     gr_fetch_request_init(&fr);
-    fr.topics_count = GR_NULL_LEN;
+    fr.topics_count = -1;
     gr_writer_reset(&f->w);
     assert_int_equal(gr_fetch_request_encode(&f->w, 4, &fr), -EINVAL);
     static const uint8_t fetch_null[] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0,    0,    0,    0,   0,

@@ -1005,7 +1005,7 @@ static void test_send_rejects_bad_requests(void **state)
     assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 99, &req, on_response, NULL), -EINVAL);
     /* Metadata v0 cannot say "all topics" (null array): an encode failure. */
     req.topics = NULL;
-    req.topics_count = -1;
+    req.topics_null = true;
     assert_int_equal(gr_peer_send(f->peer, GR_API_METADATA, 0, &req, on_response, NULL), -EINVAL);
     assert_int_equal(gr_peer_pending(f->peer), 0);
     assert_null(gr_peer_new(f->loop, 1, "127.0.0.1", 0, CLIENT_ID, TIMEOUT_MS, NULL));

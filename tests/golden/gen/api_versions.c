@@ -585,7 +585,7 @@ int gr_api_versions_response_encode(gr_writer_t *w, int16_t v, const gr_api_vers
     (void)flex;
     (void)v;
     gr_write_int16(w, in->error_code);
-    if (in->api_keys_count == GR_NULL_LEN)
+    if (in->api_keys_count < 0) /* counts are never negative: a caller's bug */
         gr_writer_fail(w, -EINVAL);
     gr_write_array_len(w, in->api_keys_count, flex);
     for (int32_t i0 = 0; i0 < in->api_keys_count; i0++) {
@@ -614,7 +614,7 @@ int gr_api_versions_response_encode(gr_writer_t *w, int16_t v, const gr_api_vers
             }
             gr_write_uvarint(w, 0);
             gr_write_uvarint(w, (uint32_t)tag_size);
-            if (in->supported_features_count == GR_NULL_LEN)
+            if (in->supported_features_count < 0) /* counts are never negative: a caller's bug */
                 gr_writer_fail(w, -EINVAL);
             gr_write_array_len(w, in->supported_features_count, flex);
             for (int32_t i0 = 0; i0 < in->supported_features_count; i0++) {
@@ -638,7 +638,7 @@ int gr_api_versions_response_encode(gr_writer_t *w, int16_t v, const gr_api_vers
             }
             gr_write_uvarint(w, 2);
             gr_write_uvarint(w, (uint32_t)tag_size);
-            if (in->finalized_features_count == GR_NULL_LEN)
+            if (in->finalized_features_count < 0) /* counts are never negative: a caller's bug */
                 gr_writer_fail(w, -EINVAL);
             gr_write_array_len(w, in->finalized_features_count, flex);
             for (int32_t i0 = 0; i0 < in->finalized_features_count; i0++) {
@@ -720,35 +720,26 @@ void gr_api_versions_response_dump(gr_writer_t *t, int16_t v, const gr_api_versi
     gr_dump_key(t, &first, "ErrorCode");
     gr_dump_int(t, in->error_code);
     gr_dump_key(t, &first, "ApiKeys");
-    if (in->api_keys_count == GR_NULL_LEN) {
-        gr_dump_null(t);
-    } else {
-        gr_dump_char(t, '[');
-        for (int32_t i = 0; i < in->api_keys_count; i++) {
-            if (i)
-                gr_dump_char(t, ',');
-            gr_api_versions_response_api_version_dump(t, v, &in->api_keys[i]);
-        }
-        gr_dump_char(t, ']');
+    gr_dump_char(t, '[');
+    for (int32_t i = 0; i < in->api_keys_count; i++) {
+        if (i)
+            gr_dump_char(t, ',');
+        gr_api_versions_response_api_version_dump(t, v, &in->api_keys[i]);
     }
+    gr_dump_char(t, ']');
     if (v >= 1) {
         gr_dump_key(t, &first, "ThrottleTimeMs");
         gr_dump_int(t, in->throttle_time_ms);
     }
     if (v >= 3) {
         gr_dump_key(t, &first, "SupportedFeatures");
-        if (in->supported_features_count == GR_NULL_LEN) {
-            gr_dump_null(t);
-        } else {
-            gr_dump_char(t, '[');
-            for (int32_t i = 0; i < in->supported_features_count; i++) {
-                if (i)
-                    gr_dump_char(t, ',');
-                gr_api_versions_response_supported_feature_key_dump(t, v,
-                                                                    &in->supported_features[i]);
-            }
-            gr_dump_char(t, ']');
+        gr_dump_char(t, '[');
+        for (int32_t i = 0; i < in->supported_features_count; i++) {
+            if (i)
+                gr_dump_char(t, ',');
+            gr_api_versions_response_supported_feature_key_dump(t, v, &in->supported_features[i]);
         }
+        gr_dump_char(t, ']');
     }
     if (v >= 3) {
         gr_dump_key(t, &first, "FinalizedFeaturesEpoch");
@@ -756,18 +747,13 @@ void gr_api_versions_response_dump(gr_writer_t *t, int16_t v, const gr_api_versi
     }
     if (v >= 3) {
         gr_dump_key(t, &first, "FinalizedFeatures");
-        if (in->finalized_features_count == GR_NULL_LEN) {
-            gr_dump_null(t);
-        } else {
-            gr_dump_char(t, '[');
-            for (int32_t i = 0; i < in->finalized_features_count; i++) {
-                if (i)
-                    gr_dump_char(t, ',');
-                gr_api_versions_response_finalized_feature_key_dump(t, v,
-                                                                    &in->finalized_features[i]);
-            }
-            gr_dump_char(t, ']');
+        gr_dump_char(t, '[');
+        for (int32_t i = 0; i < in->finalized_features_count; i++) {
+            if (i)
+                gr_dump_char(t, ',');
+            gr_api_versions_response_finalized_feature_key_dump(t, v, &in->finalized_features[i]);
         }
+        gr_dump_char(t, ']');
     }
     if (v >= 3) {
         gr_dump_key(t, &first, "ZkMigrationReady");

@@ -51,15 +51,15 @@ typedef struct gr_api_versions_response_finalized_feature_key {
 typedef struct gr_api_versions_response {
     int16_t error_code;                               /* Kafka error code, 0 on success */
     gr_api_versions_response_api_version_t *api_keys; /* supported APIs */
-    int32_t api_keys_count;                           /* -1: null */
+    int32_t api_keys_count;                           /* never negative */
     int32_t throttle_time_ms;                         /* quota throttle delay in ms, 0 if none */
     gr_api_versions_response_supported_feature_key_t
         *supported_features;          /* features this broker can run */
-    int32_t supported_features_count; /* -1: null */
+    int32_t supported_features_count; /* never negative */
     int64_t finalized_features_epoch; /* epoch of finalized features, -1 unknown */
     gr_api_versions_response_finalized_feature_key_t
         *finalized_features;          /* feature levels agreed for the whole cluster */
-    int32_t finalized_features_count; /* -1: null */
+    int32_t finalized_features_count; /* never negative */
     bool zk_migration_ready;          /* KRaft controller ready for ZK migration */
 } gr_api_versions_response_t;
 
