@@ -86,8 +86,7 @@ static int describe_topic_dir(gr_request_t *req, gr_topic_t *topic,
 {
     gr_describe_log_dirs_response_describe_log_dirs_topic_init(out);
     out->name = gr_str(topic->name);
-    int32_t n =
-        want ? (want->partitions_count > 0 ? want->partitions_count : 0) : topic->partition_count;
+    int32_t n = want ? want->partitions_count : topic->partition_count;
     out->partitions = gr_request_alloc_array(req, n, sizeof(*out->partitions));
     if (!out->partitions)
         return -ENOMEM;

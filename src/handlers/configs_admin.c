@@ -224,7 +224,7 @@ void gr_handle_describe_configs(gr_broker_t *b, gr_request_t *req)
         return;
     gr_describe_configs_response_t resp;
     gr_describe_configs_response_init(&resp);
-    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    int32_t n = in.resources_count;
     resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
     if (!resp.results) {
         gr_request_fail(req, "out of memory");
@@ -545,7 +545,7 @@ void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_alter_configs_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    int32_t n = in.resources_count;
     gr_alter_configs_response_t resp;
     gr_alter_configs_response_init(&resp);
     alter_change_t *changes = gr_request_alloc_array(req, n, sizeof(*changes));
@@ -558,7 +558,7 @@ void gr_handle_alter_configs(gr_broker_t *b, gr_request_t *req)
         const gr_alter_configs_request_alter_configs_resource_t *r = &in.resources[i];
         changes[i] = (alter_change_t){r->resource_type,
                                       r->resource_name,
-                                      r->configs_count > 0 ? r->configs_count : 0,
+                                      r->configs_count,
                                       r->configs ? &r->configs[0].name : NULL,
                                       sizeof(*r->configs),
                                       r->configs ? &r->configs[0].value : NULL,
@@ -586,7 +586,7 @@ void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
     gr_incremental_alter_configs_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    int32_t n = in.resources_count > 0 ? in.resources_count : 0;
+    int32_t n = in.resources_count;
     gr_incremental_alter_configs_response_t resp;
     gr_incremental_alter_configs_response_init(&resp);
     alter_change_t *changes = gr_request_alloc_array(req, n, sizeof(*changes));
@@ -599,7 +599,7 @@ void gr_handle_incremental_alter_configs(gr_broker_t *b, gr_request_t *req)
         const gr_incremental_alter_configs_request_alter_configs_resource_t *r = &in.resources[i];
         changes[i] = (alter_change_t){r->resource_type,
                                       r->resource_name,
-                                      r->configs_count > 0 ? r->configs_count : 0,
+                                      r->configs_count,
                                       r->configs ? &r->configs[0].name : NULL,
                                       sizeof(*r->configs),
                                       r->configs ? &r->configs[0].value : NULL,

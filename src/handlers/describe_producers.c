@@ -53,7 +53,7 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
         return;
     gr_describe_producers_response_t resp;
     gr_describe_producers_response_init(&resp);
-    int32_t topics = in.topics_count > 0 ? in.topics_count : 0;
+    int32_t topics = in.topics_count;
     resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
     if (!resp.topics)
         goto oom;
@@ -63,7 +63,7 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
         gr_describe_producers_response_topic_response_t *out = &resp.topics[t];
         gr_describe_producers_response_topic_response_init(out);
         out->name = want->name;
-        int32_t n = want->partition_indexes_count > 0 ? want->partition_indexes_count : 0;
+        int32_t n = want->partition_indexes_count;
         out->partitions = gr_request_alloc_array(req, n, sizeof(*out->partitions));
         if (!out->partitions)
             goto oom;

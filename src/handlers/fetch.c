@@ -295,7 +295,7 @@ static int32_t count_partitions(const gr_fetch_request_t *in)
 {
     int32_t count = 0;
     for (int32_t t = 0; t < in->topics_count; t++)
-        count += in->topics[t].partitions_count > 0 ? in->topics[t].partitions_count : 0;
+        count += in->topics[t].partitions_count;
     return count;
 }
 

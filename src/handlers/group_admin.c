@@ -97,7 +97,7 @@ static bool answer_keys(gr_broker_t *b, gr_request_t *req, const gr_find_coordin
         c->port = a.port;
         unavailable |= a.error == GR_KERR_COORDINATOR_NOT_AVAILABLE;
     }
-    resp->coordinators_count = in->coordinator_keys_count > 0 ? in->coordinator_keys_count : 0;
+    resp->coordinators_count = in->coordinator_keys_count;
     return unavailable;
 }
 
@@ -213,7 +213,7 @@ void gr_handle_describe_groups(gr_broker_t *b, gr_request_t *req)
         gr_describe_groups_response_described_group_init(&resp.groups[i]);
         describe_one(b, req, in.groups[i], in.include_authorized_operations, &resp.groups[i]);
     }
-    resp.groups_count = in.groups_count > 0 ? in.groups_count : 0;
+    resp.groups_count = in.groups_count;
     gr_request_respond(req, &resp);
 }
 
@@ -316,6 +316,6 @@ void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req)
         resp.results[i].group_id = in.groups_names[i];
         resp.results[i].error_code = delete_one(b, in.groups_names[i]);
     }
-    resp.results_count = in.groups_names_count > 0 ? in.groups_names_count : 0;
+    resp.results_count = in.groups_names_count;
     gr_request_respond(req, &resp);
 }

@@ -167,7 +167,7 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
             in.rebalance_timeout_ms >= 0 ? in.rebalance_timeout_ms : in.session_timeout_ms,
         .protocol_type = in.protocol_type,
         .protocols = protocols,
-        .protocol_count = in.protocols_count > 0 ? in.protocols_count : 0,
+        .protocol_count = in.protocols_count,
         .require_known_member_id = req->api_version >= GR_JOIN_REQUIRE_MEMBER_ID_VERSION,
         .static_leader_skip = req->api_version >= GR_JOIN_SKIP_ASSIGNMENT_VERSION,
     };
@@ -220,7 +220,7 @@ void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req)
                            .protocol_type = in.protocol_type,
                            .protocol_name = in.protocol_name,
                            .assignments = assignments,
-                           .assignment_count = in.assignments_count > 0 ? in.assignments_count : 0};
+                           .assignment_count = in.assignments_count};
     group_wait_t *wait = wait_new(req);
     if (wait)
         gr_group_sync(g, &b->groups->env, &args, &wait->waiter);
@@ -261,7 +261,7 @@ void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req)
     gr_leave_group_request_member_identity_t single = {.member_id = in.member_id,
                                                        .group_instance_id = {NULL, GR_NULL_LEN}};
     gr_leave_group_request_member_identity_t *leaving = batch ? in.members : &single;
-    int32_t count = batch ? (in.members_count > 0 ? in.members_count : 0) : 1;
+    int32_t count = batch ? in.members_count : 1;
     int32_t partition;
     gr_kerr_t err = coordinated(b, in.group_id, &partition);
     gr_group_t *g = err ? NULL : gr_coordinator_find(b->groups, in.group_id);

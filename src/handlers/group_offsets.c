@@ -48,7 +48,7 @@ static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
 {
     int32_t total = 0;
     for (int32_t t = 0; t < in->topics_count; t++)
-        total += in->topics[t].partitions_count > 0 ? in->topics[t].partitions_count : 0;
+        total += in->topics[t].partitions_count;
     gr_offset_commit_t *commits = gr_request_alloc_array(req, total, sizeof(*commits));
     resp->topics = gr_request_alloc_array(req, in->topics_count, sizeof(*resp->topics));
     if (!commits || !resp->topics)

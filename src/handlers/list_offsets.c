@@ -172,10 +172,10 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
         return;
     gr_list_offsets_response_t resp;
     gr_list_offsets_response_init(&resp);
-    int32_t topics = in.topics_count > 0 ? in.topics_count : 0;
+    int32_t topics = in.topics_count;
     size_t total = 0;
     for (int32_t t = 0; t < topics; t++)
-        total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
+        total += (size_t)in.topics[t].partitions_count;
     resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
     gr_list_offsets_response_list_offsets_partition_response_t *parts =
         gr_request_alloc_array(req, total, sizeof(*parts));
@@ -192,7 +192,7 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
         gr_list_offsets_response_list_offsets_topic_response_init(out);
         out->name = want->name;
         out->partitions = &parts[n];
-        out->partitions_count = want->partitions_count > 0 ? want->partitions_count : 0;
+        out->partitions_count = want->partitions_count;
         gr_topic_t *topic = want->name.len > 0
                                 ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                                 : NULL;

@@ -52,10 +52,10 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
         return;
     gr_offset_for_leader_epoch_response_t resp;
     gr_offset_for_leader_epoch_response_init(&resp);
-    int32_t topics = in.topics_count > 0 ? in.topics_count : 0;
+    int32_t topics = in.topics_count;
     size_t total = 0;
     for (int32_t t = 0; t < topics; t++)
-        total += (size_t)(in.topics[t].partitions_count > 0 ? in.topics[t].partitions_count : 0);
+        total += (size_t)in.topics[t].partitions_count;
     resp.topics = gr_request_alloc_array(req, topics, sizeof(*resp.topics));
     gr_offset_for_leader_epoch_response_epoch_end_offset_t *parts =
         gr_request_alloc_array(req, total, sizeof(*parts));
@@ -71,7 +71,7 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
         gr_offset_for_leader_epoch_response_offset_for_leader_topic_result_init(out);
         out->topic = want->topic;
         out->partitions = &parts[n];
-        out->partitions_count = want->partitions_count > 0 ? want->partitions_count : 0;
+        out->partitions_count = want->partitions_count;
         gr_topic_t *topic = want->topic.len > 0 ? gr_topics_find(b->topics, want->topic.ptr,
                                                                  (size_t)want->topic.len)
                                                 : NULL;

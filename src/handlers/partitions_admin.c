@@ -92,7 +92,7 @@ check_grow_assignments(gr_broker_t *b,
             snprintf(msg, len,
                      "Inconsistent replication factor between partitions: the topic has 1, the "
                      "assignment of new partition %d has %d.",
-                     i, a->broker_ids_count > 0 ? a->broker_ids_count : 0);
+                     i, a->broker_ids_count);
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
         }
     }
@@ -231,7 +231,7 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
     gr_create_partitions_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    int32_t n = in.topics_count > 0 ? in.topics_count : 0;
+    int32_t n = in.topics_count;
     gr_create_partitions_response_t resp;
     gr_create_partitions_response_init(&resp);
     resp.results = gr_request_alloc_array(req, n, sizeof(*resp.results));
@@ -324,7 +324,7 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
     gr_delete_records_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    int32_t n = in.topics_count > 0 ? in.topics_count : 0;
+    int32_t n = in.topics_count;
     gr_delete_records_response_t resp;
     gr_delete_records_response_init(&resp);
     resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
@@ -336,7 +336,7 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
         gr_delete_records_response_delete_records_topic_result_t *tout = &resp.topics[t];
         gr_delete_records_response_delete_records_topic_result_init(tout);
         tout->name = tin->name;
-        int32_t pn = tin->partitions_count > 0 ? tin->partitions_count : 0;
+        int32_t pn = tin->partitions_count;
         tout->partitions = gr_request_alloc_array(req, pn, sizeof(*tout->partitions));
         if (!tout->partitions)
             goto fail;
@@ -391,7 +391,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     if (gr_request_decode(req, &in))
         return;
     int8_t type = req->api_version >= 1 ? in.election_type : ELECTION_PREFERRED;
-    int32_t n = in.topic_partitions_count > 0 ? in.topic_partitions_count : 0;
+    int32_t n = in.topic_partitions_count;
     gr_elect_leaders_response_t resp;
     gr_elect_leaders_response_init(&resp);
     if (!gr_zk_member_is_controller(b)) {
@@ -410,7 +410,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
             &resp.replica_election_results[t];
         gr_elect_leaders_response_replica_election_result_init(tout);
         tout->topic = tin->topic;
-        int32_t pn = tin->partitions_count > 0 ? tin->partitions_count : 0;
+        int32_t pn = tin->partitions_count;
         tout->partition_result = gr_request_alloc_array(req, pn, sizeof(*tout->partition_result));
         if (!tout->partition_result)
             goto fail;

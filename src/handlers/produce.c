@@ -395,8 +395,7 @@ static int32_t count_partitions(const gr_produce_request_t *in)
 {
     int32_t n = 0;
     for (int32_t t = 0; t < in->topic_data_count; t++)
-        n +=
-            in->topic_data[t].partition_data_count > 0 ? in->topic_data[t].partition_data_count : 0;
+        n += in->topic_data[t].partition_data_count;
     return n;
 }
 
@@ -430,7 +429,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         gr_produce_response_topic_produce_response_t *tout = &resp->responses[t];
         gr_produce_response_topic_produce_response_init(tout);
         tout->name = tin->name;
-        int32_t n = tin->partition_data_count > 0 ? tin->partition_data_count : 0;
+        int32_t n = tin->partition_data_count;
         tout->partition_responses =
             gr_request_alloc_array(req, n, sizeof(*tout->partition_responses));
         if (!tout->partition_responses) {

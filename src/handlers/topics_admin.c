@@ -393,7 +393,7 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     int16_t version = req->api_version;
     int32_t partitions = 0;
     gr_topic_config_t *configs = NULL;
-    int config_count = want->configs_count > 0 ? want->configs_count : 0;
+    int config_count = want->configs_count;
     gr_kerr_t err = GR_KERR_NONE;
     char *name = gr_arena_strndup(req->arena, want->name.ptr ? want->name.ptr : "",
                                   (size_t)(want->name.len > 0 ? want->name.len : 0));
@@ -481,7 +481,7 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
     }
     gr_create_topics_response_t resp;
     gr_create_topics_response_init(&resp);
-    size_t n = in.topics_count > 0 ? (size_t)in.topics_count : 0;
+    size_t n = in.topics_count;
     resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
     bool *dup = gr_request_alloc_array(req, n, sizeof(bool));
     keyed_t *keys = gr_request_alloc_array(req, n, sizeof(*keys));
@@ -529,10 +529,10 @@ static gr_delete_topics_request_delete_topic_state_t *
 delete_targets(gr_request_t *req, gr_delete_topics_request_t *in, size_t *count)
 {
     if (req->api_version >= 6) {
-        *count = in->topics_count > 0 ? (size_t)in->topics_count : 0;
+        *count = in->topics_count;
         return in->topics;
     }
-    size_t n = in->topic_names_count > 0 ? (size_t)in->topic_names_count : 0;
+    size_t n = in->topic_names_count;
     gr_delete_topics_request_delete_topic_state_t *all =
         gr_request_alloc_array(req, n, sizeof(*all));
     if (all)

@@ -58,7 +58,7 @@ static void apply_one(gr_broker_t *b, gr_str_t name, gr_uuid_t id,
 static int apply_by_name(gr_replica_call_t *call, gr_leader_and_isr_response_t *resp)
 {
     const gr_leader_and_isr_request_t *in = call->request;
-    int64_t n = in->ungrouped_partition_states_count > 0 ? in->ungrouped_partition_states_count : 0;
+    int64_t n = in->ungrouped_partition_states_count;
     for (int32_t t = 0; t < in->topic_states_count; t++)
         n += in->topic_states[t].partition_states_count;
     resp->partition_errors = replica_alloc(call, n, sizeof *resp->partition_errors);
@@ -84,7 +84,7 @@ static int apply_by_name(gr_replica_call_t *call, gr_leader_and_isr_response_t *
 static int apply_by_topic(gr_replica_call_t *call, gr_leader_and_isr_response_t *resp)
 {
     const gr_leader_and_isr_request_t *in = call->request;
-    int32_t n = in->topic_states_count > 0 ? in->topic_states_count : 0;
+    int32_t n = in->topic_states_count;
     resp->topics = replica_alloc(call, n, sizeof *resp->topics);
     if (!resp->topics)
         return -1;
@@ -94,7 +94,7 @@ static int apply_by_topic(gr_replica_call_t *call, gr_leader_and_isr_response_t 
         gr_leader_and_isr_response_leader_and_isr_topic_error_t *te = &resp->topics[t];
         gr_leader_and_isr_response_leader_and_isr_topic_error_init(te);
         te->topic_id = ts->topic_id;
-        int32_t m = ts->partition_states_count > 0 ? ts->partition_states_count : 0;
+        int32_t m = ts->partition_states_count;
         te->partition_errors = replica_alloc(call, m, sizeof *te->partition_errors);
         if (!te->partition_errors)
             return -1;
@@ -177,9 +177,7 @@ void replica_leader_and_isr(gr_replica_call_t *call)
         refuse(call, err);
         return;
     }
-    int64_t count =
-        (int64_t)(in->topic_states_count > 0 ? in->topic_states_count : 0) +
-        (in->ungrouped_partition_states_count > 0 ? in->ungrouped_partition_states_count : 0);
+    int64_t count = (int64_t)in->topic_states_count + in->ungrouped_partition_states_count;
     gr_str_t *names = replica_alloc(call, count, sizeof *names);
     if (!names) {
         replica_finish(call, NULL);

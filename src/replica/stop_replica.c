@@ -34,9 +34,9 @@ static void stop_one(gr_broker_t *b, gr_str_t name, int32_t index, bool delete_d
 
 static int32_t count_partitions(const gr_stop_replica_request_t *in)
 {
-    int32_t n = in->ungrouped_partitions_count > 0 ? in->ungrouped_partitions_count : 0;
+    int32_t n = in->ungrouped_partitions_count;
     for (int32_t t = 0; t < in->topics_count; t++)
-        n += in->topics[t].partition_indexes_count > 0 ? in->topics[t].partition_indexes_count : 0;
+        n += in->topics[t].partition_indexes_count;
     for (int32_t t = 0; t < in->topic_states_count; t++)
         n += in->topic_states[t].partition_states_count > 0
                  ? in->topic_states[t].partition_states_count
