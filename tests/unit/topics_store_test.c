@@ -30,6 +30,7 @@
 
 #include "broker/broker.h"
 #include "controller/zk_admin.h"
+#include "metadata/cluster_view.h"
 #include "loop_wait.h"
 #include "topic_wait.h"
 #include "log/log.h"
@@ -261,10 +262,23 @@ static void test_documents_and_restart(void **state)
     assert_int_equal(store_get(fx, "/cluster/id", text, sizeof text), GR_STORE_OK);
     snprintf(want, sizeof want, "{\"version\":\"1\",\"id\":\"%s\"}", cluster_id);
     assert_string_equal(text, want);
+    /* The broker's own controller did it: registered, elected, wrote the leaders. */
+    assert_int_equal(store_get(fx, "/brokers/ids/0", NULL, 0), GR_STORE_OK);
+    assert_int_equal(store_get(fx, "/controller", text, sizeof text), GR_STORE_OK);
+    assert_non_null(strstr(text, "\"brokerid\":0"));
+    assert_int_equal(store_get(fx, "/controller_epoch", text, sizeof text), GR_STORE_OK);
+    assert_string_equal(text, "1");
+    assert_int_equal(store_get(fx, "/brokers/topics/alpha/partitions/2/state", text, sizeof text),
+                     GR_STORE_OK);
+    assert_non_null(strstr(text, "\"leader\":0"));
+    assert_int_equal(fx->b->cluster->controller_epoch, 1);
     broker_stop(fx);
 
     assert_int_equal(broker_start(fx), 0);
     assert_int_equal(fx->b->topics->count, 2);
+    assert_int_equal(store_get(fx, "/controller_epoch", text, sizeof text), GR_STORE_OK);
+    assert_string_equal(text, "2"); /* a restart is a new controller, as in a cluster */
+    assert_int_equal(fx->b->cluster->controller_epoch, 2);
     assert_string_equal(fx->b->cluster_id, cluster_id);
     alpha = find(fx, "alpha");
     assert_non_null(alpha);
