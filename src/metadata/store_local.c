@@ -127,12 +127,14 @@ struct item {
     size_t count;
     watch_kind_t watch_kind;
     gr_store_event_t event;
+    bool mutation; /* an ITEM_STAT of a set (not of an exists) */
 };
 
 typedef enum change_kind {
     CHANGE_CREATE,
     CHANGE_SET,
     CHANGE_DELETE,
+    CHANGE_RESULT, /* no change: a completion queued behind unsaved ones, in order */
 } change_kind_t;
 
 /*
@@ -624,13 +626,19 @@ static void item_free(item_t *it)
 }
 
 static void commit(local_store_t *ls);
+static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, node_t *n,
+                            const char *path, const gr_store_stat_t *old_stat, int64_t old_zxid);
 
 /*
- * Queues a completion or fired watch. Changes not yet saved commit first:
- * everything queued after a change is delivered after its completion.
+ * Queues a completion or fired watch. Behind changes not yet saved it waits
+ * in their batch (a failed create in a burst of creates does not force a
+ * save of its own): everything queued after a change is delivered after it.
  */
 static void enqueue(local_store_t *ls, item_t *it)
 {
+    static const gr_store_stat_t no_stat;
+    if (ls->changes != NULL && change_add(ls, CHANGE_RESULT, it, NULL, "", &no_stat, ls->zxid))
+        return;
     commit(ls);
     it->next = NULL;
     *ls->tail = it;
@@ -821,6 +829,8 @@ static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, n
 /* Puts a change back: the reverse of applying it. */
 static void change_undo(local_store_t *ls, change_t *c)
 {
+    if (c->kind == CHANGE_RESULT)
+        return;
     ls->zxid = c->old_zxid;
     if (c->kind == CHANGE_CREATE) {
         c->node->parent->stat = c->old_stat;
@@ -844,6 +854,8 @@ static void change_undo(local_store_t *ls, change_t *c)
 static void change_done(local_store_t *ls, change_t *c)
 {
     char ppath[GR_STORE_PATH_MAX + 1];
+    if (c->kind == CHANGE_RESULT)
+        return;
     parent_path(c->path, ppath);
     if (c->kind == CHANGE_CREATE) {
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CREATED);
@@ -851,12 +863,19 @@ static void change_done(local_store_t *ls, change_t *c)
     } else if (c->kind == CHANGE_SET) {
         free(c->old_data);
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CHANGED);
-    } else {
+    } else if (c->kind == CHANGE_DELETE) {
         node_free(c->node);
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_DELETED);
         watch_fire(ls, c->path, WATCH_CHILDREN, GR_STORE_EVENT_DELETED);
         watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
     }
+}
+
+/* Whether the item completes a create, set or delete (not a read, watch or state). */
+static bool is_mutation(const item_t *it)
+{
+    return it->kind == ITEM_CREATE || it->kind == ITEM_DONE ||
+           (it->kind == ITEM_STAT && it->mutation);
 }
 
 /*
@@ -895,7 +914,11 @@ static void commit(local_store_t *ls)
         if (saved)
             change_done(ls, c);
         if (c->item != NULL) {
-            c->item->rc = saved ? GR_STORE_OK : GR_STORE_IO;
+            /* A result reached against unsaved changes is void with them. */
+            if (c->kind != CHANGE_RESULT)
+                c->item->rc = saved ? GR_STORE_OK : GR_STORE_IO;
+            else if (!saved && is_mutation(c->item))
+                c->item->rc = GR_STORE_IO;
             enqueue(ls, c->item);
         }
         free(c->path);
@@ -1089,6 +1112,7 @@ static int local_set(gr_store_session_t *base, const char *path, const void *dat
     if (it == NULL)
         return GR_STORE_NOMEM;
     it->fn.stat = cb;
+    it->mutation = true;
     node_t *n = lookup(ls, path);
     if (n == NULL) {
         it->rc = GR_STORE_NONODE;
