@@ -18,3 +18,6 @@ response DeleteRecordsResponse versions 0-2 flexible 2+
       PartitionIndex int32 0+ -- partition index
       LowWatermark int64 0+ -- new log start offset
       ErrorCode int16 0+ -- Kafka error code, 0 on success
+
+# Offset: delete up to the high watermark.
+enum DeleteRecordsOffset HIGH_WATERMARK=-1

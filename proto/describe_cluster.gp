@@ -19,3 +19,6 @@ response DescribeClusterResponse versions 0-1 flexible 0+
     Port int32 0+ -- TCP port
     Rack string 0+ nullable=0+ default=null -- rack id, or null
   ClusterAuthorizedOperations int32 0+ default=-2147483648 -- bitfield of allowed cluster operations
+
+# EndpointType (v1+).
+enum EndpointType UNKNOWN=0 BROKERS=1 CONTROLLERS=2

@@ -30,3 +30,9 @@ response DescribeConfigsResponse versions 0-4 flexible 4+
         Source int8 1+ -- where the synonym value comes from
       ConfigType int8 3+ default=0 ignorable -- value type code
       Documentation string 3+ nullable=0+ ignorable -- config doc text, or null
+
+# ConfigSource of an entry and of its synonyms (v1+).
+enum DescribeConfigsSource UNKNOWN=0 DYNAMIC_TOPIC_CONFIG=1 DYNAMIC_BROKER_CONFIG=2 DYNAMIC_DEFAULT_BROKER_CONFIG=3 STATIC_BROKER_CONFIG=4 DEFAULT_CONFIG=5 DYNAMIC_BROKER_LOGGER_CONFIG=6 CLIENT_METRICS_CONFIG=7
+
+# ConfigType of an entry (v3+).
+enum ConfigValueType UNKNOWN=0 BOOLEAN=1 STRING=2 INT=3 SHORT=4 LONG=5 DOUBLE=6 LIST=7 CLASS=8 PASSWORD=9

@@ -18,3 +18,6 @@ response ElectLeadersResponse versions 0-2 flexible 2+
       PartitionId int32 0+ -- partition index
       ErrorCode int16 0+ -- Kafka error code, 0 on success
       ErrorMessage string 0+ nullable=0+ -- readable error detail, or null
+
+# ElectionType (v1+; v0 always elects the preferred replica).
+enum ElectionType PREFERRED=0 UNCLEAN=1

@@ -64,3 +64,6 @@ response FetchResponse versions 0-16 flexible 12+
     Host string 16+ -- host name or address
     Port int32 16+ -- TCP port
     Rack string 16+ nullable=16+ default=null -- rack id, or null
+
+# SessionEpoch values with a meaning of their own (v7+).
+enum FetchSessionEpoch INITIAL=0 FINAL=-1

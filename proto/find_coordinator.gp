@@ -21,3 +21,6 @@ response FindCoordinatorResponse versions 0-5 flexible 3+
     Port int32 4+ -- coordinator port
     ErrorCode int16 4+ -- Kafka error code, 0 on success
     ErrorMessage string 4+ nullable=4+ ignorable -- readable error detail, or null
+
+# KeyType: what Key names.
+enum CoordinatorType GROUP=0 TRANSACTION=1

@@ -19,3 +19,6 @@ response IncrementalAlterConfigsResponse versions 0-1 flexible 1+
     ErrorMessage string 0+ nullable=0+ -- readable error detail, or null
     ResourceType int8 0+ -- resource type code
     ResourceName string 0+ -- resource name
+
+# ConfigOperation of each entry.
+enum AlterConfigOp SET=0 DELETE=1 APPEND=2 SUBTRACT=3

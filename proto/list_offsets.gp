@@ -24,3 +24,6 @@ response ListOffsetsResponse versions 0-8 flexible 6+
       Timestamp int64 1+ default=-1 -- timestamp of the found record, -1 none
       Offset int64 1+ default=-1 -- found offset, -1 if none
       LeaderEpoch int32 4+ default=-1 -- epoch of the found offset
+
+# Timestamps that ask for a position rather than a time.
+enum ListOffsetsTimestamp LATEST=-1 EARLIEST=-2 MAX_TIMESTAMP=-3 EARLIEST_LOCAL=-4

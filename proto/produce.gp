@@ -35,3 +35,6 @@ response ProduceResponse versions 0-11 flexible 9+
     Host string 10+ -- host name or address
     Port int32 10+ -- TCP port
     Rack string 10+ nullable=10+ default=null -- rack id, or null
+
+# Acks: how many replicas must have a batch before the answer.
+enum Acks NONE=0 LEADER=1 ALL=-1

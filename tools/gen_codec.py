@@ -205,6 +205,61 @@ class Message:
         self.prefix = "gr_" + snake(name)
 
 
+class Enum:
+    """An `enum <Name> <VALUE>=<n>...` line: protocol values no field type spells out."""
+
+    def __init__(self, name, values, about, line):
+        self.name, self.values, self.about, self.line = name, values, about, line
+        self.prefix = "gr_" + snake(name)
+
+    def const(self, value_name):
+        return "%s_%s" % (self.prefix.upper(), value_name)
+
+
+ENUM_VALUE_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+INT32_MIN, INT32_MAX = -0x80000000, 0x7FFFFFFF
+
+
+def parse_enum(tokens, about, where):
+    """Parses the tokens of an enum line; raises SchemaError on a bad one."""
+    if len(tokens) < 2:
+        raise SchemaError("expected 'enum <Name> <VALUE>=<n>...'")
+    name = check_name("enum", tokens[1])
+    if len(tokens) == 2:
+        raise SchemaError("enum %s has no values" % name)
+    values = []  # (name, number) in schema order
+    names, numbers = set(), {}
+    for tok in tokens[2:]:
+        value, eq, number = tok.partition("=")
+        if not eq:
+            raise SchemaError("enum %s: expected <VALUE>=<n>, got %r" % (name, tok))
+        if not ENUM_VALUE_RE.fullmatch(value):
+            raise SchemaError("enum %s: bad value name %r (upper-case letters, digits and _)" % (name, value))
+        if not re.fullmatch(r"-?\d+", number) or not INT32_MIN <= int(number) <= INT32_MAX:
+            raise SchemaError("enum %s: bad number %r for %s (an int32)" % (name, number, value))
+        if value in names:
+            raise SchemaError("enum %s: value %s given twice" % (name, value))
+        n = int(number)
+        if n in numbers:
+            raise SchemaError("enum %s: %s and %s are both %d" % (name, numbers[n], value, n))
+        names.add(value)
+        numbers[n] = value
+        values.append((value, n))
+    return Enum(name, values, about.strip(), where)
+
+
+def emit_enums(h, enums):
+    """Declares each enum as gr_<name>_t with GR_<NAME>_<VALUE> enumerators."""
+    for en in enums:
+        h("/* %s%s */" % (en.name, ": " + en.about if en.about else ""))
+        h("typedef enum %s {" % en.prefix)
+        for value, n in en.values:
+            # -2147483648 would be a long literal negated: spell INT32_MIN so it stays an int
+            h("    %s = %s," % (en.const(value), "(-2147483647 - 1)" if n == INT32_MIN else n))
+        h("} %s_t;" % en.prefix)
+        h()
+
+
 def parse_attrs(tokens):
     attrs = {}
     for tok in tokens:
@@ -218,9 +273,10 @@ def parse_attrs(tokens):
 
 
 def parse_file(path):
-    """Returns (api, messages) where api is an Api or None."""
+    """Returns (api, messages, enums) where api is an Api or None."""
     api = None
     messages = []
+    enums = []
     # stack of (versions of the owner, field list) for the block being filled:
     # a field must share a version with its message, struct or parent field.
     stack = []
@@ -272,6 +328,12 @@ def parse_file(path):
                     msg = Message(kw, check_name("message", tokens[1]), valid, flex, api.key if api and kw in ("request", "response") else -1, where)
                     messages.append(msg)
                     stack = [(valid, msg.fields)]
+                elif kw == "enum":
+                    en = parse_enum(tokens, about, where)
+                    if any(e.name == en.name for e in enums):
+                        raise SchemaError("enum %s declared twice" % en.name)
+                    enums.append(en)
+                    stack = []  # an enum ends the block above it
                 elif kw == "struct":
                     if not messages or len(tokens) != 4 or tokens[2] != "versions":
                         raise SchemaError("expected 'struct <Name> versions <range>' after a message")
@@ -308,7 +370,7 @@ def parse_file(path):
             stack.append((fld.versions, fld.children))
         except (SchemaError, ValueError, IndexError) as e:
             raise SchemaError("%s: %s" % (where, e))
-    return api, messages
+    return api, messages, enums
 
 
 # --- validation and resolution ---------------------------------------------
@@ -1065,7 +1127,7 @@ def const_prefix(msg):
     return "GR_" + snake(msg.name).upper()
 
 
-def generate_file(stem, source_name, api, messages):
+def generate_file(stem, source_name, api, messages, enums):
     h = Out()
     c = Out()
     guard = "GR_GEN_%s_H" % stem.upper()
@@ -1079,6 +1141,7 @@ def generate_file(stem, source_name, api, messages):
     if api:
         h("#define %s %d" % (api.const(), api.key))
         h()
+    emit_enums(h, enums)
     c(banner)
     c('#include "gen/%s.h"' % stem)
     c()
@@ -1306,17 +1369,25 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     files = []
     names = {}
+    prefixes = {}  # C prefix (gr_<snake name>) -> where it was declared
     try:
         for path in sorted(args.schemas):
             stem = os.path.splitext(os.path.basename(path))[0]
-            api, messages = parse_file(path)
-            if not messages:
+            api, messages, enums = parse_file(path)
+            if not messages and (api or not enums):
                 raise SchemaError("%s: no messages" % path)
             for m in messages:
                 if m.name in names:
                     raise SchemaError("%s: message %s also in %s" % (m.line, m.name, names[m.name]))
                 names[m.name] = path
-            htext, ctext = generate_file(stem, os.path.basename(path), api, messages)
+            for m in messages:
+                prefixes.setdefault(m.prefix, m.line)
+            for en in enums:
+                # its C type would collide with another enum's or a message's
+                if en.prefix in prefixes:
+                    raise SchemaError("%s: enum %s: %s_t also declared at %s" % (en.line, en.name, en.prefix, prefixes[en.prefix]))
+                prefixes[en.prefix] = en.line
+            htext, ctext = generate_file(stem, os.path.basename(path), api, messages, enums)
             write_if_changed(os.path.join(args.out, stem + ".h"), htext)
             write_if_changed(os.path.join(args.out, stem + ".c"), ctext)
             files.append((stem, api, messages))

@@ -11,17 +11,13 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
+#include "gen/common.h"
 #include "gen/describe_configs.h"
 #include "gen/incremental_alter_configs.h"
 
-#define RESOURCE_TOPIC  2
-#define RESOURCE_BROKER 4
-#define SOURCE_DEFAULT  5
-#define CHANGES_MAX     64
-#define DESCRIBE_MAX_V  4
-#define ALTER_MAX_V     1
-#define OP_SET          0
-#define OP_DELETE       1
+#define CHANGES_MAX    64
+#define DESCRIBE_MAX_V 4
+#define ALTER_MAX_V    1
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT configs SUBCOMMAND [options] [--json]\n"
@@ -54,11 +50,11 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
 {
     /* kafka-configs.sh's shorthands: --topic T, --broker N. */
     if ((*name = gr_admin_opt(a->opts, "topic"))) {
-        *type = RESOURCE_TOPIC;
+        *type = GR_CONFIG_RESOURCE_TYPE_TOPIC;
         return 0;
     }
     if ((*name = gr_admin_opt(a->opts, "broker"))) {
-        *type = RESOURCE_BROKER;
+        *type = GR_CONFIG_RESOURCE_TYPE_BROKER;
         return 0;
     }
     const char *t = gr_admin_need(a, "entity-type");
@@ -66,9 +62,9 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
     if (!t || !*name)
         return -1;
     if (strcmp(t, "topics") == 0 || strcmp(t, "topic") == 0)
-        *type = RESOURCE_TOPIC;
+        *type = GR_CONFIG_RESOURCE_TYPE_TOPIC;
     else if (strcmp(t, "brokers") == 0 || strcmp(t, "broker") == 0)
-        *type = RESOURCE_BROKER;
+        *type = GR_CONFIG_RESOURCE_TYPE_BROKER;
     else {
         fprintf(stderr, "error: --entity-type must be topics or brokers, got '%s'\n", t);
         return -1;
@@ -111,7 +107,7 @@ static int configs_describe(gr_admin_t *a)
         printf("[");
     for (int32_t i = 0; i < r->configs_count; i++) {
         gr_describe_configs_response_describe_configs_resource_result_t *c = &r->configs[i];
-        if (!all && c->config_source == SOURCE_DEFAULT)
+        if (!all && c->config_source == GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG)
             continue;
         if (a->json) {
             printf("%s{\"name\":", n++ ? "," : "");
@@ -156,7 +152,7 @@ static int split_changes(gr_admin_t *a, const char *spec, int8_t op,
         gr_incremental_alter_configs_request_alterable_config_init(c);
         c->config_operation = op;
         char *eq = strchr(p, '=');
-        if (op == OP_SET) {
+        if (op == GR_ALTER_CONFIG_OP_SET) {
             if (!eq) {
                 fprintf(stderr, "error: --add-config wants key=value, got '%s'\n", p);
                 return -1;
@@ -188,8 +184,8 @@ static int configs_alter(gr_admin_t *a)
     int n = 0;
     const char *add = gr_admin_opt(a->opts, "add-config");
     const char *del = gr_admin_opt(a->opts, "delete-config");
-    if ((!add && !del) || (add && split_changes(a, add, OP_SET, changes, &n)) ||
-        (del && split_changes(a, del, OP_DELETE, changes, &n))) {
+    if ((!add && !del) || (add && split_changes(a, add, GR_ALTER_CONFIG_OP_SET, changes, &n)) ||
+        (del && split_changes(a, del, GR_ALTER_CONFIG_OP_DELETE, changes, &n))) {
         fprintf(stderr, "error: give --add-config k=v,... and/or --delete-config k,...\n");
         return GR_ADMIN_EXIT_USAGE;
     }
@@ -223,7 +219,7 @@ static int configs_alter(gr_admin_t *a)
         printf("}\n");
     } else if (!code) {
         printf("Completed updating config for %s %s.\n",
-               type == RESOURCE_TOPIC ? "topic" : "broker", name);
+               type == GR_CONFIG_RESOURCE_TYPE_TOPIC ? "topic" : "broker", name);
     }
     if (code) {
         if (!a->json)

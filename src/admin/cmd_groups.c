@@ -32,8 +32,6 @@
 #define OFFSET_COMMIT_MAX_V   7
 #define LIST_OFFSETS_MAX_V    7
 #define METADATA_MAX_V        12
-#define TS_LATEST             (-1LL)
-#define TS_EARLIEST           (-2LL)
 #define NO_OFFSET             (-1LL)
 #define PARTITIONS_MAX        10000
 
@@ -163,7 +161,7 @@ static int list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, int64_t ts,
                                                               : resp.topics[0].partitions[0].offset;
         if (into_target)
             parts[i].target = off;
-        else if (ts == TS_EARLIEST)
+        else if (ts == GR_LIST_OFFSETS_TIMESTAMP_EARLIEST)
             parts[i].earliest = off;
         else
             parts[i].latest = off;
@@ -279,7 +277,7 @@ static int groups_describe(gr_admin_t *a)
         return rc;
     part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
     int n = parts ? fetch_committed(a, group, parts, PARTITIONS_MAX) : -1;
-    if (n < 0 || list_offsets(a, parts, n, TS_LATEST, false))
+    if (n < 0 || list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_LATEST, false))
         return GR_ADMIN_EXIT_TRANSPORT;
     if (a->json)
         printf(",");
@@ -372,8 +370,8 @@ static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts
 {
     const gr_admin_options_t *o = a->opts;
     int64_t number = 0;
-    if (list_offsets(a, parts, n, TS_EARLIEST, false) ||
-        list_offsets(a, parts, n, TS_LATEST, false))
+    if (list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_EARLIEST, false) ||
+        list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_LATEST, false))
         return GR_ADMIN_EXIT_TRANSPORT;
     if (gr_admin_flag(o, "to-earliest") || gr_admin_flag(o, "to-latest")) {
         for (int i = 0; i < n; i++)

@@ -10,6 +10,7 @@
 #include "admin/admin.h"
 #include "admin/common.h"
 #include "metadata/zk_json.h"
+#include "gen/common.h"
 #include "gen/create_partitions.h"
 #include "gen/create_topics.h"
 #include "gen/delete_topics.h"
@@ -18,8 +19,6 @@
 
 #define TOPICS_TIMEOUT_MS   30000
 #define CONFIGS_MAX         64
-#define RESOURCE_TOPIC      2
-#define SOURCE_TOPIC        1
 #define METADATA_MAX_V      12
 #define CREATE_TOPICS_MAX_V 7
 #define DELETE_TOPICS_MAX_V 5 /* names as topic_names; v6 names topics[] */
@@ -111,7 +110,7 @@ static int topic_overrides(gr_admin_t *a, gr_str_t name,
     gr_describe_configs_request_init(&req);
     gr_describe_configs_request_describe_configs_resource_t res;
     gr_describe_configs_request_describe_configs_resource_init(&res);
-    res.resource_type = RESOURCE_TOPIC;
+    res.resource_type = GR_CONFIG_RESOURCE_TYPE_TOPIC;
     res.resource_name = name;
     res.configuration_keys_null = true;
     req.resources = &res;
@@ -151,7 +150,7 @@ static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_
     printf("],\"configs\":{");
     int n = 0;
     for (int32_t i = 0; conf && i < conf->configs_count; i++) {
-        if (conf->configs[i].config_source != SOURCE_TOPIC)
+        if (conf->configs[i].config_source != GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG)
             continue;
         printf("%s", n++ ? "," : "");
         gr_json_strn(stdout, conf->configs[i].name.ptr, conf->configs[i].name.len);
@@ -172,7 +171,7 @@ static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response
            t->partitions_count > 0 ? t->partitions[0].replica_nodes_count : 0);
     int n = 0;
     for (int32_t i = 0; conf && i < conf->configs_count; i++)
-        if (conf->configs[i].config_source == SOURCE_TOPIC)
+        if (conf->configs[i].config_source == GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG)
             printf("%s%s=%s", n++ ? "," : "", gr_admin_text(a, conf->configs[i].name),
                    gr_admin_text(a, conf->configs[i].value));
     printf("\n");

@@ -23,7 +23,6 @@
 #define LEADER_AND_ISR_INCREMENTAL    0
 #define UPDATE_METADATA_FULL          1
 #define PLAINTEXT_LISTENER            "PLAINTEXT"
-#define PLAINTEXT_PROTOCOL            0 /* SecurityProtocol.PLAINTEXT's id */
 #define LEADER_EPOCH_DURING_DELETE    (-2)
 #define CONTROLLER_REQUEST_TIMEOUT_MS 30000
 
@@ -243,7 +242,7 @@ static int fill_update_metadata_brokers(gr_controller_t *c, gr_update_metadata_r
         lb->endpoints->host = str_of(c->brokers[i].node.host);
         lb->endpoints->port = c->brokers[i].node.port;
         lb->endpoints->listener = str_of(PLAINTEXT_LISTENER);
-        lb->endpoints->security_protocol = PLAINTEXT_PROTOCOL;
+        lb->endpoints->security_protocol = GR_SECURITY_PLAINTEXT;
         if (c->brokers[i].node.rack)
             lb->rack = str_of(c->brokers[i].node.rack);
     }

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Small helpers shared by the admin handlers (configs_admin.c,
- * cluster_admin.c): request strings as C strings, response messages, and
- * the resource types of the config APIs. Runs on: loop thread.
+ * cluster_admin.c): request strings as C strings and response messages; the
+ * config APIs' resource types come with it from gen/common.h. Runs on: loop thread.
  */
 #ifndef GR_HANDLERS_ADMIN_COMMON_H
 #define GR_HANDLERS_ADMIN_COMMON_H
 
+#include "gen/common.h"
 #include "handlers/request.h"
-
-/* ConfigResource types (DescribeConfigs, AlterConfigs, IncrementalAlterConfigs). */
-#define GR_RESOURCE_TOPIC  2
-#define GR_RESOURCE_BROKER 4
 
 #define GR_ADMIN_MSG_MAX 512
 
 /* Cluster operations allowed without an authorizer (as Metadata reports them). */
-#define GR_ADMIN_ACL_OPS_ALL_CLUSTER 8096
+#define GR_ADMIN_ACL_OPS_ALL_CLUSTER                                                               \
+    (1 << GR_ACL_OPERATION_CREATE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
+     1 << GR_ACL_OPERATION_CLUSTER_ACTION | 1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS |               \
+     1 << GR_ACL_OPERATION_ALTER_CONFIGS | 1 << GR_ACL_OPERATION_IDEMPOTENT_WRITE)
 
 /* A NUL-terminated copy of s in the request's arena ("" for null), or NULL (out of memory). */
 char *gr_admin_cstr(gr_request_t *req, gr_str_t s);

@@ -32,9 +32,7 @@
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
 
-#define ENDPOINT_BROKERS     1
-#define ENDPOINT_CONTROLLERS 2
-#define UNKNOWN_BYTES        (-1LL)
+#define UNKNOWN_BYTES (-1LL)
 
 void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
 {
@@ -43,14 +41,15 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
         return;
     gr_describe_cluster_response_t resp;
     gr_describe_cluster_response_init(&resp);
-    int8_t endpoint = req->api_version >= 1 ? in.endpoint_type : ENDPOINT_BROKERS;
+    int8_t endpoint = req->api_version >= 1 ? in.endpoint_type : GR_ENDPOINT_TYPE_BROKERS;
     resp.endpoint_type = endpoint;
     resp.cluster_id = gr_str(b->cluster_id);
-    if (endpoint != ENDPOINT_BROKERS) {
-        resp.error_code = endpoint == ENDPOINT_CONTROLLERS ? GR_KERR_MISMATCHED_ENDPOINT_TYPE
-                                                           : GR_KERR_UNSUPPORTED_ENDPOINT_TYPE;
+    if (endpoint != GR_ENDPOINT_TYPE_BROKERS) {
+        resp.error_code = endpoint == GR_ENDPOINT_TYPE_CONTROLLERS
+                              ? GR_KERR_MISMATCHED_ENDPOINT_TYPE
+                              : GR_KERR_UNSUPPORTED_ENDPOINT_TYPE;
         resp.error_message =
-            gr_str(endpoint == ENDPOINT_CONTROLLERS
+            gr_str(endpoint == GR_ENDPOINT_TYPE_CONTROLLERS
                        ? "The request was sent to an endpoint of type BROKER, but we wanted an "
                          "endpoint of type CONTROLLER"
                        : "Unsupported endpoint type");

@@ -55,8 +55,6 @@
 #define DESCRIBE_DOCS_VERSION  3 /* config types and documentation */
 #define DESCRIBE_ISDEFAULT_MAX 0 /* is_default exists in v0 only */
 
-enum alter_op { OP_SET = 0, OP_DELETE = 1, OP_APPEND = 2, OP_SUBTRACT = 3 };
-
 /* ---- DescribeConfigs ---- */
 
 typedef struct describe_ctx {
@@ -104,7 +102,7 @@ static void fill_entry(const describe_ctx_t *ctx, const char *name, const char *
     out->value = value ? gr_admin_message(ctx->req, value) : gr_str(NULL);
     out->read_only = read_only;
     if (ctx->req->api_version <= DESCRIBE_ISDEFAULT_MAX)
-        out->is_default = source == GR_DESCRIBE_SOURCE_DEFAULT;
+        out->is_default = source == GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
     out->config_source = source;
     out->is_sensitive = false;
     out->config_type = (int8_t)type;
@@ -148,14 +146,15 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
         if (!key_wanted(ctx, e.def->name))
             continue;
         bool is_set = e.source != GR_CONFIG_SOURCE_DEFAULT;
-        int8_t source = is_set ? GR_DESCRIBE_SOURCE_STATIC_BROKER : GR_DESCRIBE_SOURCE_DEFAULT;
+        int8_t source = is_set ? GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG
+                               : GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
         gr_config_synonym_t syn[2];
         int nsyn = 0;
         if (is_set && e.value)
             syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.value, source};
         if (e.def->default_value)
             syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.def->default_value,
-                                                GR_DESCRIBE_SOURCE_DEFAULT};
+                                                GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG};
         gr_describe_configs_response_describe_configs_resource_result_t *entry =
             &out->configs[count++];
         fill_entry(ctx, e.def->name, e.value, source, e.def->type, true, NULL, entry);
@@ -180,7 +179,7 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
     const gr_describe_configs_request_describe_configs_resource_t *want = ctx->want;
     char msg[GR_ADMIN_MSG_MAX];
     bool is_default = false;
-    if (want->resource_type == GR_RESOURCE_TOPIC) {
+    if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_TOPIC) {
         const char *name = gr_admin_cstr(ctx->req, want->resource_name);
         if (!name)
             return -ENOMEM;
@@ -200,7 +199,7 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
         }
         return describe_topic(b, ctx, topic, out);
     }
-    if (want->resource_type == GR_RESOURCE_BROKER) {
+    if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_BROKER) {
         if (gr_admin_is_this_broker(b, want->resource_name, &is_default))
             return describe_broker(b, ctx, out);
         if (is_default)
@@ -279,7 +278,7 @@ static gr_str_t change_value(const alter_change_t *c, int32_t i)
 
 static int8_t change_op(const alter_change_t *c, int32_t i)
 {
-    return c->ops ? *(const int8_t *)AT(c->ops, c->key_stride, i) : OP_SET;
+    return c->ops ? *(const int8_t *)AT(c->ops, c->key_stride, i) : GR_ALTER_CONFIG_OP_SET;
 }
 
 /* A working copy of a topic's overrides that operations edit. */
@@ -382,11 +381,11 @@ static char *list_edit(gr_request_t *req, const char *base, const char *value, b
 static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, char *key,
                           gr_str_t value, char *msg, size_t len)
 {
-    if (op < OP_SET || op > OP_SUBTRACT) {
+    if (op < GR_ALTER_CONFIG_OP_SET || op > GR_ALTER_CONFIG_OP_SUBTRACT) {
         snprintf(msg, len, "Unknown alter config operation type %d for config %s", op, key);
         return GR_KERR_INVALID_REQUEST;
     }
-    if (op == OP_DELETE) {
+    if (op == GR_ALTER_CONFIG_OP_DELETE) {
         set_remove(set, key);
         return GR_KERR_NONE;
     }
@@ -399,7 +398,7 @@ static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, cha
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    if (op == OP_SET) {
+    if (op == GR_ALTER_CONFIG_OP_SET) {
         set_put(set, key, text);
         return GR_KERR_NONE;
     }
@@ -410,11 +409,12 @@ static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, cha
     }
     if (def->type != GR_CONFIG_LIST) {
         snprintf(msg, len, "Config value %s is not allowed for config key: %s",
-                 op == OP_APPEND ? "append" : "subtract", key);
+                 op == GR_ALTER_CONFIG_OP_APPEND ? "append" : "subtract", key);
         return GR_KERR_INVALID_CONFIG;
     }
     gr_topic_config_t *cur = set_find(set, key);
-    char *edited = list_edit(req, cur ? cur->value : def->default_value, text, op == OP_APPEND);
+    char *edited = list_edit(req, cur ? cur->value : def->default_value, text,
+                             op == GR_ALTER_CONFIG_OP_APPEND);
     if (!edited) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
@@ -495,9 +495,9 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    if (c->type == GR_RESOURCE_TOPIC)
+    if (c->type == GR_CONFIG_RESOURCE_TYPE_TOPIC)
         return alter_topic(b, req, c, incremental, validate_only, msg, len);
-    if (c->type != GR_RESOURCE_BROKER) {
+    if (c->type != GR_CONFIG_RESOURCE_TYPE_BROKER) {
         snprintf(msg, len, "Unsupported resource type %d", c->type);
         return GR_KERR_INVALID_REQUEST;
     }

@@ -34,13 +34,11 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/replica.h"
+#include "gen/common.h"
 #include "gen/fetch.h"
 #include "handlers/handlers.h"
 
-#define GR_ISOLATION_READ_COMMITTED 1
-#define GR_FETCH_INITIAL_EPOCH      0
-#define GR_FETCH_FINAL_EPOCH        (-1)
-#define GR_MS_PER_SEC               1000.0
+#define GR_MS_PER_SEC 1000.0
 
 typedef struct fetch_op fetch_op_t;
 
@@ -93,7 +91,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->partition_index = in->partition;
     out->records.ptr = (const uint8_t *)"";
     out->records.len = 0;
-    if (op->in.isolation_level != GR_ISOLATION_READ_COMMITTED)
+    if (op->in.isolation_level != GR_ISOLATION_LEVEL_READ_COMMITTED)
         out->aborted_transactions_null = true;
     /* Kafka answers a partition in error with unknown (-1) offsets. */
     out->high_watermark = -1;
@@ -317,8 +315,8 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
     }
     /* Epochs 0 (new session) and -1 (no session) are full fetches, served
      * sessionless; a later epoch names a session this broker never made. */
-    if (req->api_version >= 7 && op->in.session_epoch != GR_FETCH_INITIAL_EPOCH &&
-        op->in.session_epoch != GR_FETCH_FINAL_EPOCH) {
+    if (req->api_version >= 7 && op->in.session_epoch != GR_FETCH_SESSION_EPOCH_INITIAL &&
+        op->in.session_epoch != GR_FETCH_SESSION_EPOCH_FINAL) {
         gr_fetch_response_t resp;
         gr_fetch_response_init(&resp);
         resp.error_code = GR_KERR_FETCH_SESSION_ID_NOT_FOUND;

@@ -20,17 +20,17 @@
 #include "handlers/request.h"
 #include "gen/delete_groups.h"
 #include "gen/describe_groups.h"
+#include "gen/common.h"
 #include "gen/find_coordinator.h"
 #include "group/coordinator.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 #include "gen/list_groups.h"
 
-#define GR_COORDINATOR_KEY_GROUP          0
-#define GR_COORDINATOR_KEY_TRANSACTION    1
 #define GR_FIND_COORDINATOR_BATCH_VERSION 4
-/* Group operations allowed when no authorizer is configured: read, delete, describe. */
-#define GR_ACL_OPS_ALL_GROUP  328
+/* Group operations (bit 1 << operation) allowed when no authorizer is configured. */
+#define GR_ACL_OPS_ALL_GROUP                                                                       \
+    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_DESCRIBE)
 #define GR_ACL_OPS_UNKNOWN    INT32_MIN
 #define GR_GROUP_TYPE_CLASSIC "classic"
 /*
@@ -53,9 +53,9 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr
 {
     coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
     gr_coordinator_node_t node;
-    if (key_type == GR_COORDINATOR_KEY_GROUP)
+    if (key_type == GR_COORDINATOR_TYPE_GROUP)
         a.error = gr_coordinator_locate(b->groups, key, &node);
-    else if (key_type == GR_COORDINATOR_KEY_TRANSACTION)
+    else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
         a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
     else
         a.error = GR_KERR_INVALID_REQUEST;

@@ -39,7 +39,10 @@
 #include "handlers/handlers.h"
 #include "gen/list_offsets.h"
 
-#define GR_LIST_OFFSETS_EARLIEST_LOCAL (-4LL) /* KIP-405, v8+ */
+/* A client's special timestamps go to the log as they are (EARLIEST_LOCAL, v8+, aside). */
+_Static_assert(GR_LOG_TIMESTAMP_LATEST == GR_LIST_OFFSETS_TIMESTAMP_LATEST, "LATEST");
+_Static_assert(GR_LOG_TIMESTAMP_EARLIEST == GR_LIST_OFFSETS_TIMESTAMP_EARLIEST, "EARLIEST");
+_Static_assert(GR_LOG_TIMESTAMP_MAX == GR_LIST_OFFSETS_TIMESTAMP_MAX_TIMESTAMP, "MAX_TIMESTAMP");
 
 /* One asked partition, for spotting duplicates. */
 typedef struct asked {
@@ -103,7 +106,7 @@ static gr_kerr_t lookup(gr_broker_t *b, const gr_list_offsets_request_t *in, gr_
         found->leader_epoch = p->leader_epoch;
         return GR_KERR_NONE;
     }
-    if (ts == GR_LIST_OFFSETS_EARLIEST_LOCAL)
+    if (ts == GR_LIST_OFFSETS_TIMESTAMP_EARLIEST_LOCAL)
         ts = GR_LOG_TIMESTAMP_EARLIEST;
     else if (ts < GR_LOG_TIMESTAMP_MAX)
         ts = 0; /* any other negative time: every record's timestamp is at least that */

@@ -19,12 +19,18 @@
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "handlers/handlers.h"
+#include "gen/common.h"
 #include "gen/metadata.h"
 
-/* Bitfields of ACL operations allowed when no authorizer is configured. */
-#define GR_ACL_OPS_ALL_TOPIC 3576 /* read, write, create, delete, alter, describe, configs */
+/* Bitfields of ACL operations (bit 1 << operation) allowed when no authorizer is configured. */
+#define GR_ACL_OPS_ALL_TOPIC                                                                       \
+    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_WRITE | 1 << GR_ACL_OPERATION_CREATE |     \
+     1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
+     1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS | 1 << GR_ACL_OPERATION_ALTER_CONFIGS)
 #define GR_ACL_OPS_ALL_CLUSTER                                                                     \
-    8096 /* create, alter, describe, cluster action, configs, idempotent */
+    (1 << GR_ACL_OPERATION_CREATE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
+     1 << GR_ACL_OPERATION_CLUSTER_ACTION | 1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS |               \
+     1 << GR_ACL_OPERATION_ALTER_CONFIGS | 1 << GR_ACL_OPERATION_IDEMPOTENT_WRITE)
 #define GR_ACL_OPS_UNKNOWN INT32_MIN
 
 /*

@@ -58,10 +58,7 @@
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 
-#define DELETE_RECORDS_TO_HIGH_WATERMARK (-1LL)
-#define NO_LOW_WATERMARK                 (-1LL)
-#define ELECTION_PREFERRED               0
-#define ELECTION_UNCLEAN                 1
+#define NO_LOW_WATERMARK (-1LL)
 
 /* ---- CreatePartitions ---- */
 
@@ -304,7 +301,7 @@ static void delete_partition(gr_broker_t *b, gr_topic_t *topic,
         out->error_code = GR_KERR_POLICY_VIOLATION;
         return;
     }
-    int64_t offset = want->offset == DELETE_RECORDS_TO_HIGH_WATERMARK
+    int64_t offset = want->offset == GR_DELETE_RECORDS_OFFSET_HIGH_WATERMARK
                          ? gr_log_high_watermark(p->log)
                          : want->offset;
     int64_t low = NO_LOW_WATERMARK;
@@ -367,7 +364,7 @@ static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
 {
     gr_elect_leaders_response_partition_result_init(out);
     out->partition_id = index;
-    if (type != ELECTION_PREFERRED && type != ELECTION_UNCLEAN) {
+    if (type != GR_ELECTION_TYPE_PREFERRED && type != GR_ELECTION_TYPE_UNCLEAN) {
         out->error_code = GR_KERR_INVALID_REQUEST;
         out->error_message = gr_admin_message(req, "Unknown election type");
     } else if (!gr_topic_partition(topic, index)) {
@@ -375,8 +372,9 @@ static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index,
         out->error_message = gr_admin_message(req, "The partition does not exist.");
     } else if (!preferred_leads(req->broker, topic, index)) {
         /* The controller elects a returning replica at once: it must be down. */
-        out->error_code = type == ELECTION_PREFERRED ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
-                                                     : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
+        out->error_code = type == GR_ELECTION_TYPE_PREFERRED
+                              ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
+                              : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
         out->error_message = gr_admin_message(req, "The partition's replica is offline.");
     } else {
         out->error_code = GR_KERR_ELECTION_NOT_NEEDED;
@@ -390,7 +388,7 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     gr_elect_leaders_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    int8_t type = req->api_version >= 1 ? in.election_type : ELECTION_PREFERRED;
+    int8_t type = req->api_version >= 1 ? in.election_type : GR_ELECTION_TYPE_PREFERRED;
     int32_t n = in.topic_partitions_count;
     gr_elect_leaders_response_t resp;
     gr_elect_leaders_response_init(&resp);

@@ -45,11 +45,8 @@
 #include "protocol/batch_timestamps.h"
 #include "protocol/records.h"
 
-#define GR_ACKS_NONE   0
-#define GR_ACKS_LEADER 1
-#define GR_ACKS_ALL    (-1)
-#define GR_ISR_SIZE    1 /* single node: the leader alone */
-#define GR_ERROR_MAX   200
+#define GR_ISR_SIZE  1 /* single node: the leader alone */
+#define GR_ERROR_MAX 200
 
 static void set_error(gr_request_t *req, gr_produce_response_partition_produce_response_t *out,
                       gr_kerr_t err, const char *msg)

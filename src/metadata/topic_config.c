@@ -584,10 +584,11 @@ static void broker_synonyms(const gr_config_t *c, const gr_topic_config_def_t *d
             gr_config_entry_t e;
             gr_config_entry(c, (size_t)k, &e);
             if (pass == 0 && e.source != GR_CONFIG_SOURCE_DEFAULT && e.value)
-                add_synonym(out, def->synonyms[i], e.value, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+                add_synonym(out, def->synonyms[i], e.value,
+                            GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG);
             else if (pass == 1 && e.def->default_value)
                 add_synonym(out, def->synonyms[i], e.def->default_value,
-                            GR_DESCRIBE_SOURCE_DEFAULT);
+                            GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
         }
     }
     int keep = first;
@@ -624,11 +625,12 @@ void gr_topic_config_describe(const gr_broker_t *b, const gr_topic_t *topic,
     out->synonym_count = 0;
     const char *override = gr_topic_config_override(topic, def->name);
     if (override)
-        add_synonym(out, def->name, override, GR_DESCRIBE_SOURCE_TOPIC);
+        add_synonym(out, def->name, override, GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG);
     if (def->synonyms[0])
         broker_synonyms(&b->config, def, out);
     out->value = override ? override : broker_value(&b->config, def, out);
-    out->source = out->synonym_count ? out->synonyms[0].source : GR_DESCRIBE_SOURCE_DEFAULT;
+    out->source =
+        out->synonym_count ? out->synonyms[0].source : GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
 }
 
 static int64_t long_of(const gr_topic_t *topic, const char *key, int64_t dflt)

@@ -20,12 +20,9 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "gen/describe_configs.h"
 #include "metadata/topics.h"
 
-/* DescribeConfigs' ConfigSource codes. */
-#define GR_DESCRIBE_SOURCE_TOPIC         1 /* DYNAMIC_TOPIC_CONFIG */
-#define GR_DESCRIBE_SOURCE_STATIC_BROKER 4 /* STATIC_BROKER_CONFIG */
-#define GR_DESCRIBE_SOURCE_DEFAULT       5 /* DEFAULT_CONFIG */
 #define GR_TOPIC_CONFIG_SYNONYMS_MAX     3 /* broker keys per topic key */
 #define GR_CONFIG_DESCRIBED_SYNONYMS_MAX 8
 #define GR_CONFIG_DESCRIBED_VALUE_MAX    32

@@ -119,19 +119,19 @@ static void test_describe(void **state)
     broker_with(b, set, 2);
     describe(b, NULL, "segment.bytes", &d);
     assert_string_equal(d.value, "4096");
-    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+    assert_int_equal(d.source, GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG);
     assert_int_equal(d.synonym_count, 2);
     assert_string_equal(d.synonyms[0].name, "log.segment.bytes");
-    assert_int_equal(d.synonyms[0].source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
-    assert_int_equal(d.synonyms[1].source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.synonyms[0].source, GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG);
+    assert_int_equal(d.synonyms[1].source, GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
     /* Only log.retention.hours is set: Kafka lists no synonym from log.retention.ms on. */
     describe(b, NULL, "retention.ms", &d);
     assert_string_equal(d.value, "360000000");
-    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.source, GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
     assert_int_equal(d.synonym_count, 0);
     describe(b, NULL, "leader.replication.throttled.replicas", &d);
     assert_string_equal(d.value, "");
-    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.source, GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
     gr_config_fini(&b->config);
 
     broker_with(b, set, 3);
@@ -139,17 +139,17 @@ static void test_describe(void **state)
     topic->config_count = 1;
     describe(b, topic, "retention.ms", &d);
     assert_string_equal(d.value, "1234");
-    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_TOPIC);
+    assert_int_equal(d.source, GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG);
     assert_int_equal(d.synonym_count, 4); /* override, ms and hours set, hours' default */
     assert_string_equal(d.synonyms[1].name, "log.retention.ms");
     assert_string_equal(d.synonyms[1].value, "5000");
     assert_string_equal(d.synonyms[2].name, "log.retention.hours");
-    assert_int_equal(d.synonyms[2].source, GR_DESCRIBE_SOURCE_STATIC_BROKER);
+    assert_int_equal(d.synonyms[2].source, GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG);
     assert_string_equal(d.synonyms[3].value, "168");
-    assert_int_equal(d.synonyms[3].source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.synonyms[3].source, GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
     describe(b, topic, "max.message.bytes", &d);
     assert_string_equal(d.value, "1048588");
-    assert_int_equal(d.source, GR_DESCRIBE_SOURCE_DEFAULT);
+    assert_int_equal(d.source, GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
     assert_string_equal(d.synonyms[0].name, "message.max.bytes");
     gr_config_fini(&b->config);
     free(topic);

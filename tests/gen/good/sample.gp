@@ -2,6 +2,8 @@
 # accept and whose output must compile warning-free.
 api 9000 Sample
 serve 1-4 gr_handle_sample
+enum SampleKind PLAIN=0 FANCY=1 -- values an int8 field carries
+enum SampleTimestamp LATEST=-1 EARLIEST=-2 MAX=2147483647 MIN=-2147483648
 request SampleRequest versions 0-4 flexible 3+
   Name string 0+ -- a plain string
   ClientTag string 1+ nullable=1+ default=null ignorable -- nullable from v1

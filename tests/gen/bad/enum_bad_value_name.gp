@@ -1,0 +1,5 @@
+# expect: 5: enum CoordinatorType: bad value name 'Group'
+api 9000 Sample
+request SampleRequest versions 0-1 flexible none
+  Key string 0+ -- a key
+enum CoordinatorType Group=0 TRANSACTION=1

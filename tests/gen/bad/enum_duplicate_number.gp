@@ -1,0 +1,5 @@
+# expect: 5: enum CoordinatorType: GROUP and TRANSACTION are both 0
+api 9000 Sample
+request SampleRequest versions 0-1 flexible none
+  Key string 0+ -- a key
+enum CoordinatorType GROUP=0 TRANSACTION=0
