@@ -13,3 +13,7 @@ enum AclOperation UNKNOWN=0 ANY=1 ALL=2 READ=3 WRITE=4 CREATE=5 DELETE=6 ALTER=7
 
 # IsolationLevel of Fetch and ListOffsets.
 enum IsolationLevel READ_UNCOMMITTED=0 READ_COMMITTED=1
+
+# Type of the controller's LeaderAndIsr (v5+) and UpdateMetadata (v8+):
+# whether the request carries every partition (KIP-516, KIP-866).
+enum ControlRequestType UNKNOWN=0 INCREMENTAL=1 FULL=2

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
+#include "gen/common.h"
 #include "gen/leader_and_isr.h"
 #include "net/peer.h"
 #include "gen/stop_replica.h"
@@ -19,9 +20,6 @@
 #define LEADER_AND_ISR_VERSION        7
 #define UPDATE_METADATA_VERSION       8
 #define STOP_REPLICA_VERSION          4
-#define LEADER_AND_ISR_FULL           1
-#define LEADER_AND_ISR_INCREMENTAL    0
-#define UPDATE_METADATA_FULL          1
 #define PLAINTEXT_LISTENER            "PLAINTEXT"
 #define LEADER_EPOCH_DURING_DELETE    (-2)
 #define CONTROLLER_REQUEST_TIMEOUT_MS 30000
@@ -150,7 +148,7 @@ void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
     req.controller_id = c->b->config.broker_id;
     req.controller_epoch = c->epoch;
     req.broker_epoch = br->czxid;
-    req.type = full ? LEADER_AND_ISR_FULL : LEADER_AND_ISR_INCREMENTAL;
+    req.type = full ? GR_CONTROL_REQUEST_TYPE_FULL : GR_CONTROL_REQUEST_TYPE_INCREMENTAL;
     int32_t topics = 0;
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
         topics++;
@@ -258,7 +256,7 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
     req.controller_id = c->b->config.broker_id;
     req.controller_epoch = c->epoch;
     req.broker_epoch = br->czxid;
-    req.type = UPDATE_METADATA_FULL;
+    req.type = GR_CONTROL_REQUEST_TYPE_FULL;
     int rc = fill_update_metadata_brokers(c, &req, &arena);
     int32_t topics = 0;
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
