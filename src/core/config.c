@@ -19,6 +19,7 @@
  * GR_CONFIG_KEY_MAX.
  */
 #include "core/config.h"
+#include "core/file_read.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -977,44 +978,15 @@ int gr_config_parse_text(gr_config_t *cfg, const char *text, size_t len, const c
     return rc;
 }
 
-/* Reads a whole file into a new buffer. Returns 0 or -errno. */
+/* Reads a whole file into a new buffer. Returns 0 or -errno (-EFBIG: too large). */
 static int read_file(const char *path, char **out, size_t *out_len)
 {
-    struct stat st;
-    char *buf = NULL;
-    size_t used = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-
     if (fd < 0)
         return -errno;
-    if (fstat(fd, &st) < 0 || st.st_size > GR_CONFIG_FILE_MAX) {
-        int e = st.st_size > GR_CONFIG_FILE_MAX ? -EFBIG : -errno;
-        close(fd);
-        return e;
-    }
-    buf = malloc((size_t)st.st_size + 1);
-    if (buf == NULL) {
-        close(fd);
-        return -ENOMEM;
-    }
-    while (used < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + used, (size_t)st.st_size - used);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = -errno;
-            free(buf);
-            close(fd);
-            return e;
-        }
-        if (n == 0)
-            break;
-        used += (size_t)n;
-    }
+    int rc = gr_file_read_all(fd, GR_CONFIG_FILE_MAX, out, out_len);
     close(fd);
-    *out = buf;
-    *out_len = used;
-    return 0;
+    return rc;
 }
 
 int gr_config_load_file(gr_config_t *cfg, const char *path, const gr_logger_t *log, char *err,

@@ -64,6 +64,8 @@
 #include <ev.h>
 #include <zlib.h>
 
+#include "core/file_read.h"
+
 #define STORE_FILE     "metadata"
 #define STORE_TMP_FILE "metadata.tmp"
 #define STORE_LOCK     "lock"
@@ -541,34 +543,23 @@ corrupt:
 /* Loads metadata if present. Returns 0 (also when absent), -EIO, -ENOMEM, -errno. */
 static int load(local_store_t *ls, bool *found)
 {
-    struct stat st;
-    char *buf;
+    char *buf = NULL;
     size_t used = 0;
-    int fd = openat(ls->dir_fd, STORE_FILE, O_RDONLY | O_CLOEXEC), rc;
+    int fd = openat(ls->dir_fd, STORE_FILE, O_RDONLY | O_CLOEXEC);
 
     *found = false;
     if (fd < 0)
         return errno == ENOENT ? 0 : -errno;
     *found = true;
-    if (fstat(fd, &st) < 0 || st.st_size > STORE_FILE_MAX) {
-        rc = st.st_size > STORE_FILE_MAX ? -EIO : -errno;
-        close(fd);
-        return rc;
-    }
-    buf = malloc((size_t)st.st_size + 1);
-    if (buf == NULL) {
-        close(fd);
-        return -ENOMEM;
-    }
-    while (used < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + used, (size_t)st.st_size - used);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-    }
+    int rc = gr_file_read_all(fd, STORE_FILE_MAX, &buf, &used);
     close(fd);
+    if (rc == -EFBIG) {
+        gr_logf(ls->log, GR_LOG_ERROR, "store", "%s/%s is larger than %ld bytes; refusing to start",
+                ls->dir, STORE_FILE, STORE_FILE_MAX);
+        return -EIO;
+    }
+    if (rc)
+        return rc;
     rc = used == 0 ? -EIO : parse_tree(ls, buf, used);
     if (used == 0)
         gr_logf(ls->log, GR_LOG_ERROR, "store", "%s/%s is empty; refusing to start", ls->dir,
