@@ -85,7 +85,7 @@ typedef struct gr_controller {
     bool metadata_dirty;           /* UpdateMetadata owed to every broker */
     bool loaded;                   /* the initial read completed */
     ev_timer kick;                 /* reconciles soon (after changes, or to retry) */
-    ctl_local_call_t *local_calls; /* requests to this broker itself, newest first */
+    ctl_local_call_t *local_calls; /* requests to this broker itself, oldest first */
     ev_timer local_start;          /* starts the local calls queued */
 } gr_controller_t;
 

@@ -59,16 +59,15 @@ static void on_start(struct ev_loop *loop, ev_timer *t, int revents)
     (void)loop;
     (void)revents;
     gr_controller_t *c = t->data;
-    /* Oldest first: the list is newest first, so find the oldest unstarted each time. */
+    /* From the head again after each start: a call may end, and others join, inside it. */
     for (;;) {
-        ctl_local_call_t *oldest = NULL;
-        for (ctl_local_call_t *lc = c->local_calls; lc; lc = lc->next)
-            if (!lc->started)
-                oldest = lc;
-        if (!oldest)
+        ctl_local_call_t *next = c->local_calls;
+        while (next && next->started)
+            next = next->next;
+        if (!next)
             return;
-        oldest->started = true;
-        gr_replica_call_start(&oldest->call);
+        next->started = true;
+        gr_replica_call_start(&next->call);
     }
 }
 
@@ -121,8 +120,10 @@ int ctl_local_send(gr_controller_t *c, int16_t api_key, int16_t version, const v
     lc->call.arena = &lc->arena;
     lc->call.done = on_applied;
     lc->call.opaque = lc;
-    lc->next = c->local_calls;
-    c->local_calls = lc;
+    ctl_local_call_t **tail = &c->local_calls;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = lc; /* oldest first: they start in the order sent */
     if (!ev_is_active(&c->local_start)) {
         ev_timer_init(&c->local_start, on_start, 0., 0.);
         c->local_start.data = c;
