@@ -12,11 +12,22 @@
 
 #define GR_ADMIN_MSG_MAX 512
 
-/* Cluster operations allowed without an authorizer (as Metadata reports them). */
-#define GR_ADMIN_ACL_OPS_ALL_CLUSTER                                                               \
+/*
+ * The operations (bit 1 << operation) reported as authorized when no
+ * authorizer is configured: Metadata, DescribeCluster and DescribeGroups.
+ */
+#define GR_ACL_OPS_ALL_TOPIC                                                                       \
+    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_WRITE | 1 << GR_ACL_OPERATION_CREATE |     \
+     1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
+     1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS | 1 << GR_ACL_OPERATION_ALTER_CONFIGS)
+#define GR_ACL_OPS_ALL_CLUSTER                                                                     \
     (1 << GR_ACL_OPERATION_CREATE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
      1 << GR_ACL_OPERATION_CLUSTER_ACTION | 1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS |               \
      1 << GR_ACL_OPERATION_ALTER_CONFIGS | 1 << GR_ACL_OPERATION_IDEMPOTENT_WRITE)
+#define GR_ACL_OPS_ALL_GROUP                                                                       \
+    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_DESCRIBE)
+/* The request did not ask for them. */
+#define GR_ACL_OPS_UNKNOWN INT32_MIN
 
 /* A NUL-terminated copy of s in the request's arena ("" for null), or NULL (out of memory). */
 char *gr_admin_cstr(gr_request_t *req, gr_str_t s);

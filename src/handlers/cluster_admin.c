@@ -74,7 +74,7 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     }
     resp.brokers_count = (int32_t)n;
     if (in.include_cluster_authorized_operations)
-        resp.cluster_authorized_operations = GR_ADMIN_ACL_OPS_ALL_CLUSTER;
+        resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
     gr_request_respond(req, &resp);
 }
 

@@ -23,16 +23,13 @@
 #include "gen/common.h"
 #include "gen/find_coordinator.h"
 #include "group/coordinator.h"
+#include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 #include "gen/list_groups.h"
 
 #define GR_FIND_COORDINATOR_BATCH_VERSION 4
-/* Group operations (bit 1 << operation) allowed when no authorizer is configured. */
-#define GR_ACL_OPS_ALL_GROUP                                                                       \
-    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_DESCRIBE)
-#define GR_ACL_OPS_UNKNOWN    INT32_MIN
-#define GR_GROUP_TYPE_CLASSIC "classic"
+#define GR_GROUP_TYPE_CLASSIC             "classic"
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
  * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers

@@ -13,6 +13,7 @@
 #include "controller/zk_admin.h"
 #include "core/context.h"
 #include "group/coordinator.h"
+#include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
@@ -21,17 +22,6 @@
 #include "handlers/handlers.h"
 #include "gen/common.h"
 #include "gen/metadata.h"
-
-/* Bitfields of ACL operations (bit 1 << operation) allowed when no authorizer is configured. */
-#define GR_ACL_OPS_ALL_TOPIC                                                                       \
-    (1 << GR_ACL_OPERATION_READ | 1 << GR_ACL_OPERATION_WRITE | 1 << GR_ACL_OPERATION_CREATE |     \
-     1 << GR_ACL_OPERATION_DELETE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
-     1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS | 1 << GR_ACL_OPERATION_ALTER_CONFIGS)
-#define GR_ACL_OPS_ALL_CLUSTER                                                                     \
-    (1 << GR_ACL_OPERATION_CREATE | 1 << GR_ACL_OPERATION_ALTER | 1 << GR_ACL_OPERATION_DESCRIBE | \
-     1 << GR_ACL_OPERATION_CLUSTER_ACTION | 1 << GR_ACL_OPERATION_DESCRIBE_CONFIGS |               \
-     1 << GR_ACL_OPERATION_ALTER_CONFIGS | 1 << GR_ACL_OPERATION_IDEMPOTENT_WRITE)
-#define GR_ACL_OPS_UNKNOWN INT32_MIN
 
 /*
  * How long a Metadata request that auto-created topics waits for the
