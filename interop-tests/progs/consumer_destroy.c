@@ -61,6 +61,10 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/rdk_util.h"
+
+#define CD_PROG "consumer_destroy" /* names it in messages */
+
 #define CD_MAX_TOPICS      16
 #define CD_MAX_EXTRA       64
 #define CD_POLL_MS         100
@@ -90,14 +94,6 @@ typedef struct cd_watchdog {
     bool done;
     pthread_t thread;
 } cd_watchdog_t;
-
-static double cd_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void *cd_watchdog_main(void *arg)
 {
@@ -155,34 +151,6 @@ static void cd_watchdog_stop(cd_watchdog_t *w)
     pthread_mutex_destroy(&w->lock);
 }
 
-static int cd_compare_partitions(const void *a, const void *b)
-{
-    const rd_kafka_topic_partition_t *left = a;
-    const rd_kafka_topic_partition_t *right = b;
-    int by_topic = strcmp(left->topic, right->topic);
-
-    if (by_topic)
-        return by_topic;
-    return (left->partition > right->partition) - (left->partition < right->partition);
-}
-
-/* Prints "<label> PARTS", sorted. */
-static void cd_print_partitions(const char *label, const rd_kafka_topic_partition_list_t *parts)
-{
-    rd_kafka_topic_partition_list_t *sorted = rd_kafka_topic_partition_list_copy(parts);
-    char line[4096];
-    size_t used;
-    int i;
-
-    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), cd_compare_partitions);
-    used = (size_t)snprintf(line, sizeof(line), "%s %s", label, sorted->cnt ? "" : "-");
-    for (i = 0; i < sorted->cnt && used < sizeof(line); i++)
-        used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s:%" PRId32, i ? "," : "",
-                                 sorted->elems[i].topic, sorted->elems[i].partition);
-    printf("%s\n", line);
-    rd_kafka_topic_partition_list_destroy(sorted);
-}
-
 /* Hands the partitions over, eagerly or incrementally as the protocol asks. */
 static void cd_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
                             rd_kafka_topic_partition_list_t *parts, void *opaque)
@@ -192,13 +160,13 @@ static void cd_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
 
     (void)opaque;
     if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-        cd_print_partitions("assign", parts);
+        rdk_print_partitions("assign", parts, false);
         if (cooperative)
             error = rd_kafka_incremental_assign(rk, parts);
         else
             rd_kafka_assign(rk, parts);
     } else {
-        cd_print_partitions(rd_kafka_assignment_lost(rk) ? "lost" : "revoke", parts);
+        rdk_print_partitions(rd_kafka_assignment_lost(rk) ? "lost" : "revoke", parts, false);
         if (cooperative)
             error = rd_kafka_incremental_unassign(rk, parts);
         else
@@ -218,27 +186,17 @@ static void cd_on_error(rd_kafka_t *rk, int err, const char *reason, void *opaqu
     printf("error %s %s\n", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 }
 
-static int cd_set(rd_kafka_conf_t *conf, const char *key, const char *value)
-{
-    char errstr[512];
-
-    if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-        fprintf(stderr, "consumer_destroy: %s=%s: %s\n", key, value, errstr);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 /* Fills conf from the options. Returns 0 or -EINVAL. */
 static int cd_conf_apply(const cd_options_t *opt, rd_kafka_conf_t *conf)
 {
     int i;
 
-    if (cd_set(conf, "bootstrap.servers", opt->bootstrap) || cd_set(conf, "group.id", opt->group) ||
-        cd_set(conf, "partition.assignment.strategy", opt->strategy) ||
-        cd_set(conf, "auto.offset.reset", "earliest") ||
-        cd_set(conf, "auto.commit.interval.ms", CD_AUTO_COMMIT_MS) ||
-        cd_set(conf, "log_level", "4"))
+    if (rdk_conf_set(conf, CD_PROG, "bootstrap.servers", opt->bootstrap) ||
+        rdk_conf_set(conf, CD_PROG, "group.id", opt->group) ||
+        rdk_conf_set(conf, CD_PROG, "partition.assignment.strategy", opt->strategy) ||
+        rdk_conf_set(conf, CD_PROG, "auto.offset.reset", "earliest") ||
+        rdk_conf_set(conf, CD_PROG, "auto.commit.interval.ms", CD_AUTO_COMMIT_MS) ||
+        rdk_conf_set(conf, CD_PROG, "log_level", "4"))
         return -EINVAL;
     for (i = 0; i < opt->extra_count; i++) {
         char key[256];
@@ -250,7 +208,7 @@ static int cd_conf_apply(const cd_options_t *opt, rd_kafka_conf_t *conf)
         }
         memcpy(key, opt->extra[i], (size_t)(eq - opt->extra[i]));
         key[eq - opt->extra[i]] = '\0';
-        if (cd_set(conf, key, eq + 1))
+        if (rdk_conf_set(conf, CD_PROG, key, eq + 1))
             return -EINVAL;
     }
     rd_kafka_conf_set_rebalance_cb(conf, cd_on_rebalance);
@@ -258,23 +216,15 @@ static int cd_conf_apply(const cd_options_t *opt, rd_kafka_conf_t *conf)
     return 0;
 }
 
-/* True when a stop signal is pending (it is taken off the pending set). */
-static bool cd_stop_requested(const sigset_t *stop_signals)
-{
-    const struct timespec no_wait = {0, 0};
-
-    return sigtimedwait(stop_signals, NULL, &no_wait) > 0;
-}
-
 /* Polls until a stop signal (returns 0) or the deadline (returns 1). */
 static int cd_poll_loop(rd_kafka_t *rk, int wait_s, const sigset_t *stop_signals)
 {
-    double deadline = cd_now() + wait_s;
+    double deadline = rdk_now() + wait_s;
 
-    while (!cd_stop_requested(stop_signals)) {
+    while (!rdk_stop_requested(stop_signals)) {
         rd_kafka_message_t *msg;
 
-        if (cd_now() > deadline) {
+        if (rdk_now() > deadline) {
             fprintf(stderr, "consumer_destroy: deadline of %d s passed\n", wait_s);
             return 1;
         }
@@ -361,15 +311,12 @@ static void cd_usage(void)
 /* Parses a decimal int in [min, max]. Returns 0 and sets *out, or -EINVAL. */
 static int cd_parse_int(const char *text, long min, long max, int *out /* out */)
 {
-    char *end = NULL;
     long value;
+    int rc = rdk_parse_long(text, min, max, &value);
 
-    errno = 0;
-    value = strtol(text, &end, 10);
-    if (errno || end == text || *end || value < min || value > max)
-        return -EINVAL;
-    *out = (int)value;
-    return 0;
+    if (rc == 0)
+        *out = (int)value;
+    return rc;
 }
 
 /* Parses the command line into opt. Returns 0 or -EINVAL. */

@@ -45,20 +45,11 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/rdk_util.h"
+
 #define GA_TIMEOUT_MS     30000
 #define GA_MAX_STATES     RD_KAFKA_CONSUMER_GROUP_STATE__CNT
 #define GA_MAX_TOPIC_NAME 249 /* Kafka's limit on topic name length */
-
-static int ga_compare_partitions(const void *a, const void *b)
-{
-    const rd_kafka_topic_partition_t *left = a;
-    const rd_kafka_topic_partition_t *right = b;
-    int by_topic = strcmp(left->topic, right->topic);
-
-    if (by_topic)
-        return by_topic;
-    return (left->partition > right->partition) - (left->partition < right->partition);
-}
 
 /* Prints " PARTS" for a member's assignment, sorted. */
 static void ga_print_parts(const rd_kafka_topic_partition_list_t *parts)
@@ -66,7 +57,7 @@ static void ga_print_parts(const rd_kafka_topic_partition_list_t *parts)
     rd_kafka_topic_partition_list_t *sorted = rd_kafka_topic_partition_list_copy(parts);
     int i;
 
-    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), ga_compare_partitions);
+    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), rdk_compare_partitions);
     printf(" ");
     if (sorted->cnt == 0)
         printf("-");
@@ -138,7 +129,7 @@ static void ga_print_group_result(const rd_kafka_group_result_t *result)
     if (!parts)
         return;
     sorted = rd_kafka_topic_partition_list_copy(parts);
-    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), ga_compare_partitions);
+    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), rdk_compare_partitions);
     for (i = 0; i < sorted->cnt; i++) {
         const rd_kafka_topic_partition_t *part = &sorted->elems[i];
 

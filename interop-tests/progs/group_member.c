@@ -62,6 +62,10 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/rdk_util.h"
+
+#define GM_PROG "group_member" /* names it in messages */
+
 #define GM_MAX_TOPICS        16
 #define GM_MAX_EXTRA         64
 #define GM_POLL_MS           100
@@ -96,45 +100,6 @@ typedef struct gm_member {
     rd_kafka_topic_partition_list_t *assignment; /* what the rebalances handed over */
 } gm_member_t;
 
-static double gm_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int gm_compare_partitions(const void *a, const void *b)
-{
-    const rd_kafka_topic_partition_t *left = a;
-    const rd_kafka_topic_partition_t *right = b;
-    int by_topic = strcmp(left->topic, right->topic);
-
-    if (by_topic)
-        return by_topic;
-    return (left->partition > right->partition) - (left->partition < right->partition);
-}
-
-/* Prints "<label> PARTS" (with the count first when with_count), sorted. */
-static void gm_print_partitions(const char *label, const rd_kafka_topic_partition_list_t *parts,
-                                bool with_count)
-{
-    rd_kafka_topic_partition_list_t *sorted = rd_kafka_topic_partition_list_copy(parts);
-    int i;
-
-    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), gm_compare_partitions);
-    printf("%s", label);
-    if (with_count)
-        printf(" %d", sorted->cnt);
-    printf(" ");
-    if (sorted->cnt == 0)
-        printf("-");
-    for (i = 0; i < sorted->cnt; i++)
-        printf("%s%s:%" PRId32, i ? "," : "", sorted->elems[i].topic, sorted->elems[i].partition);
-    printf("\n");
-    rd_kafka_topic_partition_list_destroy(sorted);
-}
-
 /*
  * Updates the member's own copy of its assignment with what a rebalance
  * handed over, and prints it whole. The copy exists because asking
@@ -162,7 +127,7 @@ static void gm_track_assignment(gm_member_t *member, const rd_kafka_topic_partit
     }
     rd_kafka_topic_partition_list_destroy(member->assignment);
     member->assignment = next;
-    gm_print_partitions("assignment", next, true);
+    rdk_print_partitions("assignment", next, true);
 }
 
 /* Prints the member id when it changed (it is read under a lock, no request). */
@@ -191,14 +156,14 @@ static void gm_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
 
     member->rebalances++;
     if (assigned) {
-        gm_print_partitions("rebalance assign", parts, false);
+        rdk_print_partitions("rebalance assign", parts, false);
         if (cooperative)
             error = rd_kafka_incremental_assign(rk, parts);
         else
             assign_err = rd_kafka_assign(rk, parts);
     } else {
-        gm_print_partitions(rd_kafka_assignment_lost(rk) ? "rebalance lost" : "rebalance revoke",
-                            parts, false);
+        rdk_print_partitions(rd_kafka_assignment_lost(rk) ? "rebalance lost" : "rebalance revoke",
+                             parts, false);
         if (cooperative)
             error = rd_kafka_incremental_unassign(rk, parts);
         else
@@ -257,34 +222,24 @@ static void gm_commit_record(rd_kafka_t *rk, const rd_kafka_message_t *msg)
     rd_kafka_topic_partition_list_destroy(offsets);
 }
 
-static int gm_set(rd_kafka_conf_t *conf, const char *key, const char *value)
-{
-    char errstr[512];
-
-    if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-        fprintf(stderr, "group_member: %s=%s: %s\n", key, value, errstr);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 /* Fills conf from the command line. Returns 0 or -EINVAL. */
 static int gm_conf_apply(const gm_member_t *member, rd_kafka_conf_t *conf)
 {
     bool auto_commit = member->commit == GM_COMMIT_AUTO;
     int i;
 
-    if (gm_set(conf, "bootstrap.servers", member->bootstrap) ||
-        gm_set(conf, "group.id", member->group) ||
-        gm_set(conf, "partition.assignment.strategy", member->strategy) ||
-        gm_set(conf, "session.timeout.ms", member->session_ms) ||
-        gm_set(conf, "heartbeat.interval.ms", member->heartbeat_ms) ||
-        gm_set(conf, "auto.offset.reset", member->offset_reset) ||
-        gm_set(conf, "enable.auto.commit", auto_commit ? "true" : "false") ||
-        gm_set(conf, "auto.commit.interval.ms", GM_AUTO_COMMIT_MS) ||
-        gm_set(conf, "log_level", "4"))
+    if (rdk_conf_set(conf, GM_PROG, "bootstrap.servers", member->bootstrap) ||
+        rdk_conf_set(conf, GM_PROG, "group.id", member->group) ||
+        rdk_conf_set(conf, GM_PROG, "partition.assignment.strategy", member->strategy) ||
+        rdk_conf_set(conf, GM_PROG, "session.timeout.ms", member->session_ms) ||
+        rdk_conf_set(conf, GM_PROG, "heartbeat.interval.ms", member->heartbeat_ms) ||
+        rdk_conf_set(conf, GM_PROG, "auto.offset.reset", member->offset_reset) ||
+        rdk_conf_set(conf, GM_PROG, "enable.auto.commit", auto_commit ? "true" : "false") ||
+        rdk_conf_set(conf, GM_PROG, "auto.commit.interval.ms", GM_AUTO_COMMIT_MS) ||
+        rdk_conf_set(conf, GM_PROG, "log_level", "4"))
         return -EINVAL;
-    if (member->instance_id && gm_set(conf, "group.instance.id", member->instance_id))
+    if (member->instance_id &&
+        rdk_conf_set(conf, GM_PROG, "group.instance.id", member->instance_id))
         return -EINVAL;
     for (i = 0; i < member->extra_count; i++) {
         char key[256];
@@ -296,7 +251,7 @@ static int gm_conf_apply(const gm_member_t *member, rd_kafka_conf_t *conf)
         }
         memcpy(key, member->extra[i], (size_t)(eq - member->extra[i]));
         key[eq - member->extra[i]] = '\0';
-        if (gm_set(conf, key, eq + 1))
+        if (rdk_conf_set(conf, GM_PROG, key, eq + 1))
             return -EINVAL;
     }
     rd_kafka_conf_set_rebalance_cb(conf, gm_on_rebalance);
@@ -314,28 +269,20 @@ static void gm_consume_record(gm_member_t *member, rd_kafka_t *rk, const rd_kafk
         gm_commit_record(rk, msg);
 }
 
-/* True when a stop signal is pending (it is taken off the pending set). */
-static bool gm_stop_requested(const sigset_t *stop_signals)
-{
-    const struct timespec no_wait = {0, 0};
-
-    return sigtimedwait(stop_signals, NULL, &no_wait) > 0;
-}
-
 /*
  * Polls until a stop signal, the record limit, a fatal error or the
  * deadline. Returns the exit status.
  */
 static int gm_poll_loop(gm_member_t *member, rd_kafka_t *rk, const sigset_t *stop_signals)
 {
-    double deadline = gm_now() + member->wait_s;
+    double deadline = rdk_now() + member->wait_s;
 
-    while (!gm_stop_requested(stop_signals)) {
+    while (!rdk_stop_requested(stop_signals)) {
         rd_kafka_message_t *msg;
 
         if (member->max_records > 0 && member->consumed >= member->max_records)
             return 0;
-        if (gm_now() > deadline) {
+        if (rdk_now() > deadline) {
             fprintf(stderr, "group_member: deadline of %d s passed\n", member->wait_s);
             return 1;
         }
@@ -420,20 +367,6 @@ static void gm_usage(void)
                     "[-w seconds] [-X key=value]...\n");
 }
 
-/* Parses a decimal long in [min, max]. Returns 0 and sets *out, or -EINVAL. */
-static int gm_parse_long(const char *text, long min, long max, long *out /* out */)
-{
-    char *end = NULL;
-    long value;
-
-    errno = 0;
-    value = strtol(text, &end, 10);
-    if (errno || end == text || *end || value < min || value > max)
-        return -EINVAL;
-    *out = value;
-    return 0;
-}
-
 /* Parses the command line into member. Returns 0 or -EINVAL. */
 static int gm_parse_args(gm_member_t *member, int argc, char **argv)
 {
@@ -476,14 +409,14 @@ static int gm_parse_args(gm_member_t *member, int argc, char **argv)
                 return -EINVAL;
             break;
         case 'n':
-            if (gm_parse_long(optarg, 0, 999999999L, &member->max_records) != 0)
+            if (rdk_parse_long(optarg, 0, 999999999L, &member->max_records) != 0)
                 return -EINVAL;
             break;
         case 'o':
             member->offset_reset = optarg;
             break;
         case 'w':
-            if (gm_parse_long(optarg, 1, 86400, &number) != 0)
+            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
                 return -EINVAL;
             member->wait_s = (int)number;
             break;

@@ -55,6 +55,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/rdk_util.h"
+
 #define RT_KEY_SIZE       11 /* "k" + 9 digits + NUL is 11 */
 #define RT_VALUE_PREFIX   11 /* "v" + 9 digits + ":" */
 #define RT_MAX_EXTRA      64
@@ -100,14 +102,6 @@ typedef struct rt_run {
     long *last_id; /* per partition, -1 before the first record */
     bool *at_eof;  /* per partition: EOF reported since the last record */
 } rt_run_t;
-
-static double rt_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Fills buf (size bytes) with record id's value. */
 static void rt_value_fill(char *buf, long size, long id)
@@ -215,7 +209,7 @@ static int rt_partition_count(rd_kafka_t *rk, const char *topic, double deadline
     rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
     int count = -1;
 
-    while (rkt && rt_now() < deadline) {
+    while (rkt && rdk_now() < deadline) {
         const struct rd_kafka_metadata *md = NULL;
         rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, RT_METADATA_MS);
 
@@ -238,7 +232,7 @@ static int rt_produce(rt_run_t *run)
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     rd_kafka_t *rk = NULL;
-    double deadline = rt_now() + run->wait_s;
+    double deadline = rdk_now() + run->wait_s;
     int status = 2;
     long id;
 
@@ -279,7 +273,7 @@ static int rt_produce(rt_run_t *run)
             if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL)
                 break;
             rd_kafka_poll(rk, 100); /* queue full: serve delivery reports, then retry */
-            if (rt_now() > deadline)
+            if (rdk_now() > deadline)
                 break;
         }
         if (err) {
@@ -290,7 +284,7 @@ static int rt_produce(rt_run_t *run)
         run->produced++;
         rd_kafka_poll(rk, 0);
     }
-    while (rd_kafka_outq_len(rk) > 0 && rt_now() < deadline)
+    while (rd_kafka_outq_len(rk) > 0 && rdk_now() < deadline)
         rd_kafka_flush(rk, RT_POLL_MS);
     fflush(stdout);
     if (rd_kafka_outq_len(rk) > 0) {
@@ -408,7 +402,7 @@ static int rt_consume(rt_run_t *run)
     rd_kafka_t *rk = NULL;
     rd_kafka_topic_t *rkt = NULL;
     rd_kafka_queue_t *queue = NULL;
-    double deadline = rt_now() + run->wait_s;
+    double deadline = rdk_now() + run->wait_s;
     int started = 0;
     int status = 2;
     int p;
@@ -448,7 +442,7 @@ static int rt_consume(rt_run_t *run)
     }
 
     status = 1;
-    while (rt_now() < deadline) {
+    while (rdk_now() < deadline) {
         rd_kafka_message_t *msg = rd_kafka_consume_queue(queue, RT_POLL_MS);
         bool enough;
 
@@ -508,20 +502,6 @@ static void rt_usage(void)
             "[-x error_name] [-w seconds] [-X key=value]...\n");
 }
 
-/* Parses a decimal long in [min, max]. Returns 0 and sets *out, or -EINVAL. */
-static int rt_parse_long(const char *text, long min, long max, long *out /* out */)
-{
-    char *end = NULL;
-    long value;
-
-    errno = 0;
-    value = strtol(text, &end, 10);
-    if (errno || end == text || *end || value < min || value > max)
-        return -EINVAL;
-    *out = value;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     rt_run_t run = {
@@ -547,7 +527,7 @@ int main(int argc, char **argv)
             run.topic = optarg;
             break;
         case 'n':
-            if (rt_parse_long(optarg, 0, 999999999L, &run.count) != 0)
+            if (rdk_parse_long(optarg, 0, 999999999L, &run.count) != 0)
                 goto usage;
             break;
         case 'z':
@@ -557,7 +537,7 @@ int main(int argc, char **argv)
             run.acks = optarg;
             break;
         case 's':
-            if (rt_parse_long(optarg, 0, 512L * 1024 * 1024, &run.value_size) != 0)
+            if (rdk_parse_long(optarg, 0, 512L * 1024 * 1024, &run.value_size) != 0)
                 goto usage;
             break;
         case 'm':
@@ -574,12 +554,12 @@ int main(int argc, char **argv)
             run.each_partition = true;
             break;
         case 'p':
-            if (rt_parse_long(optarg, 0, INT32_MAX, &number) != 0)
+            if (rdk_parse_long(optarg, 0, INT32_MAX, &number) != 0)
                 goto usage;
             run.partition = (int32_t)number;
             break;
         case 'T':
-            if (rt_parse_long(optarg, 0, LONG_MAX, &number) != 0)
+            if (rdk_parse_long(optarg, 0, LONG_MAX, &number) != 0)
                 goto usage;
             run.base_ts = number;
             run.has_ts = true;
@@ -594,7 +574,7 @@ int main(int argc, char **argv)
             run.expect_error = optarg;
             break;
         case 'w':
-            if (rt_parse_long(optarg, 1, 86400, &number) != 0)
+            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
                 goto usage;
             run.wait_s = (int)number;
             break;

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "rdk_util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double rdk_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int rdk_compare_partitions(const void *a, const void *b)
+{
+    const rd_kafka_topic_partition_t *left = a;
+    const rd_kafka_topic_partition_t *right = b;
+    int by_topic = strcmp(left->topic, right->topic);
+
+    if (by_topic)
+        return by_topic;
+    return (left->partition > right->partition) - (left->partition < right->partition);
+}
+
+void rdk_print_partitions(const char *label, const rd_kafka_topic_partition_list_t *parts,
+                          bool with_count)
+{
+    rd_kafka_topic_partition_list_t *sorted = rd_kafka_topic_partition_list_copy(parts);
+
+    qsort(sorted->elems, (size_t)sorted->cnt, sizeof(*sorted->elems), rdk_compare_partitions);
+    printf("%s", label);
+    if (with_count)
+        printf(" %d", sorted->cnt);
+    printf(" ");
+    if (sorted->cnt == 0)
+        printf("-");
+    for (int i = 0; i < sorted->cnt; i++)
+        printf("%s%s:%" PRId32, i ? "," : "", sorted->elems[i].topic, sorted->elems[i].partition);
+    printf("\n");
+    rd_kafka_topic_partition_list_destroy(sorted);
+}
+
+int rdk_conf_set(rd_kafka_conf_t *conf, const char *prog, const char *key, const char *value)
+{
+    char errstr[512];
+
+    if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
+        fprintf(stderr, "%s: %s=%s: %s\n", prog, key, value, errstr);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+bool rdk_stop_requested(const sigset_t *stop_signals)
+{
+    const struct timespec no_wait = {0, 0};
+
+    return sigtimedwait(stop_signals, NULL, &no_wait) > 0;
+}
+
+int rdk_parse_long(const char *text, long min, long max, long *out /* out */)
+{
+    char *end = NULL;
+    long value;
+
+    errno = 0;
+    value = strtol(text, &end, 10);
+    if (errno || end == text || *end || value < min || value > max)
+        return -EINVAL;
+    *out = value;
+    return 0;
+}
