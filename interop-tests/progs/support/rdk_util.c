@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double rdk_now(void)
 {
@@ -54,6 +55,42 @@ int rdk_conf_set(rd_kafka_conf_t *conf, const char *prog, const char *key, const
         return -EINVAL;
     }
     return 0;
+}
+
+int rdk_conf_set_pair(rd_kafka_conf_t *conf, const char *prog, const char *pair)
+{
+    char key[256];
+    const char *eq = strchr(pair, '=');
+    size_t len = eq ? (size_t)(eq - pair) : 0;
+
+    if (len == 0 || len >= sizeof(key)) {
+        fprintf(stderr, "%s: bad -X \"%s\" (want key=value)\n", prog, pair);
+        return -EINVAL;
+    }
+    memcpy(key, pair, len);
+    key[len] = '\0';
+    return rdk_conf_set(conf, prog, key, eq + 1);
+}
+
+int rdk_partition_count(rd_kafka_t *rk, const char *topic, double deadline)
+{
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+    int count = -1;
+
+    while (rkt && count < 0 && rdk_now() < deadline) {
+        const struct rd_kafka_metadata *md = NULL;
+        rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, 5000);
+
+        if (!err && md->topic_cnt == 1 && !md->topics[0].err && md->topics[0].partition_cnt > 0)
+            count = md->topics[0].partition_cnt;
+        if (md)
+            rd_kafka_metadata_destroy(md);
+        if (count < 0)
+            usleep(100 * 1000); /* not known yet: ask again shortly */
+    }
+    if (rkt)
+        rd_kafka_topic_destroy(rkt);
+    return count;
 }
 
 bool rdk_stop_requested(const sigset_t *stop_signals)

@@ -2,7 +2,8 @@
 /*
  * What the librdkafka test programs share: a monotonic clock, sorted
  * partition lists printed as the scripts parse them, config setting with a
- * message, stop signals polled, and bounded number parsing.
+ * message (also from a -X "key=value" argument), a topic's partition count
+ * waited for, stop signals polled, and bounded number parsing.
  */
 #ifndef GR_INTEROP_RDK_UTIL_H
 #define GR_INTEROP_RDK_UTIL_H
@@ -24,6 +25,18 @@ void rdk_print_partitions(const char *label, const rd_kafka_topic_partition_list
 
 /* rd_kafka_conf_set, printing "<prog>: key=value: why" on failure. 0 or -EINVAL. */
 int rdk_conf_set(rd_kafka_conf_t *conf, const char *prog, const char *key, const char *value);
+
+/* rdk_conf_set of a "key=value" argument (a -X option). 0, or -EINVAL after
+ * printing why (no '=', empty or overlong key, or the value refused). */
+int rdk_conf_set_pair(rd_kafka_conf_t *conf, const char *prog, const char *pair);
+
+/*
+ * The partition count of TOPIC from rk's metadata, asked every 100 ms until
+ * deadline (rdk_now() seconds) while the topic is unknown or leaderless (being
+ * created, or a failover under way). Never auto-creates it beyond what rk's
+ * own config asks. Returns the count, or -1 at the deadline.
+ */
+int rdk_partition_count(rd_kafka_t *rk, const char *topic, double deadline);
 
 /* True when a stop signal is pending (it is taken off the pending set). */
 bool rdk_stop_requested(const sigset_t *stop_signals);
