@@ -49,6 +49,20 @@
 #                                      broker (after a ZooKeeper restart)
 #   cl_non_controller                  a running broker that is not the
 #                                      controller (after cl_stable)
+#   cl_replica_dirs TOPIC P            ids of the brokers (running or not)
+#                                      holding a log directory for
+#                                      partition P of TOPIC
+#   cl_replicas_equal TOPIC PARTS [I...]  true when, for each partition
+#                                      0..PARTS-1, the .log segments
+#                                      concatenated in name order are byte
+#                                      for byte the same on brokers I... (all
+#                                      of them must hold the partition), or
+#                                      by default on cl_replica_dirs' brokers;
+#                                      else sets CL_REPLICA_DIFF to the first
+#                                      difference (for gr_wait_until)
+#   cl_compare_replicas TOPIC PARTS [I...]  cl_replicas_equal, or gr_fail
+#                                      with the partition, the brokers and
+#                                      the first differing byte
 
 GR_CLUSTER_REPO=$(cd "$GR_INTEROP_DIR/.." && pwd)
 CL_ZK_DIR=$GR_TMP/zk
@@ -64,6 +78,7 @@ CL_STATE_PY=$GR_INTEROP_DIR/py/cluster_state.py
 CL_COUNT=0
 CL_OVERRIDES=()
 CL_CONTROLLER=
+CL_REPLICA_DIFF=
 declare -a CL_PID=() CL_PORT=()
 [ "$GR_CMD_TIMEOUT_S" -le 60 ] || GR_CMD_TIMEOUT_S=60
 
@@ -247,6 +262,73 @@ cl_non_controller()
         [ "$i" = "$CL_CONTROLLER" ] || { echo "$i"; return 0; }
     done
     return 1
+}
+
+cl_replica_dirs()
+{
+    local i ids=()
+    for ((i = 0; i < CL_COUNT; i++)); do
+        [ ! -d "$GR_TMP/b$i/logs/$1-$2" ] || ids+=("$i")
+    done
+    echo "${ids[*]}"
+}
+
+# Concatenates broker $1's .log segments of partition directory $2 in name
+# order (the zero-padded base offsets sort as numbers) into file $3.
+cl_replica_bytes()
+{
+    local dir=$GR_TMP/b$1/logs/$2 segments
+    segments=$(find "$dir" -maxdepth 1 -name '*.log' -printf '%f\n' | LC_ALL=C sort)
+    : >"$3"
+    [ -z "$segments" ] || (cd "$dir" && xargs cat <<<"$segments") >"$3"
+}
+
+# Byte-for-byte: a follower appends the leader's batches unchanged, so in
+# sync replicas hold the same bytes wherever their segments were rolled.
+# (Compare quiet logs: a segment being appended or deleted by retention
+# meanwhile differs for a while.)
+cl_replicas_equal()
+{
+    local topic=$1 parts=$2 p brokers i first out rc
+    shift 2
+    CL_REPLICA_DIFF=
+    for ((p = 0; p < parts; p++)); do
+        if [ $# -gt 0 ]; then brokers="$*"; else brokers=$(cl_replica_dirs "$topic" "$p"); fi
+        [ -n "$brokers" ] || { CL_REPLICA_DIFF="partition $topic-$p: no broker holds a replica directory"; return 1; }
+        first=
+        for i in $brokers; do
+            if [ ! -d "$GR_TMP/b$i/logs/$topic-$p" ]; then
+                CL_REPLICA_DIFF="partition $topic-$p: broker $i holds no replica directory (brokers with one: $(cl_replica_dirs "$topic" "$p"))"
+                return 1
+            fi
+            cl_replica_bytes "$i" "$topic-$p" "$GR_TMP/replica.$i"
+            if [ -z "$first" ]; then
+                first=$i
+                continue
+            fi
+            rc=0
+            out=$(cmp "$GR_TMP/replica.$first" "$GR_TMP/replica.$i" 2>&1) || rc=$?
+            if [ $rc != 0 ]; then
+                CL_REPLICA_DIFF="partition $topic-$p: brokers $first ($(stat -c %s "$GR_TMP/replica.$first") bytes) and $i ($(stat -c %s "$GR_TMP/replica.$i") bytes) differ"
+                # cmp counts bytes from 1: "differ: byte N, line L", "EOF on FILE after byte N"
+                if [[ $out =~ differ:\ (char|byte)\ ([0-9]+) ]]; then
+                    CL_REPLICA_DIFF+=" first at byte offset $((BASH_REMATCH[2] - 1))"
+                elif [[ $out =~ EOF\ on\ .*replica\.([0-9]+)\ after\ byte\ ([0-9]+) ]]; then
+                    CL_REPLICA_DIFF+=" first at byte offset ${BASH_REMATCH[2]} (broker ${BASH_REMATCH[1]}'s copy ends there)"
+                elif [[ $out =~ EOF\ on\ .*replica\.([0-9]+)\ which\ is\ empty ]]; then
+                    CL_REPLICA_DIFF+=" first at byte offset 0 (broker ${BASH_REMATCH[1]}'s copy is empty)"
+                else
+                    CL_REPLICA_DIFF+=": $out"
+                fi
+                return 1
+            fi
+        done
+    done
+}
+
+cl_compare_replicas()
+{
+    cl_replicas_equal "$@" || gr_fail "replicas differ: $CL_REPLICA_DIFF"
 }
 
 cl_leaders_are()
