@@ -12,6 +12,10 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
   leaders TOPIC          one line per partition: "PARTITION LEADER ERROR"
                          (sorted by partition); exit 3 with "error CODE" if
                          the topic itself has an error (3: unknown topic)
+  isr TOPIC              one line per partition: "PARTITION LEADER ISR
+                         REPLICAS", ISR and REPLICAS comma-separated in
+                         the order the broker sent them ("-" when empty);
+                         exit 3 as for leaders
   topics                 the topic names, sorted, one a line
   coordinator GROUP      FindCoordinator v1: "ERROR NODE"
   create TOPIC PARTS [RF]  CreateTopics v2 to this broker only (replication
@@ -78,9 +82,9 @@ def metadata(addr, topics):
 
     def partition(r):
         err, index, leader = r.i16(), r.i32(), r.i32()
-        array(r, Reader.i32)  # replicas
-        array(r, Reader.i32)  # isr
-        return index, leader, err
+        replicas = array(r, Reader.i32)
+        isr = array(r, Reader.i32)
+        return index, leader, err, replicas, isr
 
     def topic(r):
         err, name, _internal = r.i16(), r.str(), r.i8()
@@ -92,18 +96,30 @@ def metadata(addr, topics):
     return brokers, controller, array(r, topic), cluster_id
 
 
-def cmd_leaders(addr, topic):
-    topics = metadata(addr, [topic])[2]
-    for name, err, parts in topics:
-        if name != topic:
-            continue
-        if err:
-            print("error %d" % err)
-            return EXIT_TOPIC_ERROR
-        for index, leader, perr in sorted(parts):
-            print(index, leader, perr)
-        return 0
+def topic_partitions(addr, topic):
+    """The partitions of topic, sorted by index; an int error code if the
+    topic itself has one."""
+    for name, err, parts in metadata(addr, [topic])[2]:
+        if name == topic:
+            return err if err else sorted(parts)
     raise Broken("topic %s missing from the answer" % topic)
+
+
+def node_list(nodes):
+    return ",".join(str(n) for n in nodes) or "-"
+
+
+def cmd_leaders(addr, topic, with_isr):
+    parts = topic_partitions(addr, topic)
+    if isinstance(parts, int):
+        print("error %d" % parts)
+        return EXIT_TOPIC_ERROR
+    for index, leader, perr, replicas, isr in parts:
+        if with_isr:
+            print(index, leader, node_list(isr), node_list(replicas))
+        else:
+            print(index, leader, perr)
+    return 0
 
 
 def cmd_coordinator(addr, group):
@@ -175,8 +191,8 @@ def run(argv):
     elif cmd == "topics" and not args:
         for name in sorted(t[0] for t in metadata(addr, None)[2]):
             print(name)
-    elif cmd == "leaders" and len(args) == 1:
-        return cmd_leaders(addr, args[0])
+    elif cmd in ("leaders", "isr") and len(args) == 1:
+        return cmd_leaders(addr, args[0], cmd == "isr")
     elif cmd == "coordinator" and len(args) == 1:
         return cmd_coordinator(addr, args[0])
     elif cmd == "create" and len(args) in (2, 3):
