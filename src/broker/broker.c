@@ -14,6 +14,7 @@
 #include "metadata/store.h"
 #include "metadata/topics.h"
 #include "net/server.h"
+#include "replica/replication.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -491,6 +492,9 @@ int gr_broker_start(gr_broker_t *b)
     b->started = true;
     start_timers(b);
     gr_coordinator_start(b->groups);
+    rc = gr_replication_start(b);
+    if (rc)
+        return rc;
     gr_zk_member_start(b);
     if (!b->cluster->zk_mode)
         await_own_metadata(b);
@@ -528,6 +532,7 @@ void gr_broker_stop(gr_broker_t *b)
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
+    gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
     gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
@@ -569,6 +574,7 @@ int gr_broker_fini(gr_broker_t *b)
     if (b->started)
         release_watchers(b);
     gr_coordinator_fini(b->groups);
+    gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     close_store(b);
     gr_producer_ids_fini(b->producer_ids);

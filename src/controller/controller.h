@@ -97,6 +97,33 @@ void gr_controller_activate(gr_controller_t *c);
 void gr_controller_resign(gr_controller_t *c);
 void gr_controller_fini(gr_controller_t *c);
 
+/*
+ * AlterPartition (controller_alter.c): leader broker asks for p's ISR to be
+ * isr (count members), at its leader epoch and the partition epoch it knows.
+ * Returns an error at once (NOT_CONTROLLER, UNKNOWN_TOPIC_OR_PARTITION,
+ * OPERATION_NOT_ATTEMPTED while another write is out, NOT_LEADER_OR_FOLLOWER,
+ * FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INELIGIBLE_REPLICA,
+ * INVALID_REQUEST), NONE with *state filled when the ISR is that already,
+ * or GR_CONTROLLER_PENDING: done runs once later with the outcome (state and
+ * partition epoch written on NONE).
+ */
+#define GR_CONTROLLER_PENDING (-1)
+typedef void gr_controller_alter_done_fn(void *opaque, int16_t err,
+                                         const gr_zk_partition_state_t *state,
+                                         int32_t partition_epoch);
+typedef struct gr_alter_partition_ask {
+    int32_t broker;
+    const char *topic;
+    int32_t index;
+    int32_t leader_epoch;
+    int32_t partition_epoch;
+    const int32_t *isr;
+    int32_t isr_count;
+} gr_alter_partition_ask_t;
+int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_ask_t *ask,
+                                  gr_zk_partition_state_t *state, int32_t *partition_epoch,
+                                  gr_controller_alter_done_fn *done, void *opaque);
+
 /* The live broker ids the controller knows (for assignments), or NULL when inactive. */
 const gr_ctl_broker_t *gr_controller_brokers(const gr_controller_t *c, size_t *count /* out */);
 

@@ -6,6 +6,7 @@
  * to the partition's state node, conditionally on the version read, so a
  * stale controller cannot overwrite a newer one's decision.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +34,17 @@ static int32_t first_live(gr_controller_t *c, const int32_t *ids, int32_t count,
 }
 
 typedef struct state_write {
-    gr_zk_partition_state_t state;
-    int32_t isr_storage[1];
+    gr_zk_partition_state_t state; /* isr points into isr_storage */
+    ctl_state_written_fn *done;    /* may be NULL */
+    void *opaque;
+    int32_t isr_storage[];
 } state_write_t;
 
 static void write_done(ctl_op_t *op, int rc, int32_t version)
 {
+    state_write_t *stale = op->data;
+    if (stale->done && !(op->c->active && op->gen == op->c->gen))
+        stale->done(stale->opaque, GR_KERR_NOT_CONTROLLER, NULL);
     if (!ctl_op_current(op))
         return;
     gr_controller_t *c = op->c;
@@ -61,14 +67,19 @@ static void write_done(ctl_op_t *op, int rc, int32_t version)
             p->changed = true;
             gr_logf(&c->b->log, GR_LOG_INFO, "controller", "%s-%d: leader %d, leader epoch %d",
                     t->name, op->index, w->state.leader, w->state.leader_epoch);
+            if (w->done)
+                w->done(w->opaque, GR_KERR_NONE, p);
         } else {
+            if (w->done)
+                w->done(w->opaque, GR_KERR_INVALID_UPDATE_VERSION, p);
             /* Someone else wrote it (or it vanished): read it again before deciding. */
             gr_logf(&c->b->log, GR_LOG_WARN, "controller", "writing the state of %s-%d: %s",
                     t->name, op->index, gr_store_rc_name(rc));
             p->state_read = false;
             ctl_load_state(c, t, op->index);
         }
-    }
+    } else if (w->done)
+        w->done(w->opaque, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
     free(op->data);
     free(op);
     ctl_kick(c);
@@ -92,13 +103,12 @@ static void on_parent_created(void *opaque, int rc, const char *path)
     (void)path;
 }
 
-/* Writes state for p (creating the node and its parents when the partition has none). */
-static void write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
-                        const gr_zk_partition_state_t *state)
+int ctl_write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
+                    const gr_zk_partition_state_t *state, ctl_state_written_fn *done, void *opaque)
 {
     gr_ctl_partition_t *p = &t->partitions[index];
     ctl_op_t *op = ctl_op_new(c);
-    state_write_t *w = calloc(1, sizeof *w);
+    state_write_t *w = calloc(1, sizeof *w + sizeof(int32_t) * (size_t)(state->isr_count + 1));
     gr_zk_json_writer_t json;
     gr_zk_json_writer_init(&json);
     const char *text = NULL;
@@ -108,12 +118,14 @@ static void write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
         gr_zk_json_writer_fini(&json);
         free(op);
         free(w);
-        return ctl_kick_later(c);
+        ctl_kick_later(c);
+        return -ENOMEM;
     }
     w->state = *state;
-    w->isr_storage[0] = state->isr_count > 0 ? state->isr[0] : GR_NO_BROKER;
+    memcpy(w->isr_storage, state->isr, sizeof(int32_t) * (size_t)state->isr_count);
     w->state.isr = w->isr_storage;
-    w->state.isr_count = state->isr_count > 0 ? 1 : 0;
+    w->done = done;
+    w->opaque = opaque;
     op->data = w;
     op->index = index;
     snprintf(op->name, sizeof op->name, "%s", t->name);
@@ -137,39 +149,102 @@ static void write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
     if (rc != GR_STORE_OK) {
         free(w);
         free(op);
-        return ctl_kick_later(c);
+        ctl_kick_later(c);
+        return -EIO;
     }
     p->writing = true;
     c->writes_pending++;
+    return 0;
 }
 
-/* The state p should have now, if it differs from its current one. */
-static bool desired_state(gr_controller_t *c, const gr_ctl_partition_t *p,
-                          gr_zk_partition_state_t *out, int32_t *isr_one)
+/* The live members of ids (in their order) that are replicas of p, into out. */
+static int32_t live_of(gr_controller_t *c, const int32_t *ids, int32_t count,
+                       const gr_ctl_partition_t *p, int32_t *out)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < count; i++)
+        if (first_live(c, &ids[i], 1, p) != GR_NO_BROKER)
+            out[n++] = ids[i];
+    return n;
+}
+
+/* Whether ids holds id. */
+static bool holds(const int32_t *ids, int32_t count, int32_t id)
+{
+    for (int32_t i = 0; i < count; i++)
+        if (ids[i] == id)
+            return true;
+    return false;
+}
+
+/* The first replica in assignment order that is live and in isr (Kafka's election). */
+static int32_t elect(const gr_ctl_partition_t *p, const int32_t *live_isr, int32_t live_count)
+{
+    for (int32_t r = 0; r < p->replica_count; r++)
+        if (holds(live_isr, live_count, p->replicas[r]))
+            return p->replicas[r];
+    return GR_NO_BROKER;
+}
+
+/* Whether unclean.leader.election.enable holds for topic name (its config, when known here). */
+static bool unclean_allowed(gr_controller_t *c, const char *name)
+{
+    gr_topic_t *topic = gr_topics_find(c->b->topics, name, strlen(name));
+    if (topic && topic->config_known)
+        return topic->settings.unclean_leader_election;
+    return c->b->config.unclean_leader_election_enable;
+}
+
+/*
+ * The state p should have now, if it differs from its current one (isr_out
+ * has room for every replica):
+ *  - new: the first live replica leads, every live replica is in sync;
+ *  - otherwise the ISR loses its dead members, and a dead leader gives way to
+ *    the first live ISR member in assignment order (leader epoch + 1); with
+ *    none alive the partition goes offline keeping its ISR (those replicas
+ *    hold every acknowledged record), unless unclean election allows the
+ *    first live replica, alone in its ISR.
+ */
+static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_ctl_partition_t *p,
+                          gr_zk_partition_state_t *out, int32_t *isr_out)
 {
     out->controller_epoch = c->epoch;
-    out->isr = isr_one;
+    out->isr = isr_out;
     if (!p->has_state) {
-        int32_t leader = first_live(c, p->replicas, p->replica_count, p);
-        if (leader == GR_NO_BROKER)
-            return false; /* stays new until a replica is up */
-        *isr_one = leader;
-        out->leader = leader;
+        out->isr_count = live_of(c, p->replicas, p->replica_count, p, isr_out);
+        out->leader = out->isr_count > 0 ? isr_out[0] : GR_NO_BROKER;
         out->leader_epoch = 0;
-        out->isr_count = 1;
-        return true;
+        return out->leader != GR_NO_BROKER; /* stays new until a replica is up */
     }
     const gr_zk_partition_state_t *now = &p->state;
-    if (now->leader != GR_NO_BROKER && is_live(c, now->leader))
+    int32_t live = live_of(c, now->isr, now->isr_count, p, isr_out);
+    bool leader_live = now->leader != GR_NO_BROKER && is_live(c, now->leader);
+    if (leader_live && live == now->isr_count)
         return false;
-    int32_t leader = first_live(c, now->isr, now->isr_count, p);
-    if (leader == GR_NO_BROKER && now->leader == GR_NO_BROKER)
-        return false;
-    out->leader = leader;
     out->leader_epoch = now->leader_epoch + 1;
-    /* Offline, the ISR keeps its last member: that replica has every acknowledged record. */
-    *isr_one = leader != GR_NO_BROKER ? leader : (now->isr_count > 0 ? now->isr[0] : leader);
-    out->isr_count = *isr_one == GR_NO_BROKER ? 0 : 1;
+    if (leader_live) { /* followers died: they leave the ISR */
+        out->leader = now->leader;
+        out->isr_count = live;
+        return true;
+    }
+    out->leader = elect(p, isr_out, live);
+    out->isr_count = live;
+    if (out->leader == GR_NO_BROKER && unclean_allowed(c, t->name)) {
+        out->leader = first_live(c, p->replicas, p->replica_count, p);
+        if (out->leader != GR_NO_BROKER) {
+            gr_logf(&c->b->log, GR_LOG_WARN, "controller",
+                    "%s: unclean leader election of broker %d (no in-sync replica alive)", t->name,
+                    out->leader);
+            isr_out[0] = out->leader;
+            out->isr_count = 1;
+        }
+    }
+    if (out->leader == GR_NO_BROKER) {
+        if (now->leader == GR_NO_BROKER)
+            return false; /* offline already */
+        memcpy(isr_out, now->isr, sizeof(int32_t) * (size_t)now->isr_count);
+        out->isr_count = now->isr_count;
+    }
     return true;
 }
 
@@ -181,11 +256,17 @@ void ctl_elect_all(gr_controller_t *c)
         for (int32_t i = 0; i < t->partition_count; i++) {
             gr_ctl_partition_t *p = &t->partitions[i];
             gr_zk_partition_state_t want;
-            int32_t isr_one = GR_NO_BROKER;
             if (!p->state_read || p->writing || p->replica_count == 0)
                 continue;
-            if (desired_state(c, p, &want, &isr_one))
-                write_state(c, t, i, &want);
+            int32_t room = p->replica_count + (p->has_state ? p->state.isr_count : 0) + 1;
+            int32_t *isr = malloc(sizeof(int32_t) * (size_t)room);
+            if (!isr) {
+                ctl_kick_later(c);
+                return;
+            }
+            if (desired_state(c, t, p, &want, isr))
+                (void)ctl_write_state(c, t, i, &want, NULL, NULL);
+            free(isr);
         }
     }
 }

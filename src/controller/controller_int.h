@@ -58,6 +58,21 @@ void ctl_local_drop(gr_controller_t *c);
 /* controller_elect.c: writes of partition states. */
 void ctl_elect_all(gr_controller_t *c);
 
+/*
+ * A state write ended: err NONE (p's cached state is the one written),
+ * INVALID_UPDATE_VERSION (the node changed meanwhile: it is read again),
+ * NOT_CONTROLLER or UNKNOWN_TOPIC_OR_PARTITION (p NULL).
+ */
+typedef void ctl_state_written_fn(void *opaque, int16_t err, const gr_ctl_partition_t *p);
+
+/*
+ * Writes state as partition index of t's state node, conditionally on the
+ * version read (created when the partition has none). isr is copied.
+ * 0 (done, when not NULL, runs once later) or -errno (never runs).
+ */
+int ctl_write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
+                    const gr_zk_partition_state_t *state, ctl_state_written_fn *done, void *opaque);
+
 /* controller_delete.c */
 void ctl_delete_progress(gr_controller_t *c);
 

@@ -42,11 +42,13 @@ typedef struct gr_store gr_store_t;
 typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
+typedef struct gr_replication gr_replication_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
-    uint64_t fetch_record_bytes; /* record bytes put into fetch responses */
-    uint64_t recompress_jobs;    /* produces recompressed on the worker */
+    uint64_t fetch_record_bytes;          /* record bytes put into fetch responses */
+    uint64_t follower_fetch_record_bytes; /* of those, to followers */
+    uint64_t recompress_jobs;             /* produces recompressed on the worker */
 } gr_broker_stats_t;
 
 /*
@@ -81,6 +83,7 @@ struct gr_broker {
     gr_store_session_t *store_session;     /* the broker's session on it */
     int store_pending;                     /* store writes issued and not yet completed */
     gr_producer_ids_t *producer_ids;       /* InitProducerId's id blocks, producer expiry */
+    gr_replication_t *replication;         /* fetchers and ISR tracking (replica/) */
     gr_leadership_fn *on_leadership;       /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
     gr_broker_stats_t stats;

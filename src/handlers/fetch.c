@@ -21,6 +21,11 @@
  * Segment references from reads are held only while a response is built
  * (the chain takes its own) and are put right after.
  *
+ * A follower's fetch (replica_id >= 0, replica/fetcher.h) reads up to the
+ * log end offset instead of the high watermark, and its fetch offsets tell
+ * the leader how far the follower has come (gr_replica_follower_fetch, once
+ * per request): that moves the high watermark and the ISR.
+ *
  * Fetch sessions (KIP-227) are not kept: every response has session id 0,
  * which tells clients to send full fetches (sessionless, as Java clients
  * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.
@@ -33,12 +38,14 @@
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
+#include "replica/leader.h"
 #include "replica/replica.h"
 #include "gen/common.h"
 #include "gen/fetch.h"
 #include "handlers/handlers.h"
 
-#define GR_MS_PER_SEC 1000.0
+#define GR_MS_PER_SEC             1000.0
+#define REPLICA_STATE_MIN_VERSION 15 /* the follower's id moved into ReplicaState */
 
 typedef struct fetch_op fetch_op_t;
 
@@ -52,7 +59,9 @@ struct fetch_op {
     gr_segment_t **held; /* segment references taken by the last build */
     int32_t held_count;
     bool waiting;
-    int64_t record_bytes; /* record bytes in the response fetch_build made last */
+    int32_t replica_id;     /* a follower's broker id, or -1 (a consumer) */
+    bool progress_recorded; /* a follower's fetch offsets went to its leaders */
+    int64_t record_bytes;   /* record bytes in the response fetch_build made last */
 };
 
 static void links_remove(fetch_op_t *op)
@@ -67,6 +76,12 @@ static void put_held(fetch_op_t *op)
     for (int32_t i = 0; i < op->held_count; i++)
         gr_segment_put(op->held[i]);
     op->held_count = 0;
+}
+
+/* Followers read up to the log end, consumers up to the high watermark. */
+static int64_t read_limit(const fetch_op_t *op, const gr_partition_t *p)
+{
+    return op->replica_id >= 0 ? gr_log_end_offset(p->log) : gr_log_high_watermark(p->log);
 }
 
 static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
@@ -104,6 +119,8 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
         return true;
     }
     out->error_code = gr_partition_check_leader_epoch(p, in->current_leader_epoch);
+    if (!out->error_code && op->replica_id >= 0 && !op->progress_recorded)
+        out->error_code = gr_replica_follower_fetch(op->b, p, op->replica_id, in->fetch_offset);
     if (out->error_code)
         return true;
     int64_t high_watermark = gr_log_high_watermark(p->log);
@@ -114,7 +131,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
         limit = 0;
     gr_log_read_result_t rd;
     int rc = gr_log_read(p->log, in->fetch_offset, (int32_t)limit, budget->total == 0,
-                         high_watermark, &rd);
+                         read_limit(op, p), &rd);
     if (rc == -ERANGE) {
         out->error_code = GR_KERR_OFFSET_OUT_OF_RANGE;
         return true;
@@ -182,6 +199,8 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
 static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
 {
     op->b->stats.fetch_record_bytes += (uint64_t)op->record_bytes;
+    if (op->replica_id >= 0)
+        op->b->stats.follower_fetch_record_bytes += (uint64_t)op->record_bytes;
     if (op->waiting)
         ev_timer_stop(op->b->loop, &op->timer);
     links_remove(op);
@@ -209,11 +228,12 @@ static int64_t fetch_available(fetch_op_t *op)
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
             gr_partition_t *p = gr_topic_partition(topic, pin->partition);
-            if (!p || !p->log || gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
+            if (gr_partition_serve_error(p, op->b->config.broker_id) ||
+                gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
                 return INT64_MAX;
             gr_log_read_result_t rd;
             if (gr_log_read(p->log, pin->fetch_offset, pin->partition_max_bytes, true,
-                            gr_log_high_watermark(p->log), &rd) != 0)
+                            read_limit(op, p), &rd) != 0)
                 return INT64_MAX;
             if (rd.segment)
                 gr_segment_put(rd.segment);
@@ -323,8 +343,12 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         gr_request_respond(req, &resp);
         return;
     }
+    op->replica_id = req->api_version >= REPLICA_STATE_MIN_VERSION ? op->in.replica_state.replica_id
+                                                                   : op->in.replica_id;
     gr_fetch_response_t resp;
-    if (fetch_build(op, &resp, false))
+    bool now = fetch_build(op, &resp, false);
+    op->progress_recorded = true;
+    if (now)
         fetch_respond(op, &resp);
     else
         fetch_wait(op);

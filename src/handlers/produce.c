@@ -11,9 +11,10 @@
  * (CRC rewritten; gr_batch_timestamps_validate). The batches are then
  * appended as they came, compressed or not.
  *
- * Single node: acks=-1 completes once the local append is done, and fails
- * with NOT_ENOUGH_REPLICAS when min.insync.replicas exceeds the ISR of one.
- * acks=0 gets no response at all.
+ * acks=-1 fails at once with NOT_ENOUGH_REPLICAS when the ISR is smaller
+ * than min.insync.replicas, and otherwise completes when the ISR has the
+ * batches (handlers/produce_acks.h; at once for a leader alone in its ISR).
+ * acks=1 completes after the leader's append; acks=0 gets no response at all.
  *
  * The request frame is owned by this request's slot and nothing else reads
  * it after decoding, so batches are stamped with offsets in place.
@@ -40,12 +41,12 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
+#include "handlers/produce_acks.h"
 #include "log/clean_batch.h"
 #include "gen/produce.h"
 #include "protocol/batch_timestamps.h"
 #include "protocol/records.h"
 
-#define GR_ISR_SIZE  1 /* single node: the leader alone */
 #define GR_ERROR_MAX 200
 
 static void set_error(gr_request_t *req, gr_produce_response_partition_produce_response_t *out,
@@ -153,7 +154,8 @@ struct produce_op {
     gr_request_t *req;
     gr_produce_response_t resp;
     int16_t acks;
-    int outstanding;
+    int outstanding;         /* recompression jobs out */
+    gr_acks_wait_t isr_wait; /* acks=-1 */
     recompress_job_t **jobs;
     int job_count;
 };
@@ -195,7 +197,7 @@ static int recompress_job_run(void *arg)
  * filled: the original offsets for a duplicate, or the error.
  */
 static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *data, size_t len,
-                           gr_produce_response_partition_produce_response_t *out)
+                           gr_produce_response_partition_produce_response_t *out, int64_t *dup_end)
 {
     gr_batch_header_t h;
     gr_producer_batch_t dup;
@@ -205,6 +207,7 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
     case GR_PRODUCER_APPEND:
         return true;
     case GR_PRODUCER_DUPLICATE:
+        *dup_end = dup.last_offset + 1;
         if (out) {
             out->base_offset = dup.first_offset;
             out->log_append_time_ms = -1;
@@ -225,14 +228,26 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
     return false;
 }
 
-/* Appends validated batches to p and fills out. */
-static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, gr_partition_t *p,
+/* acks=-1: out waits until the ISR has everything before offset end. */
+static void wait_for_isr(produce_op_t *op, gr_topic_t *topic, gr_partition_t *p, int64_t end,
+                         gr_produce_response_partition_produce_response_t *out)
+{
+    if (op && out && op->acks == GR_ACKS_ALL && end > 0)
+        gr_acks_wait_add(&op->isr_wait, p, end, topic->settings.min_insync_replicas, out);
+}
+
+/* Appends validated batches to p and fills out (op NULL: nobody waits for the answer). */
+static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic, gr_partition_t *p,
                             uint8_t *data, size_t len,
                             gr_produce_response_partition_produce_response_t *out)
 {
+    gr_request_t *req = op ? op->req : NULL;
     gr_log_append_info_t info;
-    if (!producer_check(req, p, data, len, out))
+    int64_t dup_end = 0;
+    if (!producer_check(req, p, data, len, out, &dup_end)) {
+        wait_for_isr(op, topic, p, dup_end, out);
         return;
+    }
     int rc = gr_partition_append(p, data, len, gr_broker_now_ms(b), &info);
     if (rc) {
         /* A batch over segment.bytes is the client's error, not the log's. */
@@ -252,10 +267,13 @@ static void append_and_fill(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic
                                       : -1;
         out->log_start_offset = info.log_start_offset;
     }
+    wait_for_isr(op, topic, p, info.last_offset + 1, out);
 }
 
 static void produce_finish(produce_op_t *op)
 {
+    if (op->outstanding > 0 || op->isr_wait.pending > 0)
+        return; /* the last job or ISR wait to end calls this again */
     if (op->acks == GR_ACKS_NONE)
         gr_request_respond_none(op->req);
     else
@@ -285,15 +303,16 @@ static void recompress_job_done(void *arg, int result)
     if (p)
         p->pending_jobs--;
     if (p && p->log && result == 0) {
-        append_and_fill(b, op ? op->req : NULL, topic, p, job->result.buf, job->result.len,
-                        job->out);
+        append_and_fill(b, op, topic, p, job->result.buf, job->result.len, job->out);
     } else if (op) {
         set_error(op->req, job->out,
                   p ? gr_kerr_from_errno(result) : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
     }
     recompress_job_free(job);
-    if (op && --op->outstanding == 0)
+    if (op) {
+        op->outstanding--;
         produce_finish(op);
+    }
 }
 
 /* Tells the jobs still out that op, and the response they fill, are gone. */
@@ -309,8 +328,15 @@ static void produce_detach_jobs(produce_op_t *op)
 
 static void produce_cancel(gr_resp_slot_t *slot, void *arg)
 {
+    produce_op_t *op = arg;
     (void)slot;
-    produce_detach_jobs(arg);
+    produce_detach_jobs(op);
+    gr_acks_wait_cancel(&op->isr_wait);
+}
+
+static void on_isr_wait_done(void *opaque)
+{
+    produce_finish(opaque);
 }
 
 /* Hands the batches to the worker; false (out filled) if that fails. */
@@ -364,8 +390,9 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         set_error(req, out, serve, NULL);
         return;
     }
-    if (op->acks == GR_ACKS_ALL && topic->settings.min_insync_replicas > GR_ISR_SIZE) {
-        snprintf(msg, sizeof msg, "ISR of %d is below min.insync.replicas %d", GR_ISR_SIZE,
+    int32_t isr = p->isr_count > 0 ? p->isr_count : 1; /* the leader at least */
+    if (op->acks == GR_ACKS_ALL && topic->settings.min_insync_replicas > isr) {
+        snprintf(msg, sizeof msg, "ISR of %d is below min.insync.replicas %d", isr,
                  topic->settings.min_insync_replicas);
         set_error(req, out, GR_KERR_NOT_ENOUGH_REPLICAS, msg);
         return;
@@ -385,7 +412,7 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
     if (target >= 0 && (p->pending_jobs > 0 || needs_recompression(target, data, len)))
         recompress_submit(op, topic, p, data, len, out);
     else
-        append_and_fill(b, req, topic, p, data, len, out);
+        append_and_fill(b, op, topic, p, data, len, out);
 }
 
 static int32_t count_partitions(const gr_produce_request_t *in)
@@ -414,6 +441,11 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
+    if (gr_acks_wait_init(&op->isr_wait, b, req, count_partitions(&in), in.timeout_ms,
+                          on_isr_wait_done, op)) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
     bool acks_valid =
         in.acks == GR_ACKS_NONE || in.acks == GR_ACKS_LEADER || in.acks == GR_ACKS_ALL;
     gr_produce_response_t *resp = &op->resp;
@@ -453,7 +485,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                 produce_partition(op, topic, &tin->partition_data[i], pout);
         }
     }
-    if (op->outstanding > 0)
+    if (op->outstanding > 0 || op->isr_wait.pending > 0)
         gr_resp_slot_defer(req->slot, produce_cancel, op);
     else
         produce_finish(op);

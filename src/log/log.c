@@ -1171,6 +1171,55 @@ int gr_log_delete_records_before(gr_log_t *log, int64_t offset, int64_t *out_low
     return rc;
 }
 
+/* Drops every segment and starts empty at offset. 0, -ENOMEM (unchanged) or -errno. */
+static int log_start_over(gr_log_t *log, int64_t offset)
+{
+    gr_segment_t *seg = gr_segment_new(log->dir, offset, log->io, log->fds);
+    if (!seg)
+        return -ENOMEM;
+    while (log->nsegs > 0)
+        log_discard_segment(log, log->segs[--log->nsegs], 0);
+    log_push_segment(log, seg); /* cannot fail: capacity >= 1 */
+    int rc = gr_segment_create_files(seg);
+    seg->active = true;
+    seg->created_ms = log->last_now_ms;
+    log->log_start_offset = offset;
+    log->dir_dirty = true;
+    return rc;
+}
+
+/* After a truncation: offsets, epochs and producers follow the new end. */
+static int log_after_truncation(gr_log_t *log, int rc)
+{
+    int64_t leo = gr_log_end_offset(log);
+    if (log->high_watermark > leo)
+        log->high_watermark = leo;
+    if (log->recovery_point > leo)
+        log->recovery_point = leo;
+    if (log->log_start_offset > leo)
+        log->log_start_offset = leo;
+    if (gr_epoch_cache_truncate_end(&log->epochs, leo) > 0) {
+        int wrc = log_write_epochs(log);
+        if (rc >= 0)
+            rc = wrc;
+    }
+    if (rc >= 0)
+        rc = gr_log_producers_load(log, false);
+    return rc < 0 ? rc : 0;
+}
+
+int gr_log_reset_to(gr_log_t *log, int64_t offset)
+{
+    if (offset < 0)
+        return -EINVAL;
+    int rc = log_start_over(log, offset);
+    if (rc == -ENOMEM)
+        return rc;
+    log->epochs.count = 0; /* no batch is left to carry an epoch */
+    (void)log_write_epochs(log);
+    return log_after_truncation(log, rc);
+}
+
 int gr_log_truncate_to(gr_log_t *log, int64_t offset)
 {
     int rc;
@@ -1179,18 +1228,9 @@ int gr_log_truncate_to(gr_log_t *log, int64_t offset)
     if (offset >= gr_log_end_offset(log))
         return 0;
     if (offset < log->segs[0]->base_offset) {
-        /* Everything goes: start over, empty, at offset. */
-        gr_segment_t *seg = gr_segment_new(log->dir, offset, log->io, log->fds);
-        if (!seg)
-            return -ENOMEM;
-        while (log->nsegs > 0)
-            log_discard_segment(log, log->segs[--log->nsegs], 0);
-        log_push_segment(log, seg); /* cannot fail: capacity >= 1 */
-        rc = gr_segment_create_files(seg);
-        seg->active = true;
-        seg->created_ms = log->last_now_ms;
-        log->log_start_offset = offset;
-        log->dir_dirty = true;
+        rc = log_start_over(log, offset);
+        if (rc == -ENOMEM)
+            return rc;
     } else {
         while (log->segs[log->nsegs - 1]->base_offset > offset)
             log_discard_segment(log, log->segs[--log->nsegs], 0);
@@ -1207,21 +1247,7 @@ int gr_log_truncate_to(gr_log_t *log, int64_t offset)
             rc = gr_segment_activate(seg, log->last_now_ms);
         gr_segment_put(seg);
     }
-    int64_t leo = gr_log_end_offset(log);
-    if (log->high_watermark > leo)
-        log->high_watermark = leo;
-    if (log->recovery_point > leo)
-        log->recovery_point = leo;
-    if (log->log_start_offset > leo)
-        log->log_start_offset = leo;
-    if (gr_epoch_cache_truncate_end(&log->epochs, leo) > 0) {
-        int wrc = log_write_epochs(log);
-        if (rc >= 0)
-            rc = wrc;
-    }
-    if (rc >= 0)
-        rc = gr_log_producers_load(log, false);
-    return rc < 0 ? rc : 0;
+    return log_after_truncation(log, rc);
 }
 
 /* ---- producers --------------------------------------------------------- */

@@ -316,6 +316,13 @@ int gr_log_delete_records_before(gr_log_t *log, int64_t offset, int64_t *out_low
 int gr_log_truncate_to(gr_log_t *log, int64_t offset);
 
 /*
+ * Drops every segment and starts the log over, empty, at offset (a follower
+ * so far behind that its leader no longer has what it needs). The epoch
+ * cache and producer state are emptied. Returns 0 or -errno.
+ */
+int gr_log_reset_to(gr_log_t *log, int64_t offset);
+
+/*
  * Writes the index entries and fsyncs data and indexes of all segments with
  * unflushed data; recovery point := log end offset. Returns 0 or -errno.
  * Note: runs synchronously on the calling thread.

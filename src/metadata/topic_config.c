@@ -730,4 +730,7 @@ void gr_topic_settings_compute(const gr_broker_t *b, gr_topic_t *topic)
     const char *comp = gr_topic_config_override(topic, "compression.type");
     s->compression = compression_of(comp ? comp : c->compression_type);
     s->min_insync_replicas = (int32_t)long_of(topic, "min.insync.replicas", c->min_insync_replicas);
+    const char *unclean = gr_topic_config_override(topic, "unclean.leader.election.enable");
+    s->unclean_leader_election =
+        unclean ? strcmp(unclean, "true") == 0 : c->unclean_leader_election_enable;
 }

@@ -61,10 +61,8 @@ void gr_topic_free(gr_topic_t *topic)
         free(topic->configs[i].key);
         free(topic->configs[i].value);
     }
-    for (int32_t i = 0; i < topic->partition_count; i++) {
-        free(topic->partitions[i].replicas);
-        free(topic->partitions[i].isr);
-    }
+    for (int32_t i = 0; i < topic->partition_count; i++)
+        gr_partition_fini(&topic->partitions[i]);
     free(topic->partitions);
     free(topic->name);
     free(topic);

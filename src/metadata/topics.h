@@ -52,6 +52,7 @@ typedef struct gr_topic_settings {
     int64_t timestamp_after_max_ms;  /* message.timestamp.after.max.ms */
     int compression;                 /* gr_compression_t, or -1 for "producer" */
     int32_t min_insync_replicas;
+    bool unclean_leader_election; /* unclean.leader.election.enable */
 } gr_topic_settings_t;
 
 typedef struct gr_topic_config {

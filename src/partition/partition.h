@@ -7,9 +7,12 @@
  * Invariants:
  *  - led here  <=>  log != NULL and leader_id == this broker's id; only then
  *    does the data path serve it (gr_partition_serve_error);
- *  - the high watermark moves only through gr_partition_append (all replicas
- *    in sync while the ISR is this broker alone; replication moves it by the
- *    ISR's fetch positions here);
+ *  - on the leader, the high watermark moves only through
+ *    gr_partition_update_high_watermark (after appends, follower fetches and
+ *    ISR changes): the smallest log end offset of the ISR, counting a
+ *    proposed ISR change's new members at once and its removed ones until
+ *    the controller has agreed (Kafka's "maximal ISR"); a follower takes the
+ *    leader's, bounded by its own log end offset (replica/fetcher.c);
  *  - a waiter is on at most one partition's list, and is unlinked before its
  *    owner is freed (gr_partition_unwait).
  *
@@ -31,6 +34,7 @@
 #include <stdint.h>
 
 #include "log/log.h"
+#include "partition/isr.h"
 #include "protocol/kerr.h"
 
 typedef struct gr_topic gr_topic_t;
@@ -59,7 +63,17 @@ struct gr_partition {
     int32_t replica_count;
     int32_t *isr; /* in-sync replicas */
     int32_t isr_count;
-    int32_t partition_epoch; /* version of the partition's state in the store */
+    int32_t partition_epoch;  /* version of the partition's state in the store */
+    int32_t controller_epoch; /* of the controller that set the state */
+
+    /* Led here: the other replicas' progress (replica/leader.c). */
+    gr_follower_t *followers;
+    int32_t follower_count;
+    int64_t epoch_start_offset; /* log end offset when this leader epoch began */
+    int32_t *proposed_isr;      /* an AlterPartition in flight, NULL when none */
+    int32_t proposed_isr_count;
+    int64_t isr_retry_ms; /* no new proposal before (one was refused) */
+
     gr_partition_waiter_t *waiters;
     uint32_t wake_count; /* wakes so far: tells a walk which waiters it has seen */
     int pending_jobs;    /* produces out on the worker (produce.c) */
@@ -101,6 +115,21 @@ static inline gr_kerr_t gr_partition_check_leader_epoch(const gr_partition_t *p,
  */
 int gr_partition_append(gr_partition_t *p, uint8_t *data, size_t len, int64_t now_ms,
                         gr_log_append_info_t *out /* out */);
+
+/*
+ * Leader: moves the high watermark to what the ISR (see the file comment)
+ * has, and wakes the waiters when it moved. Returns whether it moved.
+ */
+bool gr_partition_update_high_watermark(gr_partition_t *p);
+
+/* Frees p's placement and replication state (not its log). */
+void gr_partition_fini(gr_partition_t *p);
+
+/* Forgets the followers' progress and any proposed ISR (leadership here ended). */
+void gr_partition_drop_followers(gr_partition_t *p);
+
+/* Whether broker id is in p's ISR. */
+bool gr_partition_in_isr(const gr_partition_t *p, int32_t id);
 
 /* Links w (owner and wake set by the caller) on p's list. Precondition: w is not linked. */
 void gr_partition_wait(gr_partition_t *p, gr_partition_waiter_t *w);

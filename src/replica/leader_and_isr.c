@@ -30,10 +30,16 @@ static gr_kerr_t apply_state(gr_broker_t *b, gr_str_t name, gr_uuid_t id,
     gr_partition_t *p = &topic->partitions[s->partition_index];
     if (p->log && s->leader_epoch < p->leader_epoch)
         return GR_KERR_STALE_CONTROLLER_EPOCH;
+    /* The same epoch with an older ISR (an AlterPartition answer overtook it): keep ours. */
+    if (p->log && s->leader_epoch == p->leader_epoch && s->partition_epoch < p->partition_epoch)
+        return GR_KERR_NONE;
+    int32_t previous_epoch = p->leader_epoch;
+    bool was_leader = gr_partition_led_by(p, b->config.broker_id);
     if (gr_partition_set_placement(p, s->leader, s->leader_epoch, s->replicas, s->replicas_count,
                                    s->isr, s->isr_count, s->partition_epoch))
         return GR_KERR_UNKNOWN_SERVER_ERROR;
-    return gr_replica_apply(b, p);
+    p->controller_epoch = s->controller_epoch;
+    return gr_replica_apply(b, p, previous_epoch, was_leader);
 }
 
 static bool state_valid(gr_str_t name,

@@ -7,6 +7,8 @@
 #include "metadata/topics_cluster.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
+#include "replica/fetcher.h"
+#include "replica/leader.h"
 
 static bool is_replica(const gr_partition_t *p, int32_t id)
 {
@@ -22,7 +24,26 @@ static void tell_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, in
         b->on_leadership(b, p, led_here, epoch);
 }
 
-gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p)
+/* Leads or follows p here, as its placement says. */
+static gr_kerr_t take_role(gr_broker_t *b, gr_partition_t *p, int32_t previous_epoch,
+                           bool was_leader)
+{
+    if (!gr_partition_led_by(p, b->config.broker_id)) {
+        gr_partition_drop_followers(p);
+        gr_replica_follow(b, p);
+        return GR_KERR_NONE;
+    }
+    gr_replica_unfollow(b, p);
+    if (gr_replica_lead(b, p, previous_epoch, was_leader)) {
+        gr_logf(&b->log, GR_LOG_ERROR, "replica", "out of memory leading %s-%d", p->topic->name,
+                p->index);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    return GR_KERR_NONE;
+}
+
+gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p, int32_t previous_epoch,
+                           bool was_leader)
 {
     int32_t self = b->config.broker_id;
     if (!is_replica(p, self)) {
@@ -35,11 +56,19 @@ gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p)
                 p->index, strerror(-rc));
         return GR_KERR_KAFKA_STORAGE_ERROR;
     }
-    tell_leadership(b, p, gr_partition_led_by(p, b->config.broker_id), p->leader_epoch);
+    gr_kerr_t err = take_role(b, p, previous_epoch, was_leader);
+    if (err)
+        return err;
+    bool led_here = gr_partition_led_by(p, self);
+    if (led_here != was_leader || previous_epoch != p->leader_epoch)
+        gr_partition_wake(p); /* waiting produces and fetches see the change */
+    tell_leadership(b, p, led_here, p->leader_epoch);
     return GR_KERR_NONE;
 }
 
 void gr_replica_stop(gr_broker_t *b, gr_partition_t *p, bool delete_data)
 {
+    gr_replica_unfollow(b, p);
+    gr_partition_drop_followers(p);
     gr_partition_unhost(b, p, delete_data);
 }

@@ -20,6 +20,7 @@
 #include "metadata/topics_cluster.h"
 #include "metadata/zk_docs.h"
 #include "partition/partition.h"
+#include "replica/leader.h"
 #include "replica/requests_int.h"
 #include "gen/update_metadata.h"
 
@@ -74,13 +75,18 @@ static void apply_state(gr_broker_t *b, gr_topic_t *topic,
     if (s->partition_index < 0 || s->partition_index >= topic->partition_count)
         return;
     gr_partition_t *p = &topic->partitions[s->partition_index];
-    /* A leader's own state comes from LeaderAndIsr; never move it backwards. */
-    if (p->log && s->leader_epoch < p->leader_epoch)
+    /*
+     * A replica's leadership comes from LeaderAndIsr (its fetcher or leader
+     * state follows it): here only a newer ISR of the same leader epoch.
+     */
+    if (p->log && (s->leader_epoch != p->leader_epoch || s->zk_version < p->partition_epoch))
         return;
     if (gr_partition_set_placement(p, s->leader, s->leader_epoch, s->replicas, s->replicas_count,
                                    s->isr, s->isr_count, s->zk_version))
         gr_logf(&b->log, GR_LOG_ERROR, "metadata", "out of memory updating %s-%d", topic->name,
                 s->partition_index);
+    else if (p->log)
+        gr_replica_isr_set(b, p);
 }
 
 static void apply_topic(gr_broker_t *b, gr_str_t name, gr_uuid_t id,

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Replica fetchers: a follower copies its leaders' logs, as Kafka's
+ * ReplicaFetcherThreads do, on the loop. One fetcher per source broker and
+ * fetcher number (num.replica.fetchers spreads a broker's partitions over
+ * that many connections) carries all its partitions in one Fetch at a time
+ * (replica_id = this broker, v12, replica.fetch.* settings).
+ *
+ * A partition's states in its fetcher:
+ *   TRUNCATE  just followed (a new leader or leader epoch): OffsetForLeaderEpoch
+ *             with the log's latest epoch, then truncation where the logs
+ *             part (partition/isr.h gr_truncation_decide), repeated until
+ *             the decision is final; a log with no epoch truncates to its
+ *             high watermark.
+ *   FETCH     fetching from the log end offset: batches are appended as
+ *             they came (offsets, epochs, timestamps and compression kept),
+ *             the high watermark follows the leader's (bounded by the log
+ *             end), the log start offset too.
+ * A partition error (not leader, fenced or unknown epoch...) holds that
+ * partition back for replica.fetch.backoff.ms, a connection failure the
+ * whole fetcher; OFFSET_OUT_OF_RANGE goes back to TRUNCATE, or starts the
+ * log over at the leader's log start offset when it is behind it.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_REPLICA_FETCHER_H
+#define GR_REPLICA_FETCHER_H
+
+typedef struct gr_broker gr_broker_t;
+typedef struct gr_partition gr_partition_t;
+
+/*
+ * p is followed here from its leader (p->leader_id, p->leader_epoch): moves
+ * it to that leader's fetcher, starting with truncation, unless it is there
+ * at that epoch already. A partition without a live leader is only removed.
+ */
+void gr_replica_follow(gr_broker_t *b, gr_partition_t *p);
+
+/* p is no longer followed here (led here now, stopped, or gone). */
+void gr_replica_unfollow(gr_broker_t *b, gr_partition_t *p);
+
+/* Frees every fetcher (broker stop). */
+void gr_replica_fetchers_stop(gr_broker_t *b);
+
+#endif
