@@ -1,6 +1,8 @@
 # A partition leader asks the controller to change the partition's ISR.
 
 api 56 AlterPartition
+serve 0-1 gr_handle_alter_partition
+
 request AlterPartitionRequest versions 0-3 flexible 0+
   BrokerId int32 0+ -- broker id
   BrokerEpoch int64 0+ default=-1 -- broker epoch, -1 if unknown

@@ -160,8 +160,7 @@ const char *gr_topics_log_dir(const gr_broker_t *b)
 }
 
 int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
-                            const gr_checkpoint_entry_t *recovery, size_t recovery_count,
-                            const gr_checkpoint_entry_t *start, size_t start_count)
+                            const gr_topic_checkpoints_t *cp)
 {
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%s-%d", gr_topics_log_dir(b), topic->name, index);
@@ -169,9 +168,12 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
         .io = &b->io->ops,
         .fds = b->fds,
         .clean_shutdown = gr_log_dir_was_clean(b->log_dir),
-        .recovery_point = gr_checkpoint_find(recovery, recovery_count, topic->name, index, -1),
-        .log_start_offset = gr_checkpoint_find(start, start_count, topic->name, index, -1),
-        .high_watermark = -1,
+        .recovery_point =
+            gr_checkpoint_find(cp->recovery, cp->recovery_count, topic->name, index, -1),
+        .log_start_offset = gr_checkpoint_find(cp->start, cp->start_count, topic->name, index, -1),
+        /* A leader alone in its ISR moves it to the log end at once (partition.h). */
+        .high_watermark = gr_checkpoint_find(cp->high_watermark, cp->high_watermark_count,
+                                             topic->name, index, -1),
         .now_ms = gr_broker_now_ms(b),
     };
     gr_log_open_stats_t stats;

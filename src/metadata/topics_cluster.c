@@ -118,17 +118,19 @@ int gr_partition_host(gr_broker_t *b, gr_partition_t *p)
 {
     if (p->log)
         return 0;
-    gr_checkpoint_entry_t *recovery = NULL, *start = NULL;
-    size_t recovery_count = 0, start_count = 0;
-    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_RECOVERY_POINT, &recovery,
-                                     &recovery_count);
-    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &start, &start_count);
+    gr_topic_checkpoints_t cp = {0};
+    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_RECOVERY_POINT, &cp.recovery,
+                                     &cp.recovery_count);
+    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &cp.start,
+                                     &cp.start_count);
+    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_REPLICATION, &cp.high_watermark,
+                                     &cp.high_watermark_count);
     int32_t leader = p->leader_id, epoch = p->leader_epoch;
     gr_topic_t *topic = p->topic;
-    int rc =
-        gr_topic_partition_open(b, topic, p->index, recovery, recovery_count, start, start_count);
-    free(recovery);
-    free(start);
+    int rc = gr_topic_partition_open(b, topic, p->index, &cp);
+    free(cp.recovery);
+    free(cp.start);
+    free(cp.high_watermark);
     /* partition_open resets the single-node placement: keep the controller's. */
     p->leader_id = leader;
     p->leader_epoch = epoch;

@@ -16,10 +16,15 @@ gr_topic_t *gr_topic_new(const char *name, int32_t partitions);
 void gr_topic_free(gr_topic_t *topic);
 void gr_topics_insert(gr_topics_t *t, gr_topic_t *topic);
 void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic);
-/* Opens (creating or recovering) partition index's log; checkpoints may be NULL/0. 0 or -errno. */
+/* The log dir's offset checkpoints, as read at a partition's opening (each may be NULL/0). */
+typedef struct gr_topic_checkpoints {
+    gr_checkpoint_entry_t *recovery, *start, *high_watermark;
+    size_t recovery_count, start_count, high_watermark_count;
+} gr_topic_checkpoints_t;
+
+/* Opens (creating or recovering) partition index's log. 0 or -errno. */
 int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
-                            const gr_checkpoint_entry_t *recovery, size_t recovery_count,
-                            const gr_checkpoint_entry_t *start, size_t start_count);
+                            const gr_topic_checkpoints_t *cp);
 /* Adds (or replaces) one override, copying key and value. 0 or -ENOMEM. */
 int gr_topic_add_config(gr_topic_t *topic, const char *key, const char *value);
 void gr_topic_clear_configs(gr_topic_t *topic);
