@@ -24,6 +24,14 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
   delete TOPIC [MS]      DeleteTopics v1 to this broker only (timeout MS,
                          default 30 s): prints the error code
 
+  produce TOPIC PARTITION ACKS [COUNT [TIMEOUT_MS]]
+                         Produce v7 of one batch of COUNT (default 1)
+                         records to this broker only: prints "ERROR
+                         BASE_OFFSET"
+  offsets TOPIC          ListOffsets v2 (latest, read_uncommitted) from
+                         this broker: one line per partition "PARTITION
+                         ERROR OFFSET", the high watermark it serves
+
   update-metadata CONTROLLER EPOCH TOPIC LEADER
                          UpdateMetadata v5 as if from controller CONTROLLER
                          at EPOCH: the live brokers this broker reports plus
@@ -45,6 +53,8 @@ from kafka_wire import Reader, int8, int16, int32, int64, string
 
 API_METADATA, API_FIND_COORDINATOR, API_CREATE_TOPICS, API_DELETE_TOPICS = 3, 10, 19, 20
 API_LEADER_AND_ISR, API_UPDATE_METADATA = 4, 6
+API_PRODUCE, API_LIST_OFFSETS, PRODUCE_V, LIST_OFFSETS_V = 0, 2, 7, 2
+PRODUCE_TIMEOUT_MS, LATEST_TIMESTAMP, CONSUMER_REPLICA = 10000, -1, -1
 LEADER_AND_ISR_V, UPDATE_METADATA_V = 2, 5  # the last versions before flexible ones
 FORGED_LEADER_EPOCH, NO_BROKER_EPOCH, PLAINTEXT_PROTOCOL = 1000, -1, 0
 METADATA_V, FIND_COORDINATOR_V, CREATE_TOPICS_V, DELETE_TOPICS_V = 4, 1, 2, 1
@@ -149,6 +159,36 @@ def cmd_delete(addr, topic, timeout_ms):
     return 0
 
 
+def cmd_produce(addr, topic, partition, acks, count, timeout_ms):
+    recs = b"".join(kafka_wire.record(i, 0, b"k%d" % i, b"v%d" % i) for i in range(count))
+    now = 1700000000000
+    batch = kafka_wire.record_batch(recs, count, now, now)
+    body = (string(None) + int16(acks) + int32(timeout_ms) + int32(1) + string(topic) + int32(1) +
+            int32(partition) + int32(len(batch)) + batch)
+    r = call(addr, API_PRODUCE, PRODUCE_V, body)
+    topics = array(r, lambda r: (r.str(), array(r, lambda r: (r.i32(), r.i16(), r.i64(), r.i64(),
+                                                              r.i64()))))
+    part = topics[0][1][0] if topics and topics[0][1] else None
+    print("%d %d" % (part[1], part[2]) if part else "none")
+    return 0
+
+
+def cmd_offsets(addr, topic):
+    parts = topic_partitions(addr, topic)
+    if isinstance(parts, int):
+        print("error %d" % parts)
+        return EXIT_TOPIC_ERROR
+    body = (int32(CONSUMER_REPLICA) + int8(0) + int32(1) + string(topic) + int32(len(parts)) +
+            b"".join(int32(p[0]) + int64(LATEST_TIMESTAMP) for p in parts))
+    r = call(addr, API_LIST_OFFSETS, LIST_OFFSETS_V, body)
+    r.i32()  # throttle_time_ms
+    topics = array(r, lambda r: (r.str(), array(r, lambda r: (r.i32(), r.i16(), r.i64(),
+                                                              r.i64()))))
+    for p in sorted(topics[0][1] if topics else []):
+        print("%d %d %d" % (p[0], p[1], p[3]))
+    return 0
+
+
 def int32s(values):
     return int32(len(values)) + b"".join(int32(v) for v in values)
 
@@ -199,6 +239,12 @@ def run(argv):
         return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
     elif cmd == "delete" and len(args) in (1, 2):
         return cmd_delete(addr, args[0], int(args[1]) if len(args) == 2 else ADMIN_TIMEOUT_MS)
+    elif cmd == "produce" and 3 <= len(args) <= 5:
+        count = int(args[3]) if len(args) > 3 else 1
+        timeout_ms = int(args[4]) if len(args) > 4 else PRODUCE_TIMEOUT_MS
+        return cmd_produce(addr, args[0], int(args[1]), int(args[2]), count, timeout_ms)
+    elif cmd == "offsets" and len(args) == 1:
+        return cmd_offsets(addr, args[0])
     elif cmd in ("update-metadata", "leader-and-isr") and len(args) == 4:
         send = cmd_update_metadata if cmd == "update-metadata" else cmd_leader_and_isr
         return send(addr, int(args[0]), int(args[1]), args[2], int(args[3]))
