@@ -15,13 +15,17 @@
 #include "metadata/topics.h"
 #include "metadata/zk_docs.h"
 
+#define GR_ZK_ADMIN_MSG_MAX 256 /* a placement failure's reason, for the log */
+
 typedef struct admin_op {
     gr_broker_t *b;
     gr_zk_admin_done_fn *done;
     void *opaque;
     char name[GR_TOPIC_NAME_LIMIT + 1];
     int32_t partitions;
-    int32_t *replicas; /* one per partition (new ones for add_partitions) */
+    int32_t factor;    /* replicas per partition */
+    int32_t *replicas; /* factor per partition, partition-major (the new ones when growing) */
+    int32_t given;     /* growing: how many new partitions the caller's replicas cover */
     char *config;      /* /config/topics document */
     size_t config_len;
 } admin_op_t;
@@ -67,40 +71,6 @@ static char *writer_text(gr_zk_json_writer_t *w, size_t *len)
     return copy;
 }
 
-size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap)
-{
-    size_t count = 0;
-    const gr_ctl_broker_t *brokers = gr_controller_brokers(&b->zk->controller, &count);
-    if (!brokers)
-        count = b->cluster->node_count;
-    if (!ids)
-        return count;
-    size_t n = 0;
-    for (size_t i = 0; i < count && n < cap; i++)
-        ids[n++] = brokers ? brokers[i].node.id : b->cluster->nodes[i].id;
-    return n;
-}
-
-/* Spreads count partitions from first over the live brokers, from a random start. */
-static int spread(const gr_broker_t *b, int32_t *out, int32_t first, int32_t count)
-{
-    size_t cap = gr_zk_admin_live_brokers(b, NULL, 0) + 1;
-    int32_t *ids = malloc(cap * sizeof *ids);
-    size_t n = ids ? gr_zk_admin_live_brokers(b, ids, cap) : 0;
-    if (n == 0) {
-        int rc = ids ? -ENODEV : -ENOMEM;
-        free(ids);
-        return rc;
-    }
-    uint32_t start = 0;
-    if (getrandom(&start, sizeof start, 0) != (ssize_t)sizeof start)
-        start = 0;
-    for (int32_t i = 0; i < count; i++)
-        out[i] = ids[(start + (uint32_t)(first + i)) % n];
-    free(ids);
-    return 0;
-}
-
 /* ---- create ------------------------------------------------------------------------ */
 
 static void on_assignment_created(void *opaque, int rc, const char *path)
@@ -126,8 +96,8 @@ static void write_assignment(admin_op_t *op)
     size_t len = 0;
     if (replicas && counts && getrandom(a.id.b, sizeof a.id.b, 0) == (ssize_t)sizeof a.id.b) {
         for (int32_t i = 0; i < op->partitions; i++) {
-            replicas[i] = &op->replicas[i];
-            counts[i] = 1;
+            replicas[i] = &op->replicas[(size_t)i * (size_t)op->factor];
+            counts[i] = op->factor;
         }
         a.replicas = replicas;
         a.replica_counts = counts;
@@ -199,15 +169,18 @@ static char *config_doc(const gr_topic_config_t *configs, int count, size_t *len
     return writer_text(&w, len);
 }
 
-int gr_zk_admin_create_topic(gr_broker_t *b, const char *name, int32_t partitions,
+int gr_zk_admin_create_topic(gr_broker_t *b, const char *name, int32_t partitions, int32_t factor,
                              const int32_t *replicas, const gr_topic_config_t *configs,
                              int config_count, gr_zk_admin_done_fn *done, void *opaque)
 {
     admin_op_t *op = op_new(b, name, done, opaque);
     if (!op)
         return -ENOMEM;
+    size_t total = (size_t)partitions * (size_t)factor;
+    char msg[GR_ZK_ADMIN_MSG_MAX];
     op->partitions = partitions;
-    op->replicas = malloc((size_t)partitions * sizeof *op->replicas);
+    op->factor = factor;
+    op->replicas = malloc(total * sizeof *op->replicas);
     op->config = config_doc(configs, config_count, &op->config_len);
     if (!op->replicas || !op->config) {
         free(op->replicas);
@@ -216,8 +189,10 @@ int gr_zk_admin_create_topic(gr_broker_t *b, const char *name, int32_t partition
         return -ENOMEM;
     }
     if (replicas)
-        memcpy(op->replicas, replicas, (size_t)partitions * sizeof *replicas);
-    else if (spread(b, op->replicas, 0, partitions)) {
+        memcpy(op->replicas, replicas, total * sizeof *replicas);
+    else if (gr_zk_admin_place(b, partitions, factor, GR_RACK_MODE_SAFE, NULL, op->replicas, msg,
+                               sizeof msg)) {
+        gr_logf(&b->log, GR_LOG_WARN, "topics", "cannot place %s: %s", name, msg);
         op->done = NULL;
         finish(op, GR_KERR_NONE);
         return -ENODEV;
@@ -242,12 +217,43 @@ static void on_assignment_set(void *opaque, int rc, const gr_store_stat_t *stat)
     finish(op, rc == GR_STORE_OK ? GR_KERR_NONE : store_error(op, "growing the assignment", rc));
 }
 
+/*
+ * The new partitions' replicas: the caller's if it gave them (with
+ * partition 0's replica count), else placed continuing partition 0's layout.
+ */
+static gr_kerr_t new_replicas(admin_op_t *op, const gr_zk_assignment_t *a)
+{
+    int32_t factor = a->replica_counts[0];
+    int32_t adding = op->partitions - a->partition_count;
+    if (op->replicas && adding != op->given)
+        return GR_KERR_INVALID_PARTITIONS; /* grown meanwhile: the caller's list no longer fits */
+    if (op->replicas)
+        return op->factor == factor ? GR_KERR_NONE : GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+    op->factor = factor;
+    op->replicas = malloc((size_t)adding * (size_t)factor * sizeof *op->replicas);
+    if (!op->replicas)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    gr_zk_admin_grow_t grow = {a->replicas[0][0], a->partition_count};
+    char msg[GR_ZK_ADMIN_MSG_MAX];
+    gr_kerr_t err = gr_zk_admin_place(op->b, adding, factor, GR_RACK_MODE_ENFORCED, &grow,
+                                      op->replicas, msg, sizeof msg);
+    if (err)
+        gr_logf(&op->b->log, GR_LOG_WARN, "topics", "cannot place new partitions of %s: %s",
+                op->name, msg);
+    return err;
+}
+
 /* Appends the new partitions' replicas to a parsed assignment and writes it back. */
 static gr_kerr_t grow_assignment(admin_op_t *op, gr_zk_assignment_t *a, int32_t version)
 {
     int32_t old = a->partition_count, count = op->partitions;
     if (count <= old)
         return GR_KERR_INVALID_PARTITIONS;
+    if (old == 0 || a->replica_counts[0] <= 0)
+        return GR_KERR_UNKNOWN_SERVER_ERROR; /* the stored assignment has no partition 0 */
+    gr_kerr_t err = new_replicas(op, a);
+    if (err)
+        return err;
     int32_t **replicas = realloc(a->replicas, (size_t)count * sizeof *replicas);
     if (replicas)
         a->replicas = replicas;
@@ -256,13 +262,14 @@ static gr_kerr_t grow_assignment(admin_op_t *op, gr_zk_assignment_t *a, int32_t 
         a->replica_counts = counts;
     if (!replicas || !counts)
         return GR_KERR_UNKNOWN_SERVER_ERROR;
+    size_t factor = (size_t)op->factor;
     for (int32_t i = old; i < count; i++) {
-        a->replicas[i] = malloc(sizeof(int32_t));
-        a->replica_counts[i] = a->replicas[i] ? 1 : 0;
+        a->replicas[i] = malloc(factor * sizeof(int32_t));
+        a->replica_counts[i] = a->replicas[i] ? op->factor : 0;
         a->partition_count = i + 1;
         if (!a->replicas[i])
             return GR_KERR_UNKNOWN_SERVER_ERROR;
-        a->replicas[i][0] = op->replicas[i - old];
+        memcpy(a->replicas[i], &op->replicas[(size_t)(i - old) * factor], factor * sizeof(int32_t));
     }
     gr_zk_json_writer_t w;
     gr_zk_json_writer_init(&w);
@@ -296,7 +303,7 @@ static void on_assignment_read(void *opaque, int rc, const void *data, size_t le
         finish(op, err);
 }
 
-int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
+int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count, int32_t factor,
                                const int32_t *new_replicas, gr_zk_admin_done_fn *done, void *opaque)
 {
     gr_topic_t *topic = gr_topics_find(b->topics, name, strlen(name));
@@ -304,16 +311,21 @@ int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
     if (count <= old)
         return -EINVAL;
     admin_op_t *op = op_new(b, name, done, opaque);
-    if (!op || !(op->replicas = malloc((size_t)(count - old) * sizeof *op->replicas))) {
-        free(op);
+    if (!op)
         return -ENOMEM;
-    }
     op->partitions = count;
+    if (new_replicas) {
+        /* Sized by this broker's view; grow_assignment refuses a stored count that differs. */
+        size_t total = (size_t)(count - old) * (size_t)factor;
+        op->factor = factor;
+        op->given = count - old;
+        if (!(op->replicas = malloc(total * sizeof *op->replicas))) {
+            free(op);
+            return -ENOMEM;
+        }
+        memcpy(op->replicas, new_replicas, total * sizeof *new_replicas);
+    }
     int rc = 0;
-    if (new_replicas)
-        memcpy(op->replicas, new_replicas, (size_t)(count - old) * sizeof *new_replicas);
-    else
-        rc = spread(b, op->replicas, old, count - old);
     char path[GR_STORE_PATH_MAX + 1];
     snprintf(path, sizeof path, GR_ZK_BROKER_TOPICS_PATH "/%s", name);
     if (rc == 0 &&
@@ -425,16 +437,28 @@ int gr_zk_admin_set_configs(gr_broker_t *b, const char *name, const gr_topic_con
 }
 
 gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t partitions,
-                                    const gr_topic_config_t *configs, int config_count, char *err,
-                                    size_t errlen)
+                                    int32_t factor, const gr_topic_config_t *configs,
+                                    int config_count, char *err, size_t errlen)
 {
     gr_kerr_t kerr =
         gr_topics_create_check(b, name, partitions, configs, config_count, err, errlen);
     if (kerr)
         return kerr;
+    int32_t *replicas = malloc((size_t)partitions * (size_t)factor * sizeof *replicas);
+    if (!replicas) {
+        snprintf(err, errlen, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    kerr = gr_zk_admin_place(b, partitions, factor, GR_RACK_MODE_SAFE, NULL, replicas, err, errlen);
     /* The controller creates it; clients retry until it has leaders. */
-    if (gr_zk_admin_create_topic(b, name, partitions, NULL, configs, config_count, NULL, NULL))
-        snprintf(err, errlen, "no live broker to place it on");
+    int rc = kerr ? 0
+                  : gr_zk_admin_create_topic(b, name, partitions, factor, replicas, configs,
+                                             config_count, NULL, NULL);
+    free(replicas);
+    if (kerr)
+        return kerr;
+    if (rc)
+        snprintf(err, errlen, "cannot write it: %s", strerror(-rc));
     else
         snprintf(err, errlen, "being created");
     return GR_KERR_LEADER_NOT_AVAILABLE;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/replica_assignment.h"
 #include "metadata/topics.h"
 #include "protocol/kerr.h"
 
@@ -34,18 +35,53 @@ typedef void gr_zk_admin_done_fn(void *opaque, gr_kerr_t error);
  */
 size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap);
 
+/* The same brokers with their racks (borrowed: valid until the view changes). */
+size_t gr_zk_admin_live_nodes(const gr_broker_t *b, gr_replica_broker_t *out, size_t cap);
+
+/* A topic being grown: its partition 0's first replica and its partition count. */
+typedef struct gr_zk_admin_grow {
+    int32_t leader0;
+    int32_t existing;
+} gr_zk_admin_grow_t;
+
 /*
- * Creates topic name. replicas: one broker id per partition (replication
- * factor 1), or NULL to spread the partitions over the live brokers round
- * robin from a random start, as Kafka does. TOPIC_ALREADY_EXISTS when
- * /brokers/topics/name exists.
+ * Checks that factor replicas can be placed on the live brokers in mode:
+ * gr_replica_assign_check's answer (msg says why).
  */
-int gr_zk_admin_create_topic(gr_broker_t *b, const char *name, int32_t partitions,
+gr_kerr_t gr_zk_admin_place_check(const gr_broker_t *b, int32_t factor, gr_rack_mode_t mode,
+                                  char *msg, size_t len);
+
+/*
+ * Places partitions new partitions of factor replicas over the live brokers
+ * as Kafka does (replica_assignment.h): from a random start and shift, or,
+ * with grow, continuing that topic's layout. out: partitions * factor ids,
+ * partition-major. Returns GR_KERR_NONE, or gr_replica_assign_check's error
+ * (msg says why).
+ */
+gr_kerr_t gr_zk_admin_place(const gr_broker_t *b, int32_t partitions, int32_t factor,
+                            gr_rack_mode_t mode, const gr_zk_admin_grow_t *grow,
+                            int32_t *out /* out */, char *msg, size_t len);
+
+/*
+ * Creates topic name with partitions partitions of factor replicas each.
+ * replicas: partitions * factor broker ids, partition-major (the first of
+ * each its preferred leader), or NULL to place them with gr_zk_admin_place
+ * (rack-aware mode SAFE, as Kafka's auto-creation). TOPIC_ALREADY_EXISTS
+ * when /brokers/topics/name exists. -ENODEV when NULL replicas cannot be
+ * placed (factor above the live brokers).
+ */
+int gr_zk_admin_create_topic(gr_broker_t *b, const char *name, int32_t partitions, int32_t factor,
                              const int32_t *replicas, const gr_topic_config_t *configs,
                              int config_count, gr_zk_admin_done_fn *done, void *opaque);
 
-/* Grows topic name to count partitions (new ones spread like creation). */
-int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count,
+/*
+ * Grows topic name to count partitions. new_replicas: factor ids for each
+ * new partition, partition-major; done gets INVALID_REPLICA_ASSIGNMENT if
+ * factor is not the replica count of the stored partition 0. NULL (factor
+ * ignored): placed like Kafka, with partition 0's replica count and
+ * continuing its layout (done gets the placement's error).
+ */
+int gr_zk_admin_add_partitions(gr_broker_t *b, const char *name, int32_t count, int32_t factor,
                                const int32_t *new_replicas, gr_zk_admin_done_fn *done,
                                void *opaque);
 
@@ -61,11 +97,13 @@ int gr_zk_admin_set_configs(gr_broker_t *b, const char *name, const gr_topic_con
  * Auto-creation's entry (Metadata, the group coordinator): checks the topic
  * and writes it for the controller to create, answering LEADER_NOT_AVAILABLE,
  * which clients retry until it has leaders; or the check's error (err says
- * why), TOPIC_ALREADY_EXISTS included.
+ * why), TOPIC_ALREADY_EXISTS and INVALID_REPLICATION_FACTOR (factor above
+ * the live brokers) included. Placement ignores racks unless every live
+ * broker has one (Kafka's RackAwareMode.Safe).
  */
 gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t partitions,
-                                    const gr_topic_config_t *configs, int config_count, char *err,
-                                    size_t errlen);
+                                    int32_t factor, const gr_topic_config_t *configs,
+                                    int config_count, char *err, size_t errlen);
 
 /*
  * gr_topics_set_configs, then in a cluster the /config/topics document and

@@ -148,9 +148,10 @@ static gr_kerr_t create_topic(gr_coordinator_t *co)
         {"compression.type", "producer"},
     };
     char err[256];
-    gr_kerr_t kerr = gr_admin_create_topic_now(
-        b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions, configs,
-        (int)(sizeof configs / sizeof configs[0]), err, sizeof err);
+    gr_kerr_t kerr =
+        gr_admin_create_topic_now(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions,
+                                  b->config.offsets_topic_replication_factor, configs,
+                                  (int)(sizeof configs / sizeof configs[0]), err, sizeof err);
     if (kerr == GR_KERR_LEADER_NOT_AVAILABLE) {
         co->topic_requested = true;
         gr_logf(&b->log, GR_LOG_INFO, "group", "creating %s with %d partitions", GR_OFFSETS_TOPIC,

@@ -58,7 +58,9 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
     memcpy(cname, name.ptr, (size_t)name.len);
     cname[name.len] = '\0';
     char err[256];
-    *kerr = gr_admin_create_topic_now(b, cname, b->config.num_partitions, NULL, 0, err, sizeof err);
+    *kerr =
+        gr_admin_create_topic_now(b, cname, b->config.num_partitions,
+                                  b->config.default_replication_factor, NULL, 0, err, sizeof err);
     if (*kerr && *kerr != GR_KERR_LEADER_NOT_AVAILABLE)
         gr_logf(&b->log, GR_LOG_WARN, "topics", "auto-creating %.*s failed: %s", name.len, name.ptr,
                 err);

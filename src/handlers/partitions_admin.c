@@ -15,10 +15,15 @@
  *   an internal topic (groups and transactions hash onto its partitions)
  *                                         INVALID_REQUEST
  *   count above GR_TOPIC_MAX_PARTITIONS   INVALID_PARTITIONS
- *   assignments not one per new partition, or a replica list other than
- *     [this broker]                       INVALID_REPLICA_ASSIGNMENT
+ *   assignments not one per new partition, naming a broker that is not
+ *     live or one broker twice, or with a replica count other than the
+ *     topic's (its partition 0's)         INVALID_REPLICA_ASSIGNMENT
+ *   without assignments: the topic's replication factor above the live
+ *     brokers                             INVALID_REPLICATION_FACTOR
+ *   only some live brokers with broker.rack  UNKNOWN_SERVER_ERROR
  * validate_only stops there; otherwise the new partitions are created
- * before the response.
+ * before the response. Without assignments they are placed as Kafka
+ * places them, continuing from partition 0's first replica.
  *
  * DeleteRecords moves a partition's log start offset up to the given offset
  * (-1: the high watermark) and deletes the segments wholly below it. An
@@ -62,13 +67,28 @@
 
 /* ---- CreatePartitions ---- */
 
+/* The topic's replication factor: its partition 0's replica count, as Kafka takes it. */
+static int32_t topic_factor(gr_topic_t *topic)
+{
+    const gr_partition_t *p = gr_topic_partition(topic, 0);
+    return p ? p->replica_count : 0;
+}
+
+static bool listed_before(const int32_t *broker_ids, int32_t r)
+{
+    for (int32_t i = 0; i < r; i++)
+        if (broker_ids[i] == broker_ids[r])
+            return true;
+    return false;
+}
+
 static gr_kerr_t
 check_grow_assignments(gr_broker_t *b,
                        const gr_create_partitions_request_create_partitions_topic_t *want,
-                       int32_t adding, char *msg, size_t len)
+                       int32_t adding, int32_t factor, char *msg, size_t len)
 {
     if (want->assignments_null)
-        return GR_KERR_NONE;
+        return gr_zk_admin_place_check(b, factor, GR_RACK_MODE_ENFORCED, msg, len);
     if (want->assignments_count != adding) {
         snprintf(msg, len, "Increasing the number of partitions by %d but %d assignments provided.",
                  adding, want->assignments_count);
@@ -84,12 +104,19 @@ check_grow_assignments(gr_broker_t *b,
                          a->broker_ids[r]);
                 return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
             }
+            if (listed_before(a->broker_ids, r)) {
+                snprintf(msg, len,
+                         "Duplicate brokers not allowed in replica assignment: broker %d for "
+                         "new partition %d.",
+                         a->broker_ids[r], i);
+                return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+            }
         }
-        if (a->broker_ids_count != 1) {
+        if (a->broker_ids_count != factor) {
             snprintf(msg, len,
-                     "Inconsistent replication factor between partitions: the topic has 1, the "
-                     "assignment of new partition %d has %d.",
-                     i, a->broker_ids_count);
+                     "Inconsistent replication factor between partitions, partition 0 has %d "
+                     "while new partition %d has %d.",
+                     factor, i, a->broker_ids_count);
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
         }
     }
@@ -153,13 +180,15 @@ static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req,
 {
     gr_topic_t *topic = gr_topics_find(b->topics, st->name, strlen(st->name));
     int32_t adding = want->count - topic->partition_count;
-    int32_t *replicas = NULL;
+    int32_t factor = topic_factor(topic);
+    int32_t *replicas = NULL; /* NULL: placed once the stored assignment is read */
     if (want->assignments_count > 0) {
-        replicas = gr_request_alloc_array(req, adding, sizeof *replicas);
+        replicas = gr_request_alloc_array(req, (size_t)adding * (size_t)factor, sizeof *replicas);
         if (!replicas)
             return GR_KERR_UNKNOWN_SERVER_ERROR;
         for (int32_t i = 0; i < adding; i++)
-            replicas[i] = want->assignments[i].broker_ids[0];
+            memcpy(&replicas[(size_t)i * (size_t)factor], want->assignments[i].broker_ids,
+                   (size_t)factor * sizeof *replicas);
     }
     zk_grow_t *zg = calloc(1, sizeof *zg);
     if (!zg)
@@ -167,7 +196,7 @@ static gr_kerr_t cluster_grow(gr_broker_t *b, gr_request_t *req,
     *zg = (zk_grow_t){w, st};
     st->count = want->count;
     gr_admin_wait_hold(w);
-    if (gr_zk_admin_add_partitions(b, st->name, want->count, replicas, on_grown, zg) != 0) {
+    if (gr_zk_admin_add_partitions(b, st->name, want->count, factor, replicas, on_grown, zg) != 0) {
         gr_admin_wait_release(w);
         free(zg);
         return GR_KERR_UNKNOWN_SERVER_ERROR;
@@ -216,7 +245,8 @@ static gr_kerr_t grow_topic(gr_broker_t *b, gr_request_t *req,
                  GR_TOPIC_MAX_PARTITIONS);
         return GR_KERR_INVALID_PARTITIONS;
     }
-    gr_kerr_t err = check_grow_assignments(b, want, want->count - current, msg, len);
+    gr_kerr_t err =
+        check_grow_assignments(b, want, want->count - current, topic_factor(topic), msg, len);
     if (err || validate_only)
         return err;
     st->name = name;

@@ -14,13 +14,19 @@
  *   assignments with num_partitions or
  *     replication_factor not -1           INVALID_REQUEST
  *   partitions < 1 (-1: num.partitions)   INVALID_PARTITIONS
- *   replication factor < 1, above the live
- *     brokers or above 1 (-1: default.replication.factor)  INVALID_REPLICATION_FACTOR
+ *   replication factor < 1 or above the live
+ *     brokers (-1: default.replication.factor)  INVALID_REPLICATION_FACTOR
  *   bad name, or colliding with an existing topic once '.' and '_' are
  *     treated alike                       INVALID_TOPIC_EXCEPTION
- *   assignments not numbering partitions 0..n-1, or naming a broker that
- *     is not live                         INVALID_REPLICA_ASSIGNMENT
+ *   assignments not numbering partitions 0..n-1, naming a broker that is
+ *     not live, a broker twice in a partition, or partitions with
+ *     different replica counts            INVALID_REPLICA_ASSIGNMENT
+ *   only some live brokers with broker.rack (Kafka's AdminOperationException)
+ *                                         UNKNOWN_SERVER_ERROR
  *   unknown key or bad value              INVALID_CONFIG
+ * Without assignments the replicas are placed as Kafka's AdminUtils places
+ * them (controller/replica_assignment.h), rack-aware when every live broker
+ * has a rack.
  * validate_only (v1+) stops there. From v5 a created (or validated) topic
  * reports its partition count, replication factor and every topic config
  * with its value and source, as DescribeConfigs would (overrides
@@ -58,8 +64,6 @@
 
 #define GR_NO_NUM_PARTITIONS                    (-1)
 #define GR_NO_REPLICATION_FACTOR                (-1)
-#define GR_SINGLE_NODE_BROKERS                  1
-#define GR_CLUSTER_MAX_REPLICATION_FACTOR       1 /* until partitions replicate */
 #define GR_DELETE_TOPICS_DISABLED_ERROR_VERSION 3 /* TOPIC_DELETION_DISABLED from v3 */
 #define GR_ADMIN_MESSAGE_MAX                    512
 
@@ -157,7 +161,19 @@ static int null_configs(const gr_create_topics_request_creatable_topic_t *want, 
     return n;
 }
 
-/* Checks manual assignments: partitions 0..n-1 once each, each on [this broker]. */
+/* Whether broker_ids[0..r) holds broker_ids[r] already. */
+static bool listed_before(const int32_t *broker_ids, int32_t r)
+{
+    for (int32_t i = 0; i < r; i++)
+        if (broker_ids[i] == broker_ids[r])
+            return true;
+    return false;
+}
+
+/*
+ * Checks manual assignments: partitions 0..n-1 once each, each with the
+ * same number of distinct live brokers.
+ */
 static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req,
                                    const gr_create_topics_request_creatable_topic_t *want,
                                    char *msg, size_t len)
@@ -179,17 +195,21 @@ static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req,
             snprintf(msg, len, "Partition %d has an empty replica list", a->partition_index);
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
         }
+        if (a->broker_ids_count != want->assignments[0].broker_ids_count) {
+            snprintf(msg, len, "All partitions should have the same number of replicas");
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+        }
         for (int32_t r = 0; r < a->broker_ids_count; r++) {
             if (!broker_live(b, a->broker_ids[r])) {
-                snprintf(msg, len, "Partition %d is assigned to broker %d, which does not exist",
+                snprintf(msg, len, "Unknown broker(s) in replica assignment: %d.",
+                         a->broker_ids[r]);
+                return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+            }
+            if (listed_before(a->broker_ids, r)) {
+                snprintf(msg, len, "Duplicate replica assignment found for partition %d: broker %d",
                          a->partition_index, a->broker_ids[r]);
                 return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
             }
-        }
-        if (a->broker_ids_count > 1) {
-            snprintf(msg, len, "Duplicate replica assignment found for partition %d",
-                     a->partition_index);
-            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
         }
     }
     return GR_KERR_NONE;
@@ -198,13 +218,13 @@ static gr_kerr_t check_assignments(gr_broker_t *b, gr_request_t *req,
 /*
  * Runs every check of the file comment but the duplicate one, and copies the
  * configs into NUL-terminated strings in the request's arena.
- * Returns GR_KERR_NONE with *out_partitions and configs filled, or an error
- * with msg filled.
+ * Returns GR_KERR_NONE with *out_partitions, *out_factor and configs
+ * filled, or an error with msg filled.
  */
 static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req,
                               const gr_create_topics_request_creatable_topic_t *want,
-                              const char *name, int32_t *out_partitions, gr_topic_config_t *configs,
-                              char *msg, size_t len)
+                              const char *name, int32_t *out_partitions, int32_t *out_factor,
+                              gr_topic_config_t *configs, char *msg, size_t len)
 {
     if (gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)) {
         snprintf(msg, len, "Topic '%s' already exists.", name);
@@ -227,26 +247,19 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req,
                          : want->replication_factor;
     if (manual) {
         partitions = want->assignments_count;
-        factor = 1; /* checked replica by replica below */
+        factor = want->assignments[0].broker_ids_count; /* every partition's, checked below */
     }
     if (partitions <= 0) {
         snprintf(msg, len, "Number of partitions must be larger than 0.");
         return GR_KERR_INVALID_PARTITIONS;
     }
-    if (factor <= 0) {
+    if (!manual && factor <= 0) {
         snprintf(msg, len, "Replication factor must be larger than 0.");
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
-    if (factor > broker_count(b)) {
+    if (!manual && factor > broker_count(b)) {
         snprintf(msg, len, "Replication factor: %d larger than available brokers: %d.", factor,
                  broker_count(b));
-        return GR_KERR_INVALID_REPLICATION_FACTOR;
-    }
-    if (factor > GR_CLUSTER_MAX_REPLICATION_FACTOR) {
-        snprintf(msg, len,
-                 "Replication factor %d is not supported yet: partitions do not "
-                 "replicate between brokers, use 1.",
-                 factor);
         return GR_KERR_INVALID_REPLICATION_FACTOR;
     }
     if (gr_topic_name_check(want->name.ptr, (size_t)want->name.len)) {
@@ -264,11 +277,10 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req,
             return GR_KERR_INVALID_TOPIC_EXCEPTION;
         }
     }
-    if (manual) {
-        gr_kerr_t err = check_assignments(b, req, want, msg, len);
-        if (err)
-            return err;
-    }
+    gr_kerr_t err = manual ? check_assignments(b, req, want, msg, len)
+                           : gr_zk_admin_place_check(b, factor, GR_RACK_MODE_ENFORCED, msg, len);
+    if (err)
+        return err;
     if (want->configs_count > GR_TOPIC_MAX_CONFIGS) {
         snprintf(msg, len, "At most %d topic configs can be set", GR_TOPIC_MAX_CONFIGS);
         return GR_KERR_INVALID_CONFIG;
@@ -283,11 +295,12 @@ static gr_kerr_t check_create(gr_broker_t *b, gr_request_t *req,
             snprintf(msg, len, "Out of memory");
             return GR_KERR_UNKNOWN_SERVER_ERROR;
         }
-        gr_kerr_t err = gr_topic_config_check(configs[i].key, configs[i].value, msg, len);
+        err = gr_topic_config_check(configs[i].key, configs[i].value, msg, len);
         if (err)
             return err;
     }
     *out_partitions = partitions;
+    *out_factor = factor;
     return GR_KERR_NONE;
 }
 
@@ -329,6 +342,7 @@ typedef struct create_state {
     gr_create_topics_response_creatable_topic_result_t *out;
     const char *name;
     int32_t partitions;
+    int32_t factor;
     bool waiting; /* written to ZooKeeper; waiting for its leaders */
 } create_state_t;
 
@@ -358,15 +372,24 @@ static void on_topic_written(void *opaque, gr_kerr_t err)
 static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait_t *w,
                                 create_state_t *st,
                                 const gr_create_topics_request_creatable_topic_t *want,
-                                const gr_topic_config_t *configs, int config_count)
+                                const gr_topic_config_t *configs, int config_count, char *msg,
+                                size_t len)
 {
-    int32_t *replicas = NULL;
-    if (want->assignments_count > 0) {
-        replicas = gr_request_alloc_array(req, st->partitions, sizeof *replicas);
-        if (!replicas)
-            return GR_KERR_UNKNOWN_SERVER_ERROR;
-        for (int32_t i = 0; i < want->assignments_count; i++)
-            replicas[want->assignments[i].partition_index] = want->assignments[i].broker_ids[0];
+    size_t factor = (size_t)st->factor;
+    int32_t *replicas =
+        gr_request_alloc_array(req, (size_t)st->partitions * factor, sizeof *replicas);
+    if (!replicas)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    for (int32_t i = 0; i < want->assignments_count; i++) {
+        const gr_create_topics_request_creatable_replica_assignment_t *a = &want->assignments[i];
+        memcpy(&replicas[(size_t)a->partition_index * factor], a->broker_ids,
+               factor * sizeof *replicas);
+    }
+    if (want->assignments_count == 0) {
+        gr_kerr_t err = gr_zk_admin_place(b, st->partitions, st->factor, GR_RACK_MODE_ENFORCED,
+                                          NULL, replicas, msg, len);
+        if (err)
+            return err;
     }
     zk_write_t *zw = calloc(1, sizeof *zw);
     if (!zw)
@@ -374,8 +397,8 @@ static gr_kerr_t cluster_create(gr_broker_t *b, gr_request_t *req, gr_admin_wait
     zw->wait = w;
     zw->state = st;
     gr_admin_wait_hold(w);
-    if (gr_zk_admin_create_topic(b, st->name, st->partitions, replicas, configs, config_count,
-                                 on_topic_written, zw) != 0) {
+    if (gr_zk_admin_create_topic(b, st->name, st->partitions, st->factor, replicas, configs,
+                                 config_count, on_topic_written, zw) != 0) {
         gr_admin_wait_release(w);
         free(zw);
         return GR_KERR_UNKNOWN_SERVER_ERROR;
@@ -391,7 +414,7 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
 {
     char msg[GR_ADMIN_MESSAGE_MAX] = "";
     int16_t version = req->api_version;
-    int32_t partitions = 0;
+    int32_t partitions = 0, factor = 0;
     gr_topic_config_t *configs = NULL;
     int config_count = want->configs_count;
     gr_kerr_t err = GR_KERR_NONE;
@@ -404,11 +427,12 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
         err = GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     if (!err)
-        err = check_create(b, req, want, name, &partitions, configs, msg, sizeof msg);
+        err = check_create(b, req, want, name, &partitions, &factor, configs, msg, sizeof msg);
     if (!err && !validate_only) {
         st->name = name;
         st->partitions = partitions;
-        err = cluster_create(b, req, w, st, want, configs, config_count);
+        st->factor = factor;
+        err = cluster_create(b, req, w, st, want, configs, config_count, msg, sizeof msg);
     }
     if (err) {
         out->error_code = err;
@@ -418,7 +442,7 @@ static void create_topic(gr_broker_t *b, gr_request_t *req, bool validate_only,
     }
     out->error_message.len = GR_NULL_LEN;
     out->num_partitions = partitions;
-    out->replication_factor = 1;
+    out->replication_factor = (int16_t)factor;
     if (version >= 5)
         fill_configs(b, req, configs, config_count, out);
 }

@@ -36,7 +36,7 @@ gr_topic_t *gr_test_create_topic(struct ev_loop *loop, gr_broker_t *b, const cha
                                  int32_t partitions, const gr_topic_config_t *configs, int count)
 {
     assert_int_equal(
-        gr_zk_admin_create_topic(b, name, partitions, NULL, configs, count, NULL, NULL), 0);
+        gr_zk_admin_create_topic(b, name, partitions, 1, NULL, configs, count, NULL, NULL), 0);
     hosted_wait_t w = {b, name};
     gr_test_wait(loop, is_hosted, &w, name);
     return gr_test_hosted_topic(b, name);
