@@ -1,10 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# DRAFT, not registered: CTest only takes interop-tests/*_*.sh. It cannot pass
-# before replication (followers, ISR, high watermark, acks=all, leader
-# failover with truncation) lands; then `git mv` it to
-# cluster_replication_failover.sh.
-#
 # Leader failover under an idempotent acks=all producer loses and duplicates
 # nothing: a topic of 3 partitions, each replicated on all 3 brokers with
 # min.insync.replicas=2, takes seq_producer's 0..N-1 (paced, so that it is
