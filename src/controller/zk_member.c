@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* This broker in a ZooKeeper cluster; see zk_member.h. */
 #include "controller/zk_member.h"
+#include "controller/controller_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -467,6 +468,14 @@ static void elect(gr_zk_member_t *m)
 
 /* ---- /config/changes ---------------------------------------------------------------- */
 
+/* A changed config may allow an election (unclean.leader.election.enable): reconcile. */
+static void on_change_applied(void *opaque)
+{
+    gr_broker_t *b = opaque;
+    if (gr_zk_member_is_controller(b))
+        ctl_kick(&b->zk->controller);
+}
+
 static void on_change_data(void *opaque, int rc, const void *data, size_t len,
                            const gr_store_stat_t *stat)
 {
@@ -482,7 +491,7 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
     gr_str_t name = {topic, (int32_t)strlen(topic)};
     if (gr_topics_find(b->topics, topic, strlen(topic))) {
         gr_logf(&b->log, GR_LOG_INFO, "topics", "config of %s changed", topic);
-        (void)gr_topic_configs_fetch(b, &name, 1, NULL, NULL, NULL);
+        (void)gr_topic_configs_fetch(b, &name, 1, on_change_applied, b, NULL);
     }
 }
 
