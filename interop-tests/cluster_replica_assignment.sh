@@ -8,7 +8,8 @@
 # is INVALID_REPLICATION_FACTOR; manual assignments with several brokers per
 # partition are kept as given, while an unknown broker, a broker twice or
 # uneven replica counts are INVALID_REPLICA_ASSIGNMENT; CreatePartitions
-# gives new partitions the topic's factor, continuing its leaders' round.
+# gives new partitions the topic's factor, continuing its leaders' round;
+# __consumer_offsets gets offsets.topic.replication.factor replicas.
 # Followers do not replicate yet, so ISR and data are not checked here.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
@@ -19,6 +20,7 @@ INVALID_REPLICA_ASSIGNMENT=39
 BROKERS=3
 PARTS=6
 GROWN=9
+OFFSETS_PARTS=6
 
 # The "partitions" map of /brokers/topics/$1 as "PARTITION R1,R2,..." lines.
 zk_assignment()
@@ -72,7 +74,8 @@ check_metadata()
     [ "$meta" = "$1" ] || gr_fail "broker $2's Metadata replicas of $3 ($(tr '\n' ';' <<<"$meta")) differ from the znode's ($(tr '\n' ';' <<<"$1"))"
 }
 
-cl_start_cluster $BROKERS
+cl_start_cluster $BROKERS offsets.topic.replication.factor=$BROKERS \
+    offsets.topic.num.partitions=$OFFSETS_PARTS
 
 got=$(cl_state "$CL_CONTROLLER" create rf3 $PARTS 3) || gr_fail "CreateTopics rf3 got no answer"
 [ "$got" = $NONE ] || gr_fail "CreateTopics rf3 (factor 3 on 3 brokers) answered $got"
@@ -120,4 +123,11 @@ for ((p = PARTS; p < GROWN; p++)); do
     [ "$lead" = "$want" ] || gr_fail "new partition $p led by $lead, want $want (as partition $((p - PARTS)))"
 done
 check_metadata "$layout" "$(cl_non_controller)" rf3
+
+# FindCoordinator has the offsets topic created, with every broker a replica.
+cl_state "$CL_CONTROLLER" coordinator g >/dev/null || gr_fail "FindCoordinator got no answer"
+cl_wait_all_led __consumer_offsets $OFFSETS_PARTS
+layout=$(zk_assignment __consumer_offsets)
+gr_note "__consumer_offsets: $(tr '\n' ';' <<<"$layout")"
+check_layout "$layout" $OFFSETS_PARTS $BROKERS kafka
 gr_pass
