@@ -23,6 +23,17 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
                          error code
   delete TOPIC [MS]      DeleteTopics v1 to this broker only (timeout MS,
                          default 30 s): prints the error code
+  replicas TOPIC         one line per partition: "PARTITION R1,R2,..." (its
+                         replica list, sorted by partition)
+  create-assigned TOPIC ASSIGNMENT
+                         CreateTopics v2 with manual assignments, one per
+                         partition: ASSIGNMENT like "0,1/1,2" (partition 0
+                         on brokers 0 and 1, partition 1 on 1 and 2): prints
+                         the error code
+  grow TOPIC COUNT [ASSIGNMENT]
+                         CreatePartitions v1 to COUNT partitions (the new
+                         ones' assignment as for create-assigned, default
+                         none): prints the error code
 
   produce TOPIC PARTITION ACKS [COUNT [TIMEOUT_MS]]
                          Produce v7 of one batch of COUNT (default 1)
@@ -52,12 +63,13 @@ import kafka_wire
 from kafka_wire import Reader, int8, int16, int32, int64, string
 
 API_METADATA, API_FIND_COORDINATOR, API_CREATE_TOPICS, API_DELETE_TOPICS = 3, 10, 19, 20
-API_LEADER_AND_ISR, API_UPDATE_METADATA = 4, 6
+API_LEADER_AND_ISR, API_UPDATE_METADATA, API_CREATE_PARTITIONS = 4, 6, 37
 API_PRODUCE, API_LIST_OFFSETS, PRODUCE_V, LIST_OFFSETS_V = 0, 2, 7, 2
 PRODUCE_TIMEOUT_MS, LATEST_TIMESTAMP, CONSUMER_REPLICA = 10000, -1, -1
 LEADER_AND_ISR_V, UPDATE_METADATA_V = 2, 5  # the last versions before flexible ones
 FORGED_LEADER_EPOCH, NO_BROKER_EPOCH, PLAINTEXT_PROTOCOL = 1000, -1, 0
 METADATA_V, FIND_COORDINATOR_V, CREATE_TOPICS_V, DELETE_TOPICS_V = 4, 1, 2, 1
+CREATE_PARTITIONS_V = 1  # the last before flexible versions
 GROUP_KEY_TYPE = 0
 ADMIN_TIMEOUT_MS = 30000
 SOCKET_TIMEOUT_S = 40
@@ -84,6 +96,7 @@ def metadata(addr, topics):
     r = call(addr, API_METADATA, METADATA_V, body + int8(0))
     r.i32()  # throttle_time_ms
     addrs = metadata.addrs = {}
+    replicas = metadata.replicas = {}
 
     def broker(r):
         node, host, port, _rack = r.i32(), r.str(), r.i32(), r.str()
@@ -92,9 +105,9 @@ def metadata(addr, topics):
 
     def partition(r):
         err, index, leader = r.i16(), r.i32(), r.i32()
-        replicas = array(r, Reader.i32)
+        replicas[index] = array(r, Reader.i32)
         isr = array(r, Reader.i32)
-        return index, leader, err, replicas, isr
+        return index, leader, err, replicas[index], isr
 
     def topic(r):
         err, name, _internal = r.i16(), r.str(), r.i8()
@@ -141,8 +154,31 @@ def cmd_coordinator(addr, group):
     return 0
 
 
-def cmd_create(addr, topic, parts, rf):
-    body = (int32(1) + string(topic) + int32(parts) + int16(rf) + int32(0) + int32(0) +
+def cmd_replicas(addr, topic):
+    topics = metadata(addr, [topic])[2]
+    if not topics or topics[0][1]:
+        print("error %d" % (topics[0][1] if topics else -1))
+        return EXIT_TOPIC_ERROR
+    for index, replicas in sorted(metadata.replicas.items()):
+        print(index, ",".join(str(b) for b in replicas))
+    return 0
+
+
+def parse_assignment(text):
+    """ "0,1/1,2" -> [[0, 1], [1, 2]]"""
+    return [[int(b) for b in part.split(",")] for part in text.split("/")]
+
+
+def int32s(values):
+    return int32(len(values)) + b"".join(int32(v) for v in values)
+
+
+def cmd_create(addr, topic, parts, rf, assignment=None):
+    assignments = int32(0)
+    if assignment is not None:
+        assignments = int32(len(assignment)) + b"".join(
+            int32(i) + int32s(brokers) for i, brokers in enumerate(assignment))
+    body = (int32(1) + string(topic) + int32(parts) + int16(rf) + assignments + int32(0) +
             int32(ADMIN_TIMEOUT_MS) + int8(0))
     r = call(addr, API_CREATE_TOPICS, CREATE_TOPICS_V, body)
     r.i32()  # throttle_time_ms
@@ -189,8 +225,17 @@ def cmd_offsets(addr, topic):
     return 0
 
 
-def int32s(values):
-    return int32(len(values)) + b"".join(int32(v) for v in values)
+def cmd_grow(addr, topic, count, assignment):
+    assignments = int32(-1)
+    if assignment is not None:
+        assignments = int32(len(assignment)) + b"".join(int32s(brokers) for brokers in assignment)
+    body = (int32(1) + string(topic) + int32(count) + assignments + int32(ADMIN_TIMEOUT_MS) +
+            int8(0))
+    r = call(addr, API_CREATE_PARTITIONS, CREATE_PARTITIONS_V, body)
+    r.i32()  # throttle_time_ms
+    results = array(r, lambda r: (r.str(), r.i16(), r.str()))
+    print(results[0][1] if results else "none")
+    return 0
 
 
 def cmd_update_metadata(addr, controller, epoch, topic, leader):
@@ -237,6 +282,13 @@ def run(argv):
         return cmd_coordinator(addr, args[0])
     elif cmd == "create" and len(args) in (2, 3):
         return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
+    elif cmd == "replicas" and len(args) == 1:
+        return cmd_replicas(addr, args[0])
+    elif cmd == "create-assigned" and len(args) == 2:
+        return cmd_create(addr, args[0], -1, -1, parse_assignment(args[1]))
+    elif cmd == "grow" and len(args) in (2, 3):
+        assignment = parse_assignment(args[2]) if len(args) == 3 else None
+        return cmd_grow(addr, args[0], int(args[1]), assignment)
     elif cmd == "delete" and len(args) in (1, 2):
         return cmd_delete(addr, args[0], int(args[1]) if len(args) == 2 else ADMIN_TIMEOUT_MS)
     elif cmd == "produce" and 3 <= len(args) <= 5:

@@ -33,13 +33,21 @@ size_t gr_zk_admin_live_nodes(const gr_broker_t *b, gr_replica_broker_t *out, si
     return n;
 }
 
+/* The live nodes on the heap (*count of them; the caller frees), or NULL. */
+static gr_replica_broker_t *live_nodes_copy(const gr_broker_t *b, size_t *count)
+{
+    size_t n = gr_zk_admin_live_nodes(b, NULL, 0);
+    gr_replica_broker_t *nodes = malloc((n + 1) * sizeof *nodes);
+    *count = nodes ? gr_zk_admin_live_nodes(b, nodes, n) : 0;
+    return nodes;
+}
+
 size_t gr_zk_admin_live_brokers(const gr_broker_t *b, int32_t *ids, size_t cap)
 {
-    size_t count = gr_zk_admin_live_nodes(b, NULL, 0);
     if (!ids)
-        return count;
-    gr_replica_broker_t *nodes = malloc((count + 1) * sizeof *nodes);
-    size_t n = nodes ? gr_zk_admin_live_nodes(b, nodes, count) : 0;
+        return gr_zk_admin_live_nodes(b, NULL, 0);
+    size_t n = 0;
+    gr_replica_broker_t *nodes = live_nodes_copy(b, &n);
     n = n < cap ? n : cap;
     for (size_t i = 0; i < n; i++)
         ids[i] = nodes[i].id;
@@ -59,13 +67,12 @@ static int32_t random_below(size_t n)
 gr_kerr_t gr_zk_admin_place_check(const gr_broker_t *b, int32_t factor, gr_rack_mode_t mode,
                                   char *msg, size_t len)
 {
-    size_t count = gr_zk_admin_live_nodes(b, NULL, 0);
-    gr_replica_broker_t *nodes = malloc((count + 1) * sizeof *nodes);
+    size_t count = 0;
+    gr_replica_broker_t *nodes = live_nodes_copy(b, &count);
     if (!nodes) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    count = gr_zk_admin_live_nodes(b, nodes, count);
     gr_kerr_t err = gr_replica_assign_check(nodes, count, factor, mode, msg, len);
     free(nodes);
     return err;
@@ -75,13 +82,12 @@ gr_kerr_t gr_zk_admin_place(const gr_broker_t *b, int32_t partitions, int32_t fa
                             gr_rack_mode_t mode, const gr_zk_admin_grow_t *grow, int32_t *out,
                             char *msg, size_t len)
 {
-    size_t count = gr_zk_admin_live_nodes(b, NULL, 0);
-    gr_replica_broker_t *nodes = malloc((count + 1) * sizeof *nodes);
+    size_t count = 0;
+    gr_replica_broker_t *nodes = live_nodes_copy(b, &count);
     if (!nodes) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    count = gr_zk_admin_live_nodes(b, nodes, count);
     gr_kerr_t err = gr_replica_assign_check(nodes, count, factor, mode, msg, len);
     if (!err) {
         gr_replica_seed_t seed =
