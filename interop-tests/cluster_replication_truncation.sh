@@ -13,7 +13,7 @@ source "$(dirname "$0")/clusterlib.sh"
 cl_require
 topic=trunc
 
-cl_start_cluster 3 replica.fetch.backoff.ms=100
+cl_start_cluster 3 replica.fetch.backoff.ms=100 replica.fetch.wait.max.ms=200
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 cl_wait_all_led $topic 1
@@ -46,8 +46,11 @@ got=$(cl_state "$old" produce $topic 0 -1 10) || gr_fail "acks=-1 produce got no
 [ "$got" = "0 0" ] || gr_fail "acks=-1 produce answered '$got', want '0 0'"
 
 # Within the ZooKeeper session timeout: the followers keep their sessions
-# and the leader its ISR of three.
+# and the leader its ISR of three. Their fetches waiting on the leader end
+# after replica.fetch.wait.max.ms (200 ms): stopped, they send no other, so
+# the acks=1 records reach no follower.
 for f in $followers; do cl_freeze_broker "$f"; done
+sleep 1
 got=$(cl_state "$old" produce $topic 0 1 5) || gr_fail "acks=1 produce got no answer"
 [ "$got" = "0 10" ] || gr_fail "acks=1 produce answered '$got', want '0 10'"
 cl_kill9_broker "$old"
