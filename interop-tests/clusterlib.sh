@@ -77,6 +77,7 @@ CL_WAIT_S=${CL_WAIT_S:-60}
 CL_STATE_PY=$GR_INTEROP_DIR/py/cluster_state.py
 CL_COUNT=0
 CL_OVERRIDES=()
+CL_RACKS=() # CL_RACKS[i]: broker i's broker.rack (set before cl_start_cluster)
 CL_CONTROLLER=
 CL_REPLICA_DIFF=
 declare -a CL_PID=() CL_PORT=()
@@ -128,6 +129,7 @@ cl_start_broker()
         --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
         --override "offsets.topic.replication.factor=1")
     for kv in "${CL_OVERRIDES[@]}"; do args+=(--override "$kv"); done
+    [ -z "${CL_RACKS[$i]:-}" ] || args+=(--override "broker.rack=${CL_RACKS[$i]}")
     echo "=== cluster broker $i start ===" >>"$log"
     "$GR_BROKER" "${args[@]}" 2>>"$log" </dev/null &
     CL_PID[i]=$!

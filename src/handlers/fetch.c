@@ -26,6 +26,12 @@
  * the leader how far the follower has come (gr_replica_follower_fetch, once
  * per request): that moves the high watermark and the ISR.
  *
+ * Fetch from followers (KIP-392): a consumer's fetch (v11+) is served by
+ * any replica here, up to its high watermark; with replica.selector.class
+ * RackAwareReplicaSelector, the leader sends a consumer naming its rack
+ * (client.rack) to an in-sync follower of that rack (preferred_read_replica,
+ * no records) unless the leader is in that rack itself.
+ *
  * Fetch sessions (KIP-227) are not kept: every response has session id 0,
  * which tells clients to send full fetches (sessionless, as Java clients
  * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.
@@ -36,6 +42,7 @@
 #include "core/context.h"
 #include "handlers/request.h"
 #include "log/log.h"
+#include "metadata/cluster_view.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "replica/leader.h"
@@ -44,8 +51,10 @@
 #include "gen/fetch.h"
 #include "handlers/handlers.h"
 
-#define GR_MS_PER_SEC             1000.0
-#define REPLICA_STATE_MIN_VERSION 15 /* the follower's id moved into ReplicaState */
+#define GR_MS_PER_SEC               1000.0
+#define REPLICA_STATE_MIN_VERSION   15 /* the follower's id moved into ReplicaState */
+#define CLIENT_METADATA_MIN_VERSION 11 /* consumers name their rack, may read from followers */
+#define RACK_AWARE_SELECTOR         "org.apache.kafka.common.replica.RackAwareReplicaSelector"
 
 typedef struct fetch_op fetch_op_t;
 
@@ -84,6 +93,56 @@ static int64_t read_limit(const fetch_op_t *op, const gr_partition_t *p)
     return op->replica_id >= 0 ? gr_log_end_offset(p->log) : gr_log_high_watermark(p->log);
 }
 
+/*
+ * Why this broker cannot serve p to this fetch: followers and old consumers
+ * read from the leader only; a consumer from v11 on may read from any
+ * replica here (KIP-392: it came because the leader sent it).
+ */
+static gr_kerr_t serve_error(const fetch_op_t *op, const gr_partition_t *p)
+{
+    int32_t self = op->b->config.broker_id;
+    gr_kerr_t err = gr_partition_serve_error(p, self);
+    if (err != GR_KERR_NOT_LEADER_OR_FOLLOWER || op->replica_id >= 0 ||
+        op->req->api_version < CLIENT_METADATA_MIN_VERSION)
+        return err;
+    return p->log && p->leader_id >= 0 ? GR_KERR_NONE : err;
+}
+
+static bool same_rack(const char *rack, gr_str_t client)
+{
+    return rack && client.len > 0 && strlen(rack) == (size_t)client.len &&
+           memcmp(rack, client.ptr, (size_t)client.len) == 0;
+}
+
+/*
+ * KIP-392's RackAwareReplicaSelector, on the leader: an in-sync follower in
+ * the consumer's rack that has fetch_offset (the most advanced one), unless
+ * the leader is in that rack; -1 to read here.
+ */
+static int32_t preferred_read_replica(const fetch_op_t *op, const gr_partition_t *p,
+                                      int64_t fetch_offset)
+{
+    const gr_broker_t *b = op->b;
+    gr_str_t rack = op->in.rack_id;
+    const char *selector = b->config.replica_selector_class;
+    if (op->replica_id >= 0 || op->req->api_version < CLIENT_METADATA_MIN_VERSION ||
+        rack.len <= 0 || !selector || strcmp(selector, RACK_AWARE_SELECTOR) != 0 ||
+        !gr_partition_led_by(p, b->config.broker_id) || same_rack(b->config.broker_rack, rack))
+        return -1;
+    int32_t best = -1;
+    int64_t best_end = -1;
+    for (int32_t i = 0; i < p->follower_count; i++) {
+        const gr_follower_t *f = &p->followers[i];
+        const gr_cluster_node_t *node = gr_cluster_view_node(b->cluster, f->id);
+        if (node && same_rack(node->rack, rack) && gr_partition_in_isr(p, f->id) &&
+            f->log_end_offset >= fetch_offset && f->log_end_offset > best_end) {
+            best = f->id;
+            best_end = f->log_end_offset;
+        }
+    }
+    return best;
+}
+
 static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
                               const gr_fetch_request_fetch_topic_t *t)
 {
@@ -113,7 +172,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->last_stable_offset = -1;
     out->log_start_offset = -1;
     gr_partition_t *p = gr_topic_partition(topic, in->partition);
-    gr_kerr_t serve = gr_partition_serve_error(p, op->b->config.broker_id);
+    gr_kerr_t serve = serve_error(op, p);
     if (serve) {
         out->error_code = version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : serve;
         return true;
@@ -124,6 +183,13 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     if (out->error_code)
         return true;
     int64_t high_watermark = gr_log_high_watermark(p->log);
+    out->preferred_read_replica = preferred_read_replica(op, p, in->fetch_offset);
+    if (out->preferred_read_replica >= 0) { /* no records: the consumer goes there, now */
+        out->high_watermark = high_watermark;
+        out->last_stable_offset = high_watermark;
+        out->log_start_offset = gr_log_start_offset(p->log);
+        return true;
+    }
     int64_t limit = in->partition_max_bytes;
     if (limit > budget->remaining)
         limit = budget->remaining;
@@ -228,8 +294,7 @@ static int64_t fetch_available(fetch_op_t *op)
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
             gr_partition_t *p = gr_topic_partition(topic, pin->partition);
-            if (gr_partition_serve_error(p, op->b->config.broker_id) ||
-                gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
+            if (serve_error(op, p) || gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
                 return INT64_MAX;
             gr_log_read_result_t rd;
             if (gr_log_read(p->log, pin->fetch_offset, pin->partition_max_bytes, true,

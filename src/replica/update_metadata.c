@@ -25,6 +25,7 @@
 #include "gen/update_metadata.h"
 
 #define ENDPOINTS_MIN_VERSION 1 /* v0 has one host and port per broker */
+#define RACK_MIN_VERSION      2 /* brokers carry their broker.rack */
 
 static void tell_topic_deleted(gr_broker_t *b, gr_str_t name)
 {
@@ -56,9 +57,14 @@ static int set_live_brokers(gr_broker_t *b, int16_t version,
         nodes[n].id = in->id;
         memcpy(nodes[n].host, host.ptr, (size_t)host.len);
         nodes[n].port = port;
+        /* Borrowed from the request: the view copies it. */
+        if (version >= RACK_MIN_VERSION && in->rack.len > 0)
+            nodes[n].rack = strndup(in->rack.ptr, (size_t)in->rack.len);
         n++;
     }
     int rc = gr_cluster_view_set_nodes(b->cluster, nodes, n);
+    for (size_t i = 0; i < n; i++)
+        free(nodes[i].rack);
     free(nodes);
     return rc;
 }
