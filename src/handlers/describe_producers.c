@@ -3,7 +3,9 @@
  * DescribeProducers (v0): per asked partition, the producers in its log's
  * producer state (producer_state.h): id, epoch, last sequence, timestamp of
  * the last write, coordinator epoch and open-transaction start (-1: none).
- * A missing topic or partition is UNKNOWN_TOPIC_OR_PARTITION.
+ * A missing topic or partition is UNKNOWN_TOPIC_OR_PARTITION; any replica
+ * on this broker answers from its own log (a follower's producer state
+ * follows the batches it copies), NOT_LEADER_OR_FOLLOWER without one.
  *
  * Runs on: loop thread.
  */
@@ -23,7 +25,10 @@ static bool describe_partition(gr_request_t *req, gr_topic_t *topic, int32_t ind
     gr_describe_producers_response_partition_response_init(out);
     out->partition_index = index;
     gr_partition_t *p = topic ? gr_topic_partition(topic, index) : NULL;
-    out->error_code = gr_partition_serve_error(p, req->broker->config.broker_id);
+    /* Any replica answers for its own log (kafka-transactions.sh --broker-id). */
+    out->error_code = !p        ? GR_KERR_UNKNOWN_TOPIC_OR_PARTITION
+                      : !p->log ? GR_KERR_NOT_LEADER_OR_FOLLOWER
+                                : GR_KERR_NONE;
     if (out->error_code)
         return true;
     const gr_producer_state_t *ps = gr_log_producer_state(p->log);
