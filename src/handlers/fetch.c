@@ -108,6 +108,13 @@ static gr_kerr_t serve_error(const fetch_op_t *op, const gr_partition_t *p)
     return p->log && p->leader_id >= 0 ? GR_KERR_NONE : err;
 }
 
+/* A consumer on a follower asks for what its leader has and this replica not yet. */
+static bool follower_behind(const fetch_op_t *op, const gr_partition_t *p, int64_t fetch_offset)
+{
+    return fetch_offset > gr_log_end_offset(p->log) &&
+           !gr_partition_led_by(p, op->b->config.broker_id);
+}
+
 static bool same_rack(const char *rack, gr_str_t client)
 {
     return rack && client.len > 0 && strlen(rack) == (size_t)client.len &&
@@ -198,6 +205,11 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     gr_log_read_result_t rd;
     int rc = gr_log_read(p->log, in->fetch_offset, (int32_t)limit, budget->total == 0,
                          read_limit(op, p), &rd);
+    if (rc == -ERANGE && follower_behind(op, p, in->fetch_offset)) {
+        rc = 0; /* a follower behind its leader: the records are coming, wait for them */
+        rd.len = 0;
+        rd.segment = NULL;
+    }
     if (rc == -ERANGE) {
         out->error_code = GR_KERR_OFFSET_OUT_OF_RANGE;
         return true;
@@ -297,8 +309,11 @@ static int64_t fetch_available(fetch_op_t *op)
             if (serve_error(op, p) || gr_partition_check_leader_epoch(p, pin->current_leader_epoch))
                 return INT64_MAX;
             gr_log_read_result_t rd;
-            if (gr_log_read(p->log, pin->fetch_offset, pin->partition_max_bytes, true,
-                            read_limit(op, p), &rd) != 0)
+            int rc = gr_log_read(p->log, pin->fetch_offset, pin->partition_max_bytes, true,
+                                 read_limit(op, p), &rd);
+            if (rc == -ERANGE && follower_behind(op, p, pin->fetch_offset))
+                continue;
+            if (rc != 0)
                 return INT64_MAX;
             if (rd.segment)
                 gr_segment_put(rd.segment);
