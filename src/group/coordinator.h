@@ -175,9 +175,14 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
 /*
  * Writes the commits (those whose *error is NONE) as one batch and applies
  * them to g. On a write failure every such *error is set to the failure.
+ * The caller answers once the ISR has the batch (*written_end).
  */
 void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
-                           int32_t count);
+                           int32_t count, int64_t *written_end /* out: past the batch, 0 none */);
+
+/* Partition `partition` of __consumer_offsets when this broker leads it (log open here), else NULL.
+ */
+gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t partition);
 /* Removes g's offset for each (topic, partition) given, writing tombstones. */
 gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, const gr_str_t *topics,
                                         const int32_t *partitions, int32_t count);

@@ -19,8 +19,6 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 
 /* Leadership (coordinator_leadership.c). */
 gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
-/* The partition when the topic table says this broker leads it (log open here), else NULL. */
-gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t partition);
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 

@@ -146,8 +146,9 @@ static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
     return rc ? rc : s->buf.err;
 }
 
-/* Appends the set as one batch to the group's partition. 0 or -errno. */
-static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s)
+/* Appends the set as one batch to the group's partition (*end: past it, may be NULL). 0 or -errno.
+ */
+static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s, int64_t *end)
 {
     gr_broker_t *b = co->broker;
     if (!gr_coordinator_topic(co))
@@ -184,6 +185,8 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s)
     if (!rc) {
         gr_log_append_info_t info;
         rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
+        if (rc == 0 && end)
+            *end = info.last_offset + 1;
     }
     gr_writer_fini(&batch);
     if (rc)
@@ -209,14 +212,15 @@ gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g)
     set_init(&s);
     int rc = add_group(&s, g, false);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s);
+        rc = set_append(co, g->coordinator_partition, &s, NULL);
     set_fini(&s);
     return rc ? write_error(rc, false) : GR_KERR_NONE;
 }
 
 void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
-                           int32_t count)
+                           int32_t count, int64_t *written_end)
 {
+    *written_end = 0;
     int64_t now = gr_broker_now_ms(co->broker);
     record_set_t s;
     set_init(&s);
@@ -233,7 +237,7 @@ void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit
         rc = add_offset(&s, g->id, commits[i].topic, commits[i].partition, &v);
     }
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s);
+        rc = set_append(co, g->coordinator_partition, &s, written_end);
     set_fini(&s);
     for (int32_t i = 0; i < count; i++) {
         gr_offset_commit_t *c = &commits[i];
@@ -257,7 +261,7 @@ gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, con
         if (gr_group_offset_find(g, topics[i], partitions[i]))
             rc = add_offset(&s, g->id, topics[i], partitions[i], NULL);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s);
+        rc = set_append(co, g->coordinator_partition, &s, NULL);
     if (!rc) {
         gr_arena_t arena;
         gr_arena_init(&arena);
@@ -286,7 +290,7 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
     if (!rc)
         rc = add_group(&s, g, true);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s);
+        rc = set_append(co, g->coordinator_partition, &s, NULL);
     set_fini(&s);
     if (rc)
         return write_error(rc, false);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "handlers/isr_wait.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "group/coordinator.h"
@@ -108,29 +109,83 @@ static gr_kerr_t commit_group(gr_broker_t *b, const gr_offset_commit_request_t *
                                  in->generation_id_or_member_epoch);
 }
 
+/* An OffsetCommit waiting for the ISR to have its batch (Kafka writes them with acks=-1). */
+typedef struct commit_op {
+    gr_request_t *req;
+    gr_offset_commit_response_t resp;
+    gr_offset_commit_t *commits;
+    int32_t count;
+    gr_isr_wait_t isr_wait;
+} commit_op_t;
+
+static void commit_respond(void *opaque)
+{
+    commit_op_t *op = opaque;
+    gr_request_respond(op->req, &op->resp);
+}
+
+/* Kafka's mapping of a failed replicated write to what a committer understands. */
+static void commit_settle(void *opaque, gr_kerr_t err)
+{
+    commit_op_t *op = opaque;
+    gr_kerr_t mapped = err == GR_KERR_NOT_LEADER_OR_FOLLOWER ? GR_KERR_NOT_COORDINATOR
+                                                             : GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    for (int32_t i = 0; i < op->count; i++)
+        if (!*op->commits[i].error)
+            *op->commits[i].error = mapped;
+}
+
+static void commit_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    commit_op_t *op = arg;
+    gr_isr_wait_cancel(&op->isr_wait);
+}
+
+/* Answers once the ISR has the commit's batch (at once for a leader alone in its ISR). */
+static void commit_answer(gr_broker_t *b, commit_op_t *op, int32_t partition, int64_t end)
+{
+    gr_partition_t *p = end > 0 ? gr_coordinator_led_partition(b->groups, partition) : NULL;
+    if (p && gr_isr_wait_init(&op->isr_wait, b, op->req, 1, b->config.offsets_commit_timeout_ms,
+                              commit_respond, op) == 0) {
+        gr_isr_wait_add(&op->isr_wait, p, end, p->topic->settings.min_insync_replicas,
+                        commit_settle, op);
+        if (op->isr_wait.pending > 0) {
+            gr_resp_slot_defer(op->req->slot, commit_cancel, op);
+            return;
+        }
+    }
+    commit_respond(op);
+}
+
 void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
 {
     gr_offset_commit_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    gr_offset_commit_response_t resp;
-    gr_offset_commit_response_init(&resp);
-    int32_t count = 0;
-    gr_offset_commit_t *commits = commit_prepare(b, req, &in, &resp, &count);
-    if (!commits) {
+    commit_op_t *op = gr_request_alloc(req, sizeof *op);
+    if (!op) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    op->req = req;
+    gr_offset_commit_response_init(&op->resp);
+    op->commits = commit_prepare(b, req, &in, &op->resp, &op->count);
+    if (!op->commits) {
         gr_request_fail(req, "out of memory");
         return;
     }
     gr_group_t *g = NULL;
+    int64_t end = 0;
     gr_kerr_t err = commit_group(b, &in, &g);
     if (err) {
-        for (int32_t i = 0; i < count; i++)
-            if (!*commits[i].error)
-                *commits[i].error = err;
+        for (int32_t i = 0; i < op->count; i++)
+            if (!*op->commits[i].error)
+                *op->commits[i].error = err;
     } else {
-        gr_coordinator_commit(b->groups, g, commits, count);
+        gr_coordinator_commit(b->groups, g, op->commits, op->count, &end);
     }
-    gr_request_respond(req, &resp);
+    commit_answer(b, op, g ? g->coordinator_partition : -1, end);
 }
 
 /* --- OffsetFetch ------------------------------------------------------------------ */

@@ -13,7 +13,7 @@
  *
  * acks=-1 fails at once with NOT_ENOUGH_REPLICAS when the ISR is smaller
  * than min.insync.replicas, and otherwise completes when the ISR has the
- * batches (handlers/produce_acks.h; at once for a leader alone in its ISR).
+ * batches (handlers/isr_wait.h; at once for a leader alone in its ISR).
  * acks=1 completes after the leader's append; acks=0 gets no response at all.
  *
  * The request frame is owned by this request's slot and nothing else reads
@@ -41,7 +41,7 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
-#include "handlers/produce_acks.h"
+#include "handlers/isr_wait.h"
 #include "log/clean_batch.h"
 #include "gen/produce.h"
 #include "protocol/batch_timestamps.h"
@@ -154,8 +154,8 @@ struct produce_op {
     gr_request_t *req;
     gr_produce_response_t resp;
     int16_t acks;
-    int outstanding;         /* recompression jobs out */
-    gr_acks_wait_t isr_wait; /* acks=-1 */
+    int outstanding;        /* recompression jobs out */
+    gr_isr_wait_t isr_wait; /* acks=-1 */
     recompress_job_t **jobs;
     int job_count;
 };
@@ -228,12 +228,20 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
     return false;
 }
 
+static void settle_partition(void *opaque, gr_kerr_t err)
+{
+    gr_produce_response_partition_produce_response_t *out = opaque;
+    out->error_code = err;
+    out->base_offset = -1;
+}
+
 /* acks=-1: out waits until the ISR has everything before offset end. */
 static void wait_for_isr(produce_op_t *op, gr_topic_t *topic, gr_partition_t *p, int64_t end,
                          gr_produce_response_partition_produce_response_t *out)
 {
     if (op && out && op->acks == GR_ACKS_ALL && end > 0)
-        gr_acks_wait_add(&op->isr_wait, p, end, topic->settings.min_insync_replicas, out);
+        gr_isr_wait_add(&op->isr_wait, p, end, topic->settings.min_insync_replicas,
+                        settle_partition, out);
 }
 
 /* Appends validated batches to p and fills out (op NULL: nobody waits for the answer). */
@@ -331,7 +339,7 @@ static void produce_cancel(gr_resp_slot_t *slot, void *arg)
     produce_op_t *op = arg;
     (void)slot;
     produce_detach_jobs(op);
-    gr_acks_wait_cancel(&op->isr_wait);
+    gr_isr_wait_cancel(&op->isr_wait);
 }
 
 static void on_isr_wait_done(void *opaque)
@@ -441,8 +449,8 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
-    if (gr_acks_wait_init(&op->isr_wait, b, req, count_partitions(&in), in.timeout_ms,
-                          on_isr_wait_done, op)) {
+    if (gr_isr_wait_init(&op->isr_wait, b, req, count_partitions(&in), in.timeout_ms,
+                         on_isr_wait_done, op)) {
         gr_request_fail(req, "out of memory");
         return;
     }

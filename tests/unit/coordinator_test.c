@@ -238,7 +238,8 @@ static void commit_to(fixture_t *fx, const char *id, const char *topic, int32_t 
                             .metadata = gr_str("m"),
                             .expire_timestamp = -1,
                             .error = &err};
-    gr_coordinator_commit(co_of(fx), g, &c, 1);
+    int64_t written_end = 0;
+    gr_coordinator_commit(co_of(fx), g, &c, 1, &written_end);
     assert_int_equal(err, GR_KERR_NONE);
 }
 

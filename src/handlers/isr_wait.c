@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Produce's acks=-1 wait for the ISR; see produce_acks.h. */
-#include "handlers/produce_acks.h"
+/* Waiting for the ISR; see isr_wait.h. */
+#include "handlers/isr_wait.h"
 
 #include <errno.h>
 
@@ -9,18 +9,16 @@
 
 #define MS_PER_SEC 1000.0
 
-static void entry_close(gr_acks_entry_t *e, gr_kerr_t err)
+static void entry_close(gr_isr_entry_t *e, gr_kerr_t err)
 {
     gr_partition_unwait(&e->link);
     e->open = false;
-    if (err) {
-        e->out->error_code = err;
-        e->out->base_offset = -1;
-    }
     e->wait->pending--;
+    if (err)
+        e->settle(e->opaque, err);
 }
 
-static void maybe_done(gr_acks_wait_t *w)
+static void maybe_done(gr_isr_wait_t *w)
 {
     if (w->pending > 0)
         return;
@@ -30,7 +28,7 @@ static void maybe_done(gr_acks_wait_t *w)
 }
 
 /* The entry's outcome now, or -1 while it waits. */
-static int entry_outcome(const gr_acks_entry_t *e, const gr_partition_t *p, int32_t self)
+static int entry_outcome(const gr_isr_entry_t *e, const gr_partition_t *p, int32_t self)
 {
     if (!gr_partition_led_by(p, self) || p->leader_epoch != e->leader_epoch)
         return GR_KERR_NOT_LEADER_OR_FOLLOWER;
@@ -42,8 +40,8 @@ static int entry_outcome(const gr_acks_entry_t *e, const gr_partition_t *p, int3
 
 static void on_wake(void *owner, gr_partition_t *p, bool gone)
 {
-    gr_acks_entry_t *e = owner;
-    gr_acks_wait_t *w = e->wait;
+    gr_isr_entry_t *e = owner;
+    gr_isr_wait_t *w = e->wait;
     int outcome =
         gone ? GR_KERR_NOT_LEADER_OR_FOLLOWER : entry_outcome(e, p, w->b->config.broker_id);
     if (outcome < 0)
@@ -56,15 +54,15 @@ static void on_timeout(struct ev_loop *loop, ev_timer *t, int revents)
 {
     (void)loop;
     (void)revents;
-    gr_acks_wait_t *w = t->data;
+    gr_isr_wait_t *w = t->data;
     for (int32_t i = 0; i < w->count; i++)
         if (w->entries[i].open)
             entry_close(&w->entries[i], GR_KERR_REQUEST_TIMED_OUT);
     maybe_done(w);
 }
 
-int gr_acks_wait_init(gr_acks_wait_t *w, gr_broker_t *b, gr_request_t *req, int32_t cap,
-                      int32_t timeout_ms, void (*done)(void *), void *opaque)
+int gr_isr_wait_init(gr_isr_wait_t *w, gr_broker_t *b, gr_request_t *req, int32_t cap,
+                     int32_t timeout_ms, void (*done)(void *), void *opaque)
 {
     w->b = b;
     w->timeout_ms = timeout_ms;
@@ -79,24 +77,23 @@ int gr_acks_wait_init(gr_acks_wait_t *w, gr_broker_t *b, gr_request_t *req, int3
     return w->entries || cap == 0 ? 0 : -ENOMEM;
 }
 
-void gr_acks_wait_add(gr_acks_wait_t *w, gr_partition_t *p, int64_t required, int32_t min_isr,
-                      gr_produce_response_partition_produce_response_t *out)
+void gr_isr_wait_add(gr_isr_wait_t *w, gr_partition_t *p, int64_t required, int32_t min_isr,
+                     gr_isr_settle_fn *settle, void *opaque)
 {
     if (gr_log_high_watermark(p->log) >= required) {
         int32_t isr = p->isr_count > 0 ? p->isr_count : 1;
-        if (isr < min_isr) {
-            out->error_code = GR_KERR_NOT_ENOUGH_REPLICAS_AFTER_APPEND;
-            out->base_offset = -1;
-        }
+        if (isr < min_isr)
+            settle(opaque, GR_KERR_NOT_ENOUGH_REPLICAS_AFTER_APPEND);
         return; /* the ISR has it already (a leader alone in its ISR) */
     }
     if (w->count == w->cap) {
-        out->error_code = GR_KERR_UNKNOWN_SERVER_ERROR;
+        settle(opaque, GR_KERR_UNKNOWN_SERVER_ERROR);
         return;
     }
-    gr_acks_entry_t *e = &w->entries[w->count++];
+    gr_isr_entry_t *e = &w->entries[w->count++];
     e->wait = w;
-    e->out = out;
+    e->settle = settle;
+    e->opaque = opaque;
     e->required = required;
     e->leader_epoch = p->leader_epoch;
     e->min_isr = min_isr;
@@ -112,7 +109,7 @@ void gr_acks_wait_add(gr_acks_wait_t *w, gr_partition_t *p, int64_t required, in
     }
 }
 
-void gr_acks_wait_cancel(gr_acks_wait_t *w)
+void gr_isr_wait_cancel(gr_isr_wait_t *w)
 {
     ev_timer_stop(w->b->loop, &w->timer);
     for (int32_t i = 0; i < w->count; i++)
