@@ -31,10 +31,11 @@ PRODUCER_WAIT_S=${PRODUCER_WAIT_S:-200} # beyond its 120 s message.timeout.ms
 # If the replica fetchers log ERROR lines when their leader dies, allow
 # exactly those here, e.g. gr_allow_log_errors '\[replica\] .*connection refused'.
 
+# Two fetchers per source broker (num.replica.fetchers) share its partitions.
 # A follower that stops fetching leaves the ISR after 10 s (Kafka's default,
 # 30 s, would stall acks=all that long; the controller shrinks the ISR of a
 # dead broker's partitions on its session expiry anyway).
-cl_start_cluster 3 replica.lag.time.max.ms=10000
+cl_start_cluster 3 replica.lag.time.max.ms=10000 num.replica.fetchers=2
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic $PARTS $RF min.insync.replicas=2) ||
     gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Unclean leader election, off and on. A 3-replica partition loses both
-# followers (killed: the controller takes them out of the ISR), its leader
+# Unclean leader election, off and on. A 3-replica partition
+# (min.insync.replicas=2) loses both followers (killed: the controller takes
+# them out of the ISR); its leader refuses acks=-1 (NOT_ENOUGH_REPLICAS),
 # takes 4 records with acks=1, and dies too. A follower comes back: with
 # unclean.leader.election.enable=false (the default) the partition stays
 # offline, since no in-sync replica is alive. Set to true on the topic
@@ -13,9 +14,11 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
 cl_require
 topic=unclean
+NOT_ENOUGH_REPLICAS=19
 
 cl_start_cluster 3 replica.fetch.backoff.ms=100
-out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin create failed: $out"
+out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3 min.insync.replicas=2) ||
+    gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 cl_wait_all_led $topic 1
 
@@ -28,7 +31,7 @@ isr_size_is() # SIZE: every running broker reports an ISR of SIZE
     done
 }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
-produce_ok() { cl_state "$1" produce $topic 0 -1 2 >"$GR_TMP/produced" && grep -q '^0 ' "$GR_TMP/produced"; }
+produce_ok() { cl_state "$1" produce $topic 0 1 2 >"$GR_TMP/produced" && grep -q '^0 ' "$GR_TMP/produced"; }
 
 gr_wait_until "$CL_WAIT_S" "an ISR of 3" isr_size_is 3
 leader=$(state_of 0 | cut -d' ' -f1)
@@ -39,6 +42,9 @@ got=$(cl_state "$leader" produce $topic 0 -1 5) || gr_fail "acks=-1 produce got 
 cl_kill9_broker "$f1"
 cl_kill9_broker "$f2"
 gr_wait_until "$CL_WAIT_S" "broker $leader alone in the ISR" state_is "$leader" "$leader $leader"
+got=$(cl_state "$leader" produce $topic 0 -1 1) || gr_fail "acks=-1 produce got no answer"
+[ "${got%% *}" = $NOT_ENOUGH_REPLICAS ] ||
+    gr_fail "acks=-1 produce with one of three alive answered '$got', want NOT_ENOUGH_REPLICAS"
 got=$(cl_state "$leader" produce $topic 0 1 4) || gr_fail "acks=1 produce got no answer"
 [ "$got" = "0 5" ] || gr_fail "acks=1 produce to the last replica answered '$got', want '0 5'"
 cl_kill9_broker "$leader"
@@ -56,7 +62,7 @@ grep -q "unclean leader election of broker $f1" "$(cl_broker_log "$f1")" ||
     gr_fail "the controller did not log the unclean election"
 gr_wait_until "$CL_WAIT_S" "broker $f1 to take produce requests" produce_ok "$f1"
 got=$(cat "$GR_TMP/produced")
-[ "$got" = "0 5" ] || gr_fail "acks=-1 produce to the unclean leader answered '$got', want '0 5'"
+[ "$got" = "0 5" ] || gr_fail "acks=1 produce to the unclean leader answered '$got', want '0 5'"
 
 cl_start_broker "$leader"
 cl_start_broker "$f2"
