@@ -30,7 +30,11 @@ static void maybe_done(gr_isr_wait_t *w)
 /* The entry's outcome now, or -1 while it waits. */
 static int entry_outcome(const gr_isr_entry_t *e, const gr_partition_t *p, int32_t self)
 {
-    if (!gr_partition_led_by(p, self) || p->leader_epoch != e->leader_epoch)
+    /*
+     * Leadership lost is seen at once (the change wakes every waiter); a new
+     * epoch of the same leader (a follower left the ISR) keeps the records.
+     */
+    if (!gr_partition_led_by(p, self))
         return GR_KERR_NOT_LEADER_OR_FOLLOWER;
     if (gr_log_high_watermark(p->log) < e->required)
         return -1;
@@ -95,7 +99,6 @@ void gr_isr_wait_add(gr_isr_wait_t *w, gr_partition_t *p, int64_t required, int3
     e->settle = settle;
     e->opaque = opaque;
     e->required = required;
-    e->leader_epoch = p->leader_epoch;
     e->min_isr = min_isr;
     e->open = true;
     e->link.partition = NULL;

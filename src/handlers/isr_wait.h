@@ -7,8 +7,8 @@
  *   - NONE when the high watermark reaches the batches' end and the ISR has
  *     at least min.insync.replicas members;
  *   - NOT_ENOUGH_REPLICAS_AFTER_APPEND when it reaches them with a smaller ISR;
- *   - NOT_LEADER_OR_FOLLOWER when leadership here ends or its epoch changes
- *     (the batches may or may not survive: the client retries);
+ *   - NOT_LEADER_OR_FOLLOWER when leadership here ends (the batches may or
+ *     may not survive: the client retries);
  *   - REQUEST_TIMED_OUT at the request's timeout_ms.
  * The whole wait lives in the request's arena and ends (done) before the
  * response is sent or the slot cancelled.
@@ -38,7 +38,6 @@ typedef struct gr_isr_entry {
     gr_isr_settle_fn *settle;
     void *opaque;
     int64_t required; /* the high watermark that covers the batches */
-    int32_t leader_epoch;
     int32_t min_isr;
     bool open;
 } gr_isr_entry_t;
