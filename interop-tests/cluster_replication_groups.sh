@@ -112,13 +112,11 @@ committed=$(gm_positions c1)
 check_admin_offsets "$victim" "$committed" "before the kill"
 gm_produce $topic 150
 
-# The coordinator answers OffsetCommit once its own log has the commit,
-# without waiting for the ISR (a known limitation: a commit acknowledged in
-# the last instant before the leader dies may be lost). What this test
-# checks is that commits every replica holds survive, so before the kill it
-# waits until the group's partition is byte for byte the same on all 3
-# brokers (the followers fetched everything, the LeaveGroup's record too)
-# and the leader's high watermark is its log end (it knows they did).
+# OffsetCommit is answered once the ISR has the commit; group membership
+# records (c1's departure) are not waited for. So that the test knows what
+# the new coordinator must replay, before the kill it waits until the
+# group's partition is byte for byte the same on all 3 brokers and the
+# leader's high watermark is its log end.
 # shellcheck disable=SC2317
 log_end() # BROKER: the log end offset of its replica of the group's partition
 {
@@ -166,14 +164,11 @@ offsets_hw() # BROKER: the high watermark it serves for the group's partition
 }
 gr_note "group $group now coordinated by broker $new_coordinator, whose high watermark of __consumer_offsets-$offsets_part is $(offsets_hw "$new_coordinator")"
 cl_wait_all_led $topic $PARTS
-# The new coordinator replays the partition when elected; commits every
+# The new coordinator replays the partition when elected, to its log end
+# (its high watermark may lag the old leader's: a follower learns the
+# watermark its own fetch moved only with its next response); commits every
 # replica held must all be there. (Polled: an answer may come before the
-# replay ends.) Seen failing once in ~25 runs: coordinator_load.c replays only
-# up to the high watermark the new leader has at its election, once, and a
-# follower's watermark may lag the old leader's (the last follower to catch
-# up moves the leader's watermark with its own fetch, which then waits
-# replica.fetch.wait.max.ms before it tells that follower); Kafka's loader
-# reads to the log end instead.
+# replay ends.)
 # shellcheck disable=SC2317
 offsets_are() { local got; got=$(admin_offsets "$1") && [ "$got" = "$2" ]; }
 deadline=$((SECONDS + CL_WAIT_S))
@@ -182,7 +177,7 @@ until offsets_are "$new_coordinator" "$committed"; do
         gr_fail "after the kill, the new coordinator $new_coordinator answers committed offsets" \
             "'$(admin_offsets "$new_coordinator" | tr '\n' ';')$(cat "$GR_TMP/admin.err" 2>/dev/null)', want '$(tr '\n' ';' <<<"$committed")': commits all 3 replicas" \
             "held (log end $(log_end "$new_coordinator") on broker $new_coordinator, high watermark $(offsets_hw "$new_coordinator") now)" \
-            "were lost in the failover (a replay that stopped at a stale high watermark?)"
+            "were lost in the failover"
     sleep 0.2
 done
 check_admin_offsets "$new_coordinator" "$committed" "after the kill, from the new coordinator"

@@ -189,7 +189,11 @@ static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
 {
     gr_log_read_result_t r;
     int32_t slice = co->broker->config.offsets_load_buffer_size;
-    int rc = gr_log_read(p->log, co->load_offset, slice, true, gr_log_high_watermark(p->log), &r);
+    /*
+     * To the log end, as Kafka's loader: a new leader's high watermark lags
+     * what its log holds (the ISR had it), and a leader never truncates.
+     */
+    int rc = gr_log_read(p->log, co->load_offset, slice, true, gr_log_end_offset(p->log), &r);
     if (rc == -ERANGE) { /* below the log start (retention moved it): start there */
         co->load_offset = gr_log_start_offset(p->log);
         return 0;
