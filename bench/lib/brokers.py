@@ -140,6 +140,13 @@ class Broker:
         self.close()
 
 
+ZK_MISSING = 77  # ci/zookeeper.sh: no Java or no ZooKeeper installed
+
+
+class Unavailable(Exception):
+    """What a scenario needs is not installed here (it reports, not fails)."""
+
+
 class Cluster:
     """A ZooKeeper (ci/zookeeper.sh) and n Gregor brokers in one temp dir:
     broker i has broker.id=i, log dir b<i>/, a free loopback port and
@@ -159,10 +166,13 @@ class Cluster:
 
     def start(self, overrides=()):
         """Starts ZooKeeper, then the brokers, and waits until every broker
-        reports all n brokers and the same controller."""
+        reports all n brokers and the same controller. Raises Unavailable
+        without Java or ZooKeeper (Debian's zookeeper package)."""
         res = subprocess.run(["bash", os.path.join(self.repo, "ci", "zookeeper.sh"), "start",
                               self.zk_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              timeout=START_DEADLINE_S + 30)
+        if res.returncode == ZK_MISSING:
+            raise Unavailable(res.stderr.decode().strip())
         if res.returncode != 0:
             raise RuntimeError(f"ZooKeeper did not start ({res.returncode}): "
                                f"{res.stderr.decode().strip()[-300:]}")
