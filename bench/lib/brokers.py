@@ -58,16 +58,17 @@ class Broker:
         self.own_tmp = log_dir is None
         self.log = open(os.path.join(self.tmp, "broker.log"), "ab")
 
-    def start(self, topics=(), overrides=()):
+    def start(self, topics=(), overrides=(), mock_brokers=1):
         """Starts the broker and waits until it answers. topics is a list of
-        (name, partitions) the mock creates at start (Gregor auto-creates with
+        (name, partitions) or (name, partitions, replicas) the mock creates
+        at start, on mock_brokers brokers (Gregor auto-creates with
         num.partitions, or the caller creates them). Returns seconds from
         exec to the first answered ApiVersions request."""
         t0 = time.monotonic()
         if self.kind == "mock":
-            args = [self.paths["mock"]]
-            for name, parts in topics:
-                args += ["-t", f"{name}:{parts}"]
+            args = [self.paths["mock"], "-b", str(mock_brokers)]
+            for topic in topics:
+                args += ["-t", ":".join(str(v) for v in topic)]
             self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log)
             line = self.proc.stdout.readline().decode().strip()
             if not line:
@@ -131,6 +132,114 @@ class Broker:
         self.log.close()
         if self.own_tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+ZK_MISSING = 77  # ci/zookeeper.sh: no Java or no ZooKeeper installed
+
+
+class Unavailable(Exception):
+    """What a scenario needs is not installed here (it reports, not fails)."""
+
+
+class Cluster:
+    """A ZooKeeper (ci/zookeeper.sh) and n Gregor brokers in one temp dir:
+    broker i has broker.id=i, log dir b<i>/, a free loopback port and
+    zookeeper.connect=127.0.0.1:<zk port>/gregor. close() stops every broker
+    by its pid (SIGTERM, as Broker.stop), then ZooKeeper by the pid its
+    script recorded, then removes the dir, whatever happened to the run."""
+
+    def __init__(self, paths, repo, n):
+        self.paths = paths
+        self.repo = repo
+        self.n = n
+        self.tmp = tempfile.mkdtemp(prefix="gr-bench-cluster-")
+        self.zk_dir = os.path.join(self.tmp, "zk")
+        self.zk_port = None
+        self.brokers = []
+        self.state_py = os.path.join(repo, "interop-tests", "py", "cluster_state.py")
+
+    def start(self, overrides=()):
+        """Starts ZooKeeper, then the brokers, and waits until every broker
+        reports all n brokers and the same controller. Raises Unavailable
+        without Java or ZooKeeper (Debian's zookeeper package)."""
+        res = subprocess.run(["bash", os.path.join(self.repo, "ci", "zookeeper.sh"), "start",
+                              self.zk_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             timeout=START_DEADLINE_S + 30)
+        if res.returncode == ZK_MISSING:
+            raise Unavailable(res.stderr.decode().strip())
+        if res.returncode != 0:
+            raise RuntimeError(f"ZooKeeper did not start ({res.returncode}): "
+                               f"{res.stderr.decode().strip()[-300:]}")
+        self.zk_port = int(res.stdout.decode().split()[-1])
+        for i in range(self.n):
+            d = os.path.join(self.tmp, f"b{i}")
+            os.makedirs(d)
+            b = Broker("gregor", self.paths, log_dir=d)
+            self.brokers.append(b)
+            b.start(overrides=[f"broker.id={i}",
+                               f"zookeeper.connect=127.0.0.1:{self.zk_port}/gregor",
+                               "zookeeper.session.timeout.ms=6000",
+                               "offsets.topic.replication.factor=1", *overrides])
+        want = " ".join(str(i) for i in range(self.n))
+        self.wait(lambda: all(self.state(b, "brokers") == want for b in self.brokers) and
+                  len({self.state(b, "controller") for b in self.brokers}) == 1,
+                  "brokers agreeing on the members and the controller")
+
+    @property
+    def bootstrap(self):
+        return ",".join(b.bootstrap for b in self.brokers)
+
+    def state(self, b, *args):
+        """cluster_state.py's answer from broker b, or None when it failed."""
+        res = subprocess.run(["python3", self.state_py, b.bootstrap, *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
+        return res.stdout.decode().strip() if res.returncode == 0 else None
+
+    def wait(self, cond, what, deadline_s=START_DEADLINE_S):
+        deadline = time.monotonic() + deadline_s
+        while not cond():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"cluster: no {what} after {deadline_s}s (logs: {self.tmp})")
+            time.sleep(0.1)
+
+    def create(self, topic, partitions, rf):
+        """Creates topic and waits until every broker reports each partition
+        with a leader and all rf replicas in the ISR."""
+        err = self.state(self.brokers[0], "create", topic, str(partitions), str(rf))
+        if err not in ("0", "36"):
+            raise RuntimeError(f"cluster: create {topic} answered {err}")
+
+        def full(b):
+            lines = (self.state(b, "isr", topic) or "").splitlines()
+            return len(lines) == partitions and all(
+                int(f[1]) >= 0 and len(f[2].split(",")) == rf
+                for f in (line.split() for line in lines))
+        self.wait(lambda: all(full(b) for b in self.brokers), f"full ISR for {topic}")
+
+    def stop(self):
+        """SIGTERM to every broker; returns their exit statuses."""
+        return [b.stop() for b in self.brokers]
+
+    def log_text(self, i):
+        with open(os.path.join(self.brokers[i].tmp, "broker.log"), errors="replace") as f:
+            return f.read()
+
+    def close(self):
+        for b in self.brokers:
+            try:
+                b.close()
+            except Exception:  # the others and ZooKeeper must still stop
+                pass
+        subprocess.run(["bash", os.path.join(self.repo, "ci", "zookeeper.sh"), "stop",
+                        self.zk_dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=STOP_DEADLINE_S)
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def __enter__(self):
         return self

@@ -11,9 +11,10 @@ list of rows:
 where a summary is stats.summary() of the per-run values.
 """
 import os
+import re
 import time
 
-from brokers import Broker, run_client
+from brokers import Broker, Cluster, Unavailable, run_client
 import stats
 
 MIB = 1 << 20
@@ -43,6 +44,7 @@ class Bench:
         self.runs = runs
         self.quick = quick
         self.log = log
+        self.repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.paths = {"gregor": os.path.join(build, "gregor"),
                       "mock": os.path.join(build, "tests", "mock_cluster")}
 
@@ -373,6 +375,132 @@ def scenario_group(bench):
                 joined["gregor"], joined["mock"], better="lower")]
 
 
+# --- 8: replication ---------------------------------------------------------
+
+REPL_BROKERS = 3
+# Topic, replication factor, its latency topic; 1 partition each. The latency
+# runs get topics of their own so their consumer does not first read the
+# throughput runs' records (and the stop lines' consumer bytes stay small).
+REPL_TOPICS = [("r1", 1, "l1"), ("r3", 3, "l3")]
+# 3M records: a million takes under half a second, too short a window on a
+# shared machine; the RF3 topic then holds about 1 GB over the 3 brokers.
+REPL_RECORDS = 3000000
+REPL_LATENCY_RATE = 1000
+REPL_LATENCY_S = 10.0  # bench_latency's producer: librdkafka's default acks=all
+# The broker's stop line (src/broker/broker.c, gr_broker_fini).
+REPL_STOP_LINE = re.compile(r"sent (\d+) bytes with sendfile and (\d+) with writev; fetch "
+                            r"responses carried (\d+) record bytes \((\d+) to followers\)")
+
+
+def repl_stop_counts(cluster):
+    """Sums over the brokers of their stop lines: sendfile, writev, fetched
+    record and follower record bytes. Raises unless every broker exited 0
+    and printed its line."""
+    statuses = cluster.stop()
+    if any(statuses):
+        raise RuntimeError(f"gregor brokers exited {statuses} on SIGTERM")
+    total = [0, 0, 0, 0]
+    for i in range(cluster.n):
+        found = REPL_STOP_LINE.findall(cluster.log_text(i))
+        if not found:
+            raise RuntimeError(f"broker {i} printed no stop line")
+        total = [t + int(v) for t, v in zip(total, found[-1])]
+    return total
+
+
+def scenario_replication(bench):
+    try:
+        return replication_runs(bench)
+    except Unavailable as e:
+        bench.log(f"replication skipped: {e}")
+        return [row("replication", "3 brokers, RF1 vs RF3", "-", [],
+                    note=f"skipped: {e} (ci/install-deps.sh installs zookeeper)")]
+
+
+def replication_runs(bench):
+    n = bench.records(REPL_RECORDS)
+    seconds = 2.0 if bench.quick else REPL_LATENCY_S
+    rate = {(k, t): [] for k in ("gregor", "mock") for t, _, _ in REPL_TOPICS}
+    mbs = {key: [] for key in rate}
+    lat = {key: [] for key in rate}
+    wire = {"sendfile": [], "writev": [], "records": [], "follower": []}
+    for run in range(bench.runs):
+        topics = REPL_TOPICS if run % 2 == 0 else REPL_TOPICS[::-1]
+        for kind in order(run):
+            if kind == "gregor":
+                ctx = Cluster(bench.paths, bench.repo, REPL_BROKERS)
+            else:
+                ctx = bench.broker("mock")
+            with ctx as c:
+                if kind == "gregor":
+                    c.start()
+                    for topic, rf, latency_topic in REPL_TOPICS:
+                        c.create(topic, 1, rf)
+                        c.create(latency_topic, 1, rf)
+                else:
+                    c.start(topics=[(t, 1, rf) for topic, rf, latency_topic in REPL_TOPICS
+                                    for t in (topic, latency_topic)],
+                            mock_brokers=REPL_BROKERS)
+                for topic, _, _ in topics:
+                    r = bench.produce(c, topic, n, 100, 1, ["linger.ms=5", "acks=all"])
+                    rate[kind, topic].append(n / r["seconds"])
+                    mbs[kind, topic].append(r["bytes"] / r["seconds"] / 1e6)
+                    bench.log(f"replication {topic} run {run} {kind}: "
+                              f"{n / r['seconds']:,.0f} rec/s")
+                for topic, _, latency_topic in topics:
+                    r = run_client([bench.prog("bench_latency"), "-b", c.bootstrap,
+                                    "-t", latency_topic,
+                                    "-r", str(REPL_LATENCY_RATE), "-d", str(seconds)])
+                    if kind == "gregor" and r["received"] != r["sent"]:
+                        raise RuntimeError(f"gregor lost records on {topic}: {r}")
+                    lat[kind, topic].append(r)
+                    bench.log(f"replication latency {topic} run {run} {kind}: "
+                              f"p99 {r['p99_ms']} ms")
+                if kind == "gregor":
+                    counts = repl_stop_counts(c)
+                    for key, v in zip(("sendfile", "writev", "records", "follower"), counts):
+                        wire[key].append(v)
+                    bench.log(f"replication run {run}: stop lines (sendfile, writev, record, "
+                              f"follower bytes) {counts}")
+    nominal = "mock: replicas nominal (nothing is copied; acks=all answers at once)"
+    rows = []
+    for topic, rf, _ in REPL_TOPICS:
+        g, m = ("gregor", topic), ("mock", topic)
+        rows.append(row("replication", f"RF{rf} acks=all, {n:,} x 100 B: throughput",
+                        "records/s", rate[g], rate[m], note=nominal if rf > 1 else None))
+        rows.append(row("replication", f"RF{rf} acks=all: throughput", "MB/s", mbs[g], mbs[m]))
+    share = {k: [r3 / r1 for r1, r3 in zip(rate[k, "r1"], rate[k, "r3"])]
+             for k in ("gregor", "mock")}
+    rows.append(row("replication", "throughput RF3 / RF1", "share", share["gregor"],
+                    share["mock"], target=">= 0.6", check=lambda g, r: g["median"] >= 0.6))
+    for topic, rf, _ in REPL_TOPICS:
+        for q, label in (("p50_ms", "p50"), ("p99_ms", "p99")):
+            rows.append(row("replication", f"RF{rf} latency at {REPL_LATENCY_RATE:,}/s: {label}",
+                            "ms", [r[q] for r in lat["gregor", topic]],
+                            [r[q] for r in lat["mock", topic]], better="lower",
+                            note=("mock answers waiting fetches only at fetch.wait.max.ms"
+                                  if topic == "r1" and q == "p50_ms" else None)))
+    p99 = {k: [r3["p99_ms"] / r1["p99_ms"] for r1, r3 in zip(lat[k, "r1"], lat[k, "r3"])]
+           for k in ("gregor", "mock")}
+    rows.append(row("replication", "latency p99 RF3 / RF1", "share", p99["gregor"], p99["mock"],
+                    better="lower", target="<= 2", check=lambda g, r: g["median"] <= 2))
+    stop_note = "sums of the 3 brokers' stop lines over the run (throughput and latency topics)"
+    rows += [
+        row("replication", "record bytes fetched by followers (Gregor)", "MB",
+            [v / 1e6 for v in wire["follower"]], note=stop_note),
+        row("replication", "record bytes in all fetch responses (Gregor)", "MB",
+            [v / 1e6 for v in wire["records"]]),
+        row("replication", "bytes sent with sendfile (Gregor)", "MB",
+            [v / 1e6 for v in wire["sendfile"]]),
+        row("replication", "bytes sent with writev (Gregor)", "MB",
+            [v / 1e6 for v in wire["writev"]]),
+        row("replication", "fetched record bytes sent with sendfile", "share",
+            [s / r if r else None for s, r in zip(wire["sendfile"], wire["records"])],
+            target=">= 0.99 (zero-copy)", check=lambda g, r: g["median"] >= 0.99),
+    ]
+    return rows
+
+
 SCENARIOS = {
     "produce": scenario_produce,
     "consume": scenario_consume,
@@ -380,4 +508,5 @@ SCENARIOS = {
     "ceiling": scenario_ceiling,
     "startup": scenario_startup,
     "group": scenario_group,
+    "replication": scenario_replication,
 }

@@ -566,10 +566,11 @@ int gr_broker_fini(gr_broker_t *b)
     if (b->started) {
         gr_logf(&b->log, GR_LOG_INFO, "net",
                 "handled %" PRIu64 " requests; sent %" PRIu64 " bytes with sendfile and %" PRIu64
-                " with writev; fetch responses carried %" PRIu64 " record bytes; %" PRIu64
-                " produce(s) recompressed on the worker",
+                " with writev; fetch responses carried %" PRIu64 " record bytes (%" PRIu64
+                " to followers); %" PRIu64 " produce(s) recompressed on the worker",
                 b->stats.requests, b->server->stats.sendfile_bytes, b->server->stats.writev_bytes,
-                b->stats.fetch_record_bytes, b->stats.recompress_jobs);
+                b->stats.fetch_record_bytes, b->stats.follower_fetch_record_bytes,
+                b->stats.recompress_jobs);
     }
     if (b->started)
         release_watchers(b);
