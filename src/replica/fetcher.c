@@ -73,6 +73,19 @@ gr_partition_t *fetcher_partition(gr_fetcher_t *f, const fetch_part_t *part)
     return p;
 }
 
+gr_partition_t *fetcher_part_due(gr_fetcher_t *f, const fetch_part_t *part,
+                                 fetch_part_state_t state, int64_t now)
+{
+    if (part->state != state || part->retry_ms > now)
+        return NULL;
+    return fetcher_partition(f, part);
+}
+
+bool fetcher_new_topic(const fetch_part_t *part, gr_str_t last)
+{
+    return strncmp(last.ptr, part->topic, (size_t)last.len) != 0 || part->topic[last.len] != '\0';
+}
+
 static gr_peer_t *fetcher_peer(gr_fetcher_t *f)
 {
     gr_broker_t *b = f->b;

@@ -44,8 +44,8 @@ static int32_t build(gr_fetcher_t *f, int64_t now, gr_offset_for_leader_epoch_re
     int32_t n = 0;
     for (int32_t i = 0; i < f->count; i++) {
         fetch_part_t *part = &f->parts[i];
-        gr_partition_t *p = fetcher_partition(f, part);
-        if (!p || part->state != FETCH_PART_TRUNCATE || part->retry_ms > now)
+        gr_partition_t *p = fetcher_part_due(f, part, FETCH_PART_TRUNCATE, now);
+        if (!p)
             continue;
         int32_t epoch = gr_log_latest_epoch(p->log);
         if (epoch < 0) {
@@ -54,8 +54,7 @@ static int32_t build(gr_fetcher_t *f, int64_t now, gr_offset_for_leader_epoch_re
         }
         gr_offset_for_leader_epoch_request_offset_for_leader_topic_t *t =
             req->topics_count > 0 ? &req->topics[req->topics_count - 1] : NULL;
-        if (!t || strncmp(t->topic.ptr, part->topic, (size_t)t->topic.len) != 0 ||
-            part->topic[t->topic.len] != '\0') {
+        if (!t || fetcher_new_topic(part, t->topic)) {
             t = &req->topics[req->topics_count++];
             t->topic = gr_str(part->topic);
             t->partitions = &parts[n];

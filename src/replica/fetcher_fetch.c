@@ -31,13 +31,12 @@ static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req)
     int32_t n = 0;
     for (int32_t i = 0; i < f->count; i++) {
         fetch_part_t *part = &f->parts[i];
-        gr_partition_t *p = fetcher_partition(f, part);
-        if (!p || part->state != FETCH_PART_FETCH || part->retry_ms > now)
+        gr_partition_t *p = fetcher_part_due(f, part, FETCH_PART_FETCH, now);
+        if (!p)
             continue;
         gr_fetch_request_fetch_topic_t *t =
             req->topics_count > 0 ? &req->topics[req->topics_count - 1] : NULL;
-        if (!t || strncmp(t->topic.ptr, part->topic, (size_t)t->topic.len) != 0 ||
-            part->topic[t->topic.len] != '\0') {
+        if (!t || fetcher_new_topic(part, t->topic)) {
             t = &req->topics[req->topics_count++];
             gr_fetch_request_fetch_topic_init(t);
             t->topic = gr_str(part->topic);

@@ -55,6 +55,11 @@ struct gr_fetcher {
 void fetcher_kick(gr_fetcher_t *f);
 /* The partition of part if this broker still follows it at part's epoch, else NULL. */
 gr_partition_t *fetcher_partition(gr_fetcher_t *f, const fetch_part_t *part);
+/* part's partition when part is in state and not held back at now, else NULL. */
+gr_partition_t *fetcher_part_due(gr_fetcher_t *f, const fetch_part_t *part,
+                                 fetch_part_state_t state, int64_t now);
+/* Whether part's topic is another than last (requests group partitions by topic). */
+bool fetcher_new_topic(const fetch_part_t *part, gr_str_t last);
 fetch_part_t *fetcher_part_find(gr_fetcher_t *f, const char *topic, size_t len, int32_t index);
 /* The request ended: kicks the next one. */
 void fetcher_request_done(gr_fetcher_t *f, int rc);
