@@ -449,8 +449,9 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
-    if (gr_isr_wait_init(&op->isr_wait, b, req, count_partitions(&in), in.timeout_ms,
-                         on_isr_wait_done, op)) {
+    /* Only acks=-1 waits: the others allocate nothing for it. */
+    int32_t waits = in.acks == GR_ACKS_ALL ? count_partitions(&in) : 0;
+    if (gr_isr_wait_init(&op->isr_wait, b, req, waits, in.timeout_ms, on_isr_wait_done, op)) {
         gr_request_fail(req, "out of memory");
         return;
     }
