@@ -25,19 +25,12 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3 min.insync.replicas=2) 
 cl_wait_all_led $topic 1
 
 isr_of() { cl_state "$1" isr $topic | awk '$1 == 0 { print $3 }'; }
-isr_size_is() # SIZE: every running broker reports partition 0's ISR with SIZE members
-{
-    local i
-    for i in $(cl_live); do
-        [ "$(isr_of "$i" | tr ',' '\n' | grep -c .)" = "$1" ] || return 1
-    done
-}
 hw() { cl_state "$leader" offsets $topic | awk '$1 == 0 { print $3 }'; }
 produce() { cl_state "$leader" produce $topic 0 "$@"; }
 hw_is() { [ "$(hw)" = "$1" ]; }
 leader_alone_in_isr() { [ "$(isr_of "$leader")" = "$leader" ]; }
 
-gr_wait_until "$CL_WAIT_S" "an ISR of 3" isr_size_is 3
+gr_wait_until "$CL_WAIT_S" "an ISR of 3" cl_isr_size_is $topic 3
 leader=$(cl_state 0 isr $topic | awk '$1 == 0 { print $2 }')
 followers=$(cl_live | tr ' ' '\n' | grep -vx "$leader" | tr '\n' ' ')
 gr_note "leader $leader, followers $followers"
@@ -63,7 +56,7 @@ got=$(produce 1 1) || gr_fail "acks=1 produce got no answer"
 
 for f in $followers; do cl_thaw_broker "$f"; done
 cl_wait_stable "followers back"
-gr_wait_until "$CL_WAIT_S" "the followers back in the ISR" isr_size_is 3
+gr_wait_until "$CL_WAIT_S" "the followers back in the ISR" cl_isr_size_is $topic 3
 got=$(produce -1 3) || gr_fail "acks=-1 produce got no answer"
 [ "$got" = "0 17" ] || gr_fail "acks=-1 produce with 3 in sync again answered '$got', want '0 17'"
 gr_wait_until 30 "the three replicas to hold the same bytes" cl_replicas_equal $topic 1 0 1 2

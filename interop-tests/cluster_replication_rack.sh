@@ -17,8 +17,7 @@ cl_start_cluster 3 replica.selector.class=org.apache.kafka.common.replica.RackAw
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 cl_wait_all_led $topic 1
-isr_full() { [ "$(cl_state "$1" isr $topic | awk '$1 == 0 { print split($3, m, ",") }')" = 3 ]; }
-for i in 0 1 2; do gr_wait_until "$CL_WAIT_S" "broker $i to see an ISR of 3" isr_full "$i"; done
+gr_wait_until "$CL_WAIT_S" "every broker to see an ISR of 3" cl_isr_size_is $topic 3
 
 leader=$(cl_state 0 isr $topic | awk '$1 == 0 { print $2 }')
 read -r near other <<<"$(cl_live | tr ' ' '\n' | grep -vx "$leader" | tr '\n' ' ')"

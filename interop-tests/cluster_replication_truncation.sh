@@ -19,13 +19,6 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin crea
 cl_wait_all_led $topic 1
 
 leader_seen_by() { cl_state "$1" isr $topic | awk '$1 == 0 { print $2 }'; }
-isr_full() # every running broker reports partition 0 with all 3 in its ISR
-{
-    local i
-    for i in $(cl_live); do
-        [ "$(cl_state "$i" isr $topic | awk '$1 == 0 { print split($3, m, ",") }')" = 3 ] || return 1
-    done
-}
 new_leader_elected() # a running broker other than the old leader leads partition 0
 {
     local l
@@ -39,7 +32,7 @@ produce_to_new()
     cl_state "$new" produce $topic 0 -1 3 >"$GR_TMP/new-produce" && grep -q '^0 ' "$GR_TMP/new-produce"
 }
 
-gr_wait_until "$CL_WAIT_S" "an ISR of 3" isr_full
+gr_wait_until "$CL_WAIT_S" "an ISR of 3" cl_isr_size_is $topic 3
 old=$(leader_seen_by 0)
 followers=$(cl_live | tr ' ' '\n' | grep -vx "$old" | tr '\n' ' ')
 got=$(cl_state "$old" produce $topic 0 -1 10) || gr_fail "acks=-1 produce got no answer"
@@ -64,7 +57,7 @@ got=$(cat "$GR_TMP/new-produce")
 
 cl_start_broker "$old"
 cl_wait_stable "broker $old back"
-gr_wait_until "$CL_WAIT_S" "broker $old back in the ISR" isr_full
+gr_wait_until "$CL_WAIT_S" "broker $old back in the ISR" cl_isr_size_is $topic 3
 gr_wait_until 30 "the three replicas to hold the same bytes" cl_replicas_equal $topic 1 0 1 2
 grep -q "\[replica\] $topic-0: truncating from 15 to 10" "$(cl_broker_log "$old")" ||
     gr_fail "broker $old did not log its truncation from 15 to 10"

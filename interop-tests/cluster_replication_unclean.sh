@@ -23,17 +23,10 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3 min.insync.replicas=2) 
 cl_wait_all_led $topic 1
 
 state_of() { cl_state "$1" isr $topic | awk '$1 == 0 { print $2 " " $3 }'; }
-isr_size_is() # SIZE: every running broker reports an ISR of SIZE
-{
-    local i
-    for i in $(cl_live); do
-        [ "$(cl_state "$i" isr $topic | awk '$1 == 0 { print split($3, m, ",") }')" = "$1" ] || return 1
-    done
-}
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 produce_ok() { cl_state "$1" produce $topic 0 1 2 >"$GR_TMP/produced" && grep -q '^0 ' "$GR_TMP/produced"; }
 
-gr_wait_until "$CL_WAIT_S" "an ISR of 3" isr_size_is 3
+gr_wait_until "$CL_WAIT_S" "an ISR of 3" cl_isr_size_is $topic 3
 leader=$(state_of 0 | cut -d' ' -f1)
 read -r f1 f2 <<<"$(cl_live | tr ' ' '\n' | grep -vx "$leader" | tr '\n' ' ')"
 got=$(cl_state "$leader" produce $topic 0 -1 5) || gr_fail "acks=-1 produce got no answer"
@@ -67,7 +60,7 @@ got=$(cat "$GR_TMP/produced")
 cl_start_broker "$leader"
 cl_start_broker "$f2"
 cl_wait_stable "all back"
-gr_wait_until "$CL_WAIT_S" "an ISR of 3 again" isr_size_is 3
+gr_wait_until "$CL_WAIT_S" "an ISR of 3 again" cl_isr_size_is $topic 3
 gr_wait_until 30 "the three replicas to hold the same bytes" cl_replicas_equal $topic 1 0 1 2
 grep -q "\[replica\] $topic-0: truncating from 9 to 5" "$(cl_broker_log "$leader")" ||
     gr_fail "broker $leader did not truncate its 4 unreplicated records"

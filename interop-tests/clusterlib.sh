@@ -47,6 +47,8 @@
 #   cl_zk_field PATH KEY               field KEY of znode PATH's JSON
 #   cl_zk_reconnected                  ZooKeeper has a client per running
 #                                      broker (after a ZooKeeper restart)
+#   cl_isr_size_is TOPIC SIZE          every running broker reports each
+#                                      partition of TOPIC with an ISR of SIZE
 #   cl_non_controller                  a running broker that is not the
 #                                      controller (after cl_stable)
 #   cl_replica_dirs TOPIC P            ids of the brokers (running or not)
@@ -255,6 +257,15 @@ cl_wait_stable()
         sleep 0.1
     done
     gr_note "brokers $(cl_live) registered, controller $CL_CONTROLLER"
+}
+
+cl_isr_size_is()
+{
+    local i n
+    for i in $(cl_live); do
+        n=$(cl_state "$i" isr "$1" | awk -v want="$2" 'split($3, m, ",") != want { bad = 1 } END { print NR * !bad }')
+        [ "${n:-0}" -gt 0 ] || return 1
+    done
 }
 
 cl_non_controller()
