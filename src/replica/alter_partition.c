@@ -93,6 +93,8 @@ static void on_answer(void *opaque, int rc, const void *response)
     const gr_alter_partition_response_partition_data_t *a = answer_of(resp);
     if (p) {
         int16_t err = a ? a->error_code : (resp ? resp->error_code : GR_KERR_NETWORK_EXCEPTION);
+        if (!a && err == GR_KERR_NONE)
+            err = GR_KERR_UNKNOWN_SERVER_ERROR; /* an answer without our partition */
         if (err == GR_KERR_NONE)
             apply_answer(pr->b, p, a);
         else
