@@ -424,8 +424,10 @@ cl_start_cluster()
     # As lib.sh's single broker, plus what a cluster test wants: groups
     # rebalance at once, a small __consumer_offsets, topics created by
     # clients get one partition per broker.
+    # Controlled shutdowns retry quickly: at clean-up every broker stops at
+    # once, and none can take the others' partitions.
     CL_OVERRIDES=(group.initial.rebalance.delay.ms=0 group.min.session.timeout.ms=2000
-        offsets.topic.num.partitions=6 "$@")
+        offsets.topic.num.partitions=6 controlled.shutdown.retry.backoff.ms=200 "$@")
     cl_start_zk
     for ((i = 0; i < n; i++)); do cl_start_broker "$i"; done
     GR_BOOTSTRAP=$(cl_bootstrap)

@@ -1,6 +1,7 @@
 # A broker asks the controller to move leadership off it before stopping.
 
 api 7 ControlledShutdown
+serve 1-3 gr_handle_controlled_shutdown
 request ControlledShutdownRequest versions 0-3 flexible 3+
   BrokerId int32 0+ -- broker id
   BrokerEpoch int64 2+ default=-1 ignorable -- broker epoch, -1 if unknown

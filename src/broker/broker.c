@@ -4,6 +4,7 @@
 #include "broker/cleaner.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
+#include "broker/controlled_shutdown.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "log/batch_io.h"
@@ -341,6 +342,10 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
     (void)revents;
     gr_broker_t *b = w->data;
     gr_logf(&b->log, GR_LOG_INFO, "broker", "signal %d: shutting down", w->signum);
+    /* A second signal during a controlled shutdown stops at once. */
+    if (!b->stopping && !b->controlled_shutdown && gr_controlled_shutdown_wanted(b) &&
+        gr_controlled_shutdown_start(b, gr_broker_stop) == 0)
+        return;
     gr_broker_stop(b);
 }
 
@@ -529,6 +534,7 @@ void gr_broker_stop(gr_broker_t *b)
     if (b->stopping)
         return;
     b->stopping = true;
+    gr_controlled_shutdown_cancel(b);
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
@@ -577,6 +583,7 @@ int gr_broker_fini(gr_broker_t *b)
     gr_coordinator_fini(b->groups);
     gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
+    gr_controlled_shutdown_fini(b);
     close_store(b);
     gr_producer_ids_fini(b->producer_ids);
     if (b->log_dir) {

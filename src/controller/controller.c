@@ -34,6 +34,7 @@ void gr_controller_init(gr_controller_t *c, gr_broker_t *b)
     ev_timer_init(&c->kick, on_kick, 0., 0.);
     c->kick.data = c;
     ev_timer_init(&c->local_start, NULL, 0., 0.);
+    ev_timer_init(&c->rebalance, NULL, 0., 0.);
 }
 
 ctl_op_t *ctl_op_new(gr_controller_t *c)
@@ -151,11 +152,15 @@ static void reconcile(gr_controller_t *c)
         gr_logf(&c->b->log, GR_LOG_INFO, "controller",
                 "controller %d at epoch %d: %zu live broker(s)", c->b->config.broker_id, c->epoch,
                 c->broker_count);
+        ctl_rebalance_start(c);
     }
     ctl_elect_all(c);
+    ctl_elections_progress(c);
     if (c->writes_pending > 0)
         return;
     broadcast(c);
+    ctl_shutdown_progress(c);
+    ctl_elections_report(c);
     ctl_delete_progress(c);
 }
 
@@ -264,6 +269,9 @@ void gr_controller_activate(gr_controller_t *c)
 static void drop_state(gr_controller_t *c)
 {
     ev_timer_stop(c->b->loop, &c->kick);
+    ctl_rebalance_stop(c);
+    ctl_shutdown_drop(c);
+    ctl_elections_drop(c);
     ctl_local_drop(c);
     for (size_t i = 0; i < c->broker_count; i++) {
         ctl_broker_drop_peer(&c->brokers[i]);

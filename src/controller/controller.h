@@ -68,8 +68,12 @@ typedef struct gr_ctl_broker {
     gr_cluster_node_t node;
     int64_t czxid; /* of its registration: a new one means it restarted */
     gr_peer_t *peer;
-    bool needs_full; /* tell it everything (joined, or a request to it failed) */
+    bool needs_full;    /* tell it everything (joined, or a request to it failed) */
+    bool shutting_down; /* asked for a controlled shutdown: leads nothing, joins no ISR */
 } gr_ctl_broker_t;
+
+typedef struct ctl_shutdown_wait ctl_shutdown_wait_t;
+typedef struct ctl_election ctl_election_t;
 
 typedef struct gr_controller {
     gr_broker_t *b;
@@ -82,11 +86,14 @@ typedef struct gr_controller {
     gr_ctl_topic_t *topics;
     int reads_pending; /* store reads whose results reconciling waits for */
     int writes_pending;
-    bool metadata_dirty;           /* UpdateMetadata owed to every broker */
-    bool loaded;                   /* the initial read completed */
-    ev_timer kick;                 /* reconciles soon (after changes, or to retry) */
-    ctl_local_call_t *local_calls; /* requests to this broker itself, oldest first */
-    ev_timer local_start;          /* starts the local calls queued */
+    bool metadata_dirty;                 /* UpdateMetadata owed to every broker */
+    bool loaded;                         /* the initial read completed */
+    ev_timer kick;                       /* reconciles soon (after changes, or to retry) */
+    ctl_local_call_t *local_calls;       /* requests to this broker itself, oldest first */
+    ev_timer local_start;                /* starts the local calls queued */
+    ctl_shutdown_wait_t *shutdown_waits; /* ControlledShutdown requests being served */
+    ctl_election_t *elections;           /* leader elections asked for, oldest first */
+    ev_timer rebalance;                  /* the preferred-leader check (auto.leader.rebalance) */
 } gr_controller_t;
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);
@@ -123,6 +130,44 @@ typedef struct gr_alter_partition_ask {
 int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_ask_t *ask,
                                   gr_zk_partition_state_t *state, int32_t *partition_epoch,
                                   gr_controller_alter_done_fn *done, void *opaque);
+
+/*
+ * ControlledShutdown (controller_shutdown.c): broker id (at broker_epoch, -1
+ * when unknown) is stopping. It leads nothing more and leaves every ISR
+ * where another in-sync replica can take over; done runs once those state
+ * writes ended and brokers were told, with the partitions it still leads
+ * (with more than one replica: no in-sync replica could take them). Returns
+ * an error at once (NOT_CONTROLLER, BROKER_NOT_AVAILABLE,
+ * STALE_BROKER_EPOCH) or GR_CONTROLLER_PENDING. The references passed to
+ * done live only during the call.
+ */
+typedef struct gr_ctl_partition_ref {
+    const char *topic;
+    int32_t index;
+} gr_ctl_partition_ref_t;
+typedef void gr_controller_shutdown_done_fn(void *opaque, int16_t err,
+                                            const gr_ctl_partition_ref_t *remaining, int32_t count);
+int gr_controller_shutdown_broker(gr_controller_t *c, int32_t id, int64_t broker_epoch,
+                                  gr_controller_shutdown_done_fn *done, void *opaque);
+
+/*
+ * ElectLeaders (controller_elections.c): type GR_ELECTION_TYPE_* (gen/elect_leaders.h), a preferred
+ * (leader := first replica, when it is live and in sync) or unclean (a partition without a live
+ * leader gets one, from outside the ISR if need be) election for count partitions, or every
+ * partition when asks is NULL. done (may be NULL) runs once every partition has an outcome: NONE,
+ * ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE,
+ * UNKNOWN_TOPIC_OR_PARTITION or NOT_CONTROLLER; results live only during
+ * the call. 0, or a Kafka error for the whole request (NOT_CONTROLLER,
+ * UNKNOWN_SERVER_ERROR) and done never runs.
+ */
+typedef struct gr_election_result {
+    gr_ctl_partition_ref_t partition;
+    int16_t error;
+} gr_election_result_t;
+typedef void gr_controller_elect_done_fn(void *opaque, const gr_election_result_t *results,
+                                         int32_t count);
+int gr_controller_elect_leaders(gr_controller_t *c, int8_t type, const gr_ctl_partition_ref_t *asks,
+                                int32_t count, gr_controller_elect_done_fn *done, void *opaque);
 
 /* The live broker ids the controller knows (for assignments), or NULL when inactive. */
 const gr_ctl_broker_t *gr_controller_brokers(const gr_controller_t *c, size_t *count /* out */);

@@ -40,9 +40,11 @@ static gr_kerr_t check_isr(gr_controller_t *c, const gr_ctl_partition_t *p,
     if (!holds(ask->isr, ask->isr_count, ask->broker))
         return GR_KERR_INVALID_REQUEST; /* a leader is always in sync with itself */
     for (int32_t i = 0; i < ask->isr_count; i++) {
-        if (!holds(p->replicas, p->replica_count, ask->isr[i]) ||
-            !ctl_broker_find(c, ask->isr[i]) || holds(ask->isr, i, ask->isr[i]))
-            return GR_KERR_INELIGIBLE_REPLICA;
+        const gr_ctl_broker_t *br = ctl_broker_find(c, ask->isr[i]);
+        if (!holds(p->replicas, p->replica_count, ask->isr[i]) || !br ||
+            (br->shutting_down && !holds(p->state.isr, p->state.isr_count, ask->isr[i])) ||
+            holds(ask->isr, i, ask->isr[i]))
+            return GR_KERR_INELIGIBLE_REPLICA; /* dead, stopping, or listed twice */
     }
     return GR_KERR_NONE;
 }

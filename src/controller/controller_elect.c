@@ -14,9 +14,11 @@
 #include "controller/controller_int.h"
 #include "metadata/store.h"
 
+/* Registered and not shutting down: may lead, may stay in or join an ISR. */
 static bool is_live(gr_controller_t *c, int32_t id)
 {
-    return id >= 0 && ctl_broker_find(c, id) != NULL;
+    const gr_ctl_broker_t *br = id >= 0 ? ctl_broker_find(c, id) : NULL;
+    return br && !br->shutting_down;
 }
 
 /* The first live broker of ids that is also a replica, or GR_NO_BROKER. */
@@ -197,13 +199,15 @@ static bool unclean_allowed(gr_controller_t *c, const char *name)
 
 /*
  * The state p should have now, if it differs from its current one (isr_out
- * has room for every replica):
+ * has room for every replica). "Live" excludes brokers in a controlled
+ * shutdown, so this also moves leadership off them:
  *  - new: the first live replica leads, every live replica is in sync;
  *  - otherwise the ISR loses its dead members, and a dead leader gives way to
  *    the first live ISR member in assignment order (leader epoch + 1); with
  *    none alive the partition goes offline keeping its ISR (those replicas
  *    hold every acknowledged record), unless unclean election allows the
- *    first live replica, alone in its ISR.
+ *    first live replica, alone in its ISR. A leader that is shutting down
+ *    with no in-sync successor keeps leading until it is gone.
  */
 static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_ctl_partition_t *p,
                           gr_zk_partition_state_t *out, int32_t *isr_out)
@@ -229,6 +233,8 @@ static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_
     }
     out->leader = elect(p, isr_out, live);
     out->isr_count = live;
+    if (out->leader == GR_NO_BROKER && ctl_broker_find(c, now->leader))
+        return false; /* shutting down, and no one in sync to take over */
     if (out->leader == GR_NO_BROKER && unclean_allowed(c, t->name)) {
         out->leader = first_live(c, p->replicas, p->replica_count, p);
         if (out->leader != GR_NO_BROKER) {

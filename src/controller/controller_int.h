@@ -73,6 +73,20 @@ typedef void ctl_state_written_fn(void *opaque, int16_t err, const gr_ctl_partit
 int ctl_write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
                     const gr_zk_partition_state_t *state, ctl_state_written_fn *done, void *opaque);
 
+/* controller_shutdown.c: answers the ControlledShutdown requests waiting (state settled). */
+void ctl_shutdown_progress(gr_controller_t *c);
+/* Answers them NOT_CONTROLLER (resigning). */
+void ctl_shutdown_drop(gr_controller_t *c);
+
+/* controller_elections.c: decides or writes what elections asked; reports finished ones. */
+void ctl_elections_progress(gr_controller_t *c);
+/* Once the writes ended and brokers were told: answers the finished ones. */
+void ctl_elections_report(gr_controller_t *c);
+void ctl_elections_drop(gr_controller_t *c);
+/* controller_rebalance.c: the preferred-leader check, every leader.imbalance.check.interval. */
+void ctl_rebalance_start(gr_controller_t *c);
+void ctl_rebalance_stop(gr_controller_t *c);
+
 /* controller_delete.c */
 void ctl_delete_progress(gr_controller_t *c);
 

@@ -88,6 +88,7 @@ static void brokers_apply(gr_controller_t *c, broker_snapshot_t *s)
         if (old && old->czxid == s->items[i].czxid) {
             s->items[i].peer = old->peer;
             s->items[i].needs_full = old->needs_full;
+            s->items[i].shutting_down = old->shutting_down; /* a restart registers anew */
             old->peer = NULL;
         } else {
             gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d joined (%s:%d)",

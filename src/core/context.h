@@ -43,6 +43,7 @@ typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
+typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -73,19 +74,20 @@ struct gr_broker {
     gr_server_t *server;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
-    gr_batch_io_t *io;                     /* the logs' I/O table */
-    gr_cleaner_t *cleaner;                 /* log compaction, on threads of its own */
-    gr_topics_t *topics;                   /* every topic this broker knows, with its partitions */
-    gr_cluster_view_t *cluster;            /* live brokers and the controller, as last told */
-    gr_zk_member_t *zk;                    /* membership, election and the controller */
-    gr_coordinator_t *groups;              /* the group coordinator */
-    gr_store_t *store;                     /* the metadata store (ZooKeeper or the local one) */
-    gr_store_session_t *store_session;     /* the broker's session on it */
-    int store_pending;                     /* store writes issued and not yet completed */
-    gr_producer_ids_t *producer_ids;       /* InitProducerId's id blocks, producer expiry */
-    gr_replication_t *replication;         /* fetchers and ISR tracking (replica/) */
-    gr_leadership_fn *on_leadership;       /* may be NULL */
-    gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
+    gr_batch_io_t *io;                 /* the logs' I/O table */
+    gr_cleaner_t *cleaner;             /* log compaction, on threads of its own */
+    gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
+    gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
+    gr_zk_member_t *zk;                /* membership, election and the controller */
+    gr_coordinator_t *groups;          /* the group coordinator */
+    gr_store_t *store;                 /* the metadata store (ZooKeeper or the local one) */
+    gr_store_session_t *store_session; /* the broker's session on it */
+    int store_pending;                 /* store writes issued and not yet completed */
+    gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
+    gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
+    gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
+    gr_leadership_fn *on_leadership;               /* may be NULL */
+    gr_topic_deleted_fn *on_topic_deleted;         /* may be NULL */
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX];

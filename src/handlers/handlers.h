@@ -31,6 +31,7 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req);
 void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req);
 void gr_handle_alter_partition(gr_broker_t *b, gr_request_t *req);
+void gr_handle_controlled_shutdown(gr_broker_t *b, gr_request_t *req);
 void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req);
 void gr_handle_join_group(gr_broker_t *b, gr_request_t *req);
 void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req);

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * CreatePartitions (v0-3), DeleteRecords (v0-2) and ElectLeaders (v0-2):
- * the partition-level admin APIs. CreatePartitions and ElectLeaders are
- * the controller's (NOT_CONTROLLER elsewhere; a single broker is its own):
- * new partitions are written to the metadata store and the response waits
- * until they have leaders (or timeout_ms: REQUEST_TIMED_OUT); an election is
- * never needed while the preferred replica is up (the controller makes it
- * leader as soon as it returns), and impossible while it is down.
+ * CreatePartitions (v0-3) and DeleteRecords (v0-2): the partition-level
+ * admin APIs (ElectLeaders is in elect_leaders.c). CreatePartitions is the
+ * controller's (NOT_CONTROLLER elsewhere; a single broker is its own): new
+ * partitions are written to the metadata store and the response waits
+ * until they have leaders (or timeout_ms: REQUEST_TIMED_OUT).
  *
  * CreatePartitions, per topic, reports the first failure of:
  *   the topic named twice                 INVALID_REQUEST (every copy)
@@ -33,12 +31,6 @@
  * an unknown partition UNKNOWN_TOPIC_OR_PARTITION; low_watermark is -1 on
  * error.
  *
- * ElectLeaders: every partition already has its preferred (and only)
- * replica as leader, so each named partition answers ELECTION_NOT_NEEDED
- * (unknown ones UNKNOWN_TOPIC_OR_PARTITION, an unknown election type
- * INVALID_REQUEST); asking for all partitions (null) answers an empty list,
- * as Kafka leaves out the partitions that needed no election.
- *
  * Runs on: loop thread.
  */
 #include <errno.h>
@@ -57,7 +49,6 @@
 #include "replica/replica.h"
 #include "gen/create_partitions.h"
 #include "gen/delete_records.h"
-#include "gen/elect_leaders.h"
 #include "controller/zk_admin.h"
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
@@ -373,81 +364,6 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
                                 : NULL;
         for (int32_t i = 0; i < pn; i++)
             delete_partition(b, topic, &tin->partitions[i], &tout->partitions[i]);
-    }
-    gr_request_respond(req, &resp);
-    return;
-fail:
-    gr_request_fail(req, "out of memory");
-}
-
-/* ---- ElectLeaders ---- */
-
-static bool preferred_leads(gr_broker_t *b, gr_topic_t *topic, int32_t index)
-{
-    const gr_partition_t *p = gr_topic_partition(topic, index);
-    return p->replica_count > 0 && p->leader_id == p->replicas[0] &&
-           gr_cluster_view_node(b->cluster, p->leader_id);
-}
-
-static void elect_partition(gr_request_t *req, gr_topic_t *topic, int32_t index, int8_t type,
-                            gr_elect_leaders_response_partition_result_t *out)
-{
-    gr_elect_leaders_response_partition_result_init(out);
-    out->partition_id = index;
-    if (type != GR_ELECTION_TYPE_PREFERRED && type != GR_ELECTION_TYPE_UNCLEAN) {
-        out->error_code = GR_KERR_INVALID_REQUEST;
-        out->error_message = gr_admin_message(req, "Unknown election type");
-    } else if (!gr_topic_partition(topic, index)) {
-        out->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
-        out->error_message = gr_admin_message(req, "The partition does not exist.");
-    } else if (!preferred_leads(req->broker, topic, index)) {
-        /* The controller elects a returning replica at once: it must be down. */
-        out->error_code = type == GR_ELECTION_TYPE_PREFERRED
-                              ? GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE
-                              : GR_KERR_ELIGIBLE_LEADERS_NOT_AVAILABLE;
-        out->error_message = gr_admin_message(req, "The partition's replica is offline.");
-    } else {
-        out->error_code = GR_KERR_ELECTION_NOT_NEEDED;
-        out->error_message =
-            gr_admin_message(req, "Leader election not needed for topic partition.");
-    }
-}
-
-void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
-{
-    gr_elect_leaders_request_t in;
-    if (gr_request_decode(req, &in))
-        return;
-    int8_t type = req->api_version >= 1 ? in.election_type : GR_ELECTION_TYPE_PREFERRED;
-    int32_t n = in.topic_partitions_count;
-    gr_elect_leaders_response_t resp;
-    gr_elect_leaders_response_init(&resp);
-    if (!gr_zk_member_is_controller(b)) {
-        resp.error_code = GR_KERR_NOT_CONTROLLER;
-        gr_request_respond(req, &resp);
-        return;
-    }
-    resp.replica_election_results =
-        gr_request_alloc_array(req, n, sizeof(*resp.replica_election_results));
-    if (!resp.replica_election_results)
-        goto fail;
-    resp.replica_election_results_count = n;
-    for (int32_t t = 0; t < n; t++) {
-        const gr_elect_leaders_request_topic_partitions_t *tin = &in.topic_partitions[t];
-        gr_elect_leaders_response_replica_election_result_t *tout =
-            &resp.replica_election_results[t];
-        gr_elect_leaders_response_replica_election_result_init(tout);
-        tout->topic = tin->topic;
-        int32_t pn = tin->partitions_count;
-        tout->partition_result = gr_request_alloc_array(req, pn, sizeof(*tout->partition_result));
-        if (!tout->partition_result)
-            goto fail;
-        tout->partition_result_count = pn;
-        gr_topic_t *topic = tin->topic.len > 0
-                                ? gr_topics_find(b->topics, tin->topic.ptr, (size_t)tin->topic.len)
-                                : NULL;
-        for (int32_t i = 0; i < pn; i++)
-            elect_partition(req, topic, tin->partitions[i], type, &tout->partition_result[i]);
     }
     gr_request_respond(req, &resp);
     return;
