@@ -464,6 +464,23 @@ gr_kerr_t gr_admin_create_topic_now(gr_broker_t *b, const char *name, int32_t pa
     return GR_KERR_LEADER_NOT_AVAILABLE;
 }
 
+typedef struct config_write {
+    gr_broker_t *b;
+    char name[GR_TOPIC_NAME_LIMIT + 1];
+} config_write_t;
+
+static void on_topic_configs_written(void *opaque, gr_kerr_t error)
+{
+    config_write_t *w = opaque;
+    gr_topic_t *topic = gr_topics_find(w->b->topics, w->name, strlen(w->name));
+    if (topic && topic->config_writes_pending > 0)
+        topic->config_writes_pending--;
+    if (error)
+        gr_logf(&w->b->log, GR_LOG_ERROR, "topics", "writing the configs of %s failed: %s", w->name,
+                gr_kerr_name(error));
+    free(w);
+}
+
 gr_kerr_t gr_admin_set_topic_configs(gr_broker_t *b, gr_topic_t *topic,
                                      const gr_topic_config_t *configs, int count,
                                      bool validate_only, char *err, size_t errlen)
@@ -471,9 +488,19 @@ gr_kerr_t gr_admin_set_topic_configs(gr_broker_t *b, gr_topic_t *topic,
     gr_kerr_t kerr = gr_topics_set_configs(b, topic, configs, count, validate_only, err, errlen);
     if (kerr || validate_only)
         return kerr;
-    /* Every broker applies it from the notification. */
-    if (gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count, NULL, NULL))
+    /* Every other broker applies it from the notification. */
+    config_write_t *w = calloc(1, sizeof *w);
+    if (w) {
+        w->b = b;
+        snprintf(w->name, sizeof w->name, "%s", topic->name);
+    }
+    if (!w || gr_zk_admin_set_configs(b, topic->name, topic->configs, topic->config_count,
+                                      on_topic_configs_written, w)) {
+        free(w);
         gr_logf(&b->log, GR_LOG_ERROR, "topics", "cannot write the configs of %s: out of memory",
                 topic->name);
+        return GR_KERR_NONE;
+    }
+    topic->config_writes_pending++;
     return GR_KERR_NONE;
 }

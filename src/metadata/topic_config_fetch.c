@@ -82,7 +82,9 @@ static void on_config(void *opaque, int rc, const void *data, size_t len,
     config_read_t *r = opaque;
     gr_broker_t *b = r->fetch->b;
     gr_topic_t *topic = gr_topics_find(b->topics, r->name, strlen(r->name));
-    if (topic && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
+    if (topic && topic->config_writes_pending > 0) {
+        /* stale against a write of ours still under way; its notification re-reads */
+    } else if (topic && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
         int prc = apply_config_doc(b, topic, rc == GR_STORE_OK ? data : NULL, len);
         if (prc)
             gr_logf(&b->log, GR_LOG_ERROR, "topics", "config of %s unreadable: %s", r->name,

@@ -67,6 +67,10 @@ struct gr_topic {
     gr_partition_t *partitions;
     bool internal;     /* __consumer_offsets or __transaction_state: clients cannot produce */
     bool config_known; /* cluster mode: /config/topics/<name> has been read */
+    /* This broker's config writes not yet in the store: a re-read started
+     * before them would undo them locally, so none is applied meanwhile
+     * (each write's own notification re-reads after it). */
+    int config_writes_pending;
     gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
     int config_count;
     gr_topic_settings_t settings;
