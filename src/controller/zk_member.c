@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker/broker_id.h"
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/store.h"
@@ -39,6 +40,7 @@ typedef struct sync_op {
     int rc;
     char data[512];
     size_t len;
+    gr_store_stat_t stat;
 } sync_op_t;
 
 static void on_sync_deadline(struct ev_loop *loop, ev_timer *t, int revents)
@@ -84,6 +86,26 @@ static void on_sync_data(void *opaque, int rc, const void *data, size_t len,
     if (rc == GR_STORE_OK)
         memcpy(op->data, data, op->len);
     op->done = true;
+}
+
+static void on_sync_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    sync_op_t *op = opaque;
+    op->rc = rc;
+    if (rc == GR_STORE_OK)
+        op->stat = *stat;
+    op->done = true;
+}
+
+static int sync_set(gr_broker_t *b, const char *path, sync_op_t *op)
+{
+    memset(op, 0, sizeof *op);
+    int rc = gr_store_set(b->store_session, path, "", 0, GR_STORE_ANY_VERSION, on_sync_stat, op);
+    if (rc != GR_STORE_OK)
+        return rc;
+    if (run_until(b, &op->done, startup_timeout(b)))
+        return GR_STORE_OPERATIONTIMEOUT;
+    return op->rc;
 }
 
 static int sync_create(gr_broker_t *b, const char *path, const char *data, size_t len)
@@ -188,6 +210,41 @@ static int settle_cluster_id(gr_broker_t *b, bool id_from_meta)
     return 0;
 }
 
+/*
+ * broker.id=-1 without meta.properties: Kafka's generated id. Setting
+ * /brokers/seqid (any version) makes the store hand out its next data
+ * version, unique however many brokers do this at once; the id is that
+ * version plus reserved.broker.max.id (see broker/broker_id.h).
+ */
+static int generate_broker_id(gr_broker_t *b)
+{
+    sync_op_t op;
+    int rc = sync_set(b, GR_ZK_BROKER_SEQID_PATH, &op);
+    if (rc == GR_STORE_NONODE) { /* an operator deleted it since create_paths */
+        rc = sync_create(b, GR_ZK_BROKER_SEQID_PATH, NULL, 0);
+        if (rc == GR_STORE_OK || rc == GR_STORE_NODEEXISTS)
+            rc = sync_set(b, GR_ZK_BROKER_SEQID_PATH, &op);
+    }
+    if (rc != GR_STORE_OK) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot generate a broker id: set %s: %s",
+                GR_ZK_BROKER_SEQID_PATH, gr_store_rc_name(rc));
+        return -EIO;
+    }
+    int32_t id;
+    if (gr_broker_id_from_sequence(op.stat.version, b->config.reserved_broker_max_id, &id)) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper",
+                "cannot generate a broker id: %s version %d plus reserved.broker.max.id %d is "
+                "not a valid id",
+                GR_ZK_BROKER_SEQID_PATH, op.stat.version, b->config.reserved_broker_max_id);
+        return -ERANGE;
+    }
+    b->config.broker_id = id;
+    gr_logf(&b->log, GR_LOG_INFO, "zookeeper",
+            "generated broker id %d (%s version %d + reserved.broker.max.id %d)", id,
+            GR_ZK_BROKER_SEQID_PATH, op.stat.version, b->config.reserved_broker_max_id);
+    return 0;
+}
+
 static void on_session_state(void *opaque, gr_store_session_state_t state);
 
 static int open_session(gr_broker_t *b)
@@ -201,7 +258,10 @@ static int open_session(gr_broker_t *b)
     return 0;
 }
 
-/* Starts membership over b->store: a session, Kafka's paths, the cluster id. */
+/*
+ * Starts membership over b->store: a session, Kafka's paths, the cluster id,
+ * and the broker id when it is still to be generated (broker.id -1).
+ */
 static int attach(gr_broker_t *b, bool id_from_meta)
 {
     gr_zk_member_t *m = member(b);
@@ -221,6 +281,8 @@ static int attach(gr_broker_t *b, bool id_from_meta)
         rc = create_paths(b);
     if (rc == 0)
         rc = settle_cluster_id(b, id_from_meta);
+    if (rc == 0 && b->config.broker_id == GR_BROKER_ID_NONE)
+        rc = generate_broker_id(b);
     return rc;
 }
 
