@@ -16,7 +16,9 @@
 #include "metadata/topic_config_fetch.h"
 #include "metadata/zk_docs.h"
 
-#define MEMBER_RETRY_SEC        1.0
+#define MEMBER_RETRY_SEC 1.0
+/* The purge of expired /config/changes notifications runs at least this often. */
+#define CHANGES_PURGE_MAX_SEC   60.0
 #define MS_PER_SEC              1000.0
 #define CLUSTER_ID_JSON_VERSION "1"
 
@@ -271,6 +273,7 @@ static int attach(gr_broker_t *b, bool id_from_meta)
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
     ev_init(&m->lost, NULL);
+    ev_init(&m->purge, NULL);
     int rc = open_session(b);
     if (rc == 0 && run_until(b, &m->connected, startup_timeout(b))) {
         gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "timed out connecting to the %s store",
@@ -568,6 +571,101 @@ static int64_t change_sequence(const char *name)
     return *end || seq < 0 ? -1 : (int64_t)seq;
 }
 
+/*
+ * Expiry of notifications, as Kafka's change listener does it: every broker,
+ * whenever it lists /config/changes, deletes the notifications created more
+ * than gregor.config.change.expiration.ms ago (Kafka: 15 minutes), so the
+ * list stays short; a broker that was away that long re-reads every topic's
+ * config at registration anyway. A timer lists them too, so old ones go when
+ * no new change comes. Brokers race to delete: NONODE is the loser's answer.
+ */
+typedef struct purge_op {
+    gr_zk_member_t *m;
+    uint64_t gen;
+    char path[GR_STORE_PATH_MAX + 1];
+} purge_op_t;
+
+static bool purge_current(purge_op_t *op)
+{
+    bool current = op->gen == op->m->gen && !op->m->b->stopping;
+    if (!current)
+        free(op);
+    return current;
+}
+
+static void on_purged(void *opaque, int rc)
+{
+    purge_op_t *op = opaque;
+    if (!purge_current(op))
+        return;
+    gr_broker_t *b = op->m->b;
+    if (rc == GR_STORE_OK)
+        gr_logf(&b->log, GR_LOG_INFO, "zookeeper", "deleted expired config change notification %s",
+                op->path);
+    else if (rc != GR_STORE_NONODE)
+        gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "deleting expired %s: %s (retried later)",
+                op->path, gr_store_rc_name(rc));
+    free(op);
+}
+
+static void on_purge_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    purge_op_t *op = opaque;
+    if (!purge_current(op))
+        return;
+    gr_broker_t *b = op->m->b;
+    bool expired = rc == GR_STORE_OK &&
+                   gr_broker_now_ms(b) - stat->ctime > b->config.gregor_config_change_expiration_ms;
+    if (expired && gr_store_delete(b->store_session, op->path, GR_STORE_ANY_VERSION, on_purged,
+                                   op) == GR_STORE_OK)
+        return;
+    free(op);
+}
+
+/* Deletes the expired ones among the children names of /config/changes. */
+static void purge_changes(gr_zk_member_t *m, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (change_sequence(names[i]) < 0)
+            continue; /* not a notification: not ours to delete */
+        purge_op_t *op = malloc(sizeof *op);
+        if (!op)
+            return;
+        op->m = m;
+        op->gen = m->gen;
+        snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_CHANGES_PATH "/%s", names[i]);
+        if (gr_store_exists(m->b->store_session, op->path, NULL, NULL, on_purge_stat, op) !=
+            GR_STORE_OK)
+            free(op);
+    }
+}
+
+static void on_purge_listing(void *opaque, int rc, const char *const *names, size_t count,
+                             const gr_store_stat_t *stat)
+{
+    (void)stat;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    if (rc == GR_STORE_OK)
+        purge_changes(m, names, count);
+}
+
+static void on_purge_timer(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_zk_member_t *m = t->data;
+    if (!m->registered || m->b->stopping)
+        return;
+    member_op_t *op = op_new(m);
+    if (op && gr_store_children(m->b->store_session, GR_ZK_CONFIG_CHANGES_PATH, NULL, NULL,
+                                on_purge_listing, op) != GR_STORE_OK)
+        free(op);
+}
+
 static void on_changes_watch(void *opaque, gr_store_event_t event, const char *path)
 {
     (void)event;
@@ -602,6 +700,8 @@ static void on_changes(void *opaque, int rc, const char *const *names, size_t co
     }
     m->changes_seen = highest;
     m->changes_primed = true;
+    if (rc == GR_STORE_OK)
+        purge_changes(m, names, count);
 }
 
 static void watch_config_changes(gr_zk_member_t *m)
@@ -679,6 +779,12 @@ void gr_zk_member_start(gr_broker_t *b)
     m->started = true;
     if (m->connected)
         register_broker(m);
+    double expiry_sec = (double)b->config.gregor_config_change_expiration_ms / MS_PER_SEC;
+    double every = expiry_sec < CHANGES_PURGE_MAX_SEC ? expiry_sec : CHANGES_PURGE_MAX_SEC;
+    ev_timer_init(&m->purge, on_purge_timer, every, every);
+    m->purge.data = m;
+    ev_timer_start(b->loop, &m->purge);
+    ev_unref(b->loop); /* the timer alone does not keep the loop running */
 }
 
 void gr_zk_member_stop(gr_broker_t *b)
@@ -691,6 +797,10 @@ void gr_zk_member_stop(gr_broker_t *b)
         ev_timer_stop(b->loop, &m->retry);
     if (ev_is_active(&m->lost))
         ev_timer_stop(b->loop, &m->lost);
+    if (ev_is_active(&m->purge)) {
+        ev_ref(b->loop); /* started unreferenced */
+        ev_timer_stop(b->loop, &m->purge);
+    }
     gr_controller_fini(&m->controller);
 }
 

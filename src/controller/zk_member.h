@@ -12,6 +12,8 @@
  *  - election: the first broker to create the ephemeral /controller runs the
  *    controller; the others watch the node and race again when it goes;
  *  - /config/changes notifications: topic configs read again and applied;
+ *    notifications older than gregor.config.change.expiration.ms deleted,
+ *    whenever the list is read and on a timer;
  *  - session expiry: the controller resigns, a new session is opened, and
  *    registration, election and watches start over. Being disconnected for
  *    a whole session timeout counts as expiry (see on_connection_lost_too_long).
@@ -41,6 +43,7 @@ typedef struct gr_zk_member {
     int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
     ev_timer retry;       /* retries a failed registration or election */
     ev_timer lost;        /* disconnected: a session timeout later, take it as expired */
+    ev_timer purge;       /* deletes expired /config/changes notifications */
 } gr_zk_member_t;
 
 /*
