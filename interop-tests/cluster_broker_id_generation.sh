@@ -68,7 +68,9 @@ refused()
     shift 2
     timeout "$GR_CMD_TIMEOUT_S" "$GR_BROKER" --override "zookeeper.connect=127.0.0.1:$CL_ZK_PORT$CL_ZK_CHROOT" \
         --override "listeners=PLAINTEXT://127.0.0.1:0" "$@" >"$GR_TMP/refused.out" 2>&1 </dev/null || rc=$?
-    [ $rc != 0 ] && [ $rc != 124 ] || gr_fail "$what: the broker exited with status $rc, want a refusal: $(tail -n 3 "$GR_TMP/refused.out")"
+    if [ $rc = 0 ] || [ $rc = 124 ]; then
+        gr_fail "$what: the broker exited with status $rc, want a refusal: $(tail -n 3 "$GR_TMP/refused.out")"
+    fi
     grep -q -- "$needle" "$GR_TMP/refused.out" || gr_fail "$what: no '$needle' in its message: $(tail -n 3 "$GR_TMP/refused.out")"
 }
 cl_stop_broker 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
-#include "broker/broker_id.h"
+#include "core/broker_id.h"
 #include "broker/cleaner.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
@@ -391,7 +391,7 @@ static void await_own_metadata(gr_broker_t *b)
 /*
  * The broker id and the cluster id, from meta.properties and the metadata
  * store: ZooKeeper in cluster mode, else the embedded store under the log
- * dir. The broker id is chosen as broker/broker_id.h says (generated while
+ * dir. The broker id is chosen as core/broker_id.h says (generated while
  * the store opens when broker.id is -1 and meta.properties has none);
  * meta.properties is written once both ids are known. Partitions are opened
  * when this broker's controller assigns them (LeaderAndIsr), not here.

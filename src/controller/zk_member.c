@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker_id.h"
+#include "core/broker_id.h"
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/store.h"
@@ -216,7 +216,7 @@ static int settle_cluster_id(gr_broker_t *b, bool id_from_meta)
  * broker.id=-1 without meta.properties: Kafka's generated id. Setting
  * /brokers/seqid (any version) makes the store hand out its next data
  * version, unique however many brokers do this at once; the id is that
- * version plus reserved.broker.max.id (see broker/broker_id.h).
+ * version plus reserved.broker.max.id (see core/broker_id.h).
  */
 static int generate_broker_id(gr_broker_t *b)
 {

@@ -54,7 +54,7 @@ typedef struct gr_zk_member {
  * else b->cluster_id (written there). id_from_meta: b->cluster_id came from
  * meta.properties (else it was just made up and ZooKeeper's wins). When
  * b->config.broker_id is GR_BROKER_ID_NONE, it is then generated from
- * /brokers/seqid (broker/broker_id.h) and set there; the caller writes it to
+ * /brokers/seqid (core/broker_id.h) and set there; the caller writes it to
  * meta.properties. 0 or -errno (logged).
  */
 int gr_zk_member_open(gr_broker_t *b, bool id_from_meta);

@@ -103,7 +103,7 @@ static const char *const security_protocols[] = {"PLAINTEXT", "SSL", "SASL_PLAIN
 static const gr_config_def_t config_table[] = {
     /*
      * Kafka's default is -1: a generated id (reserved.broker.max.id + 1 on,
-     * from /brokers/seqid) kept in meta.properties (broker/broker_id.h).
+     * from /brokers/seqid) kept in meta.properties (core/broker_id.h).
      * Gregor's default is 0, which suits the single-node default; -1 asks
      * for a generated id as in Kafka, in both modes.
      */
@@ -1254,7 +1254,7 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
     gr_config_listeners_free(&cfg->effective.listeners);
     gr_config_listeners_free(&cfg->effective.advertised_listeners);
 
-    /* Ids above reserved.broker.max.id are the generated ones (see broker/broker_id.h). */
+    /* Ids above reserved.broker.max.id are the generated ones (see core/broker_id.h). */
     if (cfg->broker_id_generation_enable && cfg->broker_id > cfg->reserved_broker_max_id) {
         seterr(err, errlen,
                "broker.id=%d is above reserved.broker.max.id=%d, which keeps the ids above it "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The broker id at start-up (broker/broker_id.h): the choice between
+ * The broker id at start-up (core/broker_id.h): the choice between
  * broker.id and meta.properties, the arithmetic of generated ids, and a real
  * single-node broker (gr_broker_init/start on a temporary log dir, over the
  * embedded store) started with broker.id=-1: it generates
@@ -26,7 +26,7 @@
 #include <ev.h>
 
 #include "broker/broker.h"
-#include "broker/broker_id.h"
+#include "core/broker_id.h"
 #include "log/log_dir.h"
 #include "loop_wait.h"
 #include "metadata/store.h"

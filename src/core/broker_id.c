@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Choosing or generating the broker id: see broker_id.h. Pure functions. */
-#include "broker/broker_id.h"
+#include "core/broker_id.h"
 
 #include <errno.h>
 #include <stdio.h>

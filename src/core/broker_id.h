@@ -14,8 +14,8 @@
  * The choice and the arithmetic live here, pure; zk_member.c does the store
  * write and broker.c the file.
  */
-#ifndef GR_BROKER_BROKER_ID_H
-#define GR_BROKER_BROKER_ID_H
+#ifndef GR_CORE_BROKER_ID_H
+#define GR_CORE_BROKER_ID_H
 
 #include <stdbool.h>
 #include <stddef.h>
