@@ -20,7 +20,7 @@ source "$(dirname "$0")/clusterlib.sh"
 cl_require
 ADMIN=$(dirname "$GR_BROKER")/gregor-admin
 [ -x "$ADMIN" ] || gr_fail "no gregor-admin next to $GR_BROKER"
-TOPIC=mv
+TOPIC="mv"
 RECORDS=2000
 
 cl_start_cluster 3

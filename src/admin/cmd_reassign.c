@@ -252,6 +252,8 @@ static int alter_outcome(gr_admin_t *a, const gr_alter_partition_reassignments_r
                          const char *done, const char *failed)
 {
     if (resp->error_code) {
+        if (a->json)
+            printf("\"error\":\"%s\",\"partitions\":[]}\n", gr_kerr_name(resp->error_code));
         gr_admin_report("reassignment", resp->error_code, resp->error_message);
         return GR_ADMIN_EXIT_FAILED;
     }
