@@ -12,6 +12,9 @@
 #  - every broker's Metadata has the target replicas in order, broker 0's
 #    partition directories are removed, the new replicas are byte for byte
 #    the same, and every record produced before the move is consumed;
+#  - a reassignment held in progress (a target broker frozen): --verify
+#    "is still in progress" (exit 1), --list shows its adding and removing
+#    replicas, --cancel stops it;
 #  - --cancel with nothing in progress reports NO_REASSIGNMENT_IN_PROGRESS
 #    per partition (exit 1); --execute naming a broker that does not exist
 #    is refused (exit 1); --generate proposes the placement over 1,2.
@@ -99,6 +102,43 @@ gr_wait_until "$CL_WAIT_S" "the new replicas byte for byte the same" cl_replicas
 out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t $TOPIC -n $RECORDS -m consume -w 60 2>"$GR_TMP/consume.err") ||
     gr_fail "consuming $TOPIC after the move: $out $(tail -n 3 "$GR_TMP/consume.err")"
 gr_note "all $RECORDS records consumed after the move: $(tail -n 1 <<<"$out")"
+
+# A reassignment held in progress: "held" on the controller alone, moved to
+# the other two brokers while one of them is frozen (it cannot catch up).
+# --verify says "still in progress" (exit 1), --list shows the adding and
+# removing replicas, --cancel stops it and the partition keeps its replica.
+cl_wait_stable "before holding a reassignment"
+ctl=$CL_CONTROLLER
+other=$(cl_non_controller)
+for i in 0 1 2; do [ "$i" = "$ctl" ] || [ "$i" = "$other" ] || third=$i; done
+out=$(cl_state "$ctl" create-assigned held "$ctl")
+[ "$out" = 0 ] || gr_fail "creating held: error $out"
+cl_wait_all_led held 1
+printf '{"version":1,"partitions":[{"topic":"held","partition":0,"replicas":[%s,%s]}]}\n' \
+    "$other" "$third" >"$GR_TMP/held.json"
+cl_freeze_broker "$third"
+ga 0 reassign-partitions --execute --reassignment-json-file "$GR_TMP/held.json"
+[ "$(tail -n 1 <<<"$out")" = "Successfully started partition reassignments for held-0" ] ||
+    gr_fail "--execute held: '$out'"
+ga 1 reassign-partitions --verify --reassignment-json-file "$GR_TMP/held.json"
+[ "$(tail -n 1 <<<"$out")" = "Reassignment of partition held-0 is still in progress." ] ||
+    gr_fail "--verify held: '$out'"
+ga 0 reassign-partitions --list
+[ "$(head -n 1 <<<"$out")" = "Current partition reassignments:" ] || gr_fail "--list held: '$out'"
+grep -q "^held-0: replicas: .*\. adding: $other,$third\. removing: $ctl\.$" <<<"$out" ||
+    gr_fail "--list held: '$out'"
+ga 0 reassign-partitions --list --json
+[ "$("$GR_PYTHON" -c 'import json, sys; d = json.load(sys.stdin)["partitions"]; print(d[0]["topic"], d[0]["adding"], d[0]["removing"])' <<<"$out")" = \
+    "held [$other, $third] [$ctl]" ] || gr_fail "--list --json held: '$out'"
+ga 0 reassign-partitions --cancel --reassignment-json-file "$GR_TMP/held.json"
+[ "$out" = "Successfully cancelled partition reassignments for: held-0" ] || gr_fail "--cancel held: '$out'"
+ga 0 reassign-partitions --list
+[ "$out" = "No partition reassignments found." ] || gr_fail "--list after --cancel: '$out'"
+cl_thaw_broker "$third"
+cl_wait_stable "broker $third thawed"
+# shellcheck disable=SC2317
+held_back() { [ "$(cl_state "$ctl" replicas held 2>/dev/null)" = "0 $ctl" ]; }
+gr_wait_until "$CL_WAIT_S" "held-0 back on broker $ctl alone" held_back
 
 # Nothing to cancel; a target broker that does not exist.
 ga 1 reassign-partitions --cancel --reassignment-json-file "$GR_TMP/plan.json"
