@@ -59,6 +59,7 @@ static int16_t elect_error(const void *resp)
 /* The partitions asked for, from --topic/--partition or the file. 0, or the exit code. */
 static int partitions_asked(gr_admin_t *a, gr_admin_plan_t *plan)
 {
+    gr_admin_plan_init(plan); /* freed by the caller whatever the outcome */
     const gr_admin_options_t *o = a->opts;
     const char *file = gr_admin_opt(o, "path-to-json-file");
     const char *topic = gr_admin_opt(o, "topic");
@@ -76,7 +77,6 @@ static int partitions_asked(gr_admin_t *a, gr_admin_plan_t *plan)
         fprintf(stderr, "error: --topic and --partition go together\n");
         return GR_ADMIN_EXIT_USAGE;
     }
-    gr_admin_plan_init(plan);
     if (topic) {
         if (partition < 0 || partition > INT32_MAX) {
             fprintf(stderr, "error: --partition must be an index (>= 0)\n");
