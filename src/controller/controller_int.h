@@ -118,6 +118,9 @@ static inline bool ctl_reassigning(const gr_ctl_partition_t *p)
 void ctl_reassign_progress(gr_controller_t *c);
 /* Once writes ended and brokers were told: StopReplica to the replicas left out. */
 void ctl_reassign_stop_dropped(gr_controller_t *c);
+/* The StopReplica of a replica left out was not delivered: owed again if its broker is still
+ * registered and not a replica. */
+void ctl_reassign_stop_failed(gr_controller_t *c, const char *topic, int32_t index, int32_t broker);
 /* Whether every replica-set edit of t is in its node (none being written). */
 bool ctl_topic_saved(const gr_ctl_topic_t *t);
 /* controller_reassign_requests.c: the requests whose edits up to upto were saved (err NONE) or

@@ -423,3 +423,19 @@ void ctl_reassign_stop_dropped(gr_controller_t *c)
         }
     }
 }
+
+void ctl_reassign_stop_failed(gr_controller_t *c, const char *topic, int32_t index, int32_t broker)
+{
+    gr_ctl_topic_t *t = ctl_topic_find(c, topic);
+    gr_ctl_partition_t *p = t && index < t->partition_count ? &t->partitions[index] : NULL;
+    if (!p || t->deleting || !ctl_broker_find(c, broker) ||
+        ctl_ids_hold(p->replicas, p->replica_count, broker) ||
+        ctl_ids_hold(p->dropping, p->dropping_count, broker))
+        return;
+    int32_t *dropping = realloc(p->dropping, sizeof(int32_t) * (size_t)(p->dropping_count + 1));
+    if (!dropping)
+        return;
+    p->dropping = dropping;
+    p->dropping[p->dropping_count++] = broker;
+    ctl_kick_later(c);
+}

@@ -390,6 +390,8 @@ static void on_stop_dropped(void *opaque, int rc, const void *response)
             gr_logf(&op->c->b->log, GR_LOG_WARN, "controller",
                     "deleting the replica of %s-%d on broker %d failed: %s", op->name, op->index,
                     op->broker_id, rc ? strerror(-rc) : gr_kerr_name(err));
+        if (rc < 0) /* not delivered (a frozen broker times out): again while it is registered */
+            ctl_reassign_stop_failed(op->c, op->name, op->index, op->broker_id);
         free(op);
     }
 }
