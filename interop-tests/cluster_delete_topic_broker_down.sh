@@ -14,7 +14,6 @@ source "$(dirname "$0")/clusterlib.sh"
 cl_require
 PARTS=6
 REQUEST_TIMED_OUT=7
-UNKNOWN_TOPIC=3
 
 cl_start_cluster 3
 for topic in doomed kept; do
@@ -46,16 +45,7 @@ pending=$(cl_zk ls "$CL_ZK_CHROOT/admin/delete_topics") || gr_fail "zkCli ls /ad
 [ "$pending" = "[doomed]" ] || gr_fail "/admin/delete_topics holds '$pending' while broker $victim is down, want [doomed]"
 
 cl_start_broker "$victim"
-# shellcheck disable=SC2317
-gone_everywhere()
-{
-    local i
-    for i in $(cl_live); do
-        [ "$(cl_state "$i" leaders doomed 2>/dev/null)" = "error $UNKNOWN_TOPIC" ] || return 1
-    done
-    [ -z "$(ls -d "$GR_TMP"/b*/logs/doomed-* 2>/dev/null | grep -E '/doomed-[0-9]+$')" ]
-}
-gr_wait_until "$CL_WAIT_S" "doomed gone from every broker's metadata and log dirs" gone_everywhere
+gr_wait_until "$CL_WAIT_S" "doomed gone from every broker's metadata and log dirs" cl_topic_gone doomed
 cl_wait_stable "broker $victim back"
 topics=$(cl_zk ls "$CL_ZK_CHROOT/brokers/topics") || gr_fail "zkCli ls /brokers/topics failed"
 [[ "$topics" != *doomed* ]] || gr_fail "/brokers/topics still lists doomed: $topics"

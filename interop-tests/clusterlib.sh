@@ -49,6 +49,9 @@
 #                                      broker (after a ZooKeeper restart)
 #   cl_isr_size_is TOPIC SIZE          every running broker reports each
 #                                      partition of TOPIC with an ISR of SIZE
+#   cl_topic_gone TOPIC                every running broker answers TOPIC
+#                                      unknown and no broker's log dirs hold
+#                                      a partition directory of it
 #   cl_non_controller                  a running broker that is not the
 #                                      controller (after cl_stable)
 #   cl_replica_dirs TOPIC P            ids of the brokers (running or not)
@@ -257,6 +260,15 @@ cl_wait_stable()
         sleep 0.1
     done
     gr_note "brokers $(cl_live) registered, controller $CL_CONTROLLER"
+}
+
+cl_topic_gone() # TOPIC (3: UNKNOWN_TOPIC_OR_PARTITION)
+{
+    local i
+    for i in $(cl_live); do
+        [ "$(cl_state "$i" leaders "$1" 2>/dev/null)" = "error 3" ] || return 1
+    done
+    [ -z "$(ls -d "$GR_TMP"/b*/logs/"$1"-* 2>/dev/null | grep -E "/$1-[0-9]+\$")" ]
 }
 
 cl_isr_size_is()
