@@ -97,6 +97,7 @@ void ctl_topic_free(gr_ctl_topic_t *t)
         free(t->partitions[i].replicas);
         ctl_reassign_clear(&t->partitions[i]);
         free(t->partitions[i].dropping);
+        free(t->partitions[i].stop_state);
         gr_zk_partition_state_free(&t->partitions[i].state);
     }
     free(t->partitions);

@@ -47,10 +47,11 @@ typedef struct gr_ctl_partition {
     bool has_state;
     gr_zk_partition_state_t state;
     int32_t zk_version;
-    bool writing;   /* a state write is in flight */
-    bool changed;   /* state changed since brokers were last told */
-    bool stop_sent; /* deletion: StopReplica in flight */
-    bool stopped;   /* deletion: the replica answered StopReplica */
+    bool writing; /* a state write is in flight */
+    bool changed; /* state changed since brokers were last told */
+    /* Deletion: per replica position, CTL_STOP_SENT (StopReplica in flight)
+     * or CTL_STOP_DONE (answered); malloc'd on first use. */
+    uint8_t *stop_state;
     /* Reassignment (controller_reassign.c): replicas is then the target
      * followed by the original replicas not in it. */
     int32_t *adding; /* target minus original, malloc'd (NULL when none) */

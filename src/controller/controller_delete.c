@@ -14,11 +14,15 @@
 #include "controller/controller_int.h"
 #include "metadata/store.h"
 
+/* Whether every replica of every partition answered StopReplica. */
 static bool all_stopped(const gr_ctl_topic_t *t)
 {
-    for (int32_t i = 0; i < t->partition_count; i++)
-        if (!t->partitions[i].stopped && t->partitions[i].replica_count > 0)
-            return false;
+    for (int32_t i = 0; i < t->partition_count; i++) {
+        const gr_ctl_partition_t *p = &t->partitions[i];
+        for (int32_t r = 0; r < p->replica_count; r++)
+            if (!p->stop_state || p->stop_state[r] != CTL_STOP_DONE)
+                return false;
+    }
     return true;
 }
 

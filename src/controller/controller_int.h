@@ -108,6 +108,18 @@ static inline int32_t ctl_ids_minus(const int32_t *a, int32_t an, const int32_t 
     return n;
 }
 
+/* A replica's deletion progress (gr_ctl_partition_t.stop_state). */
+#define CTL_STOP_SENT 1
+#define CTL_STOP_DONE 2
+/* The position of id in p's replicas, or -1. */
+static inline int32_t ctl_replica_position(const gr_ctl_partition_t *p, int32_t id)
+{
+    for (int32_t i = 0; i < p->replica_count; i++)
+        if (p->replicas[i] == id)
+            return i;
+    return -1;
+}
+
 /* Whether p is being reassigned (has replicas being added or removed). */
 static inline bool ctl_reassigning(const gr_ctl_partition_t *p)
 {

@@ -261,6 +261,8 @@ static int topic_set_assignment(gr_ctl_topic_t *t, gr_zk_assignment_t *a)
     for (int32_t i = 0; i < a->partition_count; i++) {
         gr_ctl_partition_t *p = &t->partitions[i];
         free(p->replicas);
+        free(p->stop_state); /* positions of the old list */
+        p->stop_state = NULL;
         p->replicas = a->replicas[i];
         p->replica_count = a->replica_counts[i];
         a->replicas[i] = NULL;

@@ -296,7 +296,7 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
 
 /* ---- StopReplica ------------------------------------------------------------------------ */
 
-/* The broker answered (or not) for every partition sent with stop_sent. */
+/* The broker answered (or not) for every partition sent to it (CTL_STOP_SENT at its position). */
 static void on_stop_replica(void *opaque, int rc, const void *response)
 {
     ctl_op_t *op = opaque;
@@ -308,10 +308,10 @@ static void on_stop_replica(void *opaque, int rc, const void *response)
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next) {
         for (int32_t i = 0; t->deleting && i < t->partition_count; i++) {
             gr_ctl_partition_t *p = &t->partitions[i];
-            if (!p->stop_sent || !is_replica(p, op->broker_id))
+            int32_t at = ctl_replica_position(p, op->broker_id);
+            if (at < 0 || !p->stop_state || !(p->stop_state[at] & CTL_STOP_SENT))
                 continue;
-            p->stop_sent = false;
-            p->stopped = ok;
+            p->stop_state[at] = ok ? CTL_STOP_DONE : 0;
         }
     }
     if (!ok)
@@ -351,15 +351,18 @@ void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br)
             break;
         for (int32_t i = 0; i < t->partition_count; i++) {
             gr_ctl_partition_t *p = &t->partitions[i];
-            if (p->stopped || p->stop_sent || !is_replica(p, br->node.id))
-                continue;
+            int32_t at = ctl_replica_position(p, br->node.id);
+            if (at >= 0 && !p->stop_state)
+                p->stop_state = calloc((size_t)p->replica_count, sizeof *p->stop_state);
+            if (at < 0 || !p->stop_state || p->stop_state[at])
+                continue; /* not a replica here, sent or done (or no memory: next round) */
             gr_stop_replica_request_stop_replica_partition_state_t *ps =
                 &ts->partition_states[ts->partition_states_count++];
             gr_stop_replica_request_stop_replica_partition_state_init(ps);
             ps->partition_index = i;
             ps->leader_epoch = LEADER_EPOCH_DURING_DELETE;
             ps->delete_partition = true;
-            p->stop_sent = true;
+            p->stop_state[at] = CTL_STOP_SENT;
         }
         partitions += ts->partition_states_count;
         if (ts->partition_states_count > 0)
