@@ -1,6 +1,7 @@
 # Admin tool starts or cancels moving partition replicas between brokers.
 
 api 45 AlterPartitionReassignments
+serve 0 gr_handle_alter_partition_reassignments
 request AlterPartitionReassignmentsRequest versions 0 flexible 0+
   TimeoutMs int32 0+ default=60000 -- time limit in ms
   Topics []ReassignableTopic 0+ -- reassignments grouped by topic

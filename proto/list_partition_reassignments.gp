@@ -1,6 +1,7 @@
 # Admin tool lists replica reassignments still in progress.
 
 api 46 ListPartitionReassignments
+serve 0 gr_handle_list_partition_reassignments
 request ListPartitionReassignmentsRequest versions 0 flexible 0+
   TimeoutMs int32 0+ default=60000 -- time limit in ms
   Topics []ListPartitionReassignmentsTopics 0+ nullable=0+ default=null -- topics to list, null for all

@@ -95,6 +95,8 @@ void ctl_topic_free(gr_ctl_topic_t *t)
 {
     for (int32_t i = 0; i < t->partition_count; i++) {
         free(t->partitions[i].replicas);
+        ctl_reassign_clear(&t->partitions[i]);
+        free(t->partitions[i].dropping);
         gr_zk_partition_state_free(&t->partitions[i].state);
     }
     free(t->partitions);
@@ -156,11 +158,14 @@ static void reconcile(gr_controller_t *c)
     }
     ctl_elect_all(c);
     ctl_elections_progress(c);
+    ctl_reassign_progress(c);
     if (c->writes_pending > 0)
         return;
     broadcast(c);
     ctl_shutdown_progress(c);
     ctl_elections_report(c);
+    ctl_reassign_report(c);
+    ctl_zk_reassign_progress(c);
     ctl_delete_progress(c);
 }
 
@@ -183,6 +188,7 @@ static void start_loading(gr_controller_t *c)
     ctl_load_brokers(c);
     ctl_load_topics(c);
     ctl_load_deletions(c);
+    ctl_load_zk_reassign(c);
 }
 
 static void bump_epoch(gr_controller_t *c);
@@ -272,6 +278,8 @@ static void drop_state(gr_controller_t *c)
     ctl_rebalance_stop(c);
     ctl_shutdown_drop(c);
     ctl_elections_drop(c);
+    ctl_reassign_drop(c);
+    ctl_zk_reassign_drop(c);
     ctl_local_drop(c);
     for (size_t i = 0; i < c->broker_count; i++) {
         ctl_broker_drop_peer(&c->brokers[i]);

@@ -51,6 +51,15 @@ typedef struct gr_ctl_partition {
     bool changed;   /* state changed since brokers were last told */
     bool stop_sent; /* deletion: StopReplica in flight */
     bool stopped;   /* deletion: the replica answered StopReplica */
+    /* Reassignment (controller_reassign.c): replicas is then the target
+     * followed by the original replicas not in it. */
+    int32_t *adding; /* target minus original, malloc'd (NULL when none) */
+    int32_t adding_count;
+    int32_t *removing; /* original minus target */
+    int32_t removing_count;
+    bool reassign_bump; /* the new replica set is saved: leader epoch + 1 owed */
+    int32_t *dropping;  /* replicas left out: StopReplica with deletion owed */
+    int32_t dropping_count;
 } gr_ctl_partition_t;
 
 typedef struct gr_ctl_topic {
@@ -59,8 +68,13 @@ typedef struct gr_ctl_topic {
     int32_t partition_count;
     gr_ctl_partition_t *partitions;
     bool deleting;
-    bool znodes_deleting; /* deletion done on brokers, nodes being removed */
-    bool seen;            /* present in the latest /brokers/topics listing */
+    bool znodes_deleting;       /* deletion done on brokers, nodes being removed */
+    bool seen;                  /* present in the latest /brokers/topics listing */
+    int32_t assignment_version; /* of /brokers/topics/T, as read or written */
+    /* Replica-set edits (reassignments) are numbered; saved: the last one in
+     * the node, or dropped by a failed write (the node is read again). */
+    uint64_t edits, saved;
+    bool assignment_writing;
     struct gr_ctl_topic *next;
 } gr_ctl_topic_t;
 
@@ -74,6 +88,8 @@ typedef struct gr_ctl_broker {
 
 typedef struct ctl_shutdown_wait ctl_shutdown_wait_t;
 typedef struct ctl_election ctl_election_t;
+typedef struct ctl_reassign ctl_reassign_t;
+typedef struct ctl_zk_reassign ctl_zk_reassign_t;
 
 typedef struct gr_controller {
     gr_broker_t *b;
@@ -94,6 +110,8 @@ typedef struct gr_controller {
     ctl_shutdown_wait_t *shutdown_waits; /* ControlledShutdown requests being served */
     ctl_election_t *elections;           /* leader elections asked for, oldest first */
     ev_timer rebalance;                  /* the preferred-leader check (auto.leader.rebalance) */
+    ctl_reassign_t *reassigns;           /* AlterPartitionReassignments waiting, oldest first */
+    ctl_zk_reassign_t *zk_reassign;      /* partitions /admin/reassign_partitions asked for */
 } gr_controller_t;
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);
@@ -168,6 +186,33 @@ typedef void gr_controller_elect_done_fn(void *opaque, const gr_election_result_
                                          int32_t count);
 int gr_controller_elect_leaders(gr_controller_t *c, int8_t type, const gr_ctl_partition_ref_t *asks,
                                 int32_t count, gr_controller_elect_done_fn *done, void *opaque);
+
+/*
+ * AlterPartitionReassignments (controller_reassign.c): moves each asked
+ * partition to its target replicas (count ids), or cancels its reassignment
+ * (target NULL: back to the original replicas). done runs once every
+ * partition's new replica set is saved in the store or refused: NONE,
+ * UNKNOWN_TOPIC_OR_PARTITION, INVALID_REPLICA_ASSIGNMENT (empty, repeated or
+ * unregistered brokers), NO_REASSIGNMENT_IN_PROGRESS (cancel with none),
+ * NOT_CONTROLLER, UNKNOWN_SERVER_ERROR (the save lost a race); the moves go
+ * on after. Returns 0 or a Kafka error for the whole request (done never
+ * runs). Results live only during the call.
+ */
+typedef struct gr_reassign_ask {
+    gr_ctl_partition_ref_t partition;
+    const int32_t *target; /* NULL: cancel */
+    int32_t count;
+} gr_reassign_ask_t;
+typedef void gr_controller_reassign_done_fn(void *opaque, const gr_election_result_t *results,
+                                            int32_t count);
+int gr_controller_reassign(gr_controller_t *c, const gr_reassign_ask_t *asks, int32_t count,
+                           gr_controller_reassign_done_fn *done, void *opaque);
+
+/* Calls fn for each partition being reassigned (ListPartitionReassignments); NOT_CONTROLLER or 0.
+ */
+typedef void gr_controller_reassigning_fn(void *opaque, const gr_ctl_topic_t *t, int32_t index);
+int gr_controller_list_reassignments(gr_controller_t *c, gr_controller_reassigning_fn *fn,
+                                     void *opaque);
 
 /* The live broker ids the controller knows (for assignments), or NULL when inactive. */
 const gr_ctl_broker_t *gr_controller_brokers(const gr_controller_t *c, size_t *count /* out */);

@@ -39,6 +39,7 @@ void ctl_load_brokers(gr_controller_t *c);
 void ctl_load_topics(gr_controller_t *c);
 void ctl_load_deletions(gr_controller_t *c);
 void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index);
+void ctl_load_assignment(gr_controller_t *c, const char *name);
 
 /* controller_send.c */
 void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full);
@@ -86,6 +87,40 @@ void ctl_elections_drop(gr_controller_t *c);
 /* controller_rebalance.c: the preferred-leader check, every leader.imbalance.check.interval. */
 void ctl_rebalance_start(gr_controller_t *c);
 void ctl_rebalance_stop(gr_controller_t *c);
+
+/* Whether p is being reassigned (has replicas being added or removed). */
+static inline bool ctl_reassigning(const gr_ctl_partition_t *p)
+{
+    return p->adding_count > 0 || p->removing_count > 0;
+}
+
+/* controller_reassign.c: saves edited assignments, bumps epochs, completes moves. */
+void ctl_reassign_progress(gr_controller_t *c);
+/* Once writes ended and brokers were told: StopReplica to dropped replicas, answers. */
+void ctl_reassign_report(gr_controller_t *c);
+/* Answers waiting requests NOT_CONTROLLER and forgets the /admin/reassign_partitions work. */
+void ctl_reassign_drop(gr_controller_t *c);
+/* Frees a partition's reassignment lists. */
+void ctl_reassign_clear(gr_ctl_partition_t *p);
+/*
+ * Edits t's partition index towards target (count ids, checked by the
+ * caller): see controller_reassign.c. 0 with *edit, the edit number whose
+ * save carries it (t->saved reaching it), or -ENOMEM.
+ */
+int ctl_reassign_start(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index, const int32_t *target,
+                       int32_t count, uint64_t *edit /* out */);
+/* NONE, or why target (count ids) cannot be a replica set. */
+int16_t ctl_reassign_check(gr_controller_t *c, const int32_t *target, int32_t count);
+
+/* controller_reassign_zk.c: /admin/reassign_partitions (older tools' requests). */
+void ctl_load_zk_reassign(gr_controller_t *c);
+/* Partitions of it done: rewritten without them, deleted once empty. */
+void ctl_zk_reassign_progress(gr_controller_t *c);
+void ctl_zk_reassign_drop(gr_controller_t *c);
+
+/* controller_send.c: StopReplica with deletion of one partition to br (answer only logged). */
+void ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic,
+                           int32_t index);
 
 /* controller_delete.c */
 void ctl_delete_progress(gr_controller_t *c);

@@ -236,17 +236,16 @@ void ctl_load_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index)
 
 /* ---- topic assignments --------------------------------------------------------------- */
 
-static void load_assignment(gr_controller_t *c, const char *name);
-
 static void on_assignment_watch(void *opaque, gr_store_event_t event, const char *path)
 {
     gr_controller_t *c = opaque;
     const char *name = strrchr(path, '/');
     if (c->active && name && event != GR_STORE_EVENT_DELETED)
-        load_assignment(c, name + 1);
+        ctl_load_assignment(c, name + 1);
 }
 
-/* Takes the assignment's replica lists; grows the topic (partitions never shrink). */
+/* Takes the assignment's replica lists (and reassignments); grows the topic (partitions never
+ * shrink). */
 static int topic_set_assignment(gr_ctl_topic_t *t, gr_zk_assignment_t *a)
 {
     if (a->partition_count > t->partition_count) {
@@ -260,10 +259,20 @@ static int topic_set_assignment(gr_ctl_topic_t *t, gr_zk_assignment_t *a)
         t->partition_count = a->partition_count;
     }
     for (int32_t i = 0; i < a->partition_count; i++) {
-        free(t->partitions[i].replicas);
-        t->partitions[i].replicas = a->replicas[i];
-        t->partitions[i].replica_count = a->replica_counts[i];
+        gr_ctl_partition_t *p = &t->partitions[i];
+        free(p->replicas);
+        p->replicas = a->replicas[i];
+        p->replica_count = a->replica_counts[i];
         a->replicas[i] = NULL;
+        ctl_reassign_clear(p);
+        if (a->adding) {
+            p->adding = a->adding[i];
+            p->adding_count = a->adding_counts[i];
+            a->adding[i] = NULL;
+            p->removing = a->removing[i];
+            p->removing_count = a->removing_counts[i];
+            a->removing[i] = NULL;
+        }
     }
     if (a->has_id)
         t->id = a->id;
@@ -317,7 +326,10 @@ static void on_assignment(void *opaque, int rc, const void *data, size_t len,
     gr_ctl_topic_t *t = ctl_topic_find(c, op->name);
     c->reads_pending--;
     gr_zk_assignment_t a;
-    if (t && rc == GR_STORE_OK && gr_zk_parse_assignment(data, len, &a) == 0) {
+    if (t && rc == GR_STORE_OK && (t->assignment_writing || t->edits > t->saved)) {
+        /* Read before our own write: its watch reads again once it is in. */
+    } else if (t && rc == GR_STORE_OK && gr_zk_parse_assignment(data, len, &a) == 0) {
+        t->assignment_version = stat->version;
         if (!a.has_id)
             assign_topic_id(c, op->name, &a, stat->version);
         if (topic_set_assignment(t, &a) == 0)
@@ -332,7 +344,7 @@ static void on_assignment(void *opaque, int rc, const void *data, size_t len,
     ctl_kick(c);
 }
 
-static void load_assignment(gr_controller_t *c, const char *name)
+void ctl_load_assignment(gr_controller_t *c, const char *name)
 {
     ctl_op_t *op = ctl_op_new(c);
     if (!op)
@@ -368,7 +380,7 @@ static void on_topic_names(void *opaque, int rc, const char *const *names, size_
             }
             t->next = c->topics;
             c->topics = t;
-            load_assignment(c, t->name);
+            ctl_load_assignment(c, t->name);
         }
         if (t)
             t->seen = true;

@@ -32,7 +32,7 @@ static bool in_isr(const gr_ctl_partition_t *p, int32_t id)
 static bool led_elsewhere(const gr_ctl_partition_t *p, int32_t broker)
 {
     return p->has_state && p->replica_count > 0 && p->replicas[0] == broker &&
-           p->state.leader != broker;
+           p->state.leader != broker && !ctl_reassigning(p); /* Kafka skips moving ones */
 }
 
 /* The partitions to give back to broker (into out when not NULL), if it is over the limit. */

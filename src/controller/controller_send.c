@@ -132,6 +132,10 @@ static void fill_leader_and_isr_state(gr_controller_t *c, const gr_ctl_partition
     s->partition_epoch = p->zk_version;
     s->replicas = p->replicas;
     s->replicas_count = p->replica_count;
+    s->adding_replicas = p->adding;
+    s->adding_replicas_count = p->adding_count;
+    s->removing_replicas = p->removing;
+    s->removing_replicas_count = p->removing_count;
 }
 
 static bool leader_and_isr_wanted(const gr_ctl_partition_t *p, int32_t broker, bool full)
@@ -372,4 +376,52 @@ void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br)
         }
     }
     gr_arena_fini(&arena);
+}
+
+static void on_stop_dropped(void *opaque, int rc, const void *response)
+{
+    ctl_op_t *op = opaque;
+    const gr_stop_replica_response_t *r = response;
+    int16_t err = rc == 0 ? r->error_code : GR_KERR_NONE;
+    for (int32_t i = 0; rc == 0 && !err && i < r->partition_errors_count; i++)
+        err = r->partition_errors[i].error_code;
+    if (ctl_op_current(op)) {
+        if (rc || err)
+            gr_logf(&op->c->b->log, GR_LOG_WARN, "controller",
+                    "deleting the replica of %s-%d on broker %d failed: %s", op->name, op->index,
+                    op->broker_id, rc ? strerror(-rc) : gr_kerr_name(err));
+        free(op);
+    }
+}
+
+void ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic,
+                           int32_t index)
+{
+    gr_stop_replica_request_stop_replica_partition_state_t ps;
+    gr_stop_replica_request_stop_replica_partition_state_init(&ps);
+    ps.partition_index = index;
+    ps.leader_epoch = LEADER_EPOCH_DURING_DELETE;
+    ps.delete_partition = true;
+    gr_stop_replica_request_stop_replica_topic_state_t ts;
+    gr_stop_replica_request_stop_replica_topic_state_init(&ts);
+    ts.topic_name = str_of(topic);
+    ts.partition_states = &ps;
+    ts.partition_states_count = 1;
+    gr_stop_replica_request_t req;
+    gr_stop_replica_request_init(&req);
+    req.controller_id = c->b->config.broker_id;
+    req.controller_epoch = c->epoch;
+    req.broker_epoch = br->czxid;
+    req.topic_states = &ts;
+    req.topic_states_count = 1;
+    ctl_op_t *op = ctl_op_new(c);
+    if (!op)
+        return;
+    op->broker_id = br->node.id;
+    op->index = index;
+    snprintf(op->name, sizeof op->name, "%s", topic);
+    gr_logf(&c->b->log, GR_LOG_INFO, "controller", "%s-%d: deleting the replica on broker %d",
+            topic, index, br->node.id);
+    if (deliver(c, br, GR_API_STOP_REPLICA, STOP_REPLICA_VERSION, &req, on_stop_dropped, op) != 0)
+        free(op);
 }

@@ -251,6 +251,8 @@ static gr_kerr_t grow_assignment(admin_op_t *op, gr_zk_assignment_t *a, int32_t 
         return GR_KERR_INVALID_PARTITIONS;
     if (old == 0 || a->replica_counts[0] <= 0)
         return GR_KERR_UNKNOWN_SERVER_ERROR; /* the stored assignment has no partition 0 */
+    if (gr_zk_assignment_reassigning(a))
+        return GR_KERR_REASSIGNMENT_IN_PROGRESS; /* as Kafka: the layout is moving */
     gr_kerr_t err = new_replicas(op, a);
     if (err)
         return err;

@@ -3,12 +3,14 @@
  * ElectLeaders (v0-2; v0 is always a preferred election), served by the
  * active controller (NOT_CONTROLLER elsewhere, for the whole request from
  * v1): the partitions go to gr_controller_elect_leaders and the response
- * waits for the state writes. An unknown election type is INVALID_REQUEST.
+ * waits for the state writes, or answers REQUEST_TIMED_OUT at timeout_ms.
+ * An unknown election type is INVALID_REQUEST.
  * Asked for every partition (null), the answer leaves out those that
  * needed no election, as Kafka does.
  *
  * Runs on: loop thread.
  */
+#include <ev.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,9 +23,15 @@
 #include "handlers/request.h"
 
 typedef struct elect_call {
-    gr_request_t *req; /* NULL once the connection closed */
-    bool all;          /* asked for every partition */
+    gr_request_t *req; /* NULL once answered early (timeout) or the connection closed */
+    struct ev_loop *loop;
+    bool all;                           /* asked for every partition */
+    const gr_ctl_partition_ref_t *refs; /* what was asked, in the request's arena */
+    int32_t count;
+    ev_timer timeout; /* timeout_ms: REQUEST_TIMED_OUT for what is not decided */
 } elect_call_t;
+
+#define MS_PER_SEC 1000.0
 
 typedef gr_elect_leaders_response_replica_election_result_t topic_result_t;
 typedef gr_elect_leaders_response_partition_result_t partition_result_t;
@@ -90,6 +98,7 @@ static void on_elected(void *opaque, const gr_election_result_t *results, int32_
 {
     elect_call_t *call = opaque;
     gr_request_t *req = call->req;
+    ev_timer_stop(call->loop, &call->timeout);
     if (req) {
         gr_elect_leaders_response_t resp;
         gr_elect_leaders_response_init(&resp);
@@ -105,7 +114,27 @@ static void on_cancel(gr_resp_slot_t *slot, void *arg)
 {
     (void)slot;
     elect_call_t *call = arg;
+    ev_timer_stop(call->loop, &call->timeout);
     call->req = NULL; /* the election still ends, and frees the call */
+}
+
+/* Every asked partition REQUEST_TIMED_OUT (the writes go on; their outcome is dropped). */
+static void on_timeout(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    elect_call_t *call = t->data;
+    gr_request_t *req = call->req;
+    call->req = NULL;
+    gr_election_result_t *results = gr_request_alloc_array(req, call->count + 1, sizeof *results);
+    gr_elect_leaders_response_t resp;
+    gr_elect_leaders_response_init(&resp);
+    for (int32_t i = 0; results && i < call->count; i++)
+        results[i] = (gr_election_result_t){call->refs[i], GR_KERR_REQUEST_TIMED_OUT};
+    if (!results || fill_topics(req, call, results, call->count, &resp))
+        gr_request_fail(req, "out of memory");
+    else
+        gr_request_respond(req, &resp);
 }
 
 /* The asked partitions, flattened in request order (NULL with *count 0 when none). */
@@ -170,11 +199,18 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
         return;
     }
     call->req = req;
+    call->loop = b->loop;
     call->all = all;
+    call->refs = refs;
+    call->count = count;
+    ev_timer_init(&call->timeout, on_timeout,
+                  (double)(in.timeout_ms > 0 ? in.timeout_ms : 0) / MS_PER_SEC, 0.);
+    call->timeout.data = call;
     int rc = gr_controller_elect_leaders(&b->zk->controller, type, refs, count, on_elected, call);
     if (rc != GR_KERR_NONE) {
         free(call);
         return respond_error(req, (int16_t)rc);
     }
     gr_resp_slot_defer(req->slot, on_cancel, call);
+    ev_timer_start(b->loop, &call->timeout);
 }

@@ -30,6 +30,8 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req);
 void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req);
+void gr_handle_alter_partition_reassignments(gr_broker_t *b, gr_request_t *req);
+void gr_handle_list_partition_reassignments(gr_broker_t *b, gr_request_t *req);
 void gr_handle_alter_partition(gr_broker_t *b, gr_request_t *req);
 void gr_handle_controlled_shutdown(gr_broker_t *b, gr_request_t *req);
 void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req);

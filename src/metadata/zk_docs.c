@@ -228,6 +228,30 @@ void gr_zk_partition_state_free(gr_zk_partition_state_t *s)
     s->isr_count = 0;
 }
 
+/* {"<partition>":[ids],...} for the partitions with a non-empty list (lists may be NULL). */
+static void partition_lists(gr_zk_json_writer_t *w, int32_t partitions, int32_t *const *lists,
+                            const int32_t *counts)
+{
+    char key[16];
+    gr_zk_json_object_begin(w);
+    for (int32_t i = 0; lists && i < partitions; i++) {
+        if (counts[i] <= 0)
+            continue;
+        snprintf(key, sizeof key, "%" PRId32, i);
+        gr_zk_json_key(w, key);
+        int_array(w, lists[i], counts[i]);
+    }
+    gr_zk_json_object_end(w);
+}
+
+bool gr_zk_assignment_reassigning(const gr_zk_assignment_t *a)
+{
+    for (int32_t i = 0; a->adding && i < a->partition_count; i++)
+        if (a->adding_counts[i] > 0 || a->removing_counts[i] > 0)
+            return true;
+    return false;
+}
+
 int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
 {
     char key[16];
@@ -245,11 +269,9 @@ int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
     gr_uuid_format(a->id, id);
     gr_zk_json_string(w, id);
     gr_zk_json_key(w, "adding_replicas");
-    gr_zk_json_object_begin(w);
-    gr_zk_json_object_end(w);
+    partition_lists(w, a->partition_count, a->adding, a->adding_counts);
     gr_zk_json_key(w, "removing_replicas");
-    gr_zk_json_object_begin(w);
-    gr_zk_json_object_end(w);
+    partition_lists(w, a->partition_count, a->removing, a->removing_counts);
     gr_zk_json_key(w, "version");
     gr_zk_json_int(w, ASSIGNMENT_JSON_VERSION);
     gr_zk_json_object_end(w);
@@ -258,10 +280,20 @@ int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a)
 
 void gr_zk_assignment_free(gr_zk_assignment_t *a)
 {
-    for (int32_t i = 0; a->replicas && i < a->partition_count; i++)
-        free(a->replicas[i]);
+    for (int32_t i = 0; i < a->partition_count; i++) {
+        if (a->replicas)
+            free(a->replicas[i]);
+        if (a->adding)
+            free(a->adding[i]);
+        if (a->removing)
+            free(a->removing[i]);
+    }
     free(a->replicas);
     free(a->replica_counts);
+    free(a->adding);
+    free(a->adding_counts);
+    free(a->removing);
+    free(a->removing_counts);
     memset(a, 0, sizeof *a);
 }
 
@@ -276,6 +308,63 @@ static int partition_key(const char *key, size_t count, size_t *index)
         return -EINVAL;
     *index = (size_t)v;
     return 0;
+}
+
+/*
+ * Reads an adding_replicas or removing_replicas object (absent, null or
+ * empty: none) into per-partition lists, allocated only when one is given.
+ */
+static int parse_partition_lists(const gr_zk_json_t *v, int32_t partitions, int32_t ***lists,
+                                 int32_t **counts)
+{
+    if (!v || v->type == GR_ZK_JSON_NULL || (v->type == GR_ZK_JSON_OBJECT && v->count == 0))
+        return 0;
+    if (v->type != GR_ZK_JSON_OBJECT || v->count > (size_t)partitions)
+        return -EINVAL;
+    *lists = calloc((size_t)partitions, sizeof **lists);
+    *counts = calloc((size_t)partitions, sizeof **counts);
+    if (!*lists || !*counts)
+        return -ENOMEM;
+    for (size_t i = 0; i < v->count; i++) {
+        size_t index = 0;
+        int rc = partition_key(v->keys[i], (size_t)partitions, &index);
+        if (rc == 0 && (*lists)[index])
+            rc = -EINVAL;
+        if (rc == 0)
+            rc = parse_int_array(v->items[i], &(*lists)[index], &(*counts)[index]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Both lists or neither: a writer that sets one side leaves the other empty. */
+static int parse_reassignment(const gr_zk_json_t *doc, gr_zk_assignment_t *out)
+{
+    int32_t **adding = NULL, **removing = NULL, *adding_counts = NULL, *removing_counts = NULL;
+    int32_t n = out->partition_count;
+    int rc =
+        parse_partition_lists(gr_zk_json_find(doc, "adding_replicas"), n, &adding, &adding_counts);
+    if (rc == 0)
+        rc = parse_partition_lists(gr_zk_json_find(doc, "removing_replicas"), n, &removing,
+                                   &removing_counts);
+    if (rc == 0 && (adding || removing)) {
+        if (!adding) {
+            adding = calloc((size_t)n, sizeof *adding);
+            adding_counts = calloc((size_t)n, sizeof *adding_counts);
+        }
+        if (!removing) {
+            removing = calloc((size_t)n, sizeof *removing);
+            removing_counts = calloc((size_t)n, sizeof *removing_counts);
+        }
+        if (!adding || !adding_counts || !removing || !removing_counts)
+            rc = -ENOMEM;
+    }
+    out->adding = adding;
+    out->adding_counts = adding_counts;
+    out->removing = removing;
+    out->removing_counts = removing_counts;
+    return rc;
 }
 
 static int parse_assignment_doc(const gr_zk_json_t *doc, gr_zk_assignment_t *out)
@@ -306,7 +395,7 @@ static int parse_assignment_doc(const gr_zk_json_t *doc, gr_zk_assignment_t *out
     } else if (id && id->type != GR_ZK_JSON_NULL) {
         return -EINVAL;
     }
-    return 0;
+    return parse_reassignment(doc, out);
 }
 
 int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out)
@@ -319,6 +408,56 @@ int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out
     gr_zk_json_free(doc);
     if (rc)
         gr_zk_assignment_free(out);
+    return rc;
+}
+
+void gr_zk_moves_free(gr_zk_move_t *moves, int32_t count)
+{
+    for (int32_t i = 0; moves && i < count; i++) {
+        free(moves[i].topic);
+        free(moves[i].replicas);
+    }
+    free(moves);
+}
+
+static int parse_move(const gr_zk_json_t *v, gr_zk_move_t *out)
+{
+    if (!v || v->type != GR_ZK_JSON_OBJECT)
+        return -EINVAL;
+    const gr_zk_json_t *topic = gr_zk_json_find(v, "topic");
+    if (!topic || topic->type != GR_ZK_JSON_STRING || strlen(topic->string) != topic->string_len)
+        return -EINVAL;
+    int rc = json_int32(v, "partition", &out->partition);
+    if (rc == 0)
+        rc = parse_int_array(gr_zk_json_find(v, "replicas"), &out->replicas, &out->replica_count);
+    if (rc == 0 && !(out->topic = strdup(topic->string)))
+        rc = -ENOMEM;
+    return rc;
+}
+
+int gr_zk_parse_moves(const char *text, size_t len, gr_zk_move_t **moves, int32_t *count)
+{
+    gr_zk_json_t *doc = NULL;
+    *moves = NULL;
+    *count = 0;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *parts = gr_zk_json_find(doc, "partitions");
+    if (!parts || parts->type != GR_ZK_JSON_ARRAY || parts->count > INT32_MAX)
+        rc = -EINVAL;
+    else if (!(*moves = calloc(parts->count + 1, sizeof **moves)))
+        rc = -ENOMEM;
+    for (size_t i = 0; rc == 0 && i < parts->count; i++) {
+        rc = parse_move(parts->items[i], &(*moves)[i]);
+        *count = (int32_t)i + 1;
+    }
+    gr_zk_json_free(doc);
+    if (rc) {
+        gr_zk_moves_free(*moves, *count);
+        *moves = NULL;
+        *count = 0;
+    }
     return rc;
 }
 

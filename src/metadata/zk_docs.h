@@ -28,6 +28,7 @@
 #define GR_ZK_CONTROLLER_EPOCH     "/controller_epoch"
 #define GR_ZK_ADMIN_PATH           "/admin"
 #define GR_ZK_DELETE_TOPICS_PATH   "/admin/delete_topics"
+#define GR_ZK_REASSIGN_PATH        "/admin/reassign_partitions"
 #define GR_ZK_CONFIG_PATH          "/config"
 #define GR_ZK_CONFIG_TOPICS_PATH   "/config/topics"
 #define GR_ZK_CONFIG_BROKERS_PATH  "/config/brokers"
@@ -50,13 +51,24 @@ typedef struct gr_zk_partition_state {
     int32_t isr_count;
 } gr_zk_partition_state_t;
 
-/* A topic's assignment, /brokers/topics/T. */
+/*
+ * A topic's assignment, /brokers/topics/T. During a reassignment (KIP-455)
+ * a partition's replicas are the target's followed by the original ones
+ * not in it; adding holds those being added (target minus original),
+ * removing those to go (original minus target). adding and removing are
+ * NULL when no partition is being reassigned, else per partition (count 0:
+ * none).
+ */
 typedef struct gr_zk_assignment {
     gr_uuid_t id;
     bool has_id;
     int32_t partition_count;
     int32_t **replicas; /* per partition, malloc'd */
     int32_t *replica_counts;
+    int32_t **adding; /* per partition, malloc'd; NULL: none anywhere */
+    int32_t *adding_counts;
+    int32_t **removing;
+    int32_t *removing_counts;
 } gr_zk_assignment_t;
 
 /* /brokers/ids/N: the PLAINTEXT endpoint, host, port, rack, timestamp. */
@@ -75,8 +87,27 @@ int gr_zk_parse_partition_state(const char *text, size_t len, gr_zk_partition_st
 void gr_zk_partition_state_free(gr_zk_partition_state_t *s);
 
 int gr_zk_doc_assignment(gr_zk_json_writer_t *w, const gr_zk_assignment_t *a);
+/* Whether any partition of a is being reassigned (has adding or removing replicas). */
+bool gr_zk_assignment_reassigning(const gr_zk_assignment_t *a);
 int gr_zk_parse_assignment(const char *text, size_t len, gr_zk_assignment_t *out);
 void gr_zk_assignment_free(gr_zk_assignment_t *a);
+
+/* One partition's move asked in /admin/reassign_partitions. */
+typedef struct gr_zk_move {
+    char *topic; /* malloc'd */
+    int32_t partition;
+    int32_t *replicas; /* malloc'd */
+    int32_t replica_count;
+} gr_zk_move_t;
+
+/*
+ * /admin/reassign_partitions, as older kafka-reassign-partitions.sh writes it:
+ * {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]},...]}
+ * (log_dirs, if given, is not read). 0 with *moves (count of them, free with
+ * gr_zk_moves_free), -EINVAL or -ENOMEM.
+ */
+int gr_zk_parse_moves(const char *text, size_t len, gr_zk_move_t **moves, int32_t *count);
+void gr_zk_moves_free(gr_zk_move_t *moves, int32_t count);
 
 /* /config/topics/T: {"version":1,"config":{"<key>":"<value>",...}} from count key/value pairs. */
 int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count);
