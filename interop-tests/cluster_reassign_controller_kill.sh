@@ -8,9 +8,10 @@
 # lists ck-0 with replicas F,C,O, adding F,C, removing O, the assignment
 # znode says the same, and C and O report replicas F,C,O in Metadata. Then
 # C gets SIGKILL and F is thawed; once C's session expires, O or F becomes
-# controller (a larger controller epoch) and must finish the reassignment
-# from the adding/removing replicas in the topic znode; C is started again
-# on its log dirs (an adding replica still to catch up). At the end every
+# controller (a larger controller epoch) and must take the reassignment
+# over from the adding/removing replicas in the topic znode: it lists it
+# as in progress (C, a target replica, is down); C is started again on its
+# log dirs, and the new controller completes the move. At the end every
 # broker reports replicas F,C with ISR {F,C} and a leader among them,
 # nothing is listed, the znode has no adding or removing replicas, O's
 # directory is deleted, F and C hold the same bytes, and seq_verify finds
