@@ -16,6 +16,9 @@
 #    replicas, broker 0's directory for mv-0 is deleted, the two new
 #    replicas hold the same bytes, seq_verify finds every acknowledged record
 #    at its offset, and the partition takes records at the next offset;
+#    reordered to [2,1] it keeps its leader and its directories;
+#  - one request for three partitions: the valid move is carried out, a
+#    duplicate id and an unknown topic are refused, each on its own;
 #  - topic legacy on [1,0] moved to [2,1] by writing
 #    /admin/reassign_partitions as the old kafka-reassign-partitions.sh did:
 #    the controller completes it and deletes the znode; the leader, 1, is in
@@ -27,7 +30,7 @@ if ! command -v node >/dev/null || [ ! -d "$GR_INTEROP_DIR/node_modules/kafkajs"
     gr_note "skipped: node or interop-tests/node_modules/kafkajs missing (run ci/install-node-deps.sh)"
     exit 77
 fi
-UNKNOWN=3 NOT_CONTROLLER=41 NO_REASSIGNMENT=85
+UNKNOWN=3 INVALID_ASSIGNMENT=39 NOT_CONTROLLER=41 NO_REASSIGNMENT=85
 N=${SEQ_N:-3000}
 LEGACY_N=${LEGACY_N:-1000}
 MOVE_WAIT_S=${MOVE_WAIT_S:-120}
@@ -63,7 +66,7 @@ wait_partition() # TOPIC REPLICAS ISR LEADERS
         fi
         sleep 0.1
     done
-    gr_note "every broker reports $1-0: $(cl_state "$(cl_live | cut -d' ' -f1)" isr "$1") (PARTITION LEADER ISR REPLICAS)"
+    gr_note "every broker reports $1-0: $(cl_state "$(cl_live | cut -d' ' -f1)" isr "$1" | awk '$1 == 0') (PARTITION LEADER ISR REPLICAS)"
 }
 wait_dirs() # TOPIC BROKERS: only BROKERS ("1 2") hold a directory for TOPIC-0
 {
@@ -119,6 +122,26 @@ wait_in_sync mv 1 2
 verify_seqs mv "$N"
 leader=$(cl_state "$ctl" leaders mv | awk '$1 == 0 { print $2 }')
 expect "acks=all produce to mv-0 on its new leader $leader" "0 $N" "$(cl_state "$leader" produce mv 0 -1 5)"
+
+# The same brokers in another order: nothing to copy, only the order (the
+# preferred leader) changes; the leader stays, no directory goes.
+expect "reordering mv-0 to [2,1]" "top 0|mv 0 0" "$(raw "$ctl" alter mv:0=2,1 | paste -sd'|')"
+wait_partition mv 2,1 1,2 "$leader"
+expect "mv-0's assignment znode after the reorder" "2,1 - -" "$(cl_zk_assignment mv 0)"
+expect "nothing listed after the reorder" "top 0" "$(raw "$ctl" list)"
+expect "brokers holding mv-0 after the reorder" "1 2" "$(cl_replica_dirs mv 0)"
+
+# One request, several partitions: each has its own outcome, and the valid
+# one is carried out.
+expect "creating pair on [2]/[2]" 0 "$(cl_state "$ctl" create-assigned pair 2/2)"
+cl_wait_all_led pair 2
+expect "moving pair-0 to [0], pair-1 to [0,0], no-such-topic-0 to [1]" \
+    "top 0|no-such-topic 0 $UNKNOWN|pair 0 0|pair 1 $INVALID_ASSIGNMENT" \
+    "$(raw "$ctl" alter pair:0=0 pair:1=0,0 no-such-topic:0=1 | { read -r top; echo "$top"; LC_ALL=C sort; } | paste -sd'|')"
+wait_partition pair 0 0 0
+wait_dirs pair "0"
+expect "pair-1 unchanged" "1 2 2 2" "$(cl_state "$ctl" isr pair | awk '$1 == 1')"
+expect "nothing listed after moving pair-0" "top 0" "$(raw "$ctl" list)"
 
 # The legacy znode, as kafka-reassign-partitions.sh before KIP-455 wrote it.
 doc='{"version":1,"partitions":[{"topic":"legacy","partition":0,"replicas":[2,1]}]}'
