@@ -19,10 +19,12 @@
 #    reordered to [2,1] it keeps its leader and its directories;
 #  - one request for three partitions: the valid move is carried out, a
 #    duplicate id and an unknown topic are refused, each on its own;
-#  - topic legacy on [1,0] moved to [2,1] by writing
-#    /admin/reassign_partitions as the old kafka-reassign-partitions.sh did:
-#    the controller completes it and deletes the znode; the leader, 1, is in
-#    the target and stays; broker 0's directory is deleted.
+#  - /admin/reassign_partitions as the old kafka-reassign-partitions.sh
+#    wrote it: unreadable, or naming only an unknown topic, the controller
+#    deletes it; naming an unknown topic and topic legacy (on [1,0]) to
+#    [2,1], the controller leaves the first out, completes the move and
+#    deletes the znode; the leader, 1, is in the target and stays; broker
+#    0's directory is deleted.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
 cl_require
@@ -143,17 +145,29 @@ wait_dirs pair "0"
 expect "pair-1 unchanged" "1 2 2 2" "$(cl_state "$ctl" isr pair | awk '$1 == 1')"
 expect "nothing listed after moving pair-0" "top 0" "$(raw "$ctl" list)"
 
-# The legacy znode, as kafka-reassign-partitions.sh before KIP-455 wrote it.
-doc='{"version":1,"partitions":[{"topic":"legacy","partition":0,"replicas":[2,1]}]}'
-cl_zk create "$CL_ZK_CHROOT/admin/reassign_partitions" "$doc" >/dev/null ||
-    gr_fail "zkCli create /admin/reassign_partitions failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+# The legacy znode, as kafka-reassign-partitions.sh before KIP-455 wrote it:
+# one that cannot be read, then one naming only an unknown topic, are
+# deleted without moving anything; then legacy-0 and an unknown topic: the
+# unknown one is left out, legacy-0 is moved, and the znode deleted.
 # shellcheck disable=SC2317
 legacy_znode_gone()
 {
     local children
     children=$(cl_zk ls "$CL_ZK_CHROOT/admin" 2>/dev/null) && [[ $children == \[* ]] && ! grep -qw reassign_partitions <<<"$children"
 }
-gr_wait_until "$MOVE_WAIT_S" "/admin/reassign_partitions deleted by the controller" legacy_znode_gone
+legacy_znode() # JSON WHAT
+{
+    cl_zk create "$CL_ZK_CHROOT/admin/reassign_partitions" "$1" >/dev/null ||
+        gr_fail "zkCli create /admin/reassign_partitions failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+    gr_wait_until "$MOVE_WAIT_S" "/admin/reassign_partitions with $2 deleted by the controller" legacy_znode_gone
+    gr_note "/admin/reassign_partitions with $2 deleted by the controller"
+}
+gr_allow_log_errors 'reassign_partitions is unreadable'
+legacy_znode 'not-json' "an unreadable document"
+legacy_znode '{"version":1,"partitions":[{"topic":"no-such-topic","partition":0,"replicas":[1]}]}' "an unknown topic only"
+expect "nothing listed after the unknown-topic znode" "top 0" "$(raw "$ctl" list)"
+legacy_znode '{"version":1,"partitions":[{"topic":"no-such-topic","partition":0,"replicas":[1]},{"topic":"legacy","partition":0,"replicas":[2,1]}]}' \
+    "legacy-0 to [2,1] and an unknown topic"
 wait_partition legacy 2,1 1,2 1
 expect "legacy-0's assignment znode after the move" "2,1 - -" "$(cl_zk_assignment legacy 0)"
 expect "nothing listed after the legacy move" "top 0" "$(raw "$ctl" list)"
