@@ -190,7 +190,7 @@ int gr_controller_elect_leaders(gr_controller_t *c, int8_t type, const gr_ctl_pa
 /*
  * AlterPartitionReassignments (controller_reassign.c): moves each asked
  * partition to its target replicas (count ids), or cancels its reassignment
- * (target NULL: back to the original replicas). done runs once every
+ * (cancel: back to the original replicas). done runs once every
  * partition's new replica set is saved in the store or refused: NONE,
  * UNKNOWN_TOPIC_OR_PARTITION, INVALID_REPLICA_ASSIGNMENT (empty, repeated or
  * unregistered brokers), NO_REASSIGNMENT_IN_PROGRESS (cancel with none),
@@ -200,7 +200,8 @@ int gr_controller_elect_leaders(gr_controller_t *c, int8_t type, const gr_ctl_pa
  */
 typedef struct gr_reassign_ask {
     gr_ctl_partition_ref_t partition;
-    const int32_t *target; /* NULL: cancel */
+    bool cancel;           /* back to the original replicas (target unused) */
+    const int32_t *target; /* count ids (count 0: an empty list, refused) */
     int32_t count;
 } gr_reassign_ask_t;
 typedef void gr_controller_reassign_done_fn(void *opaque, const gr_election_result_t *results,

@@ -545,7 +545,7 @@ static void entry_start(gr_controller_t *c, reassign_entry_t *en, const gr_reass
     const int32_t *target = ask->target;
     int32_t count = ask->count;
     int32_t *original = NULL;
-    if (!target) {
+    if (ask->cancel) {
         if (!ctl_reassigning(p)) {
             en->error = GR_KERR_NO_REASSIGNMENT_IN_PROGRESS;
             return;

@@ -142,9 +142,8 @@ asked(gr_request_t *req, const gr_alter_partition_reassignments_request_t *in, i
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_alter_partition_reassignments_request_reassignable_partition_t *p =
                 &tin->partitions[i];
-            asks[(*count)++] = (gr_reassign_ask_t){{name, p->partition_index},
-                                                   p->replicas_null ? NULL : p->replicas,
-                                                   p->replicas_count};
+            asks[(*count)++] = (gr_reassign_ask_t){
+                {name, p->partition_index}, p->replicas_null, p->replicas, p->replicas_count};
         }
     }
     return asks;

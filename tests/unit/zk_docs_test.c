@@ -272,6 +272,103 @@ static void test_assignment_kafka_samples(void **state)
     gr_zk_assignment_free(&a);
 }
 
+/* A reassignment in progress survives a write and a read: a next controller resumes from it. */
+static void test_assignment_reassignment_round_trip(void **state)
+{
+    (void)state;
+    int32_t p0[] = {1, 2, 0}, p1[] = {1, 2};
+    int32_t a0[] = {1, 2}, r0[] = {0};
+    int32_t *replicas[] = {p0, p1}, *adding[] = {a0, NULL}, *removing[] = {r0, NULL};
+    int32_t counts[] = {3, 2}, adding_counts[] = {2, 0}, removing_counts[] = {1, 0};
+    gr_zk_assignment_t in = {.has_id = true,
+                             .partition_count = 2,
+                             .replicas = replicas,
+                             .replica_counts = counts,
+                             .adding = adding,
+                             .adding_counts = adding_counts,
+                             .removing = removing,
+                             .removing_counts = removing_counts};
+    assert_true(gr_zk_assignment_reassigning(&in));
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    assert_int_equal(gr_zk_doc_assignment(&w, &in), 0);
+    size_t len = 0;
+    const char *text = finish(&w, &len);
+    assert_non_null(strstr(text, "\"adding_replicas\":{\"0\":[1,2]}"));
+    assert_non_null(strstr(text, "\"removing_replicas\":{\"0\":[0]}"));
+    gr_zk_assignment_t out;
+    assert_int_equal(gr_zk_parse_assignment(text, len, &out), 0);
+    assert_true(gr_zk_assignment_reassigning(&out));
+    assert_int_equal(out.adding_counts[0], 2);
+    assert_memory_equal(out.adding[0], a0, sizeof a0);
+    assert_int_equal(out.removing_counts[0], 1);
+    assert_int_equal(out.removing[0][0], 0);
+    assert_int_equal(out.adding_counts[1], 0);
+    assert_int_equal(out.removing_counts[1], 0);
+    gr_zk_assignment_free(&out);
+    gr_zk_json_writer_fini(&w);
+
+    /* Empty objects (Kafka's idle document): nothing in progress. */
+    const char *idle = "{\"partitions\":{\"0\":[0]},\"adding_replicas\":{},"
+                       "\"removing_replicas\":{},\"version\":3}";
+    assert_int_equal(gr_zk_parse_assignment(idle, strlen(idle), &out), 0);
+    assert_false(gr_zk_assignment_reassigning(&out));
+    gr_zk_assignment_free(&out);
+    /* Only one side given: the other is empty. */
+    const char *one = "{\"partitions\":{\"0\":[2,0]},\"adding_replicas\":{\"0\":[2]},"
+                      "\"version\":3}";
+    assert_int_equal(gr_zk_parse_assignment(one, strlen(one), &out), 0);
+    assert_true(gr_zk_assignment_reassigning(&out));
+    assert_int_equal(out.removing_counts[0], 0);
+    gr_zk_assignment_free(&out);
+    static const char *const bad[] = {
+        "{\"partitions\":{\"0\":[0]},\"adding_replicas\":{\"1\":[1]}}",
+        "{\"partitions\":{\"0\":[0]},\"adding_replicas\":[1]}",
+        "{\"partitions\":{\"0\":[0]},\"removing_replicas\":{\"0\":[\"x\"]}}",
+        "{\"partitions\":{\"0\":[0]},\"removing_replicas\":{\"0\":[1],\"0\":[2]}}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(gr_zk_parse_assignment(bad[i], strlen(bad[i]), &out), -EINVAL);
+        assert_null(out.adding);
+        assert_null(out.removing);
+    }
+}
+
+/* /admin/reassign_partitions as older kafka-reassign-partitions.sh writes it. */
+static void test_moves(void **state)
+{
+    (void)state;
+    const char *doc = "{\"version\":1,\"partitions\":[{\"topic\":\"foo\",\"partition\":1,"
+                      "\"replicas\":[2,3],\"log_dirs\":[\"any\",\"any\"]},"
+                      "{\"topic\":\"bar\",\"partition\":0,\"replicas\":[1]}]}";
+    gr_zk_move_t *moves = NULL;
+    int32_t count = 0;
+    assert_int_equal(gr_zk_parse_moves(doc, strlen(doc), &moves, &count), 0);
+    assert_int_equal(count, 2);
+    assert_string_equal(moves[0].topic, "foo");
+    assert_int_equal(moves[0].partition, 1);
+    assert_int_equal(moves[0].replica_count, 2);
+    assert_int_equal(moves[0].replicas[1], 3);
+    assert_string_equal(moves[1].topic, "bar");
+    assert_int_equal(moves[1].replicas[0], 1);
+    gr_zk_moves_free(moves, count);
+    static const char *const bad[] = {
+        "{\"version\":1}",
+        "{\"version\":1,\"partitions\":{}}",
+        "{\"version\":1,\"partitions\":[{\"partition\":0,\"replicas\":[1]}]}",
+        "{\"version\":1,\"partitions\":[{\"topic\":\"t\",\"replicas\":[1]}]}",
+        "{\"version\":1,\"partitions\":[{\"topic\":\"t\",\"partition\":0}]}",
+        "{\"version\":1,\"partitions\":[{\"topic\":\"t\",\"partition\":0,\"replicas\":[\"1\"]}]}",
+        "{\"version\":1,\"partitions\":[{\"topic\":7,\"partition\":0,\"replicas\":[1]}]}",
+        "not json",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(gr_zk_parse_moves(bad[i], strlen(bad[i]), &moves, &count), -EINVAL);
+        assert_null(moves);
+        assert_int_equal(count, 0);
+    }
+}
+
 static void test_assignment_malformed(void **state)
 {
     (void)state;
@@ -358,6 +455,8 @@ int main(void)
         cmocka_unit_test(test_assignment_round_trip),
         cmocka_unit_test(test_assignment_kafka_samples),
         cmocka_unit_test(test_assignment_malformed),
+        cmocka_unit_test(test_assignment_reassignment_round_trip),
+        cmocka_unit_test(test_moves),
         cmocka_unit_test(test_config_change),
         cmocka_unit_test(test_int32),
     };
