@@ -6,8 +6,9 @@
 # broker F is frozen (SIGSTOP) so that it cannot catch up, and cn-0 is
 # moved to [F,O]. While it cannot finish, ListPartitionReassignments lists
 # replicas F,O,C, adding F, removing C, as does the assignment znode, and
-# C and O report replicas F,O,C in Metadata; an empty replica list (not
-# null) is INVALID_REPLICA_ASSIGNMENT and leaves the move listed. The
+# C and O report replicas F,O,C in Metadata; CreatePartitions on the topic
+# is REASSIGNMENT_IN_PROGRESS; an empty replica list (not null) is
+# INVALID_REPLICA_ASSIGNMENT and leaves the move listed. The
 # cancel answers NONE; then nothing is listed, the znode says O,C with no
 # adding or removing replicas, C and O report replicas O,C. F is thawed:
 # every broker reports replicas
@@ -20,7 +21,7 @@ CL_SESSION_TIMEOUT_MS=${CL_SESSION_TIMEOUT_MS:-10000} # F stays registered while
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
 cl_require
-INVALID_ASSIGNMENT=39 NO_REASSIGNMENT=85
+INVALID_ASSIGNMENT=39 REASSIGNMENT_IN_PROGRESS=60 NO_REASSIGNMENT=85
 topic=cn
 N=${SEQ_N:-2000}
 MOVE_WAIT_S=${MOVE_WAIT_S:-120}
@@ -59,6 +60,7 @@ expect "ListPartitionReassignments while $F is frozen" "top 0|$topic 0 $F,$O,$C 
 expect "the assignment znode while $F is frozen" "$F,$O,$C $F $C" "$(cl_zk_assignment $topic 0)"
 want=$F,$O,$C
 gr_wait_until "$CL_WAIT_S" "brokers $C and $O reporting replicas $want for $topic-0" replicas_on "$C" "$O"
+expect "CreatePartitions on $topic while it is moved" "$REASSIGNMENT_IN_PROGRESS" "$(cl_state "$C" grow $topic 2)"
 # An empty replica list is not null: refused, and the move goes on.
 expect "an empty replica list for $topic-0 in progress" "top 0|$topic 0 $INVALID_ASSIGNMENT" \
     "$(raw "$C" alter "$topic:0=none" | paste -sd'|')"

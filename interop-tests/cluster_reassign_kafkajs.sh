@@ -16,7 +16,8 @@
 #    replicas, broker 0's directory for mv-0 is deleted, the two new
 #    replicas hold the same bytes, seq_verify finds every acknowledged record
 #    at its offset, and the partition takes records at the next offset;
-#    reordered to [2,1] it keeps its leader and its directories;
+#    reordered to [2,1] it keeps its leader and its directories; shrunk to
+#    its leader alone, the other replica's directory goes, the records stay;
 #  - one request for three partitions: the valid move is carried out, a
 #    duplicate id and an unknown topic are refused, each on its own;
 #  - /admin/reassign_partitions as the old kafka-reassign-partitions.sh
@@ -132,6 +133,11 @@ wait_partition mv 2,1 1,2 "$leader"
 expect "mv-0's assignment znode after the reorder" "2,1 - -" "$(cl_zk_assignment mv 0)"
 expect "nothing listed after the reorder" "top 0" "$(raw "$ctl" list)"
 expect "brokers holding mv-0 after the reorder" "1 2" "$(cl_replica_dirs mv 0)"
+# A shorter list: the replication factor goes down to the leader alone.
+expect "shrinking mv-0 to [$leader]" "top 0|mv 0 0" "$(raw "$ctl" alter "mv:0=$leader" | paste -sd'|')"
+wait_partition mv "$leader" "$leader" "$leader"
+wait_dirs mv "$leader"
+expect "mv-0's high watermark on broker $leader after the shrink" "0 0 $((N + 5))" "$(cl_state "$leader" offsets mv)"
 
 # One request, several partitions: each has its own outcome, and the valid
 # one is carried out.
