@@ -16,7 +16,10 @@
 # later assignment (a topic placed on it alone, led by it), only O and C
 # hold a directory for cn-0 (the adding replica's is deleted); O and C hold
 # the same bytes; seq_verify finds every record. A second cancel is
-# NO_REASSIGNMENT_IN_PROGRESS.
+# NO_REASSIGNMENT_IN_PROGRESS. Then, F frozen again, a move to [F,O] asked
+# through /admin/reassign_partitions is listed the same way; cancelled
+# through the API, it is dropped from the znode, which is deleted, and cn-0
+# stays on [O,C].
 CL_SESSION_TIMEOUT_MS=${CL_SESSION_TIMEOUT_MS:-10000} # F stays registered while frozen
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
@@ -101,4 +104,37 @@ cl_compare_replicas $topic 1 "$O" "$C"
 out=$(gr_prog seq_verify -b "$GR_BOOTSTRAP" -t $topic -i "$GR_TMP/acked" -n "$N") || gr_fail "seq_verify: $out"
 gr_note "$out"
 expect "cancelling $topic-0 again" "top 0|$topic 0 $NO_REASSIGNMENT" "$(raw "$CL_CONTROLLER" alter "$topic:0=null" | paste -sd'|')"
+
+# A move asked through /admin/reassign_partitions is listed like any other,
+# and a cancel through the API takes precedence: the controller drops it
+# from the znode, which goes.
+C=$CL_CONTROLLER
+cl_freeze_broker "$F"
+cl_zk create "$CL_ZK_CHROOT/admin/reassign_partitions" \
+    "{\"version\":1,\"partitions\":[{\"topic\":\"$topic\",\"partition\":0,\"replicas\":[$F,$O]}]}" >/dev/null ||
+    gr_fail "zkCli create /admin/reassign_partitions failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+# shellcheck disable=SC2317
+listed_from_znode() { [ "$(raw "$C" list | paste -sd'|')" = "top 0|$topic 0 $F,$O,$C $F $C" ]; }
+gr_wait_until "$MOVE_WAIT_S" "the move asked by /admin/reassign_partitions listed" listed_from_znode
+gr_note "the move asked by /admin/reassign_partitions is listed"
+expect "cancelling the move asked by the znode" "top 0|$topic 0 0" "$(raw "$C" alter "$topic:0=null" | paste -sd'|')"
+# shellcheck disable=SC2317
+legacy_znode_gone()
+{
+    local children
+    children=$(cl_zk ls "$CL_ZK_CHROOT/admin" 2>/dev/null) && [[ $children == \[* ]] && ! grep -qw reassign_partitions <<<"$children"
+}
+gr_wait_until "$MOVE_WAIT_S" "/admin/reassign_partitions deleted after the cancel" legacy_znode_gone
+expect "ListPartitionReassignments after cancelling the znode's move" "top 0" "$(raw "$C" list)"
+cl_thaw_broker "$F"
+cl_wait_stable "broker $F thawed again"
+deadline=$((SECONDS + MOVE_WAIT_S))
+until cl_partition_everywhere $topic 0 "$O,$C" "$O,$C" "$O"; do
+    if [ $SECONDS -ge $deadline ]; then
+        cl_partition_views $topic | sed "s/^/[$GR_TEST_NAME] /" >&2
+        gr_fail "timed out after ${MOVE_WAIT_S}s waiting for every broker to report $topic-0 back on [$O,$C] after the second cancel"
+    fi
+    sleep 0.1
+done
+gr_note "$topic-0 back on [$O,$C] after the second cancel"
 gr_pass
