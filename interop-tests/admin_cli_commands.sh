@@ -59,7 +59,7 @@ run 0 topics describe --topic cli_a
 id=$(sed -n 's/^topic_id: //p' "$GR_TMP/logs/cli_a-0/partition.metadata")
 head -n 1 <<<"$out" | grep -q $'^Topic: cli_a\tTopicId: '"$id"$'\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: cleanup.policy=delete,retention.ms=60000$' ||
     gr_fail "describe header: '$out' (topic id $id)"
-[ "$(sed -n 3p <<<"$out" | tr -s ' ')" = "cli_a 0 0 0 0" ] || gr_fail "describe rows: '$out'"
+[ "$(sed -n 3p <<<"$out" | tr -s ' ' | sed 's/ $//')" = "cli_a 0 0 0 0" ] || gr_fail "describe rows: '$out'"
 run 0 topics describe --topic cli_a --json
 [ "$(json 'len(d[0]["partitions"]), d[0]["configs"]["retention.ms"], d[0]["partitions"][2]["isr"], d[0]["topic_id"]')" = \
     "3 60000 [0] $id" ] || gr_fail "describe --json: $out"

@@ -8,6 +8,8 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
 
   controller             the controller id (Metadata v4), -1 for none
   brokers                the live broker ids, sorted, space-separated
+  racks                  one line per live broker: "ID RACK" (sorted by
+                         id; RACK "-" when the broker has none)
   clusterid              the cluster id
   leaders TOPIC          one line per partition: "PARTITION LEADER ERROR"
                          (sorted by partition); exit 3 with "error CODE" if
@@ -96,11 +98,13 @@ def metadata(addr, topics):
     r = call(addr, API_METADATA, METADATA_V, body + int8(0))
     r.i32()  # throttle_time_ms
     addrs = metadata.addrs = {}
+    racks = metadata.racks = {}
     replicas = metadata.replicas = {}
 
     def broker(r):
-        node, host, port, _rack = r.i32(), r.str(), r.i32(), r.str()
+        node, host, port, rack = r.i32(), r.str(), r.i32(), r.str()
         addrs[node] = (host, port)
+        racks[node] = rack
         return node
 
     def partition(r):
@@ -271,6 +275,10 @@ def run(argv):
         print(metadata(addr, [])[1])
     elif cmd == "brokers" and not args:
         print(" ".join(str(b) for b in sorted(metadata(addr, [])[0])))
+    elif cmd == "racks" and not args:
+        metadata(addr, [])
+        for node, rack in sorted(metadata.racks.items()):
+            print(node, "-" if rack is None else rack)
     elif cmd == "clusterid" and not args:
         print(metadata(addr, [])[3])
     elif cmd == "topics" and not args:

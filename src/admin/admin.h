@@ -8,7 +8,9 @@
  *   client.c   connection, ApiVersions negotiation, gr_admin_call
  *   options.c  Kafka-tool style --long options
  *   output.c   aligned tables and JSON
- *   cmd_*.c    the commands (topics, configs, cluster, records, groups)
+ *   plan.c     Kafka's reassignment / election JSON files, --generate's proposal
+ *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
+ *              leader-election, reassign-partitions)
  *
  * Exit codes: GR_ADMIN_EXIT_*. Runs on: the main thread (single-threaded).
  */
@@ -134,5 +136,7 @@ int gr_admin_cmd_configs(gr_admin_t *a);
 int gr_admin_cmd_cluster(gr_admin_t *a);
 int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);
+int gr_admin_cmd_election(gr_admin_t *a);
+int gr_admin_cmd_reassign(gr_admin_t *a);
 
 #endif

@@ -29,6 +29,8 @@ static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT topics SUBCOMMAND [options] [--json]\n"
     "  list                                   every topic with its partition count\n"
     "  describe [--topic T]                   partitions, leaders, replicas, ISR, overrides\n"
+    "         [--under-replicated-partitions]  only partitions whose ISR lacks a replica\n"
+    "         [--unavailable-partitions]       only partitions without a live leader\n"
     "  create --topic T [--partitions N] [--replication-factor R]\n"
     "         [--config k=v]... [--if-not-exists] [--validate-only]\n"
     "  delete --topic T [--if-exists]\n"
@@ -132,20 +134,56 @@ static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool 
         snprintf(buf + used, len - used, "]");
 }
 
-static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
-                          gr_describe_configs_response_describe_configs_result_t *conf, bool first)
+/* Which partitions describe shows: all, or those --under-replicated-partitions /
+ * --unavailable-partitions select. */
+typedef struct describe_filter {
+    bool under_replicated, unavailable;
+    const gr_metadata_response_t *md; /* its brokers are the live ones */
+} describe_filter_t;
+
+static bool filter_on(const describe_filter_t *f)
 {
-    char uuid[GR_UUID_STRING_CHARS + 1], reps[256], isr[256];
+    return f->under_replicated || f->unavailable;
+}
+
+/* As kafka-topics.sh: under-replicated when the ISR is smaller than the
+ * replica list; unavailable when there is no leader or it is not live. */
+static bool shown(const describe_filter_t *f,
+                  const gr_metadata_response_metadata_response_partition_t *part)
+{
+    if (!filter_on(f))
+        return true;
+    if (f->under_replicated && part->isr_nodes_count < part->replica_nodes_count)
+        return true;
+    if (!f->unavailable)
+        return false;
+    bool live = false;
+    for (int32_t i = 0; i < f->md->brokers_count && part->leader_id >= 0; i++)
+        live |= f->md->brokers[i].node_id == part->leader_id;
+    return !live;
+}
+
+static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
+                          gr_describe_configs_response_describe_configs_result_t *conf, bool first,
+                          const describe_filter_t *filter)
+{
+    char uuid[GR_UUID_STRING_CHARS + 1], reps[256], isr[256], offline[256];
     gr_uuid_format(t->topic_id, uuid);
     printf("%s{\"topic\":", first ? "" : ",");
     gr_json_strn(stdout, t->name.ptr, t->name.len);
     printf(",\"topic_id\":\"%s\",\"partitions\":[", uuid);
+    int shown_count = 0;
     for (int32_t p = 0; p < t->partitions_count; p++) {
         gr_metadata_response_metadata_response_partition_t *part = &t->partitions[p];
+        if (!shown(filter, part))
+            continue;
         print_ints(part->replica_nodes, part->replica_nodes_count, reps, sizeof reps, true);
         print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, true);
-        printf("%s{\"partition\":%d,\"leader\":%d,\"replicas\":%s,\"isr\":%s}", p ? "," : "",
-               part->partition_index, part->leader_id, reps, isr);
+        print_ints(part->offline_replicas, part->offline_replicas_count, offline, sizeof offline,
+                   true);
+        printf("%s{\"partition\":%d,\"leader\":%d,\"replicas\":%s,\"isr\":%s,\"offline\":%s}",
+               shown_count++ ? "," : "", part->partition_index, part->leader_id, reps, isr,
+               offline);
     }
     printf("],\"configs\":{");
     int n = 0;
@@ -159,6 +197,33 @@ static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_
     }
     printf("}}");
     (void)a;
+}
+
+static const char *const partition_headers[] = {"TOPIC",    "PARTITION", "LEADER",
+                                                "REPLICAS", "ISR",       "OFFLINE"};
+#define PARTITION_COLS 6
+
+/* The topic's partitions that filter shows, as rows of table. */
+static void partition_rows(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
+                           const describe_filter_t *filter, gr_table_t *table)
+{
+    for (int32_t p = 0; p < t->partitions_count; p++) {
+        gr_metadata_response_metadata_response_partition_t *part = &t->partitions[p];
+        if (!shown(filter, part))
+            continue;
+        char idx[16], leader[16], reps[256], isr[256], offline[256];
+        snprintf(idx, sizeof idx, "%d", part->partition_index);
+        if (part->leader_id < 0)
+            snprintf(leader, sizeof leader, "Offline");
+        else
+            snprintf(leader, sizeof leader, "%d", part->leader_id);
+        print_ints(part->replica_nodes, part->replica_nodes_count, reps, sizeof reps, false);
+        print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, false);
+        print_ints(part->offline_replicas, part->offline_replicas_count, offline, sizeof offline,
+                   false);
+        const char *row[] = {gr_admin_text(a, t->name), idx, leader, reps, isr, offline};
+        gr_table_row(table, row);
+    }
 }
 
 static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
@@ -175,19 +240,10 @@ static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response
             printf("%s%s=%s", n++ ? "," : "", gr_admin_text(a, conf->configs[i].name),
                    gr_admin_text(a, conf->configs[i].value));
     printf("\n");
-    const char *headers[] = {"TOPIC", "PARTITION", "LEADER", "REPLICAS", "ISR"};
     gr_table_t table;
-    gr_table_init(&table, headers, 5);
-    for (int32_t p = 0; p < t->partitions_count; p++) {
-        gr_metadata_response_metadata_response_partition_t *part = &t->partitions[p];
-        char idx[16], leader[16], reps[256], isr[256];
-        snprintf(idx, sizeof idx, "%d", part->partition_index);
-        snprintf(leader, sizeof leader, "%d", part->leader_id);
-        print_ints(part->replica_nodes, part->replica_nodes_count, reps, sizeof reps, false);
-        print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, false);
-        const char *row[] = {gr_admin_text(a, t->name), idx, leader, reps, isr};
-        gr_table_row(&table, row);
-    }
+    gr_table_init(&table, partition_headers, PARTITION_COLS);
+    describe_filter_t all = {.md = NULL};
+    partition_rows(a, t, &all, &table);
     gr_table_print(&table, stdout);
 }
 
@@ -199,6 +255,14 @@ static int topics_describe(gr_admin_t *a)
         return GR_ADMIN_EXIT_TRANSPORT;
     if (md.topics_count > 0)
         qsort(md.topics, (size_t)md.topics_count, sizeof(*md.topics), cmp_topic);
+    describe_filter_t filter = {
+        .under_replicated = gr_admin_flag(a->opts, "under-replicated-partitions"),
+        .unavailable = gr_admin_flag(a->opts, "unavailable-partitions"),
+        .md = &md,
+    };
+    /* Filtered, as kafka-topics.sh: only the partitions, in one table. */
+    gr_table_t selected;
+    gr_table_init(&selected, partition_headers, PARTITION_COLS);
     int rc = GR_ADMIN_EXIT_OK;
     if (a->json)
         printf("[");
@@ -210,17 +274,28 @@ static int topics_describe(gr_admin_t *a)
             rc = GR_ADMIN_EXIT_FAILED;
             continue;
         }
+        bool any = false;
+        for (int32_t p = 0; p < t->partitions_count; p++)
+            any |= shown(&filter, &t->partitions[p]);
+        if (!any && filter_on(&filter))
+            continue;
+        if (!a->json && filter_on(&filter)) {
+            partition_rows(a, t, &filter, &selected);
+            continue;
+        }
         gr_describe_configs_response_describe_configs_result_t *conf = NULL;
         if (topic_overrides(a, t->name, &conf))
             return GR_ADMIN_EXIT_TRANSPORT;
         if (a->json)
-            describe_json(a, t, conf, first);
+            describe_json(a, t, conf, first, &filter);
         else
             describe_table(a, t, conf);
         first = false;
     }
     if (a->json)
         printf("]\n");
+    else if (selected.count > 0) /* (no rows: nothing allocated) */
+        gr_table_print(&selected, stdout);
     return rc;
 }
 

@@ -5,26 +5,37 @@
 #include "admin/admin.h"
 #include "admin/common.h"
 
-int gr_admin_begin(gr_admin_t *a, const char *help, const char *const *subcommands)
+int gr_admin_check(gr_admin_t *a, const char *help, const char *const *subcommands)
 {
     const gr_admin_options_t *o = a->opts;
     if (gr_admin_flag(o, "help")) {
         fputs(help, stdout);
         return GR_ADMIN_EXIT_OK;
     }
-    bool known = false;
-    for (int i = 0; subcommands[i] && o->word_count >= 2; i++)
+    bool known = !subcommands && o->word_count == 1;
+    for (int i = 0; subcommands && subcommands[i] && o->word_count >= 2; i++)
         known |= strcmp(subcommands[i], o->words[1]) == 0;
     if (!known || o->word_count > 2) {
         fputs(help, stderr);
         return GR_ADMIN_EXIT_USAGE;
     }
-    const char *bootstrap = gr_admin_opt(o, "bootstrap-server");
-    if (!bootstrap) {
+    if (!gr_admin_opt(o, "bootstrap-server")) {
         fprintf(stderr, "error: --bootstrap-server HOST:PORT is required\n");
         return GR_ADMIN_EXIT_USAGE;
     }
-    return gr_admin_connect(a, bootstrap) ? GR_ADMIN_EXIT_TRANSPORT : -1;
+    return -1;
+}
+
+int gr_admin_open(gr_admin_t *a)
+{
+    return gr_admin_connect(a, gr_admin_opt(a->opts, "bootstrap-server")) ? GR_ADMIN_EXIT_TRANSPORT
+                                                                          : -1;
+}
+
+int gr_admin_begin(gr_admin_t *a, const char *help, const char *const *subcommands)
+{
+    int rc = gr_admin_check(a, help, subcommands);
+    return rc >= 0 ? rc : gr_admin_open(a);
 }
 
 bool gr_admin_is(const gr_admin_t *a, const char *sub)

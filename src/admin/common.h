@@ -6,6 +6,14 @@
 #include "admin/admin.h"
 
 /*
+ * gr_admin_begin without connecting, for commands that check their input
+ * first: --help, the subcommand word (subcommands NULL: the command takes
+ * none) and --bootstrap-server. Returns -1 to go on, or the exit code.
+ */
+int gr_admin_check(gr_admin_t *a, const char *help, const char *const *subcommands);
+/* Connects to --bootstrap-server. Returns -1 to go on, or GR_ADMIN_EXIT_TRANSPORT. */
+int gr_admin_open(gr_admin_t *a);
+/*
  * Handles --help (help to stdout), checks the subcommand word against the
  * NULL-terminated list and connects. Returns -1 to go on, or the exit code.
  */

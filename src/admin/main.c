@@ -17,6 +17,8 @@ static const char usage[] =
     "  cluster  describe\n"
     "  records  delete\n"
     "  groups   list | describe | delete | reset-offsets\n"
+    "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
+    "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
     "\n"
     "Run 'gregor-admin COMMAND --help' for a command's options.\n"
     "--json prints JSON for scripts instead of tables.\n"
@@ -29,9 +31,13 @@ typedef struct command {
 } command_t;
 
 static const command_t commands[] = {
-    {"topics", gr_admin_cmd_topics},   {"configs", gr_admin_cmd_configs},
-    {"cluster", gr_admin_cmd_cluster}, {"records", gr_admin_cmd_records},
+    {"topics", gr_admin_cmd_topics},
+    {"configs", gr_admin_cmd_configs},
+    {"cluster", gr_admin_cmd_cluster},
+    {"records", gr_admin_cmd_records},
     {"groups", gr_admin_cmd_groups},
+    {"leader-election", gr_admin_cmd_election},
+    {"reassign-partitions", gr_admin_cmd_reassign},
 };
 
 int main(int argc, char **argv)

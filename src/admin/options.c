@@ -11,13 +11,28 @@
 #include "admin/admin.h"
 
 static const char *const flag_names[] = {
-    "json",        "help",
-    "dry-run",     "execute",
-    "to-earliest", "to-latest",
-    "if-exists",   "if-not-exists",
-    "all-topics",  "validate-only",
-    "all-groups",  "include-defaults",
-    "all",         NULL,
+    "json",
+    "help",
+    "dry-run",
+    "execute",
+    "to-earliest",
+    "to-latest",
+    "if-exists",
+    "if-not-exists",
+    "all-topics",
+    "validate-only",
+    "all-groups",
+    "include-defaults",
+    "all",
+    "all-topic-partitions",
+    "generate",
+    "verify",
+    "cancel",
+    "list",
+    "disable-rack-aware",
+    "under-replicated-partitions",
+    "unavailable-partitions",
+    NULL,
 };
 
 static bool is_flag(const char *name)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
+#include "core/broker_id.h"
 #include "broker/cleaner.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
@@ -142,30 +143,6 @@ static void make_cluster_id(char *out, size_t len)
     if (bits > 0 && n + 1 < len)
         out[n++] = alphabet[(acc << (6 - bits)) & 63];
     out[n] = '\0';
-}
-
-static int load_identity(gr_broker_t *b)
-{
-    gr_meta_properties_t meta;
-    int rc = gr_log_dir_read_meta(b->log_dir, &meta);
-    if (rc == 0) {
-        if (meta.broker_id != b->config.broker_id) {
-            gr_logf(&b->log, GR_LOG_ERROR, "broker",
-                    "broker.id %d does not match %d in meta.properties of %s", b->config.broker_id,
-                    meta.broker_id, gr_log_dir_path(b->log_dir));
-            return -EINVAL;
-        }
-        snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);
-    }
-    if (rc != 0 && rc != -ENOENT)
-        return rc;
-    if (b->cluster_id[0])
-        return 0;
-    make_cluster_id(b->cluster_id, sizeof b->cluster_id);
-    memset(&meta, 0, sizeof meta);
-    meta.broker_id = b->config.broker_id;
-    snprintf(meta.cluster_id, sizeof meta.cluster_id, "%s", b->cluster_id);
-    return gr_log_dir_write_meta(b->log_dir, &meta);
 }
 
 /* Thousands of partitions mean thousands of files: raise the soft limit. */
@@ -358,17 +335,6 @@ static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *
     ev_unref(b->loop); /* timers alone do not keep the loop running */
 }
 
-/*
- * Single-node mode: the embedded metadata store under the log dir. The
- * topics in it are opened when this broker's own controller assigns them
- * (LeaderAndIsr), as in a cluster.
- */
-static int open_single_node(gr_broker_t *b)
-{
-    int rc = load_identity(b);
-    return rc ? rc : open_store(b);
-}
-
 typedef struct hosted_check {
     int32_t self;
     bool all; /* every partition led by self has its log open */
@@ -423,28 +389,39 @@ static void await_own_metadata(gr_broker_t *b)
 }
 
 /*
- * Cluster mode: ZooKeeper, with the cluster id settled against it. Partitions
- * are opened when the controller assigns them (LeaderAndIsr), not here.
+ * The broker id and the cluster id, from meta.properties and the metadata
+ * store: ZooKeeper in cluster mode, else the embedded store under the log
+ * dir. The broker id is chosen as core/broker_id.h says (generated while
+ * the store opens when broker.id is -1 and meta.properties has none);
+ * meta.properties is written once both ids are known. Partitions are opened
+ * when this broker's controller assigns them (LeaderAndIsr), not here.
  */
-static int join_cluster(gr_broker_t *b)
+static int open_identity(gr_broker_t *b)
 {
     gr_meta_properties_t meta;
     int rc = gr_log_dir_read_meta(b->log_dir, &meta);
     bool had_meta = rc == 0;
-    if (rc != 0 && rc != -ENOENT)
+    if (rc != 0 && rc != -ENOENT) {
+        gr_logf(&b->log, GR_LOG_ERROR, "broker", "cannot read meta.properties of %s: %s",
+                gr_log_dir_path(b->log_dir), strerror(-rc));
         return rc;
-    if (had_meta && meta.broker_id != b->config.broker_id) {
-        gr_logf(&b->log, GR_LOG_ERROR, "broker",
-                "broker.id %d does not match %d in meta.properties of %s", b->config.broker_id,
-                meta.broker_id, gr_log_dir_path(b->log_dir));
-        return -EINVAL;
     }
-    if (had_meta)
+    char err[256];
+    int32_t id;
+    rc = gr_broker_id_choose(b->config.broker_id, had_meta ? meta.broker_id : GR_BROKER_ID_NONE,
+                             b->config.broker_id_generation_enable, &id, err, sizeof err);
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_ERROR, "broker", "%s: %s", gr_log_dir_path(b->log_dir), err);
+        return rc;
+    }
+    b->config.broker_id = id;
+    bool cluster_from_meta = had_meta && meta.cluster_id[0];
+    if (cluster_from_meta)
         snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);
     else
         make_cluster_id(b->cluster_id, sizeof b->cluster_id);
-    rc = gr_zk_member_open(b, had_meta);
-    if (rc || had_meta)
+    rc = b->cluster->zk_mode ? gr_zk_member_open(b, cluster_from_meta) : open_store(b);
+    if (rc || cluster_from_meta)
         return rc;
     memset(&meta, 0, sizeof meta);
     meta.broker_id = b->config.broker_id;
@@ -477,10 +454,8 @@ int gr_broker_start(gr_broker_t *b)
     if (!b->fds)
         return -ENOMEM;
     int rc = open_log_dir(b);
-    if (rc == 0 && b->cluster->zk_mode)
-        rc = join_cluster(b);
-    else if (rc == 0)
-        rc = open_single_node(b);
+    if (rc == 0)
+        rc = open_identity(b);
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
     /* One thread: jobs finish in submission order (produce.c relies on it). */

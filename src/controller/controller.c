@@ -164,6 +164,7 @@ static void reconcile(gr_controller_t *c)
     broadcast(c);
     ctl_shutdown_progress(c);
     ctl_elections_report(c);
+    ctl_reassign_stop_dropped(c);
     ctl_reassign_report(c);
     ctl_zk_reassign_progress(c);
     ctl_delete_progress(c);

@@ -88,6 +88,26 @@ void ctl_elections_drop(gr_controller_t *c);
 void ctl_rebalance_start(gr_controller_t *c);
 void ctl_rebalance_stop(gr_controller_t *c);
 
+/* Whether ids (count of them) holds id. */
+static inline bool ctl_ids_hold(const int32_t *ids, int32_t count, int32_t id)
+{
+    for (int32_t i = 0; i < count; i++)
+        if (ids[i] == id)
+            return true;
+    return false;
+}
+
+/* The ids of a that b lacks, in a's order, into out (room for an). Returns their count. */
+static inline int32_t ctl_ids_minus(const int32_t *a, int32_t an, const int32_t *b, int32_t bn,
+                                    int32_t *out)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < an; i++)
+        if (!ctl_ids_hold(b, bn, a[i]))
+            out[n++] = a[i];
+    return n;
+}
+
 /* Whether p is being reassigned (has replicas being added or removed). */
 static inline bool ctl_reassigning(const gr_ctl_partition_t *p)
 {
@@ -96,9 +116,16 @@ static inline bool ctl_reassigning(const gr_ctl_partition_t *p)
 
 /* controller_reassign.c: saves edited assignments, bumps epochs, completes moves. */
 void ctl_reassign_progress(gr_controller_t *c);
-/* Once writes ended and brokers were told: StopReplica to dropped replicas, answers. */
+/* Once writes ended and brokers were told: StopReplica to the replicas left out. */
+void ctl_reassign_stop_dropped(gr_controller_t *c);
+/* Whether every replica-set edit of t is in its node (none being written). */
+bool ctl_topic_saved(const gr_ctl_topic_t *t);
+/* controller_reassign_requests.c: the requests whose edits up to upto were saved (err NONE) or
+ * lost. */
+void ctl_reassign_saved(gr_controller_t *c, const char *topic, uint64_t upto, int16_t err);
+/* Answers the requests whose partitions are all settled. */
 void ctl_reassign_report(gr_controller_t *c);
-/* Answers waiting requests NOT_CONTROLLER and forgets the /admin/reassign_partitions work. */
+/* Answers waiting requests NOT_CONTROLLER. */
 void ctl_reassign_drop(gr_controller_t *c);
 /* Frees a partition's reassignment lists. */
 void ctl_reassign_clear(gr_ctl_partition_t *p);

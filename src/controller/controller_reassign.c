@@ -32,44 +32,10 @@
 #include "metadata/store.h"
 #include "protocol/kerr.h"
 
-typedef struct reassign_entry {
-    char topic[GR_TOPIC_NAME_LIMIT + 1];
-    int32_t index;
-    uint64_t edit; /* the topic's edit whose save answers it */
-    int16_t error;
-    bool done;
-} reassign_entry_t;
-
-struct ctl_reassign {
-    gr_controller_reassign_done_fn *done;
-    void *opaque;
-    reassign_entry_t *entries;
-    int32_t count;
-    ctl_reassign_t *next;
-};
-
-static bool holds(const int32_t *ids, int32_t count, int32_t id)
-{
-    for (int32_t i = 0; i < count; i++)
-        if (ids[i] == id)
-            return true;
-    return false;
-}
-
 static bool is_live(gr_controller_t *c, int32_t id)
 {
     const gr_ctl_broker_t *br = id >= 0 ? ctl_broker_find(c, id) : NULL;
     return br && !br->shutting_down;
-}
-
-/* The ids of a that b lacks, in a's order, into out. Returns their count. */
-static int32_t minus(const int32_t *a, int32_t an, const int32_t *b, int32_t bn, int32_t *out)
-{
-    int32_t n = 0;
-    for (int32_t i = 0; i < an; i++)
-        if (!holds(b, bn, a[i]))
-            out[n++] = a[i];
-    return n;
 }
 
 static void format_ids(char *out, size_t len, const int32_t *ids, int32_t count)
@@ -94,7 +60,7 @@ int16_t ctl_reassign_check(gr_controller_t *c, const int32_t *target, int32_t co
     if (count <= 0)
         return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
     for (int32_t i = 0; i < count; i++)
-        if (holds(target, i, target[i]) || !ctl_broker_find(c, target[i]))
+        if (ctl_ids_hold(target, i, target[i]) || !ctl_broker_find(c, target[i]))
             return GR_KERR_INVALID_REPLICA_ASSIGNMENT; /* repeated, or not registered */
     return GR_KERR_NONE;
 }
@@ -114,7 +80,7 @@ static void set_move(gr_ctl_partition_t *p, int32_t *replicas, int32_t rn, int32
                      int32_t dn)
 {
     for (int32_t i = 0; i < dn; i++)
-        if (!holds(p->dropping, p->dropping_count, dropped[i]))
+        if (!ctl_ids_hold(p->dropping, p->dropping_count, dropped[i]))
             p->dropping[p->dropping_count++] = dropped[i];
     free(p->replicas);
     ctl_reassign_clear(p);
@@ -140,12 +106,12 @@ int ctl_reassign_start(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index, con
     int rc = -ENOMEM;
     if (!original || !replicas || !adding || !removing || !dropped || !dropping)
         goto out;
-    int32_t on = minus(p->replicas, p->replica_count, p->adding, p->adding_count, original);
+    int32_t on = ctl_ids_minus(p->replicas, p->replica_count, p->adding, p->adding_count, original);
     memcpy(replicas, target, sizeof(int32_t) * (size_t)count);
-    int32_t rn = count + minus(original, on, target, count, replicas + count);
-    int32_t an = minus(target, count, original, on, adding);
-    int32_t remn = minus(original, on, target, count, removing);
-    int32_t dn = minus(p->replicas, p->replica_count, replicas, rn, dropped);
+    int32_t rn = count + ctl_ids_minus(original, on, target, count, replicas + count);
+    int32_t an = ctl_ids_minus(target, count, original, on, adding);
+    int32_t remn = ctl_ids_minus(original, on, target, count, removing);
+    int32_t dn = ctl_ids_minus(p->replicas, p->replica_count, replicas, rn, dropped);
     rc = 0;
     if (same_move(p, replicas, rn, an, remn, dn)) {
         *edit = t->edits; /* answered once what is pending is saved */
@@ -173,19 +139,6 @@ out:
 
 /* ---- saving the assignment ---------------------------------------------------------- */
 
-static void resolve_saved(gr_controller_t *c, const char *topic, uint64_t upto, int16_t err)
-{
-    for (ctl_reassign_t *r = c->reassigns; r; r = r->next) {
-        for (int32_t i = 0; i < r->count; i++) {
-            reassign_entry_t *en = &r->entries[i];
-            if (!en->done && en->edit <= upto && strcmp(en->topic, topic) == 0) {
-                en->done = true;
-                en->error = err;
-            }
-        }
-    }
-}
-
 static void on_assignment_saved(void *opaque, int rc, const gr_store_stat_t *stat)
 {
     ctl_op_t *op = opaque;
@@ -199,14 +152,14 @@ static void on_assignment_saved(void *opaque, int rc, const gr_store_stat_t *sta
         t->assignment_writing = false;
         t->assignment_version = stat->version;
         t->saved = covered;
-        resolve_saved(c, t->name, covered, GR_KERR_NONE);
+        ctl_reassign_saved(c, t->name, covered, GR_KERR_NONE);
     } else if (t) {
         /* Changed meanwhile (or unwritable): every unsaved edit is gone; read the node again. */
         gr_logf(&c->b->log, GR_LOG_WARN, "controller", "writing the assignment of %s: %s", t->name,
                 gr_store_rc_name(rc));
         t->assignment_writing = false;
         t->saved = t->edits;
-        resolve_saved(c, t->name, t->edits, GR_KERR_UNKNOWN_SERVER_ERROR);
+        ctl_reassign_saved(c, t->name, t->edits, GR_KERR_UNKNOWN_SERVER_ERROR);
         for (int32_t i = 0; i < t->partition_count; i++)
             t->partitions[i].dropping_count = 0; /* never delete what the node still assigns */
         ctl_load_assignment(c, t->name);
@@ -309,9 +262,9 @@ static void finish_move(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index)
     p->dropping = dropping;
     int32_t kept = 0;
     for (int32_t i = 0; i < p->replica_count; i++) {
-        if (!holds(p->removing, p->removing_count, p->replicas[i]))
+        if (!ctl_ids_hold(p->removing, p->removing_count, p->replicas[i]))
             p->replicas[kept++] = p->replicas[i];
-        else if (!holds(p->dropping, p->dropping_count, p->replicas[i]))
+        else if (!ctl_ids_hold(p->dropping, p->dropping_count, p->replicas[i]))
             p->dropping[p->dropping_count++] = p->replicas[i];
     }
     p->replica_count = kept;
@@ -358,10 +311,10 @@ static int write_move(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
 static int32_t leader_among(gr_controller_t *c, const gr_ctl_partition_t *p, const int32_t *members,
                             int32_t count)
 {
-    if (holds(members, count, p->state.leader) && is_live(c, p->state.leader))
+    if (ctl_ids_hold(members, count, p->state.leader) && is_live(c, p->state.leader))
         return p->state.leader;
     for (int32_t i = 0; i < count; i++)
-        if (holds(p->state.isr, p->state.isr_count, members[i]) && is_live(c, members[i]))
+        if (ctl_ids_hold(p->state.isr, p->state.isr_count, members[i]) && is_live(c, members[i]))
             return members[i];
     return GR_NO_BROKER;
 }
@@ -376,7 +329,7 @@ static void bump(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index, gr_ctl_pa
     want.isr = isr;
     want.isr_count = 0;
     for (int32_t i = 0; i < p->state.isr_count; i++)
-        if (holds(p->replicas, p->replica_count, p->state.isr[i]))
+        if (ctl_ids_hold(p->replicas, p->replica_count, p->state.isr[i]))
             isr[want.isr_count++] = p->state.isr[i];
     want.leader = leader_among(c, p, isr, want.isr_count);
     if (want.leader == GR_NO_BROKER)
@@ -397,9 +350,10 @@ static void maybe_complete(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
     int32_t *isr = malloc(sizeof(int32_t) * (size_t)(p->state.isr_count + 1));
     if (!target || !isr)
         goto out;
-    int32_t n = minus(p->replicas, p->replica_count, p->removing, p->removing_count, target);
+    int32_t n =
+        ctl_ids_minus(p->replicas, p->replica_count, p->removing, p->removing_count, target);
     for (int32_t i = 0; i < n; i++)
-        if (!holds(p->state.isr, p->state.isr_count, target[i]))
+        if (!ctl_ids_hold(p->state.isr, p->state.isr_count, target[i]))
             goto out;
     gr_zk_partition_state_t want = p->state;
     want.leader = leader_among(c, p, target, n);
@@ -408,7 +362,7 @@ static void maybe_complete(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
     want.isr = isr;
     want.isr_count = 0;
     for (int32_t i = 0; i < p->state.isr_count; i++)
-        if (holds(target, n, p->state.isr[i]))
+        if (ctl_ids_hold(target, n, p->state.isr[i]))
             isr[want.isr_count++] = p->state.isr[i];
     want.leader_epoch = p->state.leader_epoch + 1;
     want.controller_epoch = c->epoch;
@@ -418,7 +372,7 @@ out:
     free(isr);
 }
 
-static bool topic_saved(const gr_ctl_topic_t *t)
+bool ctl_topic_saved(const gr_ctl_topic_t *t)
 {
     return t->edits == t->saved && !t->assignment_writing;
 }
@@ -428,7 +382,7 @@ void ctl_reassign_progress(gr_controller_t *c)
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next) {
         if (t->deleting)
             continue;
-        if (!topic_saved(t)) {
+        if (!ctl_topic_saved(t)) {
             if (!t->assignment_writing)
                 save_assignment(c, t);
             continue;
@@ -445,12 +399,12 @@ void ctl_reassign_progress(gr_controller_t *c)
     }
 }
 
-/* ---- after the writes: deletions owed, answers ------------------------------------------ */
+/* ---- after the writes: deletions owed ------------------------------------------ */
 
-static void stop_dropped(gr_controller_t *c)
+void ctl_reassign_stop_dropped(gr_controller_t *c)
 {
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next) {
-        if (t->deleting || !topic_saved(t))
+        if (t->deleting || !ctl_topic_saved(t))
             continue;
         for (int32_t i = 0; i < t->partition_count; i++) {
             gr_ctl_partition_t *p = &t->partitions[i];
@@ -458,7 +412,7 @@ static void stop_dropped(gr_controller_t *c)
                 continue;
             for (int32_t k = 0; k < p->dropping_count; k++) {
                 gr_ctl_broker_t *br = ctl_broker_find(c, p->dropping[k]);
-                if (br && !holds(p->replicas, p->replica_count, p->dropping[k]))
+                if (br && !ctl_ids_hold(p->replicas, p->replica_count, p->dropping[k]))
                     ctl_send_stop_dropped(c, br, t->name, i);
             }
             p->dropping_count = 0;
@@ -468,136 +422,4 @@ static void stop_dropped(gr_controller_t *c)
             ctl_kick(c);
         }
     }
-}
-
-static void reassign_free(ctl_reassign_t *r)
-{
-    free(r->entries);
-    free(r);
-}
-
-static void reassign_answer(ctl_reassign_t *r, int16_t forced)
-{
-    gr_election_result_t *results = calloc((size_t)r->count + 1, sizeof *results);
-    for (int32_t i = 0; results && i < r->count; i++) {
-        results[i].partition = (gr_ctl_partition_ref_t){r->entries[i].topic, r->entries[i].index};
-        results[i].error = forced ? forced : r->entries[i].error;
-    }
-    r->done(r->opaque, results, results ? r->count : 0);
-    free(results);
-}
-
-void ctl_reassign_report(gr_controller_t *c)
-{
-    stop_dropped(c);
-    for (ctl_reassign_t **pp = &c->reassigns; *pp;) {
-        ctl_reassign_t *r = *pp;
-        bool open = false;
-        for (int32_t i = 0; i < r->count; i++) {
-            reassign_entry_t *en = &r->entries[i];
-            gr_ctl_topic_t *t = en->done ? NULL : ctl_topic_find(c, en->topic);
-            if (en->done)
-                continue;
-            if (!t || t->deleting) {
-                en->done = true;
-                en->error = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
-            } else if (en->edit <= t->saved && !t->assignment_writing) {
-                en->done = true; /* a repeat of what was saved already */
-            }
-            open |= !en->done;
-        }
-        if (open) {
-            pp = &r->next;
-            continue;
-        }
-        *pp = r->next;
-        reassign_answer(r, GR_KERR_NONE);
-        reassign_free(r);
-    }
-}
-
-void ctl_reassign_drop(gr_controller_t *c)
-{
-    while (c->reassigns) {
-        ctl_reassign_t *r = c->reassigns;
-        c->reassigns = r->next;
-        reassign_answer(r, GR_KERR_NOT_CONTROLLER);
-        reassign_free(r);
-    }
-}
-
-/* ---- requests ------------------------------------------------------------------------- */
-
-/* Checks and starts one asked partition; en is done when refused. */
-static void entry_start(gr_controller_t *c, reassign_entry_t *en, const gr_reassign_ask_t *ask)
-{
-    snprintf(en->topic, sizeof en->topic, "%s", ask->partition.topic);
-    en->index = ask->partition.index;
-    en->done = true;
-    gr_ctl_topic_t *t = strlen(ask->partition.topic) <= GR_TOPIC_NAME_LIMIT
-                            ? ctl_topic_find(c, ask->partition.topic)
-                            : NULL;
-    if (!t || t->deleting || en->index < 0 || en->index >= t->partition_count) {
-        en->error = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
-        return;
-    }
-    gr_ctl_partition_t *p = &t->partitions[en->index];
-    const int32_t *target = ask->target;
-    int32_t count = ask->count;
-    int32_t *original = NULL;
-    if (ask->cancel) {
-        if (!ctl_reassigning(p)) {
-            en->error = GR_KERR_NO_REASSIGNMENT_IN_PROGRESS;
-            return;
-        }
-        original = malloc(sizeof(int32_t) * (size_t)(p->replica_count + 1));
-        if (!original) {
-            en->error = GR_KERR_UNKNOWN_SERVER_ERROR;
-            return;
-        }
-        count = minus(p->replicas, p->replica_count, p->adding, p->adding_count, original);
-        target = original;
-        gr_logf(&c->b->log, GR_LOG_INFO, "controller", "%s-%d: cancelling its reassignment",
-                t->name, en->index);
-    }
-    en->error = ctl_reassign_check(c, target, count);
-    if (en->error == GR_KERR_NONE && ctl_reassign_start(c, t, en->index, target, count, &en->edit))
-        en->error = GR_KERR_UNKNOWN_SERVER_ERROR;
-    en->done = en->error != GR_KERR_NONE;
-    free(original);
-}
-
-int gr_controller_reassign(gr_controller_t *c, const gr_reassign_ask_t *asks, int32_t count,
-                           gr_controller_reassign_done_fn *done, void *opaque)
-{
-    if (!c->active || !c->loaded)
-        return GR_KERR_NOT_CONTROLLER;
-    ctl_reassign_t *r = calloc(1, sizeof *r);
-    if (!r || !(r->entries = calloc((size_t)count + 1, sizeof *r->entries))) {
-        free(r);
-        return GR_KERR_UNKNOWN_SERVER_ERROR;
-    }
-    r->done = done;
-    r->opaque = opaque;
-    r->count = count;
-    for (int32_t i = 0; i < count; i++)
-        entry_start(c, &r->entries[i], &asks[i]);
-    ctl_reassign_t **tail = &c->reassigns;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = r;
-    ctl_kick(c);
-    return GR_KERR_NONE;
-}
-
-int gr_controller_list_reassignments(gr_controller_t *c, gr_controller_reassigning_fn *fn,
-                                     void *opaque)
-{
-    if (!c->active || !c->loaded)
-        return GR_KERR_NOT_CONTROLLER;
-    for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
-        for (int32_t i = 0; !t->deleting && i < t->partition_count; i++)
-            if (ctl_reassigning(&t->partitions[i]))
-                fn(opaque, t, i);
-    return GR_KERR_NONE;
 }

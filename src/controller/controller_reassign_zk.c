@@ -160,8 +160,7 @@ static bool move_done(gr_controller_t *c, const zk_move_t *m)
     gr_ctl_topic_t *t = ctl_topic_find(c, m->topic);
     if (!t || t->deleting || m->index >= t->partition_count)
         return true; /* gone: nothing left to do */
-    return !ctl_reassigning(&t->partitions[m->index]) && t->edits == t->saved &&
-           !t->assignment_writing && m->edit <= t->saved;
+    return !ctl_reassigning(&t->partitions[m->index]) && ctl_topic_saved(t) && m->edit <= t->saved;
 }
 
 void ctl_zk_reassign_progress(gr_controller_t *c)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/broker_id.h"
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/store.h"
@@ -15,7 +16,9 @@
 #include "metadata/topic_config_fetch.h"
 #include "metadata/zk_docs.h"
 
-#define MEMBER_RETRY_SEC        1.0
+#define MEMBER_RETRY_SEC 1.0
+/* The purge of expired /config/changes notifications runs at least this often. */
+#define CHANGES_PURGE_MAX_SEC   60.0
 #define MS_PER_SEC              1000.0
 #define CLUSTER_ID_JSON_VERSION "1"
 
@@ -39,6 +42,7 @@ typedef struct sync_op {
     int rc;
     char data[512];
     size_t len;
+    gr_store_stat_t stat;
 } sync_op_t;
 
 static void on_sync_deadline(struct ev_loop *loop, ev_timer *t, int revents)
@@ -84,6 +88,26 @@ static void on_sync_data(void *opaque, int rc, const void *data, size_t len,
     if (rc == GR_STORE_OK)
         memcpy(op->data, data, op->len);
     op->done = true;
+}
+
+static void on_sync_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    sync_op_t *op = opaque;
+    op->rc = rc;
+    if (rc == GR_STORE_OK)
+        op->stat = *stat;
+    op->done = true;
+}
+
+static int sync_set(gr_broker_t *b, const char *path, sync_op_t *op)
+{
+    memset(op, 0, sizeof *op);
+    int rc = gr_store_set(b->store_session, path, "", 0, GR_STORE_ANY_VERSION, on_sync_stat, op);
+    if (rc != GR_STORE_OK)
+        return rc;
+    if (run_until(b, &op->done, startup_timeout(b)))
+        return GR_STORE_OPERATIONTIMEOUT;
+    return op->rc;
 }
 
 static int sync_create(gr_broker_t *b, const char *path, const char *data, size_t len)
@@ -188,6 +212,41 @@ static int settle_cluster_id(gr_broker_t *b, bool id_from_meta)
     return 0;
 }
 
+/*
+ * broker.id=-1 without meta.properties: Kafka's generated id. Setting
+ * /brokers/seqid (any version) makes the store hand out its next data
+ * version, unique however many brokers do this at once; the id is that
+ * version plus reserved.broker.max.id (see core/broker_id.h).
+ */
+static int generate_broker_id(gr_broker_t *b)
+{
+    sync_op_t op;
+    int rc = sync_set(b, GR_ZK_BROKER_SEQID_PATH, &op);
+    if (rc == GR_STORE_NONODE) { /* an operator deleted it since create_paths */
+        rc = sync_create(b, GR_ZK_BROKER_SEQID_PATH, NULL, 0);
+        if (rc == GR_STORE_OK || rc == GR_STORE_NODEEXISTS)
+            rc = sync_set(b, GR_ZK_BROKER_SEQID_PATH, &op);
+    }
+    if (rc != GR_STORE_OK) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "cannot generate a broker id: set %s: %s",
+                GR_ZK_BROKER_SEQID_PATH, gr_store_rc_name(rc));
+        return -EIO;
+    }
+    int32_t id;
+    if (gr_broker_id_from_sequence(op.stat.version, b->config.reserved_broker_max_id, &id)) {
+        gr_logf(&b->log, GR_LOG_ERROR, "zookeeper",
+                "cannot generate a broker id: %s version %d plus reserved.broker.max.id %d is "
+                "not a valid id",
+                GR_ZK_BROKER_SEQID_PATH, op.stat.version, b->config.reserved_broker_max_id);
+        return -ERANGE;
+    }
+    b->config.broker_id = id;
+    gr_logf(&b->log, GR_LOG_INFO, "zookeeper",
+            "generated broker id %d (%s version %d + reserved.broker.max.id %d)", id,
+            GR_ZK_BROKER_SEQID_PATH, op.stat.version, b->config.reserved_broker_max_id);
+    return 0;
+}
+
 static void on_session_state(void *opaque, gr_store_session_state_t state);
 
 static int open_session(gr_broker_t *b)
@@ -201,7 +260,10 @@ static int open_session(gr_broker_t *b)
     return 0;
 }
 
-/* Starts membership over b->store: a session, Kafka's paths, the cluster id. */
+/*
+ * Starts membership over b->store: a session, Kafka's paths, the cluster id,
+ * and the broker id when it is still to be generated (broker.id -1).
+ */
 static int attach(gr_broker_t *b, bool id_from_meta)
 {
     gr_zk_member_t *m = member(b);
@@ -211,6 +273,7 @@ static int attach(gr_broker_t *b, bool id_from_meta)
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
     ev_init(&m->lost, NULL);
+    ev_init(&m->purge, NULL);
     int rc = open_session(b);
     if (rc == 0 && run_until(b, &m->connected, startup_timeout(b))) {
         gr_logf(&b->log, GR_LOG_ERROR, "zookeeper", "timed out connecting to the %s store",
@@ -221,6 +284,8 @@ static int attach(gr_broker_t *b, bool id_from_meta)
         rc = create_paths(b);
     if (rc == 0)
         rc = settle_cluster_id(b, id_from_meta);
+    if (rc == 0 && b->config.broker_id == GR_BROKER_ID_NONE)
+        rc = generate_broker_id(b);
     return rc;
 }
 
@@ -506,6 +571,101 @@ static int64_t change_sequence(const char *name)
     return *end || seq < 0 ? -1 : (int64_t)seq;
 }
 
+/*
+ * Expiry of notifications, as Kafka's change listener does it: every broker,
+ * whenever it lists /config/changes, deletes the notifications created more
+ * than gregor.config.change.expiration.ms ago (Kafka: 15 minutes), so the
+ * list stays short; a broker that was away that long re-reads every topic's
+ * config at registration anyway. A timer lists them too, so old ones go when
+ * no new change comes. Brokers race to delete: NONODE is the loser's answer.
+ */
+typedef struct purge_op {
+    gr_zk_member_t *m;
+    uint64_t gen;
+    char path[GR_STORE_PATH_MAX + 1];
+} purge_op_t;
+
+static bool purge_current(purge_op_t *op)
+{
+    bool current = op->gen == op->m->gen && !op->m->b->stopping;
+    if (!current)
+        free(op);
+    return current;
+}
+
+static void on_purged(void *opaque, int rc)
+{
+    purge_op_t *op = opaque;
+    if (!purge_current(op))
+        return;
+    gr_broker_t *b = op->m->b;
+    if (rc == GR_STORE_OK)
+        gr_logf(&b->log, GR_LOG_INFO, "zookeeper", "deleted expired config change notification %s",
+                op->path);
+    else if (rc != GR_STORE_NONODE)
+        gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "deleting expired %s: %s (retried later)",
+                op->path, gr_store_rc_name(rc));
+    free(op);
+}
+
+static void on_purge_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    purge_op_t *op = opaque;
+    if (!purge_current(op))
+        return;
+    gr_broker_t *b = op->m->b;
+    bool expired = rc == GR_STORE_OK &&
+                   gr_broker_now_ms(b) - stat->ctime > b->config.gregor_config_change_expiration_ms;
+    if (expired && gr_store_delete(b->store_session, op->path, GR_STORE_ANY_VERSION, on_purged,
+                                   op) == GR_STORE_OK)
+        return;
+    free(op);
+}
+
+/* Deletes the expired ones among the children names of /config/changes. */
+static void purge_changes(gr_zk_member_t *m, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (change_sequence(names[i]) < 0)
+            continue; /* not a notification: not ours to delete */
+        purge_op_t *op = malloc(sizeof *op);
+        if (!op)
+            return;
+        op->m = m;
+        op->gen = m->gen;
+        snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_CHANGES_PATH "/%s", names[i]);
+        if (gr_store_exists(m->b->store_session, op->path, NULL, NULL, on_purge_stat, op) !=
+            GR_STORE_OK)
+            free(op);
+    }
+}
+
+static void on_purge_listing(void *opaque, int rc, const char *const *names, size_t count,
+                             const gr_store_stat_t *stat)
+{
+    (void)stat;
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    if (rc == GR_STORE_OK)
+        purge_changes(m, names, count);
+}
+
+static void on_purge_timer(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_zk_member_t *m = t->data;
+    if (!m->registered || m->b->stopping)
+        return;
+    member_op_t *op = op_new(m);
+    if (op && gr_store_children(m->b->store_session, GR_ZK_CONFIG_CHANGES_PATH, NULL, NULL,
+                                on_purge_listing, op) != GR_STORE_OK)
+        free(op);
+}
+
 static void on_changes_watch(void *opaque, gr_store_event_t event, const char *path)
 {
     (void)event;
@@ -540,6 +700,8 @@ static void on_changes(void *opaque, int rc, const char *const *names, size_t co
     }
     m->changes_seen = highest;
     m->changes_primed = true;
+    if (rc == GR_STORE_OK)
+        purge_changes(m, names, count);
 }
 
 static void watch_config_changes(gr_zk_member_t *m)
@@ -617,6 +779,12 @@ void gr_zk_member_start(gr_broker_t *b)
     m->started = true;
     if (m->connected)
         register_broker(m);
+    double expiry_sec = (double)b->config.gregor_config_change_expiration_ms / MS_PER_SEC;
+    double every = expiry_sec < CHANGES_PURGE_MAX_SEC ? expiry_sec : CHANGES_PURGE_MAX_SEC;
+    ev_timer_init(&m->purge, on_purge_timer, every, every);
+    m->purge.data = m;
+    ev_timer_start(b->loop, &m->purge);
+    ev_unref(b->loop); /* the timer alone does not keep the loop running */
 }
 
 void gr_zk_member_stop(gr_broker_t *b)
@@ -629,6 +797,10 @@ void gr_zk_member_stop(gr_broker_t *b)
         ev_timer_stop(b->loop, &m->retry);
     if (ev_is_active(&m->lost))
         ev_timer_stop(b->loop, &m->lost);
+    if (ev_is_active(&m->purge)) {
+        ev_ref(b->loop); /* started unreferenced */
+        ev_timer_stop(b->loop, &m->purge);
+    }
     gr_controller_fini(&m->controller);
 }
 

@@ -3,14 +3,17 @@
  * This broker as a member of its cluster, over the metadata store: ZooKeeper
  * (zookeeper.connect set), or the embedded store of single-node mode, where
  * it is the only member and so elects itself. The same code both ways:
- *  - start-up: the store and a session, Kafka's persistent paths, and the
- *    cluster id (/cluster/id, checked against meta.properties);
+ *  - start-up: the store and a session, Kafka's persistent paths, the
+ *    cluster id (/cluster/id, checked against meta.properties), and a
+ *    generated broker id when broker.id is still -1 (/brokers/seqid);
  *  - registration: the ephemeral /brokers/ids/<id> with its endpoint; a
  *    registration left by this broker's previous process (killed before its
  *    session expired) is waited out, then replaced;
  *  - election: the first broker to create the ephemeral /controller runs the
  *    controller; the others watch the node and race again when it goes;
  *  - /config/changes notifications: topic configs read again and applied;
+ *    notifications older than gregor.config.change.expiration.ms deleted,
+ *    whenever the list is read and on a timer;
  *  - session expiry: the controller resigns, a new session is opened, and
  *    registration, election and watches start over. Being disconnected for
  *    a whole session timeout counts as expiry (see on_connection_lost_too_long).
@@ -40,6 +43,7 @@ typedef struct gr_zk_member {
     int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
     ev_timer retry;       /* retries a failed registration or election */
     ev_timer lost;        /* disconnected: a session timeout later, take it as expired */
+    ev_timer purge;       /* deletes expired /config/changes notifications */
 } gr_zk_member_t;
 
 /*
@@ -48,16 +52,18 @@ typedef struct gr_zk_member {
  * Kafka's persistent paths, and settles the cluster id: ZooKeeper's if it
  * has one (a different one in meta.properties is an error, as in Kafka),
  * else b->cluster_id (written there). id_from_meta: b->cluster_id came from
- * meta.properties (else it was just made up and ZooKeeper's wins). 0 or
- * -errno (logged).
+ * meta.properties (else it was just made up and ZooKeeper's wins). When
+ * b->config.broker_id is GR_BROKER_ID_NONE, it is then generated from
+ * /brokers/seqid (core/broker_id.h) and set there; the caller writes it to
+ * meta.properties. 0 or -errno (logged).
  */
 int gr_zk_member_open(gr_broker_t *b, bool id_from_meta);
 
 /*
  * Single-node mode's start-up: opens the embedded store kept in dir, a
  * session on it and Kafka's paths, and writes b->cluster_id (from
- * meta.properties) to /cluster/id, or checks it against the one there.
- * 0 or -errno (logged).
+ * meta.properties) to /cluster/id, or checks it against the one there;
+ * generates the broker id as gr_zk_member_open does. 0 or -errno (logged).
  */
 int gr_zk_member_open_local(gr_broker_t *b, const char *dir);
 

@@ -102,10 +102,10 @@ static const char *const security_protocols[] = {"PLAINTEXT", "SSL", "SASL_PLAIN
  */
 static const gr_config_def_t config_table[] = {
     /*
-     * Kafka's default is -1, which asks it to generate an id (from 1001 on)
-     * and keep it in meta.properties. Gregor does not generate ids: an unset
-     * broker.id is 0, which suits the single-node default; -1 is accepted only
-     * in single-node mode, where it also means 0 (see gr_config_resolve).
+     * Kafka's default is -1: a generated id (reserved.broker.max.id + 1 on,
+     * from /brokers/seqid) kept in meta.properties (core/broker_id.h).
+     * Gregor's default is 0, which suits the single-node default; -1 asks
+     * for a generated id as in Kafka, in both modes.
      */
     KEY_INT("broker.id", broker_id, "0", -1, IMAX),
     KEY_BOOL("broker.id.generation.enable", broker_id_generation_enable, "true"),
@@ -257,6 +257,13 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("zookeeper.connection.timeout.ms", zookeeper_connection_timeout_ms, NULL, IMIN, IMAX),
     KEY_INT("zookeeper.max.in.flight.requests", zookeeper_max_in_flight_requests, "10", 1, IMAX),
     KEY_BOOL("zookeeper.set.acl", zookeeper_set_acl, "false"),
+    /*
+     * Gregor's own: how old a /config/changes notification must be before
+     * the brokers delete it. Kafka fixes this at 15 minutes
+     * (changeExpirationMs); a key makes the purge testable.
+     */
+    KEY_LONG("gregor.config.change.expiration.ms", gregor_config_change_expiration_ms, "900000", 1,
+             LMAX),
 
     KEY_INT("num.replica.fetchers", num_replica_fetchers, "1", IMIN, IMAX),
     KEY_LONG("replica.lag.time.max.ms", replica_lag_time_max_ms, "30000", LMIN, LMAX),
@@ -1241,20 +1248,26 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
 {
     int rc;
 
+    (void)log;
+
     list_free(&cfg->effective.log_dirs);
     gr_config_listeners_free(&cfg->effective.listeners);
     gr_config_listeners_free(&cfg->effective.advertised_listeners);
 
-    if (cfg->broker_id == -1) {
-        if (cfg->zookeeper_connect != NULL) {
-            seterr(err, errlen,
-                   "broker.id=-1: generated broker ids are not supported; set broker.id");
-            return -EINVAL;
-        }
-        gr_logf(log, GR_LOG_INFO, "config", "broker.id=-1 in single-node mode: using broker id 0");
-        cfg->broker_id = 0;
+    /* Ids above reserved.broker.max.id are the generated ones (see core/broker_id.h). */
+    if (cfg->broker_id_generation_enable && cfg->broker_id > cfg->reserved_broker_max_id) {
+        seterr(err, errlen,
+               "broker.id=%d is above reserved.broker.max.id=%d, which keeps the ids above it "
+               "for generated ones: use a smaller id or raise reserved.broker.max.id",
+               cfg->broker_id, cfg->reserved_broker_max_id);
+        return -EINVAL;
     }
-
+    if (!cfg->broker_id_generation_enable && cfg->broker_id < 0) {
+        seterr(err, errlen,
+               "broker.id=-1 asks for a generated id, but broker.id.generation.enable is "
+               "false: set broker.id");
+        return -EINVAL;
+    }
     /* log.dirs wins over log.dir; both may hold comma-separated lists. */
     if (cfg->log_dirs.count > 0) {
         if (list_split(cfg->text[gr_config_find("log.dirs")], &cfg->effective.log_dirs) < 0)

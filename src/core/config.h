@@ -219,6 +219,7 @@ typedef struct gr_config {
     int32_t zookeeper_connection_timeout_ms;
     int32_t zookeeper_max_in_flight_requests;
     bool zookeeper_set_acl;
+    int64_t gregor_config_change_expiration_ms; /* Gregor's own; Kafka: 15 minutes, fixed */
 
     /* replication */
     int32_t num_replica_fetchers;

@@ -380,20 +380,63 @@ static void test_unknown_key_warns(void **state)
     gr_config_fini(&cfg);
 }
 
-static void test_broker_id_minus_one(void **state)
+/* Resolves text over fresh defaults; err holds the reason when it fails. */
+static int resolve_text(const char *text, int32_t *broker_id, char *err, size_t errlen)
+{
+    gr_config_t cfg;
+    assert_int_equal(gr_config_init(&cfg), 0);
+    assert_int_equal(parse(&cfg, text, err, errlen), 0);
+    int rc = gr_config_resolve(&cfg, NULL, err, errlen);
+    *broker_id = cfg.broker_id;
+    gr_config_fini(&cfg);
+    return rc;
+}
+
+/* broker.id=-1 asks for a generated id (both modes); configured ids stay below the generated. */
+static void test_broker_id_generation_rules(void **state)
+{
+    char err[256] = "";
+    int32_t id = 0;
+    (void)state;
+
+    assert_int_equal(resolve_text("broker.id=-1\n", &id, err, sizeof err), 0);
+    assert_int_equal(id, -1); /* generated at start-up, not here */
+    assert_int_equal(
+        resolve_text("broker.id=-1\nzookeeper.connect=localhost:2181\n", &id, err, sizeof err), 0);
+    assert_int_equal(id, -1);
+    assert_int_equal(resolve_text("broker.id=1000\n", &id, err, sizeof err), 0);
+    assert_int_equal(id, 1000);
+
+    assert_int_equal(resolve_text("broker.id=1001\n", &id, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "reserved.broker.max.id"));
+    assert_int_equal(
+        resolve_text("broker.id=1001\nreserved.broker.max.id=2000\n", &id, err, sizeof err), 0);
+    assert_int_equal(resolve_text("broker.id=5\nreserved.broker.max.id=4\n", &id, err, sizeof err),
+                     -EINVAL);
+    /* Without generation no id is reserved for it. */
+    assert_int_equal(
+        resolve_text("broker.id=1001\nbroker.id.generation.enable=false\n", &id, err, sizeof err),
+        0);
+
+    err[0] = '\0';
+    assert_int_equal(
+        resolve_text("broker.id=-1\nbroker.id.generation.enable=false\n", &id, err, sizeof err),
+        -EINVAL);
+    assert_non_null(strstr(err, "broker.id.generation.enable"));
+}
+
+/* Gregor's own key for the /config/changes purge: Kafka's 15 minutes unless set. */
+static void test_config_change_expiration(void **state)
 {
     gr_config_t cfg;
     char err[256] = "";
     (void)state;
 
     assert_int_equal(gr_config_init(&cfg), 0);
-    assert_int_equal(parse(&cfg, "broker.id=-1\n", err, sizeof(err)), 0);
-    assert_int_equal(gr_config_resolve(&cfg, NULL, err, sizeof(err)), 0);
-    assert_int_equal(cfg.broker_id, 0);
-    assert_int_equal(
-        parse(&cfg, "broker.id=-1\nzookeeper.connect=localhost:2181\n", err, sizeof(err)), 0);
-    assert_int_equal(gr_config_resolve(&cfg, NULL, err, sizeof(err)), -EINVAL);
-    assert_non_null(strstr(err, "broker.id"));
+    assert_int_equal(cfg.gregor_config_change_expiration_ms, 15 * 60 * 1000);
+    assert_int_equal(parse(&cfg, "gregor.config.change.expiration.ms=2500\n", err, sizeof err), 0);
+    assert_int_equal(cfg.gregor_config_change_expiration_ms, 2500);
+    assert_int_not_equal(parse(&cfg, "gregor.config.change.expiration.ms=0\n", err, sizeof err), 0);
     gr_config_fini(&cfg);
 }
 
@@ -528,7 +571,8 @@ int main(void)
         cmocka_unit_test(test_valid_edge_values),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_unknown_key_warns),
-        cmocka_unit_test(test_broker_id_minus_one),
+        cmocka_unit_test(test_broker_id_generation_rules),
+        cmocka_unit_test(test_config_change_expiration),
         cmocka_unit_test(test_listeners),
         cmocka_unit_test(test_resolve_listener_rules),
         cmocka_unit_test(test_shipped_file),
