@@ -68,6 +68,19 @@
 #   cl_compare_replicas TOPIC PARTS [I...]  cl_replicas_equal, or gr_fail
 #                                      with the partition, the brokers and
 #                                      the first differing byte
+#   cl_partition_everywhere TOPIC P REPLICAS ISR LEADERS
+#                                      every running broker reports partition
+#                                      P of TOPIC with the replica list
+#                                      REPLICAS ("1,2", in that order), the
+#                                      ISR ISR (a set: "1,2" matches "2,1")
+#                                      and a leader among LEADERS ("1 2")
+#   cl_partition_views TOPIC           what each running broker reports for
+#                                      TOPIC, one line each (for a failure)
+#   cl_zk_assignment TOPIC P           "REPLICAS ADDING REMOVING" of
+#                                      partition P in TOPIC's assignment
+#                                      znode, comma lists, "-" when empty or
+#                                      absent (a reassignment in progress
+#                                      has adding or removing replicas)
 
 GR_CLUSTER_REPO=$(cd "$GR_INTEROP_DIR/.." && pwd)
 CL_ZK_DIR=$GR_TMP/zk
@@ -354,6 +367,39 @@ cl_replicas_equal()
 cl_compare_replicas()
 {
     cl_replicas_equal "$@" || gr_fail "replicas differ: $CL_REPLICA_DIFF"
+}
+
+cl_partition_everywhere()
+{
+    local topic=$1 p=$2 replicas=$3 isr leaders=" $5 " i line leader got_isr got_replicas
+    isr=$(tr ',' '\n' <<<"$4" | sort -n | paste -sd,)
+    for i in $(cl_live); do
+        line=$(cl_state "$i" isr "$topic" 2>/dev/null | awk -v p="$p" '$1 == p') || return 1
+        read -r _ leader got_isr got_replicas <<<"$line" || return 1
+        [ "$got_replicas" = "$replicas" ] || return 1
+        [ "$(tr ',' '\n' <<<"$got_isr" | sort -n | paste -sd,)" = "$isr" ] || return 1
+        [[ $leaders == *" $leader "* ]] || return 1
+    done
+}
+
+cl_partition_views()
+{
+    local i
+    for i in $(cl_live); do
+        echo "broker $i: $(cl_state "$i" isr "$1" 2>&1 | tr '\n' ';') (PARTITION LEADER ISR REPLICAS)"
+    done
+}
+
+cl_zk_assignment()
+{
+    local doc
+    doc=$(cl_zk get "$CL_ZK_CHROOT/brokers/topics/$1") || gr_fail "zkCli get /brokers/topics/$1 failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+    "$GR_PYTHON" -c '
+import json, sys
+doc, p = json.loads(sys.argv[1]), sys.argv[2]
+print(*(",".join(str(b) for b in (doc.get(k) or {}).get(p) or []) or "-"
+        for k in ("partitions", "adding_replicas", "removing_replicas")))' "$doc" "$2" ||
+        gr_fail "znode /brokers/topics/$1 holds '$doc', not an assignment"
 }
 
 cl_leaders_are()
