@@ -207,7 +207,9 @@ static bool unclean_allowed(gr_controller_t *c, const char *name)
  *    none alive the partition goes offline keeping its ISR (those replicas
  *    hold every acknowledged record), unless unclean election allows the
  *    first live replica, alone in its ISR. A leader that is shutting down
- *    with no in-sync successor keeps leading until it is gone.
+ *    with no in-sync successor keeps leading until it is gone. A leader
+ *    that is no replica (a reassignment dropped it) is replaced like a dead
+ *    one.
  */
 static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_ctl_partition_t *p,
                           gr_zk_partition_state_t *out, int32_t *isr_out)
@@ -222,7 +224,9 @@ static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_
     }
     const gr_zk_partition_state_t *now = &p->state;
     int32_t live = live_of(c, now->isr, now->isr_count, p, isr_out);
-    bool leader_live = now->leader != GR_NO_BROKER && is_live(c, now->leader);
+    /* A leader a reassignment dropped is no replica any more: it counts as gone. */
+    bool leader_replica = ctl_ids_hold(p->replicas, p->replica_count, now->leader);
+    bool leader_live = now->leader != GR_NO_BROKER && leader_replica && is_live(c, now->leader);
     if (leader_live && live == now->isr_count)
         return false;
     out->leader_epoch = now->leader_epoch + 1;
@@ -233,7 +237,7 @@ static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_
     }
     out->leader = elect(p, isr_out, live);
     out->isr_count = live;
-    if (out->leader == GR_NO_BROKER && ctl_broker_find(c, now->leader))
+    if (out->leader == GR_NO_BROKER && leader_replica && ctl_broker_find(c, now->leader))
         return false; /* shutting down, and no one in sync to take over */
     if (out->leader == GR_NO_BROKER && unclean_allowed(c, t->name)) {
         out->leader = first_live(c, p->replicas, p->replica_count, p);

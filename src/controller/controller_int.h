@@ -151,18 +151,26 @@ void ctl_reassign_clear(gr_ctl_partition_t *p);
  */
 int ctl_reassign_start(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index, const int32_t *target,
                        int32_t count, uint64_t *edit /* out */);
-/* NONE, or why target (count ids) cannot be a replica set. */
-int16_t ctl_reassign_check(gr_controller_t *c, const int32_t *target, int32_t count);
+/* NONE, or why target (count ids) cannot be p's new replica set. */
+int16_t ctl_reassign_check(gr_controller_t *c, const gr_ctl_partition_t *p, const int32_t *target,
+                           int32_t count);
 
 /* controller_reassign_zk.c: /admin/reassign_partitions (older tools' requests). */
 void ctl_load_zk_reassign(gr_controller_t *c);
 /* Partitions of it done: rewritten without them, deleted once empty. */
 void ctl_zk_reassign_progress(gr_controller_t *c);
+/* An API request moved the partition: it leaves the node (Kafka's maybeRemoveFromZkReassignment).
+ */
+void ctl_zk_reassign_forget(gr_controller_t *c, const char *topic, int32_t index);
 void ctl_zk_reassign_drop(gr_controller_t *c);
 
-/* controller_send.c: StopReplica with deletion of one partition to br (answer only logged). */
-void ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic,
-                           int32_t index);
+/*
+ * controller_send.c: StopReplica with deletion of one partition to br. 0 (a
+ * failed answer is logged, one never delivered goes back to the partition's
+ * dropping list: ctl_reassign_stop_failed) or -errno (not sent).
+ */
+int ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic,
+                          int32_t index);
 
 /* controller_delete.c */
 void ctl_delete_progress(gr_controller_t *c);

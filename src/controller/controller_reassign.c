@@ -55,13 +55,19 @@ void ctl_reassign_clear(gr_ctl_partition_t *p)
     p->adding_count = p->removing_count = 0;
 }
 
-int16_t ctl_reassign_check(gr_controller_t *c, const int32_t *target, int32_t count)
+int16_t ctl_reassign_check(gr_controller_t *c, const gr_ctl_partition_t *p, const int32_t *target,
+                           int32_t count)
 {
     if (count <= 0)
         return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
-    for (int32_t i = 0; i < count; i++)
-        if (ctl_ids_hold(target, i, target[i]) || !ctl_broker_find(c, target[i]))
-            return GR_KERR_INVALID_REPLICA_ASSIGNMENT; /* repeated, or not registered */
+    for (int32_t i = 0; i < count; i++) {
+        int32_t id = target[i];
+        bool original = ctl_ids_hold(p->replicas, p->replica_count, id) &&
+                        !ctl_ids_hold(p->adding, p->adding_count, id);
+        /* As Kafka: ids unique and not negative; only those to add must be registered. */
+        if (id < 0 || ctl_ids_hold(target, i, id) || (!original && !ctl_broker_find(c, id)))
+            return GR_KERR_INVALID_REPLICA_ASSIGNMENT;
+    }
     return GR_KERR_NONE;
 }
 
@@ -284,7 +290,7 @@ static void on_move_written(void *opaque, int16_t err, const gr_ctl_partition_t 
     move_ticket_t *k = opaque;
     gr_ctl_topic_t *t = NULL;
     gr_ctl_partition_t *p = ticket_partition(k, &t);
-    if (p && err == GR_KERR_NONE && k->completing)
+    if (p && err == GR_KERR_NONE && k->completing && !t->deleting)
         finish_move(k->c, t, k->index);
     else if (p && err != GR_KERR_NONE && !k->completing)
         p->reassign_bump = true; /* decided again on the state read back */
@@ -332,8 +338,12 @@ static void bump(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index, gr_ctl_pa
         if (ctl_ids_hold(p->replicas, p->replica_count, p->state.isr[i]))
             isr[want.isr_count++] = p->state.isr[i];
     want.leader = leader_among(c, p, isr, want.isr_count);
-    if (want.leader == GR_NO_BROKER)
-        want.leader = p->state.leader; /* no one else in sync: elections take it from here */
+    if (want.leader == GR_NO_BROKER && want.isr_count == 0) {
+        /* Only replicas left out were in sync: offline, their ISR kept (as Kafka keeps the last
+         * member) so that their data is not deleted (stop_dropped) and unclean election decides. */
+        memcpy(isr, p->state.isr, sizeof(int32_t) * (size_t)p->state.isr_count);
+        want.isr_count = p->state.isr_count;
+    }
     want.leader_epoch = p->state.leader_epoch + 1;
     want.controller_epoch = c->epoch;
     p->reassign_bump = false;
@@ -401,26 +411,56 @@ void ctl_reassign_progress(gr_controller_t *c)
 
 /* ---- after the writes: deletions owed ------------------------------------------ */
 
+/* Whether dropped replica id may hold the partition's only in-sync copy (then it stays). */
+static bool holds_copy(const gr_ctl_partition_t *p, int32_t id)
+{
+    return p->has_state &&
+           (p->state.leader == id || ctl_ids_hold(p->state.isr, p->state.isr_count, id));
+}
+
+/* StopReplica with deletion to p's dropped replicas that may go. Whether any was sent. */
+static bool stop_partition_dropped(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
+                                   gr_ctl_partition_t *p)
+{
+    int32_t kept = 0;
+    bool sent = false;
+    for (int32_t k = 0; k < p->dropping_count; k++) {
+        int32_t id = p->dropping[k];
+        gr_ctl_broker_t *br = ctl_broker_find(c, id);
+        if (!t->deleting && holds_copy(p, id)) {
+            p->dropping[kept++] = id;
+        } else if (br && !ctl_ids_hold(p->replicas, p->replica_count, id)) {
+            if (ctl_send_stop_dropped(c, br, t->name, index) == 0) {
+                sent = true;
+            } else {
+                p->dropping[kept++] = id;
+                ctl_kick_later(c);
+            }
+        }
+    }
+    p->dropping_count = kept;
+    return sent;
+}
+
+/* A topic being deleted drops everything at once: its node no longer matters. */
 void ctl_reassign_stop_dropped(gr_controller_t *c)
 {
+    bool sent = false;
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next) {
-        if (t->deleting || !ctl_topic_saved(t))
+        if (!t->deleting && !ctl_topic_saved(t))
             continue;
         for (int32_t i = 0; i < t->partition_count; i++) {
             gr_ctl_partition_t *p = &t->partitions[i];
-            if (p->dropping_count == 0 || p->reassign_bump || p->writing)
+            if (p->dropping_count == 0 || p->writing || (!t->deleting && p->reassign_bump))
                 continue;
-            for (int32_t k = 0; k < p->dropping_count; k++) {
-                gr_ctl_broker_t *br = ctl_broker_find(c, p->dropping[k]);
-                if (br && !ctl_ids_hold(p->replicas, p->replica_count, p->dropping[k]))
-                    ctl_send_stop_dropped(c, br, t->name, i);
-            }
-            p->dropping_count = 0;
-            /* A replica takes metadata for a partition it hosts only from LeaderAndIsr: once
-             * stopped (requests to a broker keep their order), it needs the state again. */
-            c->metadata_dirty = true;
-            ctl_kick(c);
+            sent |= stop_partition_dropped(c, t, i, p);
         }
+    }
+    /* A replica takes metadata for a partition it hosts only from LeaderAndIsr: once stopped
+     * (requests to a broker keep their order), it needs the state again. */
+    if (sent) {
+        c->metadata_dirty = true;
+        ctl_kick(c);
     }
 }
 
@@ -428,8 +468,7 @@ void ctl_reassign_stop_failed(gr_controller_t *c, const char *topic, int32_t ind
 {
     gr_ctl_topic_t *t = ctl_topic_find(c, topic);
     gr_ctl_partition_t *p = t && index < t->partition_count ? &t->partitions[index] : NULL;
-    if (!p || t->deleting || !ctl_broker_find(c, broker) ||
-        ctl_ids_hold(p->replicas, p->replica_count, broker) ||
+    if (!p || !ctl_broker_find(c, broker) || ctl_ids_hold(p->replicas, p->replica_count, broker) ||
         ctl_ids_hold(p->dropping, p->dropping_count, broker))
         return;
     int32_t *dropping = realloc(p->dropping, sizeof(int32_t) * (size_t)(p->dropping_count + 1));

@@ -133,9 +133,11 @@ static void entry_start(gr_controller_t *c, reassign_entry_t *en, const gr_reass
         gr_logf(&c->b->log, GR_LOG_INFO, "controller", "%s-%d: cancelling its reassignment",
                 t->name, en->index);
     }
-    en->error = ctl_reassign_check(c, target, count);
+    en->error = ask->cancel ? GR_KERR_NONE : ctl_reassign_check(c, p, target, count);
     if (en->error == GR_KERR_NONE && ctl_reassign_start(c, t, en->index, target, count, &en->edit))
         en->error = GR_KERR_UNKNOWN_SERVER_ERROR;
+    if (en->error == GR_KERR_NONE)
+        ctl_zk_reassign_forget(c, t->name, en->index);
     en->done = en->error != GR_KERR_NONE;
     free(original);
 }

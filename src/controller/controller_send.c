@@ -399,8 +399,7 @@ static void on_stop_dropped(void *opaque, int rc, const void *response)
     }
 }
 
-void ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic,
-                           int32_t index)
+int ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *topic, int32_t index)
 {
     gr_stop_replica_request_stop_replica_partition_state_t ps;
     gr_stop_replica_request_stop_replica_partition_state_init(&ps);
@@ -421,12 +420,14 @@ void ctl_send_stop_dropped(gr_controller_t *c, gr_ctl_broker_t *br, const char *
     req.topic_states_count = 1;
     ctl_op_t *op = ctl_op_new(c);
     if (!op)
-        return;
+        return -ENOMEM;
     op->broker_id = br->node.id;
     op->index = index;
     snprintf(op->name, sizeof op->name, "%s", topic);
     gr_logf(&c->b->log, GR_LOG_INFO, "controller", "%s-%d: deleting the replica on broker %d",
             topic, index, br->node.id);
-    if (deliver(c, br, GR_API_STOP_REPLICA, STOP_REPLICA_VERSION, &req, on_stop_dropped, op) != 0)
+    int rc = deliver(c, br, GR_API_STOP_REPLICA, STOP_REPLICA_VERSION, &req, on_stop_dropped, op);
+    if (rc)
         free(op);
+    return rc;
 }

@@ -17,6 +17,7 @@
 #define ASSIGNMENT_JSON_VERSION      3
 #define CONFIG_CHANGE_JSON_VERSION   2
 #define TOPIC_CONFIG_JSON_VERSION    1
+#define MOVES_JSON_VERSION           1
 #define PLAINTEXT                    "PLAINTEXT"
 #define NO_JMX_PORT                  (-1)
 #define CONFIG_CHANGE_TOPICS         "topics/"
@@ -418,6 +419,28 @@ void gr_zk_moves_free(gr_zk_move_t *moves, int32_t count)
         free(moves[i].replicas);
     }
     free(moves);
+}
+
+int gr_zk_doc_moves(gr_zk_json_writer_t *w, const gr_zk_move_t *const *moves, int32_t count)
+{
+    gr_zk_json_object_begin(w);
+    gr_zk_json_key(w, "version");
+    gr_zk_json_int(w, MOVES_JSON_VERSION);
+    gr_zk_json_key(w, "partitions");
+    gr_zk_json_array_begin(w);
+    for (int32_t i = 0; i < count; i++) {
+        gr_zk_json_object_begin(w);
+        gr_zk_json_key(w, "topic");
+        gr_zk_json_string(w, moves[i]->topic);
+        gr_zk_json_key(w, "partition");
+        gr_zk_json_int(w, moves[i]->partition);
+        gr_zk_json_key(w, "replicas");
+        int_array(w, moves[i]->replicas, moves[i]->replica_count);
+        gr_zk_json_object_end(w);
+    }
+    gr_zk_json_array_end(w);
+    gr_zk_json_object_end(w);
+    return writer_error(w);
 }
 
 static int parse_move(const gr_zk_json_t *v, gr_zk_move_t *out)

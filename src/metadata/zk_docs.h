@@ -107,6 +107,8 @@ typedef struct gr_zk_move {
  * gr_zk_moves_free), -EINVAL or -ENOMEM.
  */
 int gr_zk_parse_moves(const char *text, size_t len, gr_zk_move_t **moves, int32_t *count);
+/* The same document for count moves (a writer's text, as the builders above). */
+int gr_zk_doc_moves(gr_zk_json_writer_t *w, const gr_zk_move_t *const *moves, int32_t count);
 void gr_zk_moves_free(gr_zk_move_t *moves, int32_t count);
 
 /* /config/topics/T: {"version":1,"config":{"<key>":"<value>",...}} from count key/value pairs. */

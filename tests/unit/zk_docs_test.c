@@ -351,6 +351,16 @@ static void test_moves(void **state)
     assert_int_equal(moves[0].replicas[1], 3);
     assert_string_equal(moves[1].topic, "bar");
     assert_int_equal(moves[1].replicas[0], 1);
+    /* Written back without the first: what the controller leaves once that move is done. */
+    const gr_zk_move_t *left[] = {&moves[1]};
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    assert_int_equal(gr_zk_doc_moves(&w, left, 1), 0);
+    size_t len = 0;
+    const char *text = finish(&w, &len);
+    assert_string_equal(text, "{\"version\":1,\"partitions\":[{\"topic\":\"bar\","
+                              "\"partition\":0,\"replicas\":[1]}]}");
+    gr_zk_json_writer_fini(&w);
     gr_zk_moves_free(moves, count);
     static const char *const bad[] = {
         "{\"version\":1}",
