@@ -15,7 +15,9 @@
  *     is in T and live, else the first live member of T), the ISR cut to T,
  *     leader epoch + 1; then replicas := T, adding and removing emptied and
  *     saved; only then the replicas left out get StopReplica with deletion
- *     (a replica whose broker is down then keeps its files, as in Kafka).
+ *     (a replica whose broker is down then keeps its files, as in Kafka;
+ *     one that is still leader or in the ISR is kept until it is neither,
+ *     since it may hold the only in-sync copy).
  * Cancelling is a reassignment back to O. Steps 2 and 3 run inside
  * reconcile from what the controller knows, so they need no memory of
  * their own across controllers.
