@@ -441,9 +441,9 @@ cl_wait_replica_dirs()
 cl_partition_everywhere()
 {
     local topic=$1 p=$2 replicas=$3 isr leaders=" $5 " i line leader got_isr got_replicas brokers
+    isr=$(tr ',' '\n' <<<"$4" | sort -n | paste -sd,)
     shift 5
     if [ $# -gt 0 ]; then brokers="$*"; else brokers=$(cl_live); fi
-    isr=$(tr ',' '\n' <<<"$4" | sort -n | paste -sd,)
     for i in $brokers; do
         line=$(cl_state "$i" isr "$topic" 2>/dev/null | awk -v p="$p" '$1 == p') || return 1
         read -r _ leader got_isr got_replicas <<<"$line" || return 1
