@@ -41,11 +41,6 @@ leader_everywhere() # TOPIC PARTITION LEADER: every running broker reports it
         [ "$(cl_state "$i" leaders "$1" 2>/dev/null | awk -v p="$2" '$1 == p { print $2 }')" = "$3" ] || return 1
     done
 }
-expect() # WHAT WANT GOT
-{
-    [ "$3" = "$2" ] || gr_fail "$1: got '$3', want '$2'"
-    gr_note "$1: ok"
-}
 
 cl_stop_broker 0
 gr_wait_until "$CL_WAIT_S" "partition el-0 led by broker 1" leader_everywhere el 0 1
@@ -53,31 +48,31 @@ cl_start_broker 0
 GR_BOOTSTRAP=$(cl_bootstrap)
 cl_wait_stable "broker 0 back"
 gr_wait_until "$CL_WAIT_S" "broker 0 back in every ISR of el" cl_isr_size_is el 3
-expect "el-0 stays with broker 1 without rebalancing" 1 "$(leader_of el 0)"
+cl_expect "el-0 stays with broker 1 without rebalancing" 1 "$(leader_of el 0)"
 
 cl_wait_stable "controller known"
 ctl=$CL_CONTROLLER
 other=$(cl_non_controller)
-expect "ElectLeaders to a non-controller" "top $NOT_CONTROLLER" "$(ops "$other" elect preferred el:0)"
-expect "PREFERRED el-0, el-1, el-9, nosuch-0" \
+cl_expect "ElectLeaders to a non-controller" "top $NOT_CONTROLLER" "$(ops "$other" elect preferred el:0)"
+cl_expect "PREFERRED el-0, el-1, el-9, nosuch-0" \
     "top $NONE|el 0 $NONE|el 1 $NOT_NEEDED|el 9 $UNKNOWN|nosuch 0 $UNKNOWN" \
     "$(ops "$ctl" elect preferred el:0 el:1 el:9 nosuch:0 | paste -sd'|')"
 gr_wait_until "$CL_WAIT_S" "el-0 back with broker 0 everywhere" leader_everywhere el 0 0
-expect "PREFERRED el-0 again" "top $NONE|el 0 $NOT_NEEDED" "$(ops "$ctl" elect preferred el:0 | paste -sd'|')"
-expect "UNCLEAN el-0 with a live leader" "top $NONE|el 0 $NOT_NEEDED" "$(ops "$ctl" elect unclean el:0 | paste -sd'|')"
-expect "PREFERRED for every partition, all in place" "top $NONE" "$(ops "$ctl" elect preferred | paste -sd'|')"
+cl_expect "PREFERRED el-0 again" "top $NONE|el 0 $NOT_NEEDED" "$(ops "$ctl" elect preferred el:0 | paste -sd'|')"
+cl_expect "UNCLEAN el-0 with a live leader" "top $NONE|el 0 $NOT_NEEDED" "$(ops "$ctl" elect unclean el:0 | paste -sd'|')"
+cl_expect "PREFERRED for every partition, all in place" "top $NONE" "$(ops "$ctl" elect preferred | paste -sd'|')"
 
-expect "ControlledShutdown of an unregistered broker" "$BROKER_NOT_AVAILABLE 0" "$(ops "$ctl" shutdown 99)"
-expect "ControlledShutdown to a non-controller" "$NOT_CONTROLLER 0" "$(ops "$other" shutdown 1)"
+cl_expect "ControlledShutdown of an unregistered broker" "$BROKER_NOT_AVAILABLE 0" "$(ops "$ctl" shutdown 99)"
+cl_expect "ControlledShutdown to a non-controller" "$NOT_CONTROLLER 0" "$(ops "$other" shutdown 1)"
 
 # Broker 0 down (it may be the controller: ask whichever is now).
 cl_stop_broker 0
 GR_BOOTSTRAP=$(cl_bootstrap)
 cl_wait_stable "broker 0 stopped"
 ctl=$CL_CONTROLLER
-expect "PREFERRED el-0 with broker 0 down" "top $NONE|el 0 $PREFERRED_NOT_AVAILABLE" \
+cl_expect "PREFERRED el-0 with broker 0 down" "top $NONE|el 0 $PREFERRED_NOT_AVAILABLE" \
     "$(ops "$ctl" elect preferred el:0 | paste -sd'|')"
-expect "UNCLEAN solo-0, its only replica down" "top $NONE|solo 0 $ELIGIBLE_NOT_AVAILABLE" \
+cl_expect "UNCLEAN solo-0, its only replica down" "top $NONE|solo 0 $ELIGIBLE_NOT_AVAILABLE" \
     "$(ops "$ctl" elect unclean solo:0 | paste -sd'|')"
 
 # un-0 on brokers 1 and 2: broker 2 frozen until the ISR is broker 1 alone,
@@ -94,7 +89,7 @@ GR_BOOTSTRAP=$(cl_bootstrap)
 cl_wait_stable "broker 1 killed"
 gr_wait_until "$CL_WAIT_S" "un-0 offline" leader_everywhere un 0 -1
 ctl=$CL_CONTROLLER
-expect "UNCLEAN un-0, offline" "top $NONE|un 0 $NONE" "$(ops "$ctl" elect unclean un:0 | paste -sd'|')"
+cl_expect "UNCLEAN un-0, offline" "top $NONE|un 0 $NONE" "$(ops "$ctl" elect unclean un:0 | paste -sd'|')"
 gr_wait_until "$CL_WAIT_S" "un-0 led by broker 2" leader_everywhere un 0 2
 out=$(cl_state 2 produce un 0 -1 1)
 [ "${out%% *}" = 0 ] || gr_fail "produce to un-0 after the unclean election: $out"

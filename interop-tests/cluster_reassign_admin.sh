@@ -27,9 +27,7 @@ TOPIC="mv"
 RECORDS=2000
 
 cl_start_cluster 3
-out=$(cl_state 0 create-assigned $TOPIC "0/0")
-[ "$out" = 0 ] || gr_fail "creating $TOPIC: error $out"
-cl_wait_all_led $TOPIC 2
+cl_create_assigned 0 $TOPIC 0/0
 [ "$(cl_replica_dirs $TOPIC 0)|$(cl_replica_dirs $TOPIC 1)" = "0|0" ] ||
     gr_fail "$TOPIC not on broker 0 alone: $(cl_replica_dirs $TOPIC 0)|$(cl_replica_dirs $TOPIC 1)"
 gr_prog roundtrip -b "$GR_BOOTSTRAP" -t $TOPIC -n $RECORDS -m produce -w 60 >"$GR_TMP/produce.out" 2>&1 ||
@@ -111,9 +109,7 @@ cl_wait_stable "before holding a reassignment"
 ctl=$CL_CONTROLLER
 other=$(cl_non_controller)
 for i in 0 1 2; do [ "$i" = "$ctl" ] || [ "$i" = "$other" ] || third=$i; done
-out=$(cl_state "$ctl" create-assigned held "$ctl")
-[ "$out" = 0 ] || gr_fail "creating held: error $out"
-cl_wait_all_led held 1
+cl_create_assigned "$ctl" held "$ctl"
 printf '{"version":1,"partitions":[{"topic":"held","partition":0,"replicas":[%s,%s]}]}\n' \
     "$other" "$third" >"$GR_TMP/held.json"
 cl_freeze_broker "$third"

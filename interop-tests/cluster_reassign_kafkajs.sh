@@ -36,149 +36,87 @@ fi
 UNKNOWN=3 INVALID_ASSIGNMENT=39 NOT_CONTROLLER=41 NO_REASSIGNMENT=85
 N=${SEQ_N:-3000}
 LEGACY_N=${LEGACY_N:-1000}
-MOVE_WAIT_S=${MOVE_WAIT_S:-120}
-RAW_PY=$GR_INTEROP_DIR/py/reassign_raw.py
-raw() { local i=$1; shift; timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$RAW_PY" "$(cl_addr "$i")" "$@"; }
 js() { timeout "$GR_CMD_TIMEOUT_S" node "$GR_INTEROP_DIR/js/kafkajs_reassign.js" "$(cl_bootstrap)" "$@"; }
-expect() # WHAT WANT GOT
-{
-    [ "$3" = "$2" ] || gr_fail "$1: got '$3', want '$2'"
-    gr_note "$1: ok"
-}
-# seq_producer's N records to TOPIC (acknowledgements in $GR_TMP/acked.TOPIC), all acknowledged.
-produce_seqs() # TOPIC N
-{
-    local out rc=0
-    out=$(gr_prog seq_producer -b "$(cl_bootstrap)" -t "$1" -n "$2" -o "$GR_TMP/acked.$1" 2>&1) || rc=$?
-    [ $rc = 0 ] || gr_fail "seq_producer to $1 exited $rc: $(tail -n 5 <<<"$out")"
-    [[ $out == *"topic=$1 produced=$2 acked=$2 failed=0"* ]] || gr_fail "seq_producer to $1: $(tail -n 5 <<<"$out")"
-}
-verify_seqs() # TOPIC N
-{
-    local out
-    out=$(gr_prog seq_verify -b "$(cl_bootstrap)" -t "$1" -i "$GR_TMP/acked.$1" -n "$2") || gr_fail "seq_verify $1: $out"
-    gr_note "$out"
-}
-wait_partition() # TOPIC REPLICAS ISR LEADERS
-{
-    local deadline=$((SECONDS + MOVE_WAIT_S))
-    until cl_partition_everywhere "$1" 0 "$2" "$3" "$4"; do
-        if [ $SECONDS -ge $deadline ]; then
-            cl_partition_views "$1" | sed "s/^/[$GR_TEST_NAME] /" >&2
-            gr_fail "timed out after ${MOVE_WAIT_S}s waiting for every broker to report $1-0 on replicas $2, ISR {$3}, leader in {$4}"
-        fi
-        sleep 0.1
-    done
-    gr_note "every broker reports $1-0: $(cl_state "$(cl_live | cut -d' ' -f1)" isr "$1" | awk '$1 == 0') (PARTITION LEADER ISR REPLICAS)"
-}
-wait_dirs() # TOPIC BROKERS: only BROKERS ("1 2") hold a directory for TOPIC-0
-{
-    local deadline=$((SECONDS + MOVE_WAIT_S))
-    until [ "$(cl_replica_dirs "$1" 0)" = "$2" ]; do
-        [ $SECONDS -lt $deadline ] || gr_fail "after ${MOVE_WAIT_S}s brokers $(cl_replica_dirs "$1" 0) hold a directory for $1-0, want only $2"
-        sleep 0.1
-    done
-    gr_note "only brokers $2 hold a directory for $1-0"
-}
-wait_in_sync() # TOPIC BROKERS...
-{
-    local topic=$1 deadline=$((SECONDS + MOVE_WAIT_S))
-    shift
-    until cl_replicas_equal "$topic" 1 "$@"; do
-        [ $SECONDS -lt $deadline ] || gr_fail "replicas of $topic-0 not the same bytes after ${MOVE_WAIT_S}s: $CL_REPLICA_DIFF"
-        sleep 0.2
-    done
-    gr_note "brokers $* hold the same bytes for $topic-0"
-}
 
 cl_start_cluster 3 auto.leader.rebalance.enable=false
 ctl=$CL_CONTROLLER
 other=$(cl_non_controller)
 for spec in "mv 0" "legacy 1,0"; do
     read -r name assignment <<<"$spec"
-    expect "creating $name on [$assignment]" 0 "$(cl_state "$ctl" create-assigned "$name" "$assignment")"
-    cl_wait_all_led "$name" 1
+    cl_create_assigned "$ctl" "$name" "$assignment"
 done
 gr_wait_until "$CL_WAIT_S" "the ISR of legacy-0 full" cl_isr_size_is legacy 2
-produce_seqs mv "$N"
-produce_seqs legacy "$LEGACY_N"
+cl_seq_produce mv "$N" "$GR_TMP/acked.mv"
+cl_seq_produce legacy "$LEGACY_N" "$GR_TMP/acked.legacy"
 
 # Raw corner cases, nothing in progress.
-expect "AlterPartitionReassignments to non-controller $other" "top $NOT_CONTROLLER" "$(raw "$other" alter mv:0=1,2)"
-expect "ListPartitionReassignments to non-controller $other" "top $NOT_CONTROLLER" "$(raw "$other" list)"
-expect "cancelling mv-0 with nothing in progress" "top 0|mv 0 $NO_REASSIGNMENT" "$(raw "$ctl" alter mv:0=null | paste -sd'|')"
-expect "listing every reassignment, none in progress" "top 0" "$(raw "$ctl" list)"
-expect "listing mv-0 and an unknown topic" "top 0" "$(raw "$ctl" list mv:0 no-such-topic:0)"
-expect "refused unknown topic in a raw request" "top 0|no-such-topic 0 $UNKNOWN" "$(raw "$ctl" alter no-such-topic:0=1,2 | paste -sd'|')"
+cl_expect "AlterPartitionReassignments to non-controller $other" "top $NOT_CONTROLLER" "$(cl_reassign "$other" alter mv:0=1,2)"
+cl_expect "ListPartitionReassignments to non-controller $other" "top $NOT_CONTROLLER" "$(cl_reassign "$other" list)"
+cl_expect "cancelling mv-0 with nothing in progress" "top 0|mv 0 $NO_REASSIGNMENT" "$(cl_reassign "$ctl" alter mv:0=null | paste -sd'|')"
+cl_expect "listing every reassignment, none in progress" "top 0" "$(cl_reassign "$ctl" list)"
+cl_expect "listing mv-0 and an unknown topic" "top 0" "$(cl_reassign "$ctl" list mv:0 no-such-topic:0)"
+cl_expect "refused unknown topic in a raw request" "top 0|no-such-topic 0 $UNKNOWN" "$(cl_reassign "$ctl" alter no-such-topic:0=1,2 | paste -sd'|')"
 out=$(js errors mv 0 2>&1) || gr_fail "kafkajs refusals: $out"
 gr_note "kafkajs refusals: $(paste -sd';' <<<"$out")"
-expect "mv-0's assignment znode after the refusals" "0 - -" "$(cl_zk_assignment mv 0)"
+cl_expect "mv-0's assignment znode after the refusals" "0 - -" "$(cl_zk_assignment mv 0)"
 
 # The move through kafkajs.
 out=$(js move mv 0 1,2 2>&1) || gr_fail "kafkajs move of mv-0 to [1,2]: $out"
 gr_note "kafkajs: $out"
-wait_partition mv 1,2 1,2 "1 2"
-expect "mv-0's assignment znode after the move" "1,2 - -" "$(cl_zk_assignment mv 0)"
-expect "nothing listed after the move" "top 0" "$(raw "$ctl" list)"
-wait_dirs mv "1 2"
-wait_in_sync mv 1 2
-verify_seqs mv "$N"
+cl_wait_partition mv 0 1,2 1,2 "1 2"
+cl_expect "mv-0's assignment znode after the move" "1,2 - -" "$(cl_zk_assignment mv 0)"
+cl_expect "nothing listed after the move" "top 0" "$(cl_reassign "$ctl" list)"
+cl_wait_replica_dirs mv 0 1 2
+cl_wait_replicas_equal mv 1 1 2
+cl_seq_verify mv "$N" "$GR_TMP/acked.mv"
 leader=$(cl_state "$ctl" leaders mv | awk '$1 == 0 { print $2 }')
-expect "acks=all produce to mv-0 on its new leader $leader" "0 $N" "$(cl_state "$leader" produce mv 0 -1 5)"
+cl_expect "acks=all produce to mv-0 on its new leader $leader" "0 $N" "$(cl_state "$leader" produce mv 0 -1 5)"
 
 # The same brokers in another order: nothing to copy, only the order (the
 # preferred leader) changes; the leader stays, no directory goes.
-expect "reordering mv-0 to [2,1]" "top 0|mv 0 0" "$(raw "$ctl" alter mv:0=2,1 | paste -sd'|')"
-wait_partition mv 2,1 1,2 "$leader"
-expect "mv-0's assignment znode after the reorder" "2,1 - -" "$(cl_zk_assignment mv 0)"
-expect "nothing listed after the reorder" "top 0" "$(raw "$ctl" list)"
-expect "brokers holding mv-0 after the reorder" "1 2" "$(cl_replica_dirs mv 0)"
+cl_expect "reordering mv-0 to [2,1]" "top 0|mv 0 0" "$(cl_reassign "$ctl" alter mv:0=2,1 | paste -sd'|')"
+cl_wait_partition mv 0 2,1 1,2 "$leader"
+cl_expect "mv-0's assignment znode after the reorder" "2,1 - -" "$(cl_zk_assignment mv 0)"
+cl_expect "nothing listed after the reorder" "top 0" "$(cl_reassign "$ctl" list)"
+cl_expect "brokers holding mv-0 after the reorder" "1 2" "$(cl_replica_dirs mv 0)"
 # A shorter list: the replication factor goes down to the leader alone.
-expect "shrinking mv-0 to [$leader]" "top 0|mv 0 0" "$(raw "$ctl" alter "mv:0=$leader" | paste -sd'|')"
-wait_partition mv "$leader" "$leader" "$leader"
-wait_dirs mv "$leader"
-expect "mv-0's high watermark on broker $leader after the shrink" "0 0 $((N + 5))" "$(cl_state "$leader" offsets mv)"
+cl_expect "shrinking mv-0 to [$leader]" "top 0|mv 0 0" "$(cl_reassign "$ctl" alter "mv:0=$leader" | paste -sd'|')"
+cl_wait_partition mv 0 "$leader" "$leader" "$leader"
+cl_wait_replica_dirs mv 0 "$leader"
+cl_expect "mv-0's high watermark on broker $leader after the shrink" "0 0 $((N + 5))" "$(cl_state "$leader" offsets mv)"
 
 # One request, several partitions: each has its own outcome, and the valid
 # one is carried out.
-expect "creating pair on [2]/[2]" 0 "$(cl_state "$ctl" create-assigned pair 2/2)"
-cl_wait_all_led pair 2
-expect "moving pair-0 to [0], pair-1 to [0,0], no-such-topic-0 to [1]" \
+cl_create_assigned "$ctl" pair 2/2
+cl_expect "moving pair-0 to [0], pair-1 to [0,0], no-such-topic-0 to [1]" \
     "top 0|no-such-topic 0 $UNKNOWN|pair 0 0|pair 1 $INVALID_ASSIGNMENT" \
-    "$(raw "$ctl" alter pair:0=0 pair:1=0,0 no-such-topic:0=1 | { read -r top; echo "$top"; LC_ALL=C sort; } | paste -sd'|')"
-wait_partition pair 0 0 0
-wait_dirs pair "0"
-expect "pair-1 unchanged" "1 2 2 2" "$(cl_state "$ctl" isr pair | awk '$1 == 1')"
-expect "nothing listed after moving pair-0" "top 0" "$(raw "$ctl" list)"
+    "$(cl_reassign "$ctl" alter pair:0=0 pair:1=0,0 no-such-topic:0=1 | { read -r top; echo "$top"; LC_ALL=C sort; } | paste -sd'|')"
+cl_wait_partition pair 0 0 0 0
+cl_wait_replica_dirs pair 0 0
+cl_expect "pair-1 unchanged" "1 2 2 2" "$(cl_state "$ctl" isr pair | awk '$1 == 1')"
+cl_expect "nothing listed after moving pair-0" "top 0" "$(cl_reassign "$ctl" list)"
 
 # The legacy znode, as kafka-reassign-partitions.sh before KIP-455 wrote it:
 # one that cannot be read, then one naming only an unknown topic, are
 # deleted without moving anything; then legacy-0 and an unknown topic: the
 # unknown one is left out, legacy-0 is moved, and the znode deleted.
-# shellcheck disable=SC2317
-legacy_znode_gone()
-{
-    local children
-    children=$(cl_zk ls "$CL_ZK_CHROOT/admin" 2>/dev/null) && [[ $children == \[* ]] && ! grep -qw reassign_partitions <<<"$children"
-}
 legacy_znode() # JSON WHAT
 {
-    cl_zk create "$CL_ZK_CHROOT/admin/reassign_partitions" "$1" >/dev/null ||
-        gr_fail "zkCli create /admin/reassign_partitions failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
-    gr_wait_until "$MOVE_WAIT_S" "/admin/reassign_partitions with $2 deleted by the controller" legacy_znode_gone
+    cl_legacy_reassign "$1"
+    gr_wait_until "$CL_MOVE_WAIT_S" "/admin/reassign_partitions with $2 deleted by the controller" cl_legacy_reassign_gone
     gr_note "/admin/reassign_partitions with $2 deleted by the controller"
 }
 gr_allow_log_errors 'reassign_partitions is unreadable'
 legacy_znode 'not-json' "an unreadable document"
 legacy_znode '{"version":1,"partitions":[{"topic":"no-such-topic","partition":0,"replicas":[1]}]}' "an unknown topic only"
-expect "nothing listed after the unknown-topic znode" "top 0" "$(raw "$ctl" list)"
+cl_expect "nothing listed after the unknown-topic znode" "top 0" "$(cl_reassign "$ctl" list)"
 legacy_znode '{"version":1,"partitions":[{"topic":"no-such-topic","partition":0,"replicas":[1]},{"topic":"legacy","partition":0,"replicas":[2,1]}]}' \
     "legacy-0 to [2,1] and an unknown topic"
-wait_partition legacy 2,1 1,2 1
-expect "legacy-0's assignment znode after the move" "2,1 - -" "$(cl_zk_assignment legacy 0)"
-expect "nothing listed after the legacy move" "top 0" "$(raw "$ctl" list)"
-wait_dirs legacy "1 2"
-wait_in_sync legacy 1 2
-verify_seqs legacy "$LEGACY_N"
-expect "acks=all produce to legacy-0 on broker 1" "0 $LEGACY_N" "$(cl_state 1 produce legacy 0 -1 5)"
+cl_wait_partition legacy 0 2,1 1,2 1
+cl_expect "legacy-0's assignment znode after the move" "2,1 - -" "$(cl_zk_assignment legacy 0)"
+cl_expect "nothing listed after the legacy move" "top 0" "$(cl_reassign "$ctl" list)"
+cl_wait_replica_dirs legacy 0 1 2
+cl_wait_replicas_equal legacy 1 1 2
+cl_seq_verify legacy "$LEGACY_N" "$GR_TMP/acked.legacy"
+cl_expect "acks=all produce to legacy-0 on broker 1" "0 $LEGACY_N" "$(cl_state 1 produce legacy 0 -1 5)"
 gr_pass

@@ -15,27 +15,18 @@ source "$(dirname "$0")/clusterlib.sh"
 cl_require
 UNKNOWN=3 REQUEST_TIMED_OUT=7
 topic=dt
-MOVE_WAIT_S=${MOVE_WAIT_S:-120}
-RAW_PY=$GR_INTEROP_DIR/py/reassign_raw.py
-raw() { local i=$1; shift; timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$RAW_PY" "$(cl_addr "$i")" "$@"; }
-expect() # WHAT WANT GOT
-{
-    [ "$3" = "$2" ] || gr_fail "$1: got '$3', want '$2'"
-    gr_note "$1: ok"
-}
 
 cl_start_cluster 3 replica.lag.time.max.ms=10000 auto.leader.rebalance.enable=false
 C=$CL_CONTROLLER
-read -r O F <<<"$(cl_live | tr ' ' '\n' | grep -vx "$C" | paste -sd' ')"
+read -r O F <<<"$(cl_live_except "$C")"
 gr_note "controller C=$C, original replica O=$O, frozen broker F=$F"
-expect "creating $topic on [$O]" 0 "$(cl_state "$C" create-assigned $topic "$O")"
-cl_wait_all_led $topic 1
-expect "acks=all produce to $topic-0" "0 0" "$(cl_state "$O" produce $topic 0 -1 50)"
+cl_create_assigned "$C" $topic "$O"
+cl_expect "acks=all produce to $topic-0" "0 0" "$(cl_state "$O" produce $topic 0 -1 50)"
 
 cl_freeze_broker "$F"
-expect "moving $topic-0 to [$F,$C]" "top 0|$topic 0 0" "$(raw "$C" alter "$topic:0=$F,$C" | paste -sd'|')"
-expect "ListPartitionReassignments while $F is frozen" "top 0|$topic 0 $F,$C,$O $F,$C $O" \
-    "$(raw "$C" list | paste -sd'|')"
+cl_expect "moving $topic-0 to [$F,$C]" "top 0|$topic 0 0" "$(cl_reassign "$C" alter "$topic:0=$F,$C" | paste -sd'|')"
+cl_expect "ListPartitionReassignments while $F is frozen" "top 0|$topic 0 $F,$C,$O $F,$C $O" \
+    "$(cl_reassign "$C" list | paste -sd'|')"
 got=$(cl_state "$C" delete $topic 3000) || gr_fail "DeleteTopics to the controller got no answer"
 [ "$got" = 0 ] || [ "$got" = "$REQUEST_TIMED_OUT" ] || gr_fail "DeleteTopics answered $got, want 0 or REQUEST_TIMED_OUT"
 gr_note "DeleteTopics of $topic during the move: $got"
@@ -49,21 +40,21 @@ gone_everywhere()
     for i in $(cl_live); do
         [ "$(cl_state "$i" leaders $topic 2>/dev/null)" = "error $UNKNOWN" ] || return 1
     done
-    [ "$(raw "$C" list 2>/dev/null)" = "top 0" ] && [ -z "$(cl_replica_dirs $topic 0)" ]
+    [ "$(cl_reassign "$C" list 2>/dev/null)" = "top 0" ] && [ -z "$(cl_replica_dirs $topic 0)" ]
 }
-deadline=$((SECONDS + MOVE_WAIT_S))
+deadline=$((SECONDS + CL_MOVE_WAIT_S))
 until gone_everywhere; do
     if [ $SECONDS -ge $deadline ]; then
         for i in $(cl_live); do gr_note "broker $i: $(cl_state "$i" leaders $topic 2>&1 | paste -sd';')"; done
-        gr_note "controller $C lists: $(raw "$C" list 2>&1 | paste -sd'|')"
-        gr_fail "after ${MOVE_WAIT_S}s $topic is not gone: brokers [$(cl_replica_dirs $topic 0)] still hold a directory for $topic-0"
+        gr_note "controller $C lists: $(cl_reassign "$C" list 2>&1 | paste -sd'|')"
+        gr_fail "after ${CL_MOVE_WAIT_S}s $topic is not gone: brokers [$(cl_replica_dirs $topic 0)] still hold a directory for $topic-0"
     fi
     sleep 0.2
 done
 gr_note "$topic gone from every broker's metadata and log dirs, nothing listed"
 topics=$(cl_zk ls "$CL_ZK_CHROOT/brokers/topics") || gr_fail "zkCli ls /brokers/topics failed"
 [[ $topics != *"$topic"* ]] || gr_fail "/brokers/topics still lists $topic: $topics"
-expect "creating $topic again on [$O]" 0 "$(cl_state "$C" create-assigned $topic "$O")"
+cl_expect "creating $topic again on [$O]" 0 "$(cl_state "$C" create-assigned $topic "$O")"
 cl_wait_all_led $topic 1
-expect "$topic's high watermark after its re-creation" "0 0 0" "$(cl_state "$O" offsets $topic)"
+cl_expect "$topic's high watermark after its re-creation" "0 0 0" "$(cl_state "$O" offsets $topic)"
 gr_pass

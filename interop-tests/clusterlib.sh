@@ -39,6 +39,11 @@
 #                                      for TOPIC equal SPEC
 #   cl_wait_all_led TOPIC PARTS        every running broker knows TOPIC with
 #                                      PARTS partitions, each with a live leader
+#   cl_create_assigned I TOPIC ASSIGNMENT  create TOPIC through broker I
+#                                      with cluster_state.py's create-assigned
+#                                      ("1,2/2,0": a replica list a
+#                                      partition), gr_fail unless it answers
+#                                      0, then cl_wait_all_led
 #   cl_led_by TOPIC I                  partitions of TOPIC broker 0.. says I
 #                                      leads (asks the first running broker)
 #   cl_zk ARGS...                      zkCli.sh against the ZooKeeper; prints
@@ -68,14 +73,51 @@
 #   cl_compare_replicas TOPIC PARTS [I...]  cl_replicas_equal, or gr_fail
 #                                      with the partition, the brokers and
 #                                      the first differing byte
-#   cl_partition_everywhere TOPIC P REPLICAS ISR LEADERS
-#                                      every running broker reports partition
+#   cl_wait_replicas_equal TOPIC PARTS [I...]  poll cl_replicas_equal
+#                                      (CL_MOVE_WAIT_S); gr_fail with
+#                                      CL_REPLICA_DIFF on timeout
+#   cl_wait_replica_dirs TOPIC P I...  poll until cl_replica_dirs is exactly
+#                                      brokers I... (in any order)
+#                                      (CL_MOVE_WAIT_S)
+#   cl_partition_everywhere TOPIC P REPLICAS ISR LEADERS [I...]
+#                                      every running broker (or brokers
+#                                      I...) reports partition P of TOPIC
+#                                      with the replica list REPLICAS ("1,2",
+#                                      in that order), the ISR ISR (a set:
+#                                      "1,2" matches "2,1") and a leader
+#                                      among LEADERS ("1 2")
+#   cl_partition_views TOPIC [I...]    what each running broker (or broker
+#                                      I...) reports for TOPIC, one line each
+#                                      (for a failure)
+#   cl_wait_partition TOPIC P REPLICAS ISR LEADERS [I...]
+#                                      poll cl_partition_everywhere
+#                                      (CL_MOVE_WAIT_S); on timeout print
+#                                      cl_partition_views and what the
+#                                      controller lists as moving, gr_fail
+#   cl_replicas_on TOPIC P REPLICAS I...  brokers I... each report partition
 #                                      P of TOPIC with the replica list
-#                                      REPLICAS ("1,2", in that order), the
-#                                      ISR ISR (a set: "1,2" matches "2,1")
-#                                      and a leader among LEADERS ("1 2")
-#   cl_partition_views TOPIC           what each running broker reports for
-#                                      TOPIC, one line each (for a failure)
+#                                      REPLICAS (whatever its ISR, leader)
+#   cl_live_except I                   ids of the running brokers but I
+#   cl_reassign I ARGS...              py/reassign_raw.py against broker I
+#                                      (alter TOPIC:P=R,R|none|null ...,
+#                                      list [TOPIC:P ...]; see its usage)
+#   cl_expect WHAT WANT GOT            gr_fail "WHAT: got 'GOT', want
+#                                      'WANT'" unless GOT is WANT; else
+#                                      notes "WHAT: ok"
+#   cl_seq_produce TOPIC N ACKED_FILE  seq_producer's N records to TOPIC
+#                                      (bootstrap: the running brokers),
+#                                      acknowledgements in ACKED_FILE;
+#                                      gr_fail unless it exits 0 with all N
+#                                      acknowledged and none failed
+#   cl_seq_verify TOPIC N ACKED_FILE   seq_verify of ACKED_FILE against
+#                                      TOPIC; gr_fail with its output unless
+#                                      it exits 0; notes its summary line
+#   cl_legacy_reassign JSON            create /admin/reassign_partitions
+#                                      holding JSON (as the old
+#                                      kafka-reassign-partitions.sh), or
+#                                      gr_fail
+#   cl_legacy_reassign_gone            true when ZooKeeper lists /admin's
+#                                      children without reassign_partitions
 #   cl_zk_assignment TOPIC P           "REPLICAS ADDING REMOVING" of
 #                                      partition P in TOPIC's assignment
 #                                      znode, comma lists, "-" when empty or
@@ -92,6 +134,10 @@ CL_CONNECTION_TIMEOUT_MS=${CL_CONNECTION_TIMEOUT_MS:-20000}
 # Session expiry takes the session timeout plus ZooKeeper's tick; a
 # controller change then needs a watch, an election and a metadata push.
 CL_WAIT_S=${CL_WAIT_S:-60}
+# A partition reassignment copies a replica, then waits for its ISR and the
+# controller's requests to every broker (a test may set it before sourcing).
+CL_MOVE_WAIT_S=${CL_MOVE_WAIT_S:-120}
+CL_REASSIGN_PY=$GR_INTEROP_DIR/py/reassign_raw.py
 CL_STATE_PY=$GR_INTEROP_DIR/py/cluster_state.py
 CL_COUNT=0
 CL_OVERRIDES=()
@@ -369,11 +415,36 @@ cl_compare_replicas()
     cl_replicas_equal "$@" || gr_fail "replicas differ: $CL_REPLICA_DIFF"
 }
 
+cl_wait_replicas_equal()
+{
+    local topic=$1 parts=$2 deadline=$((SECONDS + CL_MOVE_WAIT_S))
+    shift 2
+    until cl_replicas_equal "$topic" "$parts" "$@"; do
+        [ $SECONDS -lt $deadline ] || gr_fail "replicas of $topic not the same bytes after ${CL_MOVE_WAIT_S}s: $CL_REPLICA_DIFF"
+        sleep 0.2
+    done
+    gr_note "brokers ${*:-holding them} hold the same bytes for the $parts partition(s) of $topic"
+}
+
+cl_wait_replica_dirs()
+{
+    local topic=$1 p=$2 want deadline=$((SECONDS + CL_MOVE_WAIT_S))
+    shift 2
+    want=$(printf '%s\n' "$@" | sort -n | paste -sd' ')
+    until [ "$(cl_replica_dirs "$topic" "$p")" = "$want" ]; do
+        [ $SECONDS -lt $deadline ] || gr_fail "after ${CL_MOVE_WAIT_S}s brokers $(cl_replica_dirs "$topic" "$p") hold a directory for $topic-$p, want only $want"
+        sleep 0.1
+    done
+    gr_note "only brokers $want hold a directory for $topic-$p"
+}
+
 cl_partition_everywhere()
 {
-    local topic=$1 p=$2 replicas=$3 isr leaders=" $5 " i line leader got_isr got_replicas
+    local topic=$1 p=$2 replicas=$3 isr leaders=" $5 " i line leader got_isr got_replicas brokers
     isr=$(tr ',' '\n' <<<"$4" | sort -n | paste -sd,)
-    for i in $(cl_live); do
+    shift 5
+    if [ $# -gt 0 ]; then brokers="$*"; else brokers=$(cl_live); fi
+    for i in $brokers; do
         line=$(cl_state "$i" isr "$topic" 2>/dev/null | awk -v p="$p" '$1 == p') || return 1
         read -r _ leader got_isr got_replicas <<<"$line" || return 1
         [ "$got_replicas" = "$replicas" ] || return 1
@@ -384,10 +455,83 @@ cl_partition_everywhere()
 
 cl_partition_views()
 {
-    local i
-    for i in $(cl_live); do
-        echo "broker $i: $(cl_state "$i" isr "$1" 2>&1 | tr '\n' ';') (PARTITION LEADER ISR REPLICAS)"
+    local topic=$1 i brokers
+    shift
+    if [ $# -gt 0 ]; then brokers="$*"; else brokers=$(cl_live); fi
+    for i in $brokers; do
+        echo "broker $i: $(cl_state "$i" isr "$topic" 2>&1 | tr '\n' ';') (PARTITION LEADER ISR REPLICAS)"
     done
+}
+
+cl_wait_partition()
+{
+    local topic=$1 p=$2 replicas=$3 isr=$4 leaders=$5 deadline=$((SECONDS + CL_MOVE_WAIT_S)) brokers
+    shift 5
+    if [ $# -gt 0 ]; then brokers="$*"; else brokers=$(cl_live); fi
+    # shellcheck disable=SC2086 # one argument per broker id
+    until cl_partition_everywhere "$topic" "$p" "$replicas" "$isr" "$leaders" $brokers; do
+        if [ $SECONDS -ge $deadline ]; then
+            # shellcheck disable=SC2086
+            cl_partition_views "$topic" $brokers | sed "s/^/[$GR_TEST_NAME] /" >&2
+            [[ " $brokers " != *" ${CL_CONTROLLER:-none} "* ]] ||
+                gr_note "controller $CL_CONTROLLER lists: $(cl_reassign "$CL_CONTROLLER" list 2>&1 | paste -sd'|')"
+            gr_fail "timed out after ${CL_MOVE_WAIT_S}s waiting for brokers $brokers to report $topic-$p on replicas $replicas, ISR {$isr}, leader in {$leaders}"
+        fi
+        sleep 0.1
+    done
+    gr_note "brokers $brokers report $topic-$p: $(cl_state "${brokers%% *}" isr "$topic" | awk -v p="$p" '$1 == p') (PARTITION LEADER ISR REPLICAS)"
+}
+
+cl_replicas_on()
+{
+    local topic=$1 p=$2 replicas=$3 i
+    shift 3
+    for i in "$@"; do
+        [ "$(cl_state "$i" isr "$topic" 2>/dev/null | awk -v p="$p" '$1 == p { print $4 }')" = "$replicas" ] || return 1
+    done
+}
+
+cl_live_except() { cl_live | tr ' ' '\n' | grep -vx "$1" | paste -sd' '; }
+
+cl_reassign()
+{
+    local i=$1
+    shift
+    timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$CL_REASSIGN_PY" "$(cl_addr "$i")" "$@"
+}
+
+cl_expect()
+{
+    [ "$3" = "$2" ] || gr_fail "$1: got '$3', want '$2'"
+    gr_note "$1: ok"
+}
+
+cl_seq_produce()
+{
+    local topic=$1 n=$2 out rc=0
+    out=$(gr_prog seq_producer -b "$(cl_bootstrap)" -t "$topic" -n "$n" -o "$3" 2>&1) || rc=$?
+    [ $rc = 0 ] || gr_fail "seq_producer to $topic exited $rc: $(tail -n 5 <<<"$out")"
+    [[ $out == *"topic=$topic produced=$n acked=$n failed=0"* ]] || gr_fail "seq_producer to $topic: $(tail -n 5 <<<"$out")"
+    gr_note "$(grep '^seq_producer: topic=' <<<"$out" | tail -n 1)"
+}
+
+cl_seq_verify()
+{
+    local out
+    out=$(gr_prog seq_verify -b "$(cl_bootstrap)" -t "$1" -i "$3" -n "$2" 2>&1) || gr_fail "seq_verify $1: $out"
+    gr_note "$(tail -n 1 <<<"$out")"
+}
+
+cl_legacy_reassign()
+{
+    cl_zk create "$CL_ZK_CHROOT/admin/reassign_partitions" "$1" >/dev/null ||
+        gr_fail "zkCli create /admin/reassign_partitions failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+}
+
+cl_legacy_reassign_gone()
+{
+    local children
+    children=$(cl_zk ls "$CL_ZK_CHROOT/admin" 2>/dev/null) && [[ $children == \[* ]] && ! grep -qw reassign_partitions <<<"$children"
 }
 
 cl_zk_assignment()
@@ -425,6 +569,13 @@ cl_all_led()
 cl_wait_all_led()
 {
     gr_wait_until "$CL_WAIT_S" "topic $1 known by brokers $(cl_live) with $2 partitions, all led" cl_all_led "$1" "$2"
+}
+
+cl_create_assigned()
+{
+    local i=$1 topic=$2 assignment=$3
+    cl_expect "creating $topic on [$assignment]" 0 "$(cl_state "$i" create-assigned "$topic" "$assignment")"
+    cl_wait_all_led "$topic" "$(awk -F/ '{ print NF }' <<<"$assignment")"
 }
 
 cl_led_by()
