@@ -64,6 +64,13 @@ typedef void gr_leadership_fn(gr_broker_t *b, gr_partition_t *p, bool led_here,
                               int32_t leader_epoch);
 /* The controller announced the deletion of topic name (UpdateMetadata, leader -2). */
 typedef void gr_topic_deleted_fn(gr_broker_t *b, const char *name, size_t name_len);
+/*
+ * A transaction marker (commit or abort of producer_id's transaction) was
+ * appended to partition p's log here as its leader (WriteTxnMarkers): the
+ * group coordinator applies or drops the producer's pending transactional
+ * offsets when p is a __consumer_offsets partition.
+ */
+typedef void gr_txn_marker_fn(gr_broker_t *b, gr_partition_t *p, int64_t producer_id, bool commit);
 
 struct gr_broker {
     struct ev_loop *loop;
@@ -88,6 +95,7 @@ struct gr_broker {
     gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
     gr_leadership_fn *on_leadership;               /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted;         /* may be NULL */
+    gr_txn_marker_fn *on_txn_marker;               /* may be NULL */
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX];
