@@ -2,6 +2,7 @@
 # commits will be part of the current transaction.
 
 api 25 AddOffsetsToTxn
+serve 0-4 gr_handle_add_offsets_to_txn
 request AddOffsetsToTxnRequest versions 0-4 flexible 3+
   TransactionalId string 0+ -- transactional id
   ProducerId int64 0+ -- producer id

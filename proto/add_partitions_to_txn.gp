@@ -2,6 +2,7 @@
 # from v4 brokers batch several transactions and may ask to verify only.
 
 api 24 AddPartitionsToTxn
+serve 0-5 gr_handle_add_partitions_to_txn
 request AddPartitionsToTxnRequest versions 0-5 flexible 3+
   Transactions []AddPartitionsToTxnTransaction 4+ -- transactions to extend (v4+)
     TransactionalId string 4+ -- transactional id

@@ -1,6 +1,7 @@
 # Admin tool reads transaction state from the transaction coordinator.
 
 api 65 DescribeTransactions
+serve 0 gr_handle_describe_transactions
 request DescribeTransactionsRequest versions 0 flexible 0+
   TransactionalIds []string 0+ -- transactional ids to describe
 

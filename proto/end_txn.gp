@@ -1,6 +1,7 @@
 # A transactional producer commits or aborts its open transaction.
 
 api 26 EndTxn
+serve 0-4 gr_handle_end_txn
 request EndTxnRequest versions 0-4 flexible 3+
   TransactionalId string 0+ -- transactional id
   ProducerId int64 0+ -- producer id

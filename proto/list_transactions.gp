@@ -1,6 +1,7 @@
 # Admin tool lists transactions on a coordinator, filtered by state and producer.
 
 api 66 ListTransactions
+serve 0-1 gr_handle_list_transactions
 request ListTransactionsRequest versions 0-1 flexible 0+
   StateFilters []string 0+ -- only these states; empty for all
   ProducerIdFilters []int64 0+ -- only these producers; empty for all

@@ -17,6 +17,7 @@
 #include "metadata/topics.h"
 #include "net/server.h"
 #include "replica/replication.h"
+#include "txn/txn_coordinator.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,9 +51,19 @@ int64_t gr_broker_now_ms(const gr_broker_t *b)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Groups follow the leadership of __consumer_offsets partitions here. */
+/*
+ * Groups follow the leadership of __consumer_offsets partitions here, and
+ * transactional ids that of __transaction_state partitions.
+ */
 static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int32_t leader_epoch)
 {
+    if (strcmp(p->topic->name, GR_TRANSACTION_STATE_TOPIC) == 0) {
+        if (led_here)
+            gr_txn_partition_elected(b->txns, p->index, leader_epoch);
+        else
+            gr_txn_partition_resigned(b->txns, p->index, leader_epoch);
+        return;
+    }
     if (strcmp(p->topic->name, GR_OFFSETS_TOPIC) != 0)
         return;
     /* The coordinator ignores a call older than the epochs it has seen. */
@@ -79,15 +90,16 @@ static int alloc_parts(gr_broker_t *b)
     b->zk = calloc(1, sizeof *b->zk);
     b->groups = calloc(1, sizeof *b->groups);
     b->producer_ids = calloc(1, sizeof *b->producer_ids);
+    b->txns = calloc(1, sizeof *b->txns);
     bool all = b->server && b->io && b->cleaner && b->topics && b->cluster && b->zk && b->groups &&
-               b->producer_ids;
+               b->producer_ids && b->txns;
     return all ? 0 : -ENOMEM;
 }
 
 static void free_parts(gr_broker_t *b)
 {
-    void *parts[] = {b->server,  b->io, b->cleaner, b->topics,
-                     b->cluster, b->zk, b->groups,  b->producer_ids};
+    void *parts[] = {b->server, b->io,     b->cleaner,      b->topics, b->cluster,
+                     b->zk,     b->groups, b->producer_ids, b->txns};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         free(parts[i]);
     b->server = NULL;
@@ -98,6 +110,7 @@ static void free_parts(gr_broker_t *b)
     b->zk = NULL;
     b->groups = NULL;
     b->producer_ids = NULL;
+    b->txns = NULL;
 }
 
 int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
@@ -118,7 +131,9 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     gr_producer_ids_init(b->producer_ids);
     gr_cluster_view_init(b->cluster, b->config.zookeeper_connect != NULL);
     rc = gr_topics_init(b->topics);
-    return rc ? rc : gr_coordinator_init(b->groups, b);
+    if (rc == 0)
+        rc = gr_coordinator_init(b->groups, b);
+    return rc ? rc : gr_txn_coordinator_init(b->txns, b);
 }
 
 /* Kafka's cluster ids: a random UUID in URL-safe base64 without padding. */
@@ -472,6 +487,7 @@ int gr_broker_start(gr_broker_t *b)
     b->started = true;
     start_timers(b);
     gr_coordinator_start(b->groups);
+    gr_txn_coordinator_start(b->txns);
     rc = gr_replication_start(b);
     if (rc)
         return rc;
@@ -513,6 +529,7 @@ void gr_broker_stop(gr_broker_t *b)
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
+    gr_txn_coordinator_fini(b->txns);
     gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
     gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
@@ -556,6 +573,7 @@ int gr_broker_fini(gr_broker_t *b)
     if (b->started)
         release_watchers(b);
     gr_coordinator_fini(b->groups);
+    gr_txn_coordinator_fini(b->txns);
     gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     gr_controlled_shutdown_fini(b);

@@ -38,6 +38,7 @@ typedef struct gr_topics gr_topics_t;
 typedef struct gr_cluster_view gr_cluster_view_t;
 typedef struct gr_zk_member gr_zk_member_t;
 typedef struct gr_coordinator gr_coordinator_t;
+typedef struct gr_txn_coordinator gr_txn_coordinator_t;
 typedef struct gr_store gr_store_t;
 typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
@@ -87,6 +88,7 @@ struct gr_broker {
     gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
     gr_zk_member_t *zk;                /* membership, election and the controller */
     gr_coordinator_t *groups;          /* the group coordinator */
+    gr_txn_coordinator_t *txns;        /* the transaction coordinator */
     gr_store_t *store;                 /* the metadata store (ZooKeeper or the local one) */
     gr_store_session_t *store_session; /* the broker's session on it */
     int store_pending;                 /* store writes issued and not yet completed */

@@ -4,10 +4,10 @@
  * from v4), DescribeGroups (v0-5), ListGroups (v0-5, state filter from v4,
  * type filter from v5) and DeleteGroups (v0-2).
  *
- * FindCoordinator creates __consumer_offsets on first use and names the
- * broker leading the group's partition (COORDINATOR_NOT_AVAILABLE while it
- * is offline). Transaction coordinators do not exist yet: key type 1 is
- * answered COORDINATOR_NOT_AVAILABLE, which clients retry. The other
+ * FindCoordinator creates __consumer_offsets (key type 0, groups) or
+ * __transaction_state (key type 1, transactional ids) on first use and names
+ * the broker leading the key's partition (COORDINATOR_NOT_AVAILABLE while it
+ * is offline, which clients retry). The other
  * requests need this broker to coordinate the group (NOT_COORDINATOR sends
  * the client back to FindCoordinator); ListGroups lists the groups of the
  * partitions this broker leads, as Kafka does.
@@ -26,6 +26,7 @@
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
+#include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
 
 #define GR_FIND_COORDINATOR_BATCH_VERSION 4
@@ -53,7 +54,7 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr
     if (key_type == GR_COORDINATOR_TYPE_GROUP)
         a.error = gr_coordinator_locate(b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
-        a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
+        a.error = gr_txn_locate(b->txns, key, &node);
     else
         a.error = GR_KERR_INVALID_REQUEST;
     if (!a.error) {
@@ -98,16 +99,25 @@ static bool answer_keys(gr_broker_t *b, gr_request_t *req, const gr_find_coordin
     return unavailable;
 }
 
-/* A FindCoordinator waiting for the controller to create __consumer_offsets. */
+/* A FindCoordinator waiting for the controller to create __consumer_offsets or __transaction_state.
+ */
 typedef struct find_wait {
     gr_find_coordinator_request_t in;
     gr_find_coordinator_response_t resp;
 } find_wait_t;
 
-static bool offsets_topic_ready(gr_request_t *req, void *arg)
+/* Whether the internal topic of key_type's coordinator is being created. */
+static bool creating_topic(gr_broker_t *b, int8_t key_type)
 {
-    (void)arg;
-    return !gr_coordinator_creating_topic(req->broker->groups);
+    if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
+        return gr_txn_creating_topic(b->txns);
+    return gr_coordinator_creating_topic(b->groups);
+}
+
+static bool coordinator_topic_ready(gr_request_t *req, void *arg)
+{
+    find_wait_t *fw = arg;
+    return !creating_topic(req->broker, fw->in.key_type);
 }
 
 static void answer_after_wait(gr_request_t *req, void *arg, bool timed_out)
@@ -136,9 +146,9 @@ void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req)
             return;
         }
     }
-    if (answer_keys(b, req, &fw->in, &fw->resp) && gr_coordinator_creating_topic(b->groups)) {
-        gr_admin_wait_t *w = gr_admin_wait_new(req, GR_OFFSETS_TOPIC_WAIT_MS, offsets_topic_ready,
-                                               answer_after_wait, fw);
+    if (answer_keys(b, req, &fw->in, &fw->resp) && creating_topic(b, fw->in.key_type)) {
+        gr_admin_wait_t *w = gr_admin_wait_new(req, GR_OFFSETS_TOPIC_WAIT_MS,
+                                               coordinator_topic_ready, answer_after_wait, fw);
         if (w) {
             gr_admin_wait_release(w);
             return;

@@ -47,6 +47,11 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req);
+void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req);
+void gr_handle_add_offsets_to_txn(gr_broker_t *b, gr_request_t *req);
+void gr_handle_end_txn(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_transactions(gr_broker_t *b, gr_request_t *req);
+void gr_handle_list_transactions(gr_broker_t *b, gr_request_t *req);
 /* LeaderAndIsr, StopReplica and UpdateMetadata. */
 void gr_handle_controller_request(gr_broker_t *b, gr_request_t *req);
 

@@ -11,10 +11,11 @@
  * broker no longer knows the id. Giving only one of id and epoch is
  * INVALID_REQUEST, as in Kafka.
  *
- * A transactional id needs a transaction coordinator, which this broker
- * does not have yet: COORDINATOR_NOT_AVAILABLE (what FindCoordinator says
- * for transaction keys too), which clients retry; an empty one is
- * INVALID_REQUEST.
+ * A transactional id goes to the transaction coordinator (txn/), which
+ * answers once the new epoch is in __transaction_state's ISR: its errors
+ * are Kafka's (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS,
+ * CONCURRENT_TRANSACTIONS, INVALID_TRANSACTION_TIMEOUT, PRODUCER_FENCED as
+ * INVALID_PRODUCER_EPOCH before v4). An empty one is INVALID_REQUEST.
  *
  * Runs on: loop thread.
  */
@@ -23,6 +24,7 @@
 #include "metadata/producer_ids.h"
 #include "handlers/handlers.h"
 #include "gen/init_producer_id.h"
+#include "txn/txn_coordinator.h"
 
 #define PRODUCER_FENCED_MIN_VERSION 4
 #define EPOCH_BUMP_MIN_VERSION      3
@@ -31,6 +33,19 @@ typedef struct init_op {
     gr_producer_id_wait_t wait; /* first: the wait is the op */
     gr_request_t *req;
 } init_op_t;
+
+typedef struct txn_init_op {
+    gr_txn_waiter_t wait; /* first: the wait is the op */
+    gr_request_t *req;
+} txn_init_op_t;
+
+/* Before KIP-588 (v4) a fenced producer is told INVALID_PRODUCER_EPOCH. */
+static gr_kerr_t fenced_for(const gr_request_t *req, gr_kerr_t err)
+{
+    if (err == GR_KERR_PRODUCER_FENCED && req->api_version < PRODUCER_FENCED_MIN_VERSION)
+        return GR_KERR_INVALID_PRODUCER_EPOCH;
+    return err;
+}
 
 static void respond(gr_request_t *req, gr_kerr_t err, int64_t producer_id, int16_t epoch)
 {
@@ -68,6 +83,36 @@ static void new_producer_id(gr_broker_t *b, gr_request_t *req)
     gr_producer_ids_request(b, &op->wait, on_producer_id);
 }
 
+static void on_txn_init(gr_txn_waiter_t *w, gr_kerr_t err, int64_t producer_id, int16_t epoch)
+{
+    txn_init_op_t *op = (txn_init_op_t *)w;
+    respond(op->req, fenced_for(op->req, err), producer_id, epoch);
+}
+
+static void on_txn_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    gr_txn_waiter_cancel(arg);
+}
+
+/* InitProducerId with a transactional id: the coordinator answers, now or later. */
+static void init_transactional(gr_broker_t *b, gr_request_t *req,
+                               const gr_init_producer_id_request_t *in)
+{
+    txn_init_op_t *op = gr_request_alloc(req, sizeof *op);
+    if (!op) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    op->req = req;
+    op->wait.done = on_txn_init;
+    bool has_id = in->producer_id >= 0;
+    gr_resp_slot_defer(req->slot, on_txn_cancel, &op->wait);
+    gr_txn_init_producer(b->txns, in->transactional_id, in->transaction_timeout_ms,
+                         has_id ? in->producer_id : -1, has_id ? in->producer_epoch : -1,
+                         &op->wait);
+}
+
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
 {
     gr_init_producer_id_request_t in;
@@ -77,13 +122,13 @@ void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
         respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
         return;
     }
-    if (in.transactional_id.len > 0) {
-        respond(req, GR_KERR_COORDINATOR_NOT_AVAILABLE, -1, -1);
-        return;
-    }
     bool has_id = in.producer_id >= 0, has_epoch = in.producer_epoch >= 0;
     if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id != has_epoch) {
         respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
+        return;
+    }
+    if (in.transactional_id.len > 0) {
+        init_transactional(b, req, &in);
         return;
     }
     if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id) {
