@@ -178,6 +178,37 @@ static void test_state_expiry_keeps_open(void **state)
     gr_producer_state_fini(&ps);
 }
 
+static void test_state_snapshot_round_trip(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gr_txn_snap_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/00000000000000000042.snapshot", dir);
+    gr_producer_state_t ps, back;
+    gr_producer_state_init(&ps);
+    gr_producer_state_init(&back);
+    state_data(&ps, PID_B, 0, true, 20); /* B open at 20 */
+    state_data(&ps, PID_A, 0, true, 10); /* A open at 10, ended below */
+    state_marker(&ps, PID_A, 0, 3, false, 30);
+    state_data(&ps, PID_A, BATCH, true, 31); /* A open again at 31 */
+    assert_int_equal(gr_producer_state_write(&ps, gr_io_default(), path), 0);
+    assert_int_equal(gr_producer_state_read(&back, gr_io_default(), path), 0);
+    const gr_producer_entry_t *a = gr_producer_state_find(&back, PID_A);
+    assert_non_null(a);
+    assert_int_equal(a->current_txn_first_offset, 31);
+    assert_int_equal(a->coordinator_epoch, 3);
+    assert_int_equal(gr_producer_state_find(&back, PID_B)->current_txn_first_offset, 20);
+    /* The open transactions come back, in first-offset order; ended ones do not. */
+    assert_int_equal(back.txn_count, 2);
+    assert_int_equal(back.txns[0].first_offset, 20);
+    assert_int_equal(back.txns[1].first_offset, 31);
+    assert_int_equal(gr_producer_state_first_unstable(&back, 100), 20);
+    gr_producer_state_fini(&ps);
+    gr_producer_state_fini(&back);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- the log ------------------------------------------------------------ */
 
 typedef struct fixture {
@@ -438,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_state_open_and_end),
         cmocka_unit_test(test_state_marker_checks),
         cmocka_unit_test(test_state_expiry_keeps_open),
+        cmocka_unit_test(test_state_snapshot_round_trip),
         cmocka_unit_test_setup_teardown(test_log_lso_and_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_index_survives_and_rebuilds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_retention_removes_index, setup, teardown),
