@@ -1,6 +1,7 @@
 # Transaction coordinator asks leaders to write commit or abort markers.
 
 api 27 WriteTxnMarkers
+serve 0-1 gr_handle_write_txn_markers
 request WriteTxnMarkersRequest versions 0-1 flexible 1+
   Markers []WritableTxnMarker 0+ -- markers to write
     ProducerId int64 0+ -- producer id

@@ -21,6 +21,14 @@
  * Segment references from reads are held only while a response is built
  * (the chain takes its own) and are put right after.
  *
+ * Isolation (KIP-98): a read_committed consumer reads only batches below
+ * the partition's last stable offset, and each partition answering records
+ * lists the aborted transactions overlapping them (from the segments'
+ * .txnindex), so the consumer can drop their records; read_uncommitted
+ * reads to the high watermark and gets a null list. last_stable_offset is
+ * the real LSO either way. A marker moves the LSO only by an append or a
+ * high watermark move, both of which wake waiting fetches.
+ *
  * A follower's fetch (replica_id >= 0, replica/fetcher.h) reads up to the
  * log end offset instead of the high watermark, and its fetch offsets tell
  * the leader how far the follower has come (gr_replica_follower_fetch, once
@@ -37,6 +45,7 @@
  * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/context.h"
@@ -87,10 +96,54 @@ static void put_held(fetch_op_t *op)
     op->held_count = 0;
 }
 
-/* Followers read up to the log end, consumers up to the high watermark. */
+static bool read_committed(const fetch_op_t *op)
+{
+    return op->replica_id < 0 && op->in.isolation_level == GR_ISOLATION_LEVEL_READ_COMMITTED;
+}
+
+/*
+ * Followers read up to the log end, consumers up to the high watermark, or
+ * with read_committed up to the last stable offset.
+ */
 static int64_t read_limit(const fetch_op_t *op, const gr_partition_t *p)
 {
-    return op->replica_id >= 0 ? gr_log_end_offset(p->log) : gr_log_high_watermark(p->log);
+    if (op->replica_id >= 0)
+        return gr_log_end_offset(p->log);
+    return read_committed(op) ? gr_log_last_stable_offset(p->log) : gr_log_high_watermark(p->log);
+}
+
+/*
+ * read_committed: the aborted transactions overlapping the records read,
+ * [from, next), into out (an empty, non-null list when none). Returns
+ * GR_KERR_NONE or the error answering the partition.
+ */
+static gr_kerr_t add_aborted(fetch_op_t *op, gr_partition_t *p, int64_t from, int64_t next,
+                             gr_fetch_response_partition_data_t *out)
+{
+    gr_aborted_txn_t *txns = NULL;
+    size_t n = 0;
+    out->aborted_transactions_null = false;
+    if (next <= from)
+        return GR_KERR_NONE;
+    int rc = gr_log_collect_aborted(p->log, from, next, &txns, &n);
+    if (rc < 0)
+        return gr_kerr_from_errno(rc);
+    if (n > INT32_MAX)
+        n = INT32_MAX;
+    out->aborted_transactions =
+        n ? gr_request_alloc_array(op->req, (int32_t)n, sizeof(*out->aborted_transactions)) : NULL;
+    if (n && !out->aborted_transactions) {
+        free(txns);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    for (size_t i = 0; i < n; i++) {
+        gr_fetch_response_aborted_transaction_init(&out->aborted_transactions[i]);
+        out->aborted_transactions[i].producer_id = txns[i].producer_id;
+        out->aborted_transactions[i].first_offset = txns[i].first_offset;
+    }
+    out->aborted_transactions_count = (int32_t)n;
+    free(txns);
+    return GR_KERR_NONE;
 }
 
 /*
@@ -193,7 +246,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     out->preferred_read_replica = preferred_read_replica(op, p, in->fetch_offset);
     if (out->preferred_read_replica >= 0) { /* no records: the consumer goes there, now */
         out->high_watermark = high_watermark;
-        out->last_stable_offset = high_watermark;
+        out->last_stable_offset = gr_log_last_stable_offset(p->log);
         out->log_start_offset = gr_log_start_offset(p->log);
         return true;
     }
@@ -219,8 +272,17 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
         return true;
     }
     out->high_watermark = high_watermark;
-    out->last_stable_offset = high_watermark; /* no transactions yet: LSO = HW */
+    out->last_stable_offset = gr_log_last_stable_offset(p->log);
     out->log_start_offset = gr_log_start_offset(p->log);
+    if (read_committed(op)) {
+        gr_kerr_t err = add_aborted(op, p, in->fetch_offset, rd.len > 0 ? rd.next_offset : -1, out);
+        if (err) {
+            if (rd.segment)
+                gr_segment_put(rd.segment);
+            out->error_code = err;
+            return true;
+        }
+    }
     if (rd.len > 0 && rd.segment) {
         op->held[op->held_count++] = rd.segment;
         out->records.ptr = NULL;

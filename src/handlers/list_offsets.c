@@ -3,9 +3,8 @@
  * ListOffsets (v0-8): per partition, the offset answering a timestamp query.
  *
  *   -1 latest    the last fetchable offset: the high watermark for clients
- *                (read_committed: the last stable offset, which equals the
- *                high watermark while transactions are not written here),
- *                the log end offset for followers (replica_id >= 0);
+ *                (isolation_level 1, read_committed, v2+: the last stable
+ *                offset), the log end offset for followers (replica_id >= 0);
  *                timestamp -1, leader epoch = the partition's leader epoch
  *   -2 earliest  the log start offset, with the epoch that covers it
  *   -4 earliest local (v8+) the same, since nothing is tiered
@@ -37,6 +36,7 @@
 #include "partition/partition.h"
 #include "replica/replica.h"
 #include "handlers/handlers.h"
+#include "gen/common.h"
 #include "gen/list_offsets.h"
 
 /* A client's special timestamps go to the log as they are (EARLIEST_LOCAL, v8+, aside). */
@@ -97,7 +97,10 @@ static gr_kerr_t lookup(gr_broker_t *b, const gr_list_offsets_request_t *in, gr_
                         int64_t ts, gr_log_offset_ts_t *found)
 {
     bool from_client = in->replica_id < 0;
-    int64_t fetchable = from_client ? gr_log_high_watermark(p->log) : gr_log_end_offset(p->log);
+    int64_t fetchable = !from_client ? gr_log_end_offset(p->log)
+                        : in->isolation_level == GR_ISOLATION_LEVEL_READ_COMMITTED
+                            ? gr_log_last_stable_offset(p->log)
+                            : gr_log_high_watermark(p->log);
     found->offset = -1;
     found->timestamp = GR_LOG_NO_TIMESTAMP;
     found->leader_epoch = GR_LOG_NO_EPOCH;

@@ -21,13 +21,19 @@
  *
  * Idempotent producers (a batch with a producer id): the partition's data
  * must be that one batch, as Kafka requires from v3 on, with a sequence
- * number (else INVALID_RECORD). Just before the
+ * number (else INVALID_RECORD); a transactional batch (KIP-98) must carry a
+ * producer id, and control batches (transaction markers) are refused from
+ * clients (INVALID_RECORD), as Kafka does. Just before the
  * append (after any recompression, so in append order) the batch is checked
  * against the log's producer state: a duplicate of one of the producer's
  * last five batches is answered with the original offset and not written
- * again; a gap in the sequence gets OUT_OF_ORDER_SEQUENCE_NUMBER and an old
+ * again; a gap in the sequence gets OUT_OF_ORDER_SEQUENCE_NUMBER, an old
  * epoch INVALID_PRODUCER_EPOCH (what Kafka answers to every Produce version
- * since 2.7).
+ * since 2.7), and a non-transactional batch from a producer with a
+ * transaction open in the partition INVALID_TXN_STATE. A transactional
+ * batch opens a transaction in the partition (log/producer_state.h);
+ * checking with the coordinator that the partition was added to the
+ * transaction (KIP-890) is not done.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -88,6 +94,15 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
         }
         size_t size = (size_t)gr_batch_size(&h);
         idempotent |= h.producer_id >= 0;
+        /* Markers come from the transaction coordinator (WriteTxnMarkers) only. */
+        if (h.attributes & GR_BATCH_ATTR_CONTROL) {
+            snprintf(msg, msglen, "Clients are not allowed to write control records");
+            return GR_KERR_INVALID_RECORD;
+        }
+        if ((h.attributes & GR_BATCH_ATTR_TRANSACTIONAL) && h.producer_id < 0) {
+            snprintf(msg, msglen, "A transactional record batch must carry a producer id");
+            return GR_KERR_INVALID_RECORD;
+        }
         if (h.producer_id >= 0 && h.base_sequence < 0) {
             snprintf(msg, msglen, "Invalid sequence number %d for producer %lld",
                      (int)h.base_sequence, (long long)h.producer_id);
@@ -224,7 +239,16 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
             set_error(req, out, GR_KERR_OUT_OF_ORDER_SEQUENCE_NUMBER,
                       "Out of order sequence number");
         return false;
+    case GR_PRODUCER_INVALID_TXN_STATE:
+        if (out)
+            set_error(req, out, GR_KERR_INVALID_TXN_STATE,
+                      "Expected a transactional write from the producer");
+        return false;
+    case GR_PRODUCER_COORDINATOR_FENCED: /* markers only: never for data */
+        break;
     }
+    if (out)
+        set_error(req, out, GR_KERR_UNKNOWN_SERVER_ERROR, NULL);
     return false;
 }
 

@@ -147,6 +147,39 @@ done:
     return rc;
 }
 
+int gr_clean_batch_stamp_horizon(const uint8_t *batch, size_t size, int64_t horizon_ms,
+                                 gr_writer_t *out, gr_clean_batch_result_t *res)
+{
+    gr_batch_header_t h;
+    memset(res, 0, sizeof *res);
+    res->delete_horizon_ms = GR_LOG_NO_TIMESTAMP;
+    uint8_t *records = NULL;
+    size_t len = 0;
+    int rc = batch_records(batch, size, &h, &records, &len);
+    if (rc < 0)
+        return rc;
+    res->records_in = h.records_count;
+    res->max_timestamp = h.max_timestamp;
+    res->last_offset = h.base_offset + h.last_offset_delta;
+    gr_record_t *kept = h.records_count > 0 ? malloc((size_t)h.records_count * sizeof *kept) : NULL;
+    if (h.records_count > 0 && !kept) {
+        free(records);
+        return -ENOMEM;
+    }
+    gr_record_iter_t it;
+    int count = 0;
+    gr_record_iter_init(&it, records, len, h.records_count);
+    while (count < h.records_count && (rc = gr_record_iter_next(&it, &kept[count])) == 1)
+        count++;
+    if (rc >= 0) {
+        res->records_kept = count;
+        rc = write_rewritten(&h, kept, count, horizon_ms, out, res);
+    }
+    free(kept);
+    free(records);
+    return rc;
+}
+
 int gr_clean_batch_write_empty(const uint8_t *batch, size_t size, gr_writer_t *out)
 {
     gr_batch_header_t h;

@@ -18,10 +18,12 @@
  * deltas rebased so record timestamps do not change) of now +
  * delete.retention.ms; a later cleaning after the horizon drops it.
  *
- * Control batches and transactional batches are kept whole: which
- * transactions aborted is not known to the log yet, and a committed value
- * must never be superseded by an aborted one, so transactional records never
- * enter the key map either.
+ * Transactions (clean_txn.h decides, the job applies): a batch of an
+ * aborted transaction is discarded whole and never mapped; a committed
+ * transactional batch is compacted like any other; a control batch
+ * (marker) is never compacted here: it is kept whole, stamped with a delete
+ * horizon once its transaction's batches are gone
+ * (gr_clean_batch_stamp_horizon), and dropped after it.
  *
  * Runs on: any thread (pure functions over buffers).
  */
@@ -47,10 +49,10 @@ typedef struct gr_clean_batch_result {
     int64_t last_offset;       /* the written batch's last offset */
 } gr_clean_batch_result_t;
 
-/* True for batches the cleaner keeps whole (control or transactional). */
+/* True for batches gr_clean_batch keeps whole and never maps: markers. */
 static inline bool gr_clean_batch_keeps_whole(const gr_batch_header_t *h)
 {
-    return (h->attributes & (GR_BATCH_ATTR_CONTROL | GR_BATCH_ATTR_TRANSACTIONAL)) != 0;
+    return (h->attributes & GR_BATCH_ATTR_CONTROL) != 0;
 }
 
 /*
@@ -71,6 +73,15 @@ int gr_clean_batch_map(const uint8_t *batch, size_t size, int64_t from, gr_offse
  */
 int gr_clean_batch(const uint8_t *batch, size_t size, const gr_offset_map_t *map, int64_t now_ms,
                    int64_t delete_retention_ms, gr_writer_t *out, gr_clean_batch_result_t *res);
+
+/*
+ * Appends to out the whole batch (size bytes) with every record kept and
+ * its delete horizon set to horizon_ms (attribute bit, base timestamp,
+ * record timestamps unchanged): a marker whose transaction is gone. res is
+ * filled. 0, -EBADMSG, -ENOTSUP, -EMSGSIZE or -ENOMEM.
+ */
+int gr_clean_batch_stamp_horizon(const uint8_t *batch, size_t size, int64_t horizon_ms,
+                                 gr_writer_t *out, gr_clean_batch_result_t *res);
 
 /*
  * Appends to out the batch (size bytes) emptied: same offsets, producer

@@ -20,6 +20,7 @@
 
 #include "log/clean_batch.h"
 #include "log/clean_job.h"
+#include "protocol/control_batch.h"
 
 #define JOB_READ_CHUNK_MIN (64 * 1024)
 #define JOB_PACE_SLICE_NS  50000000L /* longest sleep between cancel checks */
@@ -151,10 +152,28 @@ static int64_t producer_last(const producer_table_t *t, int64_t id)
 }
 
 /*
+ * Tells txns about the batch: 1 when it is to be discarded (a batch of an
+ * aborted transaction, or a discardable marker), 0 when not, -ENOMEM. For
+ * a kept ABORT marker, *index says its .txnindex entry (*entry) is kept.
+ */
+static int job_txn_verdict(gr_clean_txns_t *txns, const uint8_t *batch, const gr_batch_header_t *h,
+                           bool *index, gr_aborted_txn_t *entry)
+{
+    *index = false;
+    if (!gr_clean_batch_keeps_whole(h))
+        return gr_clean_txns_on_batch(txns, h);
+    gr_control_marker_t marker;
+    bool readable = h->records_count > 0 &&
+                    gr_control_batch_parse(batch, (size_t)gr_batch_size(h), h, &marker) == 0;
+    return gr_clean_txns_on_marker(txns, h, readable ? &marker : NULL, index, entry);
+}
+
+/*
  * Maps the dirty range [first_dirty, ...) into map until it is full; sets
  * job->end_offset to where the mapped range ends; notes each producer's last
- * batch on the way (clean segments included). 0, -ENOBUFS (not even one
- * batch fits the map), or -errno.
+ * batch on the way (clean segments included). Batches of aborted
+ * transactions are not mapped. 0, -ENOBUFS (not even one batch fits the
+ * map), or -errno.
  */
 static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_table_t *producers,
                          job_pacer_t *pacer)
@@ -162,6 +181,8 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
     job->end_offset = job->sources[job->nsources - 1].next_base;
     bool mapped_any = false;
     int rc = 0;
+    gr_clean_txns_t txns;
+    gr_clean_txns_init(&txns, job->aborted, job->naborted);
     for (size_t i = 0; i < job->nsources && rc == 0; i++) {
         const gr_clean_source_t *src = &job->sources[i];
         gr_segment_reader_t r;
@@ -173,7 +194,14 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
             if (h.producer_id >= 0 &&
                 (rc = producer_put(producers, h.producer_id, h.base_offset + h.last_offset_delta)))
                 break;
-            if (h.base_offset + h.last_offset_delta < job->first_dirty ||
+            bool index;
+            gr_aborted_txn_t entry;
+            int discard = job_txn_verdict(&txns, batch, &h, &index, &entry);
+            if (discard < 0) {
+                rc = discard;
+                break;
+            }
+            if (h.base_offset + h.last_offset_delta < job->first_dirty || discard ||
                 gr_clean_batch_keeps_whole(&h))
                 continue;
             if (h.records_count < 0 || !gr_offset_map_room(map, (size_t)h.records_count)) {
@@ -181,6 +209,7 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
                     h.base_offset > job->first_dirty ? h.base_offset : job->first_dirty;
                 rc = mapped_any ? 0 : -ENOBUFS;
                 gr_segment_reader_fini(&r);
+                gr_clean_txns_fini(&txns);
                 return rc;
             }
             rc = gr_clean_batch_map(batch, (size_t)gr_batch_size(&h), job->first_dirty, map);
@@ -193,13 +222,14 @@ static int job_build_map(gr_clean_job_t *job, gr_offset_map_t *map, producer_tab
         }
         gr_segment_reader_fini(&r);
     }
+    gr_clean_txns_fini(&txns);
     return rc < 0 ? rc : 0;
 }
 
 /* The index entries of one output, built as its batches are written. */
 typedef struct job_index {
-    uint8_t *oidx, *tidx; /* on-disk encoding */
-    size_t olen, ocap, tlen, tcap;
+    uint8_t *oidx, *tidx, *xidx; /* on-disk encoding; xidx: .txnindex */
+    size_t olen, ocap, tlen, tcap, xlen, xcap;
     int64_t last_tidx_ts;
     int64_t bytes_since_index;
 } job_index_t;
@@ -277,11 +307,60 @@ static int write_file(const gr_clean_job_t *job, int64_t base, const char *ext, 
 typedef struct job_maps {
     gr_offset_map_t keys;
     producer_table_t producers;
+    gr_clean_txns_t txns; /* the rewrite pass's own, fed every batch in order */
 } job_maps_t;
 
+/* A kept ABORT marker's .txnindex entry, for the output's index. */
+static int index_txn(job_index_t *ix, const gr_aborted_txn_t *entry)
+{
+    if (grow(&ix->xidx, &ix->xcap, ix->xlen + GR_TXN_INDEX_ENTRY_SIZE) < 0)
+        return -ENOMEM;
+    gr_txn_index_encode(ix->xidx + ix->xlen, entry);
+    ix->xlen += GR_TXN_INDEX_ENTRY_SIZE;
+    return 0;
+}
+
+/*
+ * Writes to w what survives of the batch at (header h): a discardable
+ * marker is stamped with its delete horizon, or dropped past it; a batch of
+ * an aborted transaction is dropped; anything else is compacted.
+ */
+static int clean_one(gr_clean_job_t *job, job_maps_t *maps, const uint8_t *batch,
+                     const gr_batch_header_t *h, job_index_t *ix, gr_writer_t *w,
+                     gr_clean_batch_result_t *res)
+{
+    bool index;
+    gr_aborted_txn_t entry;
+    size_t size = (size_t)gr_batch_size(h);
+    int discard = job_txn_verdict(&maps->txns, batch, h, &index, &entry);
+    if (discard < 0)
+        return discard;
+    if (index && index_txn(ix, &entry) < 0)
+        return -ENOMEM;
+    if (discard && gr_clean_batch_keeps_whole(h)) {
+        bool stamped = (h->attributes & GR_BATCH_ATTR_DELETE_HORIZON) != 0;
+        if (stamped && h->base_timestamp <= job->params.now_ms) {
+            memset(res, 0, sizeof *res);
+            res->records_in = h->records_count;
+            return 0; /* past its horizon: gone */
+        }
+        if (!stamped) {
+            int64_t now = job->params.now_ms, r = job->delete_retention_ms;
+            return gr_clean_batch_stamp_horizon(batch, size,
+                                                r > INT64_MAX - now ? INT64_MAX : now + r, w, res);
+        }
+    } else if (discard) {
+        memset(res, 0, sizeof *res);
+        res->records_in = h->records_count;
+        return 0; /* an aborted transaction's batch */
+    }
+    return gr_clean_batch(batch, size, &maps->keys, job->params.now_ms, job->delete_retention_ms, w,
+                          res);
+}
+
 /* Appends what survives of source src to the output open on fd. */
-static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const job_maps_t *maps,
-                        int fd, gr_clean_output_t *out, job_index_t *ix, job_pacer_t *pacer)
+static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, job_maps_t *maps, int fd,
+                        gr_clean_output_t *out, job_index_t *ix, job_pacer_t *pacer)
 {
     gr_segment_reader_t r;
     reader_init(&r, job, src);
@@ -294,8 +373,7 @@ static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const
     while ((rc = reader_next(&r, &pos, &batch, &h)) == 1) {
         gr_clean_batch_result_t res;
         gr_writer_reset(&w);
-        rc = gr_clean_batch(batch, (size_t)gr_batch_size(&h), &maps->keys, job->params.now_ms,
-                            job->delete_retention_ms, &w, &res);
+        rc = clean_one(job, maps, batch, &h, ix, &w, &res);
         if (rc == 0 && w.len == 0 && h.producer_id >= 0 &&
             producer_last(&maps->producers, h.producer_id) == h.base_offset + h.last_offset_delta)
             rc = gr_clean_batch_write_empty(batch, (size_t)gr_batch_size(&h), &w);
@@ -325,7 +403,7 @@ static int clean_source(gr_clean_job_t *job, const gr_clean_source_t *src, const
 }
 
 /* Writes output out (its sources already set) as ".cleaned" files. */
-static int clean_group(gr_clean_job_t *job, const job_maps_t *maps, gr_clean_output_t *out,
+static int clean_group(gr_clean_job_t *job, job_maps_t *maps, gr_clean_output_t *out,
                        job_pacer_t *pacer)
 {
     job_index_t ix;
@@ -354,8 +432,11 @@ static int clean_group(gr_clean_job_t *job, const job_maps_t *maps, gr_clean_out
         rc = write_file(job, out->base, ".index", ix.oidx, ix.olen);
     if (rc == 0)
         rc = write_file(job, out->base, ".timeindex", ix.tidx, ix.tlen);
+    if (rc == 0)
+        rc = write_file(job, out->base, GR_TXN_INDEX_SUFFIX, ix.xidx, ix.xlen);
     free(ix.oidx);
     free(ix.tidx);
+    free(ix.xidx);
     return rc;
 }
 
@@ -401,6 +482,7 @@ int gr_clean_job_run(void *arg)
     rc = job_build_map(job, &maps.keys, &maps.producers, &pacer);
     if (rc == 0)
         rc = job_plan_outputs(job);
+    gr_clean_txns_init(&maps.txns, job->aborted, job->naborted);
     job->stats.first_dirty = job->first_dirty;
     job->stats.end_offset = job->end_offset;
     job->stats.keys_mapped = maps.keys.entries;
@@ -415,6 +497,7 @@ int gr_clean_job_run(void *arg)
     }
     job->stats.run_ms = (int64_t)((monotonic_sec() - pacer.start) * 1000);
     gr_offset_map_fini(&maps.keys);
+    gr_clean_txns_fini(&maps.txns);
     free(maps.producers.ids);
     free(maps.producers.last);
     return rc;

@@ -10,6 +10,7 @@
 #ifndef GR_LOG_CLEAN_JOB_H
 #define GR_LOG_CLEAN_JOB_H
 
+#include "log/clean_txn.h"
 #include "log/cleaner.h"
 #include "log/log_int.h"
 
@@ -47,6 +48,8 @@ struct gr_clean_job {
     int64_t index_interval_bytes;
     gr_clean_source_t *sources;
     size_t nsources;
+    gr_aborted_txn_t *aborted; /* worker: the range's aborted transactions, by first offset */
+    size_t naborted;
     /* written by the worker: */
     gr_clean_output_t *outputs;
     size_t noutputs;

@@ -40,10 +40,13 @@ static void clean_range(gr_log_t *log, int64_t now_ms, clean_range_t *out)
     out->first_dirty = log->clean_first_dirty;
     if (out->first_dirty < log->log_start_offset || out->first_dirty > leo)
         out->first_dirty = log->log_start_offset;
-    /* Kafka's first uncleanable offset: the active segment, the high watermark. */
+    /* Kafka's first uncleanable offset: the active segment, the last stable
+     * offset (below the high watermark, and before any open transaction:
+     * everything cleaned is decided). */
     int64_t uncleanable = log->segs[log->nsegs - 1]->base_offset;
-    if (log->high_watermark < uncleanable)
-        uncleanable = log->high_watermark;
+    int64_t lso = gr_log_last_stable_offset(log);
+    if (lso < uncleanable)
+        uncleanable = lso;
     bool first_dirty_seen = false;
     for (size_t i = 0; i + 1 < log->nsegs; i++) {
         gr_segment_t *seg = log->segs[i];
@@ -104,9 +107,16 @@ static void job_free(gr_clean_job_t *job)
         gr_segment_put(job->sources[i].seg);
     }
     free(job->sources);
+    free(job->aborted);
     free(job->outputs);
     free(job->dir);
     free(job);
+}
+
+static int cmp_aborted(const void *a, const void *b)
+{
+    const gr_aborted_txn_t *x = a, *y = b;
+    return x->first_offset < y->first_offset ? -1 : x->first_offset > y->first_offset;
 }
 
 int gr_log_clean_begin(gr_log_t *log, const gr_clean_params_t *params, gr_clean_job_t **out)
@@ -145,6 +155,16 @@ int gr_log_clean_begin(gr_log_t *log, const gr_clean_params_t *params, gr_clean_
             return rc;
         }
     }
+    /* Decided before the job starts: the worker never reads the log. */
+    int rc =
+        gr_log_collect_aborted(log, job->sources[0].base, job->sources[job->nsources - 1].next_base,
+                               &job->aborted, &job->naborted);
+    if (rc < 0) {
+        job_free(job);
+        return rc;
+    }
+    if (job->naborted > 1)
+        qsort(job->aborted, job->naborted, sizeof *job->aborted, cmp_aborted);
     job->log = log;
     job->params = *params;
     job->first_dirty = range.first_dirty;
@@ -172,7 +192,8 @@ static bool job_sources_current(const gr_log_t *log, const gr_clean_job_t *job)
     return log->segs[k + job->nsources]->base_offset == job->sources[job->nsources - 1].next_base;
 }
 
-static const char *const clean_exts[] = {".index", ".timeindex", ".log"};
+/* ".log" last: its ".swap" appearing is the swap's commit point. */
+static const char *const clean_exts[] = {".index", ".timeindex", GR_TXN_INDEX_SUFFIX, ".log"};
 #define CLEAN_EXT_COUNT (sizeof clean_exts / sizeof clean_exts[0])
 
 static void unlink_outputs(const gr_clean_job_t *job, size_t from)
@@ -377,10 +398,16 @@ static int recover_swap(const gr_io_ops_t *io, const char *dir, int64_t base)
     }
     free(bases);
     for (size_t e = 0; e + 1 < CLEAN_EXT_COUNT; e++) {
-        gr_clean_file(dir, base, clean_exts[e], GR_SWAP_SUFFIX, path, sizeof path);
-        io->unlink(io->ctx, path); /* indexes are rebuilt from the data */
+        char swapped[GR_PATH_MAX];
+        gr_clean_file(dir, base, clean_exts[e], GR_SWAP_SUFFIX, swapped, sizeof swapped);
         gr_clean_file(dir, base, clean_exts[e], "", path, sizeof path);
         io->unlink(io->ctx, path);
+        /* Offset and time indexes are rebuilt from the data; the
+         * transaction index is kept (missing, it is rebuilt by replay). */
+        if (strcmp(clean_exts[e], GR_TXN_INDEX_SUFFIX) == 0)
+            io->rename(io->ctx, swapped, path);
+        else
+            io->unlink(io->ctx, swapped);
     }
     gr_clean_file(dir, base, ".log", "", path, sizeof path);
     return io->rename(io->ctx, swap, path);

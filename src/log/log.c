@@ -35,6 +35,7 @@
 #include "log/clean_job.h"
 #include "log/log_dir.h"
 #include "log/log_int.h"
+#include "protocol/control_batch.h"
 #include "protocol/uuid.h"
 
 #define PARTITION_METADATA_FILE "partition.metadata"
@@ -157,7 +158,7 @@ static void log_pending_run(gr_log_t *log, int64_t now_ms)
  */
 static int log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms)
 {
-    static const char *const exts[] = {".log", ".index", ".timeindex"};
+    static const char *const exts[] = {".log", ".index", ".timeindex", GR_TXN_INDEX_SUFFIX};
     int rc = gr_segment_mark_deleted(seg);
     char path[GR_PATH_MAX];
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
@@ -294,6 +295,8 @@ static int log_list_segments(gr_log_t *log, int64_t **out, size_t *out_count)
         int64_t base = gr_segment_name_offset(e->d_name, ".index");
         if (base < 0)
             base = gr_segment_name_offset(e->d_name, ".timeindex");
+        if (base < 0)
+            base = gr_segment_name_offset(e->d_name, GR_TXN_INDEX_SUFFIX);
         if (base >= 0 && !bsearch_i64(bases, n, base)) {
             log_path(log, e->d_name, path, sizeof path);
             log->io->unlink(log->io->ctx, path);
@@ -347,9 +350,15 @@ static int log_recover_segment(gr_log_t *log, size_t i, gr_log_open_stats_t *sta
     return gr_segment_write_indexes(seg, false);
 }
 
+/*
+ * Loads the segments; *out_txn_rebuild gets the base offset of the first
+ * segment whose transaction index must be rebuilt (rescanned by recovery,
+ * or its .txnindex missing or damaged), INT64_MAX if none.
+ */
 static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_epochs,
-                    gr_log_open_stats_t *stats)
+                    gr_log_open_stats_t *stats, int64_t *out_txn_rebuild)
 {
+    *out_txn_rebuild = INT64_MAX;
     int64_t *bases = NULL;
     size_t nbases = 0;
     int rc = log_list_segments(log, &bases, &nbases);
@@ -405,6 +414,8 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_
     for (size_t i = 0; i < log->nsegs; i++) {
         gr_segment_t *seg = log->segs[i];
         bool sane = gr_segment_indexes_sane(seg);
+        if (*out_txn_rebuild == INT64_MAX && (i >= first_recover || !gr_txn_index_sane(seg)))
+            *out_txn_rebuild = seg->base_offset;
         if (i >= first_recover || !sane) {
             if (!sane)
                 stats->indexes_rebuilt++;
@@ -511,7 +522,8 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
      * rebuilt from the batch headers while loading. */
     bool epochs_bad = rc < 0;
 
-    rc = log_load(log, args, epochs_bad, stats);
+    int64_t txn_rebuild;
+    rc = log_load(log, args, epochs_bad, stats, &txn_rebuild);
     if (rc < 0)
         goto fail;
 
@@ -535,9 +547,10 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
      * durable now. Either way the recovery point is the end. A new log's
      * directory is fsynced by its first flush. */
     log->recovery_point = leo;
-    rc = gr_log_producers_load(log, args->clean_shutdown);
+    rc = gr_log_producers_load(log, args->clean_shutdown, txn_rebuild);
     if (rc < 0)
         goto fail;
+    gr_producer_state_on_high_watermark(&log->producers, log->high_watermark);
     if (stats->segments_recovered > 0) {
         rc = gr_log_flush(log);
         if (rc < 0)
@@ -646,6 +659,36 @@ void gr_log_set_high_watermark(gr_log_t *log, int64_t hw)
     if (hw < log->log_start_offset)
         hw = log->log_start_offset;
     log->high_watermark = hw;
+    gr_producer_state_on_high_watermark(&log->producers, hw);
+}
+
+int64_t gr_log_last_stable_offset(const gr_log_t *log)
+{
+    int64_t hw = log->high_watermark;
+    int64_t first = gr_producer_state_first_unstable(&log->producers, hw);
+    if (first < 0 || first >= hw)
+        return hw;
+    return first > log->log_start_offset ? first : log->log_start_offset;
+}
+
+int gr_log_collect_aborted(gr_log_t *log, int64_t from, int64_t upper, gr_aborted_txn_t **out,
+                           size_t *out_count)
+{
+    size_t cap = 0;
+    bool complete = false;
+    *out = NULL;
+    *out_count = 0;
+    ssize_t i = log_find_segment(log, from);
+    for (size_t k = i < 0 ? 0 : (size_t)i; k < log->nsegs && !complete; k++) {
+        int rc = gr_txn_index_collect(log->segs[k], from, upper, out, out_count, &cap, &complete);
+        if (rc < 0) {
+            free(*out);
+            *out = NULL;
+            *out_count = 0;
+            return rc;
+        }
+    }
+    return 0;
 }
 
 int64_t gr_log_recovery_point(const gr_log_t *log)
@@ -748,15 +791,34 @@ static int log_check_batches(const gr_log_t *log, const uint8_t *batches, size_t
     return 0;
 }
 
-/* Producer state follows every appended batch that carries a producer id. */
-static void log_update_producers(gr_log_t *log, const uint8_t *batches, size_t len)
+/*
+ * Producer state follows every appended batch that carries a producer id;
+ * an ABORT marker that ends a transaction goes into the transaction index
+ * of seg, the segment that holds it. Returns 0 or the index's -errno (the
+ * batches are appended regardless).
+ */
+static int log_update_producers(gr_log_t *log, gr_segment_t *seg, const uint8_t *batches,
+                                size_t len)
 {
+    int rc = 0;
     for (size_t off = 0; off < len;) {
         gr_batch_header_t h;
         gr_batch_header_parse(batches + off, len - off, &h);
-        gr_producer_state_update(&log->producers, &h); /* cannot fail: reserved */
-        off += (size_t)gr_batch_size(&h);
+        size_t size = (size_t)gr_batch_size(&h);
+        gr_control_marker_t marker;
+        bool has_marker = gr_batch_is_control(&h) && h.producer_id >= 0 &&
+                          gr_control_batch_parse(batches + off, size, &h, &marker) == 0;
+        gr_txn_end_t end;
+        /* Cannot fail: reserved. */
+        gr_producer_state_update(&log->producers, &h, has_marker ? &marker : NULL, &end);
+        if (end.ended && end.aborted) {
+            int irc = gr_txn_index_append(seg, &end.txn);
+            if (rc == 0)
+                rc = irc;
+        }
+        off += size;
     }
+    return rc;
 }
 
 static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
@@ -769,7 +831,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
     log->last_now_ms = now_ms;
     int64_t leo = gr_log_end_offset(log);
     int64_t first = -1, next = leo;
-    size_t with_producer = 0;
+    size_t with_producer = 0, markers = 0;
 
     /* Offsets: assigned, or checked (follower). Nothing is written yet. */
     for (size_t off = 0; off < len;) {
@@ -786,6 +848,7 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
             first = h.base_offset;
         next = h.base_offset + h.last_offset_delta + 1;
         with_producer += h.producer_id >= 0;
+        markers += gr_batch_is_control(&h);
         off += (size_t)gr_batch_size(&h);
     }
     /* Room to record every producer batch before any is written. */
@@ -800,10 +863,19 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
             return rc;
         seg = log_active(log);
     }
+    if (markers > 0) {
+        /* Missing or damaged reads as empty; open rebuilt such files. */
+        rc = gr_txn_index_load(seg);
+        if (rc < 0 && rc != -ENOENT && rc != -EINVAL)
+            return rc;
+        rc = gr_txn_index_reserve(seg, markers);
+        if (rc < 0)
+            return rc;
+    }
     rc = gr_segment_append(seg, batches, len, log->config.index_interval_bytes);
     if (rc < 0)
         return rc;
-    log_update_producers(log, batches, len);
+    int index_rc = log_update_producers(log, seg, batches, len);
 
     /* Leader epochs. */
     bool epochs_changed = false;
@@ -845,7 +917,8 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
         out->log_start_offset = log->log_start_offset;
         out->flushed = flushed;
     }
-    return 0;
+    /* Like a failed fsync: appended, but an index the log relies on was not written. */
+    return index_rc;
 }
 
 int gr_log_append(gr_log_t *log, uint8_t *batches, size_t len, int32_t leader_epoch,
@@ -920,13 +993,13 @@ int gr_log_read(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_b
         gr_segment_t *seg = log->segs[k];
         gr_segment_get(seg);
         int rc = gr_segment_load_indexes(seg, log->config.index_interval_bytes);
-        int64_t pos = 0, len = 0;
+        int64_t pos = 0, len = 0, next = -1;
         gr_batch_header_t h;
         if (rc >= 0)
             rc = gr_segment_find_batch(seg, offset, gr_segment_index_lookup(seg, offset), &pos, &h);
         if (rc >= 0 && pos < seg->size)
             rc = gr_segment_span(seg, pos, max_bytes < 0 ? 0 : max_bytes, min_one_batch, max_offset,
-                                 &len);
+                                 &len, &next);
         if (rc >= 0 && len > 0)
             rc = gr_segment_fd(seg);
         if (rc < 0) {
@@ -946,6 +1019,7 @@ int gr_log_read(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_b
         out->file_pos = pos;
         out->len = (int32_t)len;
         out->first_offset = h.base_offset;
+        out->next_offset = next;
         return 0;
     }
     return 0;
@@ -1204,7 +1278,7 @@ static int log_after_truncation(gr_log_t *log, int rc)
             rc = wrc;
     }
     if (rc >= 0)
-        rc = gr_log_producers_load(log, false);
+        rc = gr_log_producers_load(log, false, INT64_MAX);
     return rc < 0 ? rc : 0;
 }
 

@@ -9,6 +9,10 @@
  *                                     (int32 relative offset, int32 position)
  *     00000000000000000000.timeindex  12-byte entries (int64 timestamp,
  *                                     int32 relative offset)
+ *     00000000000000000000.txnindex   the aborted transactions whose ABORT
+ *                                     marker is in the segment (34-byte
+ *                                     entries, see log_int.h)
+ *     00000000000000000000.snapshot   producer state as of that offset
  *     partition.metadata              "version: 0\ntopic_id: <base64url>\n"
  *     leader-epoch-checkpoint         "0\n<count>\n<epoch> <startOffset>\n..."
  *
@@ -234,6 +238,7 @@ typedef struct gr_log_read_result {
     int64_t file_pos;      /* position of the first batch in the file */
     int32_t len;           /* bytes of whole batches (0: nothing to read) */
     int64_t first_offset;  /* base offset of the first batch (-1 if none) */
+    int64_t next_offset;   /* offset after the last batch (-1 if none) */
     int64_t log_start_offset;
     int64_t log_end_offset;
     int64_t high_watermark;
@@ -257,6 +262,26 @@ int64_t gr_log_high_watermark(const gr_log_t *log);
 /* Clamped to [log start offset, log end offset]. */
 void gr_log_set_high_watermark(gr_log_t *log, int64_t hw);
 int64_t gr_log_recovery_point(const gr_log_t *log);
+
+/*
+ * The last stable offset (KIP-98): the high watermark, or the first offset
+ * of the oldest transaction that is open or whose marker is not yet below
+ * the high watermark, when that is lower (never below the log start
+ * offset). read_committed consumers read only below it. Leaders and
+ * followers alike (both append markers).
+ */
+int64_t gr_log_last_stable_offset(const gr_log_t *log);
+
+/*
+ * The aborted transactions overlapping a fetch of [from, upper): those
+ * whose last offset (ABORT marker) is >= from and first offset < upper,
+ * from the transaction indexes of the segment holding from and the later
+ * ones until an entry's last stable offset reaches upper (Kafka's
+ * collectAbortedTransactions). *out is malloc'd (the caller frees it; NULL
+ * when *out_count is 0). Returns 0, -ENOMEM or -errno.
+ */
+int gr_log_collect_aborted(gr_log_t *log, int64_t from, int64_t upper, gr_aborted_txn_t **out,
+                           size_t *out_count);
 /* Total bytes of the log's segments. */
 int64_t gr_log_size(const gr_log_t *log);
 int gr_log_segment_count(const gr_log_t *log);

@@ -57,6 +57,17 @@ typedef struct gr_time_entry {
     int32_t rel_offset;
 } gr_time_entry_t;
 
+/*
+ * A segment's aborted transactions (.txnindex), in memory once loaded
+ * (txn_index.c). Entries are in marker order (increasing last offset).
+ */
+typedef struct gr_txn_index {
+    gr_aborted_txn_t *entries;
+    size_t count, cap;
+    bool loaded;
+    bool unsynced; /* written since the last fsync */
+} gr_txn_index_t;
+
 struct gr_segment {
     int refs; /* the log's own (while in a log) + readers' */
     gr_fd_cache_t *cache;
@@ -92,6 +103,8 @@ struct gr_segment {
     int64_t created_ms;
 
     bool unflushed; /* bytes written since the last fsync */
+
+    gr_txn_index_t txns;
 };
 
 struct gr_fd_cache {
@@ -191,10 +204,11 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
 /*
  * Length of the run of whole batches from pos: at most max_bytes (but one
  * whole batch when min_one), stopping at a batch whose base offset is
- * >= max_offset. Returns 0 with *out_len, or -errno.
+ * >= max_offset. Returns 0 with *out_len and *out_next_offset (the offset
+ * after the run's last batch, -1 when empty), or -errno.
  */
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
-                    int64_t max_offset, int64_t *out_len);
+                    int64_t max_offset, int64_t *out_len, int64_t *out_next_offset);
 /* Calls fn for each batch header from position 0 (no CRC checks). 0 or -errno. */
 int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg);
 /* Largest timestamp (loading the indexes if needed); -1 if none. */
@@ -271,6 +285,48 @@ int gr_epoch_cache_read(gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *
 int gr_epoch_cache_write(const gr_epoch_cache_t *c, const gr_io_ops_t *io, const char *path,
                          bool durable);
 
+/*
+ * txn_index.c: a segment's ".txnindex", Kafka's transaction index: the
+ * aborted transactions whose ABORT marker is in the segment, as 34-byte
+ * big-endian entries { int16 version 0, int64 producer id, int64 first
+ * offset, int64 last offset, int64 last stable offset }. Gregor creates the
+ * file with the segment, so a missing or damaged one means it must be
+ * rebuilt from the log (gr_log_producers_load replays the batches); Kafka
+ * creates it at the first entry, so a Kafka log dir is rebuilt once.
+ */
+#define GR_TXN_INDEX_SUFFIX     ".txnindex"
+#define GR_TXN_INDEX_ENTRY_SIZE 34
+#define GR_TXN_INDEX_VERSION    0
+
+/* Reads the file if not loaded yet. 0, -ENOENT (then empty), -EINVAL (damaged: empty) or -errno. */
+int gr_txn_index_load(gr_segment_t *seg);
+/* Whether the file exists with a whole number of entries (the open-time check). */
+bool gr_txn_index_sane(gr_segment_t *seg);
+/* Room for n more entries, so appends cannot fail for memory. 0 or -ENOMEM. */
+int gr_txn_index_reserve(gr_segment_t *seg, size_t n);
+/* Appends an entry (memory and file). Precondition: loaded. 0 or -errno. */
+int gr_txn_index_append(gr_segment_t *seg, const gr_aborted_txn_t *txn);
+/* Drops the entries whose marker is at or after offset. 0 or -errno. */
+int gr_txn_index_truncate(gr_segment_t *seg, int64_t offset);
+/* Empties the index (memory and file, created if missing): a rebuild follows. 0 or -errno. */
+int gr_txn_index_reset(gr_segment_t *seg);
+/* fsyncs the file when written since the last fsync. 0 or -errno. */
+int gr_txn_index_flush(gr_segment_t *seg);
+/* Frees the in-memory entries. */
+void gr_txn_index_free(gr_segment_t *seg);
+/* Encodes one entry into p (GR_TXN_INDEX_ENTRY_SIZE bytes); the cleaner writes its own files. */
+void gr_txn_index_encode(uint8_t *p, const gr_aborted_txn_t *txn);
+
+/*
+ * Kafka's collectAbortedTxns over one segment: appends to *out (malloc'd,
+ * grown; *count and *cap updated) its entries with last offset >= from and
+ * first offset < upper. *complete is set when an entry's last stable offset
+ * is >= upper: no later segment can hold a transaction overlapping the
+ * range. 0, -ENOMEM or -errno.
+ */
+int gr_txn_index_collect(gr_segment_t *seg, int64_t from, int64_t upper, gr_aborted_txn_t **out,
+                         size_t *count, size_t *cap, bool *complete);
+
 /* A file renamed "*.deleted", unlinked once its delay has passed. */
 typedef struct gr_pending_delete {
     char *path;
@@ -325,9 +381,13 @@ int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);
  * batches after it (from the active segment's base when there is none: a
  * roll with live producers always leaves a snapshot). After a clean
  * shutdown with no snapshot at all there were no producers: nothing is read.
- * Returns 0 or -errno (-ENOMEM; unreadable snapshots are skipped).
+ * rebuild_from (INT64_MAX: none) is the base offset of the first segment
+ * whose transaction index is rebuilt, with every later one's: the replay
+ * then starts at or below it. Uses log->high_watermark to drop ended
+ * transactions. Returns 0 or -errno (-ENOMEM; unreadable snapshots are
+ * skipped).
  */
-int gr_log_producers_load(gr_log_t *log, bool clean_shutdown);
+int gr_log_producers_load(gr_log_t *log, bool clean_shutdown, int64_t rebuild_from);
 /*
  * Writes the state as "<offset>.snapshot" (offset = the log end offset the
  * state describes) when there are producers or earlier snapshots to

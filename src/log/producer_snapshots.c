@@ -8,8 +8,13 @@
  *
  * Loading (gr_log_producers_load) follows Kafka's recovery: the newest
  * readable snapshot at or below the log end offset, then the batches after
- * it replayed from the segments' headers. Snapshots past the log end (the
- * log was truncated by recovery) are stale and removed.
+ * it replayed from the segments (headers, and the record of each marker).
+ * Snapshots past the log end (the log was truncated by recovery) are stale
+ * and removed. When transaction indexes must be rebuilt (segments rescanned
+ * after an unclean shutdown, or a .txnindex missing), the replay starts at
+ * the newest snapshot at or below the first such segment instead, and
+ * writes the indexes of that segment and every later one from the ABORT
+ * markers it meets: the index, like the state, is a function of the log.
  *
  * Runs on: the loop thread.
  */
@@ -21,6 +26,7 @@
 #include <string.h>
 
 #include "log/log_int.h"
+#include "protocol/control_batch.h"
 
 static void snapshot_path(const gr_log_t *log, int64_t offset, char *buf, size_t size)
 {
@@ -73,36 +79,90 @@ static void snapshot_remove(gr_log_t *log, int64_t offset)
     log->io->unlink(log->io->ctx, path);
 }
 
-typedef struct replay {
-    gr_log_t *log;
-    int64_t from; /* batches below this are already in the state */
-    int rc;
-} replay_t;
+#define REPLAY_CHUNK      (64 * 1024)
+#define REPLAY_MARKER_MAX 4096 /* a marker batch is under 100 bytes: larger is not one */
 
-static void replay_batch(void *arg, const gr_batch_header_t *h)
+/* The marker of the control batch at pos (header h), if it is a well-formed one. */
+static bool replay_marker(gr_segment_reader_t *r, int64_t pos, const gr_batch_header_t *h,
+                          gr_control_marker_t *out, int *rc)
 {
-    replay_t *r = arg;
-    if (h->base_offset < r->from || h->producer_id < 0 || r->rc < 0)
-        return;
-    r->rc = gr_producer_state_update(&r->log->producers, h);
+    const uint8_t *p = NULL;
+    int64_t size = gr_batch_size(h);
+    *rc = 0;
+    if (!gr_batch_is_control(h) || size > REPLAY_MARKER_MAX)
+        return false;
+    *rc = gr_segment_reader_get(r, pos, (size_t)size, &p);
+    if (*rc == -ENODATA)
+        *rc = 0;
+    return *rc == 0 && p && gr_control_batch_parse(p, (size_t)size, h, out) == 0;
 }
 
-/* Applies the batches from offset on. 0 or -errno. */
-static int replay_from(gr_log_t *log, int64_t from)
+/*
+ * Applies the batches of seg from offset from on to the producer state;
+ * with rebuild, also writes seg's transaction index anew from its ABORT
+ * markers. 0 or -errno.
+ */
+static int replay_segment(gr_log_t *log, gr_segment_t *seg, int64_t from, bool rebuild)
 {
-    replay_t r = {log, from, 0};
-    for (size_t i = 0; i < log->nsegs && r.rc == 0; i++) {
-        gr_segment_t *seg = log->segs[i];
-        if (seg->size == 0 || seg->next_offset <= from)
+    int rc = rebuild ? gr_txn_index_reset(seg) : 0;
+    if (rc < 0)
+        return rc;
+    gr_segment_reader_t r;
+    gr_segment_reader_init(&r, seg, REPLAY_CHUNK);
+    for (int64_t pos = 0; pos < seg->size && rc == 0;) {
+        const uint8_t *p = NULL;
+        gr_batch_header_t h;
+        rc = gr_segment_reader_get(&r, pos, GR_RECORD_BATCH_HEADER_SIZE, &p);
+        if (rc < 0 || gr_batch_header_parse(p, GR_RECORD_BATCH_HEADER_SIZE, &h) < 0)
+            break;
+        int64_t at = pos;
+        pos += gr_batch_size(&h);
+        if (h.base_offset < from || h.producer_id < 0)
             continue;
-        int rc = gr_segment_walk(seg, replay_batch, &r);
+        gr_control_marker_t marker;
+        bool has_marker = replay_marker(&r, at, &h, &marker, &rc);
+        gr_txn_end_t end;
+        if (rc == 0)
+            rc = gr_producer_state_update(&log->producers, &h, has_marker ? &marker : NULL, &end);
+        if (rc == 0 && rebuild && end.ended && end.aborted)
+            rc = gr_txn_index_append(seg, &end.txn);
+    }
+    gr_segment_reader_fini(&r);
+    if (rc == -ENODATA)
+        rc = 0;
+    /* Durable now: a sane-looking but short index would never be rebuilt. */
+    if (rc == 0 && rebuild)
+        rc = gr_txn_index_flush(seg);
+    /* Ended transactions below the high watermark need no keeping. */
+    gr_producer_state_on_high_watermark(&log->producers, log->high_watermark);
+    return rc;
+}
+
+/* Applies the batches from offset from on; rebuilds the indexes of segments from rebuild_from. */
+static int replay_from(gr_log_t *log, int64_t from, int64_t rebuild_from)
+{
+    for (size_t i = 0; i < log->nsegs; i++) {
+        gr_segment_t *seg = log->segs[i];
+        bool rebuild = seg->base_offset >= rebuild_from;
+        if (!rebuild && (seg->size == 0 || seg->next_offset <= from))
+            continue;
+        int rc = replay_segment(log, seg, from, rebuild);
         if (rc < 0)
             return rc;
     }
-    return r.rc;
+    return 0;
 }
 
-int gr_log_producers_load(gr_log_t *log, bool clean_shutdown)
+/* Base offset of the segment holding offset (the first one's when below it). */
+static int64_t segment_base_for(const gr_log_t *log, int64_t offset)
+{
+    int64_t base = log->segs[0]->base_offset;
+    for (size_t i = 0; i < log->nsegs && log->segs[i]->base_offset <= offset; i++)
+        base = log->segs[i]->base_offset;
+    return base;
+}
+
+int gr_log_producers_load(gr_log_t *log, bool clean_shutdown, int64_t rebuild_from)
 {
     int64_t *offsets = NULL;
     size_t n = 0;
@@ -113,27 +173,35 @@ int gr_log_producers_load(gr_log_t *log, bool clean_shutdown)
         return rc;
     while (n > 0 && offsets[n - 1] > leo)
         snapshot_remove(log, offsets[--n]);
-    if (n == 0 && clean_shutdown) {
+    bool rebuild = rebuild_from != INT64_MAX;
+    if (n == 0 && clean_shutdown && !rebuild) {
         free(offsets);
         return 0;
     }
-    int64_t from = log->segs[log->nsegs - 1]->base_offset;
-    while (n > 0) {
+    /* The state is needed as of target: the log end, or where indexes are rebuilt from. */
+    int64_t target = rebuild_from < leo ? rebuild_from : leo;
+    size_t usable = n;
+    while (usable > 0 && offsets[usable - 1] > target)
+        usable--;
+    /* No snapshot at or below target: there were no producers at that
+     * segment's start (a roll with live producers leaves one). */
+    int64_t from = segment_base_for(log, target);
+    while (usable > 0) {
         char path[GR_PATH_MAX];
-        snapshot_path(log, offsets[n - 1], path, sizeof path);
+        snapshot_path(log, offsets[usable - 1], path, sizeof path);
         rc = gr_producer_state_read(&log->producers, log->io, path);
         if (rc == 0) {
-            from = offsets[n - 1];
+            from = offsets[usable - 1];
             break;
         }
         if (rc == -ENOMEM) {
             free(offsets);
             return rc;
         }
-        snapshot_remove(log, offsets[--n]); /* unreadable: an older one, or the log */
+        snapshot_remove(log, offsets[--usable]); /* unreadable: an older one, or the log */
     }
     free(offsets);
-    return from < leo ? replay_from(log, from) : 0;
+    return from < leo || rebuild ? replay_from(log, from, rebuild_from) : 0;
 }
 
 int gr_log_producers_snapshot(gr_log_t *log, int64_t offset)

@@ -37,12 +37,14 @@ void gr_producer_state_init(gr_producer_state_t *ps)
 void gr_producer_state_fini(gr_producer_state_t *ps)
 {
     free(ps->entries);
+    free(ps->txns);
     memset(ps, 0, sizeof *ps);
 }
 
 void gr_producer_state_clear(gr_producer_state_t *ps)
 {
     ps->count = 0;
+    ps->txn_count = 0;
 }
 
 /* Index of producer_id, or of where it would go (*found false). */
@@ -68,18 +70,113 @@ const gr_producer_entry_t *gr_producer_state_find(const gr_producer_state_t *ps,
     return found ? &ps->entries[i] : NULL;
 }
 
+/* Grows *items (count used, *cap slots of size bytes) to hold n more. 0 or -ENOMEM. */
+static int grow_for(void **items, size_t *cap, size_t count, size_t n, size_t size)
+{
+    if (*cap - count >= n)
+        return 0;
+    size_t c = *cap ? *cap : 8;
+    while (c - count < n)
+        c *= 2;
+    void *more = realloc(*items, c * size);
+    if (!more)
+        return -ENOMEM;
+    *items = more;
+    *cap = c;
+    return 0;
+}
+
 int gr_producer_state_reserve(gr_producer_state_t *ps, size_t n)
 {
-    if (ps->cap - ps->count >= n)
-        return 0;
-    size_t cap = ps->cap ? ps->cap : 8;
-    while (cap - ps->count < n)
-        cap *= 2;
-    gr_producer_entry_t *e = realloc(ps->entries, cap * sizeof *e);
-    if (!e)
+    int rc = grow_for((void **)&ps->entries, &ps->cap, ps->count, n, sizeof *ps->entries);
+    if (rc == 0)
+        rc = grow_for((void **)&ps->txns, &ps->txn_cap, ps->txn_count, n, sizeof *ps->txns);
+    return rc;
+}
+
+/* ---- unstable transactions --------------------------------------------- */
+
+/* Adds an open span, keeping first-offset order (appends come in order: usually at the end). */
+static int txns_open(gr_producer_state_t *ps, int64_t producer_id, int64_t first_offset)
+{
+    if (grow_for((void **)&ps->txns, &ps->txn_cap, ps->txn_count, 1, sizeof *ps->txns) < 0)
         return -ENOMEM;
-    ps->entries = e;
-    ps->cap = cap;
+    size_t i = ps->txn_count;
+    while (i > 0 && ps->txns[i - 1].first_offset > first_offset)
+        i--;
+    memmove(&ps->txns[i + 1], &ps->txns[i], (ps->txn_count - i) * sizeof ps->txns[0]);
+    ps->txns[i] = (gr_txn_span_t){producer_id, first_offset, -1};
+    ps->txn_count++;
+    return 0;
+}
+
+/* The open span of producer_id starting at first_offset, or NULL. */
+static gr_txn_span_t *txns_find_open(gr_producer_state_t *ps, int64_t producer_id,
+                                     int64_t first_offset)
+{
+    for (size_t i = 0; i < ps->txn_count; i++) {
+        gr_txn_span_t *t = &ps->txns[i];
+        if (t->producer_id == producer_id && t->first_offset == first_offset && t->last_offset < 0)
+            return t;
+    }
+    return NULL;
+}
+
+/* Kafka's LSO of a completed transaction: the oldest open one of another producer. */
+static int64_t txns_stable_after(const gr_producer_state_t *ps, int64_t producer_id,
+                                 int64_t marker_offset)
+{
+    for (size_t i = 0; i < ps->txn_count; i++) {
+        const gr_txn_span_t *t = &ps->txns[i];
+        if (t->last_offset < 0 && t->producer_id != producer_id)
+            return t->first_offset;
+    }
+    return marker_offset + 1;
+}
+
+int64_t gr_producer_state_first_unstable(const gr_producer_state_t *ps, int64_t high_watermark)
+{
+    for (size_t i = 0; i < ps->txn_count; i++) {
+        const gr_txn_span_t *t = &ps->txns[i];
+        if (t->last_offset < 0 || t->last_offset >= high_watermark)
+            return t->first_offset;
+    }
+    return -1;
+}
+
+void gr_producer_state_on_high_watermark(gr_producer_state_t *ps, int64_t high_watermark)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ps->txn_count; i++) {
+        const gr_txn_span_t *t = &ps->txns[i];
+        if (t->last_offset >= 0 && t->last_offset < high_watermark)
+            continue;
+        ps->txns[kept++] = *t;
+    }
+    ps->txn_count = kept;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+    const gr_txn_span_t *x = a, *y = b;
+    return x->first_offset < y->first_offset ? -1 : x->first_offset > y->first_offset;
+}
+
+/* The open spans from the producers' entries (after reading a snapshot). */
+static int txns_rebuild(gr_producer_state_t *ps)
+{
+    ps->txn_count = 0;
+    for (size_t i = 0; i < ps->count; i++) {
+        const gr_producer_entry_t *e = &ps->entries[i];
+        if (e->current_txn_first_offset < 0)
+            continue;
+        if (grow_for((void **)&ps->txns, &ps->txn_cap, ps->txn_count, 1, sizeof *ps->txns) < 0)
+            return -ENOMEM;
+        ps->txns[ps->txn_count++] =
+            (gr_txn_span_t){e->producer_id, e->current_txn_first_offset, -1};
+    }
+    if (ps->txn_count > 1)
+        qsort(ps->txns, ps->txn_count, sizeof *ps->txns, cmp_span);
     return 0;
 }
 
@@ -98,8 +195,8 @@ static gr_producer_entry_t *state_upsert(gr_producer_state_t *ps, int64_t produc
     memset(e, 0, sizeof *e);
     e->producer_id = producer_id;
     e->epoch = GR_PRODUCER_NO_EPOCH;
-    e->coordinator_epoch = -1;
-    e->current_txn_first_offset = -1;
+    e->coordinator_epoch = GR_PRODUCER_NO_COORDINATOR;
+    e->current_txn_first_offset = GR_PRODUCER_NO_TXN;
     e->last_timestamp = -1;
     return e;
 }
@@ -135,6 +232,7 @@ gr_producer_check_t gr_producer_state_check(const gr_producer_state_t *ps,
     if (h->attributes & GR_BATCH_ATTR_CONTROL)
         return GR_PRODUCER_APPEND;
     int32_t last_seq = seq_add(h->base_sequence, h->last_offset_delta);
+    bool transactional = (h->attributes & GR_BATCH_ATTR_TRANSACTIONAL) != 0;
     if (h->producer_epoch == e->epoch) {
         for (int i = 0; i < e->nbatches; i++) {
             const gr_producer_batch_t *b = &e->batches[i];
@@ -147,9 +245,27 @@ gr_producer_check_t gr_producer_state_check(const gr_producer_state_t *ps,
         /* An epoch with no batch yet (a marker moved it) takes any start. */
         if (e->nbatches && !seq_follows(gr_producer_entry_last_seq(e), h->base_sequence))
             return GR_PRODUCER_OUT_OF_ORDER;
-        return GR_PRODUCER_APPEND;
+    } else if (h->base_sequence != 0) {
+        return GR_PRODUCER_OUT_OF_ORDER;
     }
-    return h->base_sequence == 0 ? GR_PRODUCER_APPEND : GR_PRODUCER_OUT_OF_ORDER;
+    /* Kafka checks this once the sequence is known good. */
+    if (!transactional && e->current_txn_first_offset >= 0)
+        return GR_PRODUCER_INVALID_TXN_STATE;
+    return GR_PRODUCER_APPEND;
+}
+
+gr_producer_check_t gr_producer_state_check_marker(const gr_producer_state_t *ps,
+                                                   int64_t producer_id, int16_t producer_epoch,
+                                                   int32_t coordinator_epoch)
+{
+    const gr_producer_entry_t *e = gr_producer_state_find(ps, producer_id);
+    if (!e)
+        return GR_PRODUCER_APPEND;
+    if (e->epoch != GR_PRODUCER_NO_EPOCH && producer_epoch < e->epoch)
+        return GR_PRODUCER_STALE_EPOCH;
+    if (coordinator_epoch < e->coordinator_epoch)
+        return GR_PRODUCER_COORDINATOR_FENCED;
+    return GR_PRODUCER_APPEND;
 }
 
 /* A new slot at the end of the entry's window, dropping the oldest if full. */
@@ -163,8 +279,30 @@ static gr_producer_batch_t *entry_push_batch(gr_producer_entry_t *e)
     return &e->batches[e->nbatches++];
 }
 
-int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h)
+/* A marker for e at offset: ends its open transaction, if any. */
+static void entry_end_txn(gr_producer_state_t *ps, gr_producer_entry_t *e,
+                          const gr_control_marker_t *marker, int64_t offset, gr_txn_end_t *end)
 {
+    e->coordinator_epoch = marker->coordinator_epoch;
+    if (e->current_txn_first_offset < 0)
+        return; /* an empty transaction: nothing to end, nothing to index */
+    if (end) {
+        end->ended = true;
+        end->aborted = marker->type == GR_CONTROL_TYPE_ABORT;
+        end->txn = (gr_aborted_txn_t){e->producer_id, e->current_txn_first_offset, offset,
+                                      txns_stable_after(ps, e->producer_id, offset)};
+    }
+    gr_txn_span_t *t = txns_find_open(ps, e->producer_id, e->current_txn_first_offset);
+    if (t)
+        t->last_offset = offset;
+    e->current_txn_first_offset = GR_PRODUCER_NO_TXN;
+}
+
+int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h,
+                             const gr_control_marker_t *marker, gr_txn_end_t *end)
+{
+    if (end)
+        memset(end, 0, sizeof *end);
     if (h->producer_id < 0)
         return 0;
     gr_producer_entry_t *e = state_upsert(ps, h->producer_id);
@@ -176,12 +314,16 @@ int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h
     }
     e->last_timestamp = h->max_timestamp;
     if (h->attributes & GR_BATCH_ATTR_CONTROL) {
-        e->current_txn_first_offset = -1;
+        if (marker &&
+            (marker->type == GR_CONTROL_TYPE_ABORT || marker->type == GR_CONTROL_TYPE_COMMIT))
+            entry_end_txn(ps, e, marker, h->base_offset, end);
         return 0;
     }
-    /* Open transactions (current_txn_first_offset) come with the
-     * transaction coordinator: until then no transaction can end, and a
-     * producer holding one would never expire. */
+    if ((h->attributes & GR_BATCH_ATTR_TRANSACTIONAL) && e->current_txn_first_offset < 0) {
+        if (txns_open(ps, e->producer_id, h->base_offset) < 0)
+            return -ENOMEM; /* nothing changed but the epoch: the caller reserved anyway */
+        e->current_txn_first_offset = h->base_offset;
+    }
     gr_producer_batch_t *b = entry_push_batch(e);
     b->first_seq = h->base_sequence;
     b->last_seq = seq_add(h->base_sequence, h->last_offset_delta);
@@ -331,6 +473,9 @@ int gr_producer_state_read(gr_producer_state_t *ps, const gr_io_ops_t *io, const
         if (rc < 0)
             goto fail;
     }
+    rc = txns_rebuild(ps);
+    if (rc < 0)
+        goto fail;
     free(data);
     return 0;
 fail:

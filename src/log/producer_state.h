@@ -18,6 +18,23 @@
  * every batch with a producer id it writes or replays, so the state is a
  * function of the log.
  *
+ * Transactions (KIP-98). A transactional data batch opens a transaction for
+ * its producer when none is open (current_txn_first_offset := its base
+ * offset); a non-transactional data batch while one is open is refused
+ * (INVALID_TXN_STATE). A marker (control batch with a COMMIT or ABORT
+ * record) ends the open transaction, if any, and records the coordinator
+ * epoch; an older producer epoch (STALE_EPOCH) or coordinator epoch
+ * (COORDINATOR_FENCED) is refused by gr_producer_state_check_marker.
+ * Besides the producers, the state keeps the unstable transactions as
+ * spans sorted by first offset: every open one, and every ended one whose
+ * marker is not yet below the high watermark (Kafka's "unreplicated"
+ * transactions: a consumer must not pass a transaction's data before the
+ * marker deciding it is replicated). The first unstable offset, hence the
+ * last stable offset, is the first span's first offset: spans ended below
+ * the high watermark are dropped by gr_producer_state_on_high_watermark.
+ * Open spans are rebuilt from the producers' current_txn_first_offset when
+ * a snapshot is read; ended ones are not in snapshots (as in Kafka).
+ *
  * Snapshot files ("<20-digit offset>.snapshot" in the partition dir) hold
  * the state as of that offset in Kafka's layout:
  *   int16 version (1), uint32 CRC-32C of what follows, int32 entry count,
@@ -39,6 +56,7 @@
 #include <stdint.h>
 
 #include "log/io.h"
+#include "protocol/control_batch.h"
 #include "protocol/records.h"
 
 #define GR_PRODUCER_BATCHES_KEPT      5
@@ -50,6 +68,8 @@
 #define GR_PRODUCER_SNAPSHOT_ENTRY    46
 #define GR_PRODUCER_SNAPSHOT_SUFFIX   ".snapshot"
 #define GR_PRODUCER_SNAPSHOT_MAX_SIZE (64u << 20)
+#define GR_PRODUCER_NO_TXN            (-1LL) /* current_txn_first_offset: none open */
+#define GR_PRODUCER_NO_COORDINATOR    (-1)   /* coordinator_epoch: no marker seen */
 
 /* One appended batch of a producer. */
 typedef struct gr_producer_batch {
@@ -70,17 +90,51 @@ typedef struct gr_producer_entry {
     gr_producer_batch_t batches[GR_PRODUCER_BATCHES_KEPT];
 } gr_producer_entry_t;
 
-/* The producers of one partition, sorted by producer id. */
+/*
+ * A transaction not yet stable: open (last_offset -1) or ended by the
+ * marker at last_offset, which the high watermark has not passed yet.
+ */
+typedef struct gr_txn_span {
+    int64_t producer_id;
+    int64_t first_offset;
+    int64_t last_offset;
+} gr_txn_span_t;
+
+/*
+ * An aborted transaction as Kafka's .txnindex holds it: its producer, first
+ * offset, the offset of its ABORT marker, and the last stable offset when
+ * the marker was written (the first offset of the oldest transaction of
+ * another producer still open then, else last_offset + 1).
+ */
+typedef struct gr_aborted_txn {
+    int64_t producer_id;
+    int64_t first_offset;
+    int64_t last_offset;
+    int64_t last_stable_offset;
+} gr_aborted_txn_t;
+
+/* What a marker ended (gr_producer_state_update). */
+typedef struct gr_txn_end {
+    bool ended;   /* a transaction was open: txn is filled */
+    bool aborted; /* it was an ABORT marker */
+    gr_aborted_txn_t txn;
+} gr_txn_end_t;
+
+/* The producers of one partition, sorted by producer id, and the unstable transactions. */
 typedef struct gr_producer_state {
     gr_producer_entry_t *entries;
     size_t count, cap;
+    gr_txn_span_t *txns; /* sorted by first offset */
+    size_t txn_count, txn_cap;
 } gr_producer_state_t;
 
 typedef enum gr_producer_check {
-    GR_PRODUCER_APPEND = 0,   /* in sequence (or no producer id): append it */
-    GR_PRODUCER_DUPLICATE,    /* already appended: answer with its offsets */
-    GR_PRODUCER_STALE_EPOCH,  /* an older epoch than the producer's */
-    GR_PRODUCER_OUT_OF_ORDER, /* a gap, or a new epoch not starting at 0 */
+    GR_PRODUCER_APPEND = 0,         /* in sequence (or no producer id): append it */
+    GR_PRODUCER_DUPLICATE,          /* already appended: answer with its offsets */
+    GR_PRODUCER_STALE_EPOCH,        /* an older epoch than the producer's */
+    GR_PRODUCER_OUT_OF_ORDER,       /* a gap, or a new epoch not starting at 0 */
+    GR_PRODUCER_INVALID_TXN_STATE,  /* non-transactional data inside an open transaction */
+    GR_PRODUCER_COORDINATOR_FENCED, /* a marker from an older coordinator epoch */
 } gr_producer_check_t;
 
 void gr_producer_state_init(gr_producer_state_t *ps);
@@ -101,7 +155,20 @@ gr_producer_check_t gr_producer_state_check(const gr_producer_state_t *ps,
                                             gr_producer_batch_t *dup /* out */);
 
 /*
- * Makes room for n more producers, so that the next n updates cannot fail
+ * Checks a transaction marker about to be appended by the leader for
+ * producer_id at producer_epoch from a coordinator at coordinator_epoch:
+ * APPEND, STALE_EPOCH (epoch below the producer's) or COORDINATOR_FENCED
+ * (coordinator epoch below the last one recorded for the producer). A
+ * marker for an unknown producer, or one without an open transaction, is
+ * appended (it ends nothing).
+ */
+gr_producer_check_t gr_producer_state_check_marker(const gr_producer_state_t *ps,
+                                                   int64_t producer_id, int16_t producer_epoch,
+                                                   int32_t coordinator_epoch);
+
+/*
+ * Makes room for n more producers (and n more transaction spans), so that
+ * the next n updates cannot fail
  * (the log reserves before writing: a batch appended but not recorded would
  * be appended again when retried). Returns 0 or -ENOMEM.
  */
@@ -109,10 +176,25 @@ int gr_producer_state_reserve(gr_producer_state_t *ps, size_t n);
 
 /*
  * Records an appended batch (h->base_offset is its assigned offset). Batches
- * without a producer id are ignored. A control batch moves only the epoch
- * and timestamp. Returns 0 or -ENOMEM (never after a reserve for it).
+ * without a producer id are ignored. A transactional data batch opens a
+ * transaction when none is open. A control batch moves the epoch and
+ * timestamp; with its parsed marker (NULL: an empty or unreadable control
+ * batch, such as one the cleaner emptied) it also records the coordinator
+ * epoch and ends the open transaction, which *end (may be NULL) describes.
+ * Returns 0 or -ENOMEM (never after a reserve for it).
  */
-int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h);
+int gr_producer_state_update(gr_producer_state_t *ps, const gr_batch_header_t *h,
+                             const gr_control_marker_t *marker, gr_txn_end_t *end /* out */);
+
+/*
+ * The first unstable offset given the high watermark: the smallest first
+ * offset of the open transactions and of the ended ones whose marker is at
+ * or above high_watermark; -1 when there is none.
+ */
+int64_t gr_producer_state_first_unstable(const gr_producer_state_t *ps, int64_t high_watermark);
+
+/* Forgets the ended transactions whose marker is below high_watermark. */
+void gr_producer_state_on_high_watermark(gr_producer_state_t *ps, int64_t high_watermark);
 
 /*
  * Forgets producers with no open transaction whose last timestamp is

@@ -81,6 +81,7 @@ void gr_segment_put(gr_segment_t *seg)
     seg->active = false;
     gr_segment_release(seg);
     seg_drop_indexes(seg);
+    gr_txn_index_free(seg);
     free(seg->path);
     free(seg);
 }
@@ -131,7 +132,7 @@ int gr_segment_fd(gr_segment_t *seg)
 
 int gr_segment_create_files(gr_segment_t *seg)
 {
-    static const char *const exts[] = {".log", ".index", ".timeindex"};
+    static const char *const exts[] = {".log", ".index", ".timeindex", GR_TXN_INDEX_SUFFIX};
     char path[GR_PATH_MAX];
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
         gr_segment_file(seg, exts[i], path, sizeof path);
@@ -144,6 +145,8 @@ int gr_segment_create_files(gr_segment_t *seg)
     seg->next_offset = seg->base_offset;
     seg->index_loaded = true;
     seg->max_ts_known = true;
+    seg->txns.count = 0;
+    seg->txns.loaded = true;
     return 0;
 }
 
@@ -383,6 +386,9 @@ int gr_segment_truncate(gr_segment_t *seg, int64_t size, int64_t next_offset)
     }
     if (size == 0)
         seg->first_batch_timestamp = GR_LOG_NO_TIMESTAMP;
+    rc = gr_txn_index_truncate(seg, next_offset);
+    if (rc < 0)
+        return rc;
     int64_t scanned;
     int64_t valid = seg_scan_tail(seg, &scanned);
     seg->unflushed = true;
@@ -593,6 +599,8 @@ int gr_segment_flush(gr_segment_t *seg)
         if (rc < 0)
             return rc;
         rc = gr_segment_write_indexes(seg, true);
+        if (rc == 0)
+            rc = gr_txn_index_flush(seg);
         if (rc < 0)
             return rc;
         seg->unflushed = false;
@@ -761,7 +769,7 @@ int64_t gr_segment_max_timestamp(gr_segment_t *seg, int64_t index_interval)
 
 int gr_segment_mark_deleted(gr_segment_t *seg)
 {
-    static const char *const exts[] = {".log", ".index", ".timeindex"};
+    static const char *const exts[] = {".log", ".index", ".timeindex", GR_TXN_INDEX_SUFFIX};
     char from[GR_PATH_MAX], to[GR_PATH_MAX + sizeof ".deleted"];
     int rc = 0;
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
@@ -786,8 +794,9 @@ void gr_segment_detach(gr_segment_t *seg)
 }
 
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
-                    int64_t max_offset, int64_t *out_len)
+                    int64_t max_offset, int64_t *out_len, int64_t *out_next_offset)
 {
+    int64_t next = -1;
     gr_segment_reader_t r;
     gr_segment_reader_init(&r, seg, SEG_READ_CHUNK);
     int64_t total = 0;
@@ -807,14 +816,18 @@ int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_
         if (h.base_offset >= max_offset || pos + total + size > seg->size)
             break;
         if (total + size > max_bytes) {
-            if (total == 0 && min_one)
+            if (total == 0 && min_one) {
                 total = size; /* KIP-74: one whole batch even if too large */
+                next = h.base_offset + h.last_offset_delta + 1;
+            }
             break;
         }
         total += size;
+        next = h.base_offset + h.last_offset_delta + 1;
     }
     rc = 0;
     *out_len = total;
+    *out_next_offset = next;
 fail:
     gr_segment_reader_fini(&r);
     return rc;

@@ -4,7 +4,9 @@
  * rewriting in every codec (clean_batch.c), and whole cleanings of a log
  * run synchronously (cleaner.c, clean_job.c): last value per key, offsets
  * kept, tombstones and their delete horizon, several passes with a small
- * map, a stale job discarded, and the ".swap" step completed at open.
+ * map, a stale job discarded, the ".swap" step completed at open, and
+ * transactions (aborted data removed, markers kept then stamped then
+ * dropped, nothing cleaned at or past the last stable offset).
  * "Now" is always injected.
  */
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include "log/log.h"
 #include "log/log_dir.h"
 #include "log/offset_map.h"
+#include "protocol/control_batch.h"
 
 #define NOW       1000000
 #define RETENTION 5000
@@ -275,21 +278,27 @@ static void test_clean_batch_map_and_whole(void **state)
     assert_int_equal(gr_offset_map_get(&m, (const uint8_t *)"k1", 2), 12);
     assert_int_equal(gr_offset_map_get(&m, (const uint8_t *)"k2", 2), 11);
 
-    /* Transactional and control batches are neither mapped nor filtered. */
-    const int16_t whole[] = {GR_BATCH_ATTR_TRANSACTIONAL,
-                             GR_BATCH_ATTR_TRANSACTIONAL | GR_BATCH_ATTR_CONTROL};
-    for (size_t i = 0; i < 2; i++) {
-        gr_writer_reset(&w);
-        gr_writer_reset(&out);
-        gr_offset_map_clear(&m);
-        build(&w, 0, 3, keys, vals, GR_COMPRESSION_NONE, whole[i]);
-        assert_int_equal(gr_clean_batch_map(w.buf, w.len, 0, &m), 0);
-        gr_offset_map_put(&m, (const uint8_t *)"k1", 2, 99);
-        gr_clean_batch_result_t res;
-        assert_int_equal(gr_clean_batch(w.buf, w.len, &m, NOW, RETENTION, &out, &res), 0);
-        assert_int_equal(out.len, w.len);
-        assert_memory_equal(out.buf, w.buf, w.len);
-    }
+    /* Control batches (markers) are neither mapped nor filtered here. */
+    gr_writer_reset(&w);
+    gr_writer_reset(&out);
+    gr_offset_map_clear(&m);
+    build(&w, 0, 3, keys, vals, GR_COMPRESSION_NONE,
+          GR_BATCH_ATTR_TRANSACTIONAL | GR_BATCH_ATTR_CONTROL);
+    assert_int_equal(gr_clean_batch_map(w.buf, w.len, 0, &m), 0);
+    gr_offset_map_put(&m, (const uint8_t *)"k1", 2, 99);
+    gr_clean_batch_result_t whole;
+    assert_int_equal(gr_clean_batch(w.buf, w.len, &m, NOW, RETENTION, &out, &whole), 0);
+    assert_int_equal(out.len, w.len);
+    assert_memory_equal(out.buf, w.buf, w.len);
+
+    /* A (committed) transactional batch is mapped and compacted like any other. */
+    gr_writer_reset(&w);
+    gr_writer_reset(&out);
+    gr_offset_map_clear(&m);
+    build(&w, 0, 3, keys, vals, GR_COMPRESSION_NONE, GR_BATCH_ATTR_TRANSACTIONAL);
+    assert_int_equal(gr_clean_batch_map(w.buf, w.len, 0, &m), 3);
+    assert_int_equal(gr_clean_batch(w.buf, w.len, &m, NOW, RETENTION, &out, &whole), 0);
+    assert_int_equal(whole.records_kept, 2);
 
     /* A record without a key is dropped by cleaning and refused on produce. */
     gr_writer_reset(&w);
@@ -916,6 +925,133 @@ static void test_map_too_small(void **state)
     free(s);
 }
 
+/* ---- transactions ---------------------------------------------------------- */
+
+/* Appends one batch of producer pid (attrs: GR_BATCH_ATTR_TRANSACTIONAL or 0); returns its offset.
+ */
+static int64_t append_pid(fixture_t *f, int64_t pid, int n, const int *keys, const int *vals,
+                          int16_t attrs)
+{
+    gr_writer_t w;
+    gr_writer_init(&w);
+    build_pid(&w, 0, n, keys, vals, GR_COMPRESSION_NONE, attrs, pid);
+    gr_log_append_info_t info;
+    assert_int_equal(gr_log_append(f->log, w.buf, w.len, 0, NOW, &info), 0);
+    gr_writer_fini(&w);
+    gr_log_set_high_watermark(f->log, gr_log_end_offset(f->log));
+    return info.first_offset;
+}
+
+static int64_t append_marker(fixture_t *f, int64_t pid, bool commit)
+{
+    gr_writer_t w;
+    gr_writer_init(&w);
+    assert_int_equal(gr_control_batch_build(&w, pid, 0, 0, commit, NOW), 0);
+    gr_log_append_info_t info;
+    assert_int_equal(gr_log_append(f->log, w.buf, w.len, 0, NOW, &info), 0);
+    gr_writer_fini(&w);
+    gr_log_set_high_watermark(f->log, gr_log_end_offset(f->log));
+    return info.first_offset;
+}
+
+/* The header of the batch of pid at offset, or NULL when it is gone. */
+static const gr_batch_header_t *find_batch(const gr_batch_header_t *h, int n, int64_t offset)
+{
+    for (int i = 0; i < n; i++)
+        if (h[i].base_offset == offset)
+            return &h[i];
+    return NULL;
+}
+
+/* Whether key has value val at offset in the log. */
+static bool has_record(fixture_t *f, int64_t offset, int key, int val)
+{
+    seen_t *s = calloc(4096, sizeof *s);
+    int n = read_all(f, s, 4096);
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        found |= s[i].offset == offset && s[i].key == key && s[i].val == val;
+    free(s);
+    return found;
+}
+
+static size_t aborted_count(fixture_t *f)
+{
+    gr_aborted_txn_t *txns = NULL;
+    size_t n = 0;
+    assert_int_equal(gr_log_collect_aborted(f->log, 0, gr_log_end_offset(f->log), &txns, &n), 0);
+    free(txns);
+    return n;
+}
+
+static void test_transactions(void **state)
+{
+    fixture_t *f = *state;
+    const int16_t txn = GR_BATCH_ATTR_TRANSACTIONAL;
+    int k12[] = {1, 2}, v11[] = {1, 1}, v22[] = {2, 2}, v55[] = {5, 5};
+    int k5 = 5, k6 = 6, k4 = 4, one = 1, two = 2;
+    int64_t a_data = append_pid(f, 7, 2, k12, v11, txn); /* aborted */
+    int64_t a_marker = append_marker(f, 7, false);
+    int64_t b_data = append_pid(f, 8, 2, k12, v22, txn); /* committed */
+    int64_t b_marker = append_marker(f, 8, true);
+    int64_t old5 = append_pid(f, -1, 1, &k5, &one, 0);
+    append_fillers(f);
+    int64_t c_data = append_pid(f, 9, 1, &k6, &one, txn); /* left open */
+    append_pid(f, -1, 1, &k5, &two, 0);                   /* beyond the LSO */
+    append_fillers(f);
+    assert_int_equal(gr_log_last_stable_offset(f->log), c_data);
+    assert_int_equal(aborted_count(f), 1);
+
+    /* 1: the aborted data goes, both markers stay (their data was met);
+     * nothing at or past the LSO is looked at: key 5's first value stays. */
+    gr_clean_stats_t st;
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+    gr_batch_header_t h[256];
+    int n = read_headers(f, h, 256);
+    assert_null(find_batch(h, n, a_data));
+    assert_non_null(find_batch(h, n, a_marker));
+    assert_false(find_batch(h, n, a_marker)->attributes & GR_BATCH_ATTR_DELETE_HORIZON);
+    assert_int_equal(find_batch(h, n, b_data)->records_count, 2);
+    assert_non_null(find_batch(h, n, b_marker));
+    assert_true(has_record(f, old5, 5, 1));
+    assert_non_null(find_batch(h, n, c_data));
+    assert_int_equal(aborted_count(f), 1); /* the kept marker keeps its index entry */
+    reopen(f);
+    gr_log_set_high_watermark(f->log, gr_log_end_offset(f->log));
+    assert_int_equal(aborted_count(f), 1);
+
+    /* 2: C commits; later values supersede B's and key 5's. A's marker,
+     * whose data is gone, is stamped with a delete horizon. */
+    int64_t c_marker = append_marker(f, 9, true);
+    int64_t a_plain = append_pid(f, 7, 1, &k4, &one, 0);
+    append_pid(f, -1, 2, k12, v55, 0);
+    append_fillers(f);
+    assert_int_equal(gr_log_last_stable_offset(f->log), gr_log_end_offset(f->log));
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+    n = read_headers(f, h, 256);
+    const gr_batch_header_t *am = find_batch(h, n, a_marker);
+    assert_non_null(am);
+    assert_true(am->attributes & GR_BATCH_ATTR_DELETE_HORIZON);
+    assert_int_equal(am->base_timestamp, NOW + RETENTION);
+    assert_int_equal(aborted_count(f), 0);
+    assert_null(find_batch(h, n, b_data));
+    assert_non_null(find_batch(h, n, b_marker)); /* B's batch was still met this pass */
+    assert_false(has_record(f, old5, 5, 1));
+    assert_true(has_record(f, c_data, 6, 1)); /* committed, never superseded */
+    assert_non_null(find_batch(h, n, c_marker));
+
+    /* 3: past the horizon A's marker is gone; B's, now without data, is stamped. */
+    int64_t later = NOW + RETENTION + 1;
+    assert_int_equal(clean_once(f, later, 1 << 20, &st), 0);
+    n = read_headers(f, h, 256);
+    assert_null(find_batch(h, n, a_marker));
+    assert_non_null(find_batch(h, n, a_plain)); /* offsets unchanged */
+    const gr_batch_header_t *bm = find_batch(h, n, b_marker);
+    assert_non_null(bm);
+    assert_int_equal(bm->base_timestamp, later + RETENTION);
+    assert_true(gr_batch_is_control(bm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -931,6 +1067,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_due_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_io_faults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_too_small, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_swap_rename_faults, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

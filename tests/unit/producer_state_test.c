@@ -57,7 +57,7 @@ static gr_batch_header_t appended(gr_producer_state_t *ps, int16_t epoch, int32_
     gr_batch_header_t h = header(PID, epoch, seq, BATCH);
     assert_int_equal(gr_producer_state_check(ps, &h, NULL), GR_PRODUCER_APPEND);
     h.base_offset = offset;
-    assert_int_equal(gr_producer_state_update(ps, &h), 0);
+    assert_int_equal(gr_producer_state_update(ps, &h, NULL, NULL), 0);
     return h;
 }
 
@@ -124,7 +124,7 @@ static void test_epochs(void **state)
     /* No producer id: nothing to check. */
     gr_batch_header_t plain = header(-1, -1, -1, BATCH);
     assert_int_equal(gr_producer_state_check(&ps, &plain, NULL), GR_PRODUCER_APPEND);
-    assert_int_equal(gr_producer_state_update(&ps, &plain), 0);
+    assert_int_equal(gr_producer_state_update(&ps, &plain, NULL, NULL), 0);
     assert_int_equal(ps.count, 1);
     gr_producer_state_fini(&ps);
 }
@@ -153,7 +153,7 @@ static void test_expiry(void **state)
         gr_batch_header_t h = header(pid, 0, 0, 1);
         h.max_timestamp = TS + pid * 100;
         h.base_offset = pid;
-        assert_int_equal(gr_producer_state_update(&ps, &h), 0);
+        assert_int_equal(gr_producer_state_update(&ps, &h, NULL, NULL), 0);
     }
     /* Producers 1 and 2 are idle for >= 250 ms at TS + 450. */
     assert_int_equal(gr_producer_state_expire(&ps, TS + 450, 250), 2);
@@ -269,7 +269,7 @@ static void test_snapshot_round_trip(void **state)
         appended(&ps, 2, i * BATCH, i * 10);
     gr_batch_header_t other = header(PID + 1, 0, 0, 1);
     other.base_offset = 1000;
-    assert_int_equal(gr_producer_state_update(&ps, &other), 0);
+    assert_int_equal(gr_producer_state_update(&ps, &other, NULL, NULL), 0);
     assert_int_equal(gr_producer_state_write(&ps, gr_io_default(), path), 0);
     assert_int_equal(gr_producer_state_read(&back, gr_io_default(), path), 0);
     assert_int_equal(back.count, 2);
