@@ -531,7 +531,13 @@ static void test_unload_answers_not_coordinator(void **state)
     advance(&f, 0);
     char ida[128];
     snprintf(ida, sizeof ida, "%s", a.member_id);
-    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, 42, -1, gr_str(""), f.now, -1), 0);
+    gr_group_offset_value_t v = {.offset = 42,
+                                 .leader_epoch = -1,
+                                 .metadata = gr_str(""),
+                                 .commit_timestamp = f.now,
+                                 .expire_timestamp = -1,
+                                 .log_offset = -1};
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
     sync_member(&f, g, ida, 1, NULL, 0, &sa);
     assert_true(sa.answered);
     join_new(&f, g, &b); /* b waits in JoinGroup: a has not rejoined yet */
