@@ -202,8 +202,9 @@ void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit
  * (gr_coordinator_txn_marker). A producer_epoch below the one the
  * partition's log has for producer_id sets every such *error to
  * INVALID_PRODUCER_EPOCH and writes nothing; a write failure sets them as
- * gr_coordinator_commit does. The caller answers once the ISR has the
- * batch (*written_end).
+ * gr_coordinator_commit does. A negative producer_id makes it a plain
+ * commit, as in Kafka. The caller answers once the ISR has the batch
+ * (*written_end).
  */
 void gr_coordinator_txn_commit(gr_coordinator_t *co, gr_group_t *g, int64_t producer_id,
                                int16_t producer_epoch, gr_offset_commit_t *commits, int32_t count,

@@ -316,8 +316,9 @@ void gr_coordinator_txn_commit(gr_coordinator_t *co, gr_group_t *g, int64_t prod
                 *commits[i].error = GR_KERR_INVALID_PRODUCER_EPOCH;
         return;
     }
+    /* Without a producer id Kafka stores a plain commit; so do we. */
     batch_producer_t producer = {producer_id, producer_epoch};
-    commit_write(co, g, &producer, commits, count, written_end);
+    commit_write(co, g, producer_id >= 0 ? &producer : &no_producer, commits, count, written_end);
 }
 
 gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, const gr_str_t *topics,
