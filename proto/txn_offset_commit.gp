@@ -1,6 +1,7 @@
 # A transactional producer commits group offsets inside its transaction.
 
 api 28 TxnOffsetCommit
+serve 0-4 gr_handle_txn_offset_commit
 request TxnOffsetCommitRequest versions 0-4 flexible 3+
   TransactionalId string 0+ -- transactional id
   GroupId string 0+ -- group id

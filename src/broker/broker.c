@@ -73,6 +73,13 @@ static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int3
         gr_coordinator_partition_resigned(b->groups, p->index, leader_epoch);
 }
 
+/* A marker on a __consumer_offsets partition ends its groups' pending transactional offsets. */
+static void on_txn_marker(gr_broker_t *b, gr_partition_t *p, int64_t producer_id, bool commit)
+{
+    if (strcmp(p->topic->name, GR_OFFSETS_TOPIC) == 0)
+        gr_coordinator_txn_marker(b->groups, p->index, producer_id, commit);
+}
+
 /* A deleted topic's committed offsets go with it (Kafka's onPartitionsDeleted). */
 static void on_topic_deleted(gr_broker_t *b, const char *name, size_t name_len)
 {
@@ -122,6 +129,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
     b->on_leadership = on_leadership;
     b->on_topic_deleted = on_topic_deleted;
+    b->on_txn_marker = on_txn_marker;
     int rc = alloc_parts(b);
     if (rc) {
         free_parts(b);

@@ -92,6 +92,7 @@ gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int3
 
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g)
 {
+    gr_coordinator_txn_forget(co, g->coordinator_partition, g->id);
     size_t b = bucket_of(co, gr_str(g->id));
     for (gr_group_t **p = &co->buckets[b]; *p; p = &(*p)->next) {
         if (*p == g) {
@@ -234,7 +235,8 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
         (void)gr_coordinator_delete_offsets(co, g, topics, parts, n);
     free(topics);
     free(parts);
-    if (g->state == GR_GROUP_EMPTY && g->offset_count == 0) {
+    /* Pending transactional offsets keep the group (Kafka's hasOffsets). */
+    if (g->state == GR_GROUP_EMPTY && g->offset_count == 0 && g->txn_offset_count == 0) {
         gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->id, why);
         (void)gr_coordinator_delete_group(co, g);
     }
@@ -263,6 +265,12 @@ void gr_coordinator_expire(gr_coordinator_t *co)
 
 void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic)
 {
+    /* Pending transactional offsets of the topic go too (Kafka's removeOffsets);
+     * retention, which shares cleanup_groups, never drops them. */
+    for (size_t b = 0; b < co->bucket_count; b++)
+        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
+            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
+                gr_group_txn_offset_drop(g, topic, -1);
     cleanup_groups(co, offset_of_topic, &topic, "removed: Empty without offsets");
 }
 
@@ -326,6 +334,7 @@ void gr_coordinator_fini(gr_coordinator_t *co)
         }
     }
     free(co->buckets);
+    gr_coordinator_txn_fini(co);
     co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
     co->bucket_count = 0;
     co->count = 0;

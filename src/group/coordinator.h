@@ -33,6 +33,8 @@
  * consumer group loses only offsets of topics it no longer subscribes to.
  * An Empty group without offsets is then removed. A deleted topic's
  * offsets go at once (gr_coordinator_topic_deleted), with the same removal.
+ * Pending transactional offsets (coordinator_txn.c) never expire, and keep
+ * their group from being removed.
  *
  * Runs on: loop thread.
  */
@@ -64,6 +66,16 @@ typedef struct gr_coordinator_partition {
     bool resigned; /* the last call at that epoch was resigned */
 } gr_coordinator_partition_t;
 
+/*
+ * A producer with pending transactional offsets in a group: the index a
+ * marker on the group's partition completes them through.
+ */
+typedef struct gr_coordinator_txn_group {
+    int64_t producer_id;
+    int32_t partition; /* of __consumer_offsets */
+    char *group_id;
+} gr_coordinator_txn_group_t;
+
 typedef struct gr_coordinator {
     gr_broker_t *broker;
     gr_group_env_t env;
@@ -77,8 +89,11 @@ typedef struct gr_coordinator {
     int64_t load_offset;                    /* next offset to replay */
     gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
     ev_timer retention_timer;
-    bool warned_replication; /* logged why the topic cannot be created */
-    bool topic_requested;    /* asked the controller to create the topic */
+    bool warned_replication;                /* logged why the topic cannot be created */
+    bool topic_requested;                   /* asked the controller to create the topic */
+    gr_coordinator_txn_group_t *txn_groups; /* (producer, group) pairs with pending offsets */
+    int32_t txn_group_count;
+    int32_t txn_group_cap;
 } gr_coordinator_t;
 
 /* The broker coordinating a group, as FindCoordinator names it. */
@@ -179,6 +194,32 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
  */
 void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
                            int32_t count, int64_t *written_end /* out: past the batch, 0 none */);
+
+/*
+ * TxnOffsetCommit's write: the commits (those whose *error is NONE) as one
+ * transactional batch of producer_id at producer_epoch (base sequence -1),
+ * held pending in g until the producer's marker lands on g's partition
+ * (gr_coordinator_txn_marker). A producer_epoch below the one the
+ * partition's log has for producer_id sets every such *error to
+ * INVALID_PRODUCER_EPOCH and writes nothing; a write failure sets them as
+ * gr_coordinator_commit does. A negative producer_id makes it a plain
+ * commit, as in Kafka. The caller answers once the ISR has the batch
+ * (*written_end).
+ */
+void gr_coordinator_txn_commit(gr_coordinator_t *co, gr_group_t *g, int64_t producer_id,
+                               int16_t producer_epoch, gr_offset_commit_t *commits, int32_t count,
+                               int64_t *written_end /* out: past the batch, 0 none */);
+
+/*
+ * A transaction marker for producer_id was appended to __consumer_offsets
+ * partition `partition` here as its leader: on commit the producer's
+ * pending offsets in that partition's groups become committed (unless a
+ * commit written later in the log is there), on abort they are dropped.
+ * Ignored unless the partition is loaded here: while it replays, the
+ * replay reaches the marker in the log itself.
+ */
+void gr_coordinator_txn_marker(gr_coordinator_t *co, int32_t partition, int64_t producer_id,
+                               bool commit);
 
 /* Partition `partition` of __consumer_offsets when this broker leads it (log open here), else NULL.
  */

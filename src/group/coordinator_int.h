@@ -30,8 +30,27 @@ void gr_coordinator_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sy
 /* Replay (coordinator_load.c): starts the loader if a partition is LOADING. */
 void gr_coordinator_load_begin(gr_coordinator_t *co);
 void gr_coordinator_load_stop(gr_coordinator_t *co);
+/* Where a replayed record comes from. */
+typedef struct gr_record_origin {
+    int32_t partition;   /* of __consumer_offsets */
+    int64_t producer_id; /* a transactional batch's producer, -1 otherwise */
+    int64_t log_offset;  /* the batch's base offset */
+} gr_record_origin_t;
+
 /* Applies one record of a replayed batch. 0, or -EBADMSG for a record to skip. */
-int gr_coordinator_apply_record(gr_coordinator_t *co, int32_t partition, gr_bytes_t key,
-                                gr_bytes_t value);
+int gr_coordinator_apply_record(gr_coordinator_t *co, const gr_record_origin_t *origin,
+                                gr_bytes_t key, gr_bytes_t value);
+
+/* Transactional offsets (coordinator_txn.c). */
+/* Holds v pending in g for producer_id and indexes the pair. 0 or -ENOMEM. */
+int gr_coordinator_txn_pending_set(gr_coordinator_t *co, gr_group_t *g, int64_t producer_id,
+                                   gr_str_t topic, int32_t partition,
+                                   const gr_group_offset_value_t *v);
+/* Completes (commit) or drops producer_id's pending offsets in partition's groups. */
+void gr_coordinator_txn_complete(gr_coordinator_t *co, int32_t partition, int64_t producer_id,
+                                 bool commit);
+/* Forgets the index entries of partition (of group_id only, unless NULL). */
+void gr_coordinator_txn_forget(gr_coordinator_t *co, int32_t partition, const char *group_id);
+void gr_coordinator_txn_fini(gr_coordinator_t *co);
 
 #endif

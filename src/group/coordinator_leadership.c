@@ -159,6 +159,7 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
     if (co->load_partition == partition)
         co->load_partition = -1; /* the loader moves on to the next partition */
     size_t n = unload_groups(co, partition);
+    gr_coordinator_txn_forget(co, partition, NULL); /* the next load rebuilds pending offsets */
     gr_logf(&co->broker->log, GR_LOG_INFO, "group",
             "%s-%d: no longer coordinator (leader epoch %d): unloaded %zu group(s)%s",
             GR_OFFSETS_TOPIC, partition, leader_epoch, n,

@@ -12,9 +12,16 @@
  * Records apply in log order, so the last one for a key wins, as after
  * compaction: an offset commit sets the offset, its tombstone removes it; a
  * group metadata record replaces the group's generation and members, its
- * tombstone resets the group (which disappears if no offsets remain).
- * Control batches and records of unknown key versions (the new consumer
+ * tombstone resets the group (which disappears if no offsets, committed or
+ * pending, remain). Records of unknown key versions (the new consumer
  * protocol's) are skipped.
+ *
+ * Transactions (coordinator_txn.c): offset commits in a transactional batch
+ * are held pending for the batch's producer; a marker (control batch)
+ * commits or drops that producer's pending offsets of the partition, the
+ * committed offset staying when it was written later in the log than the
+ * pending one. A transaction still open when the replay ends stays pending
+ * until its marker is written.
  *
  * Runs on: loop thread.
  */
@@ -32,6 +39,7 @@
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 #include "protocol/arena.h"
+#include "protocol/control_batch.h"
 #include "protocol/reader.h"
 #include "protocol/records.h"
 
@@ -40,30 +48,41 @@ static gr_group_t *group_for(gr_coordinator_t *co, int32_t partition, gr_str_t i
     return gr_coordinator_get_or_create(co, id, partition);
 }
 
-static int apply_offset(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr, gr_bytes_t value,
-                        gr_arena_t *arena)
+static int apply_offset(gr_coordinator_t *co, const gr_record_origin_t *origin, gr_reader_t *kr,
+                        gr_bytes_t value, gr_arena_t *arena)
 {
     gr_offset_commit_key_t key;
     if (gr_offset_commit_key_decode(kr, GR_OFFSET_KEY_VERSION, arena, &key) < 0)
         return -EBADMSG;
+    bool transactional = origin->producer_id >= 0;
     if (value.len < 0) {
         gr_group_t *g = gr_coordinator_find(co, key.group);
-        if (g)
+        if (g && transactional)
+            gr_group_txn_offset_remove(g, origin->producer_id, key.topic, key.partition);
+        else if (g)
             gr_group_offset_remove(g, key.topic, key.partition);
         return 0;
     }
     gr_reader_t vr;
     gr_reader_init(&vr, value.ptr, (size_t)value.len);
-    int16_t v = gr_read_int16(&vr);
+    int16_t version = gr_read_int16(&vr);
     gr_offset_commit_value_t val;
-    if (vr.err || v < 0 || v > GR_OFFSET_COMMIT_VALUE_MAX_VERSION ||
-        gr_offset_commit_value_decode(&vr, v, arena, &val) < 0)
+    if (vr.err || version < 0 || version > GR_OFFSET_COMMIT_VALUE_MAX_VERSION ||
+        gr_offset_commit_value_decode(&vr, version, arena, &val) < 0)
         return -EBADMSG;
-    gr_group_t *g = group_for(co, partition, key.group);
-    if (!g || gr_group_offset_set(g, key.topic, key.partition, val.offset, val.leader_epoch,
-                                  val.metadata, val.commit_timestamp, val.expire_timestamp) < 0)
+    gr_group_t *g = group_for(co, origin->partition, key.group);
+    if (!g)
         return -ENOMEM;
-    return 0;
+    gr_group_offset_value_t set = {.offset = val.offset,
+                                   .leader_epoch = val.leader_epoch,
+                                   .metadata = val.metadata,
+                                   .commit_timestamp = val.commit_timestamp,
+                                   .expire_timestamp = val.expire_timestamp,
+                                   .log_offset = origin->log_offset};
+    int rc = transactional ? gr_coordinator_txn_pending_set(co, g, origin->producer_id, key.topic,
+                                                            key.partition, &set)
+                           : gr_group_offset_set(g, key.topic, key.partition, &set);
+    return rc < 0 ? -ENOMEM : 0;
 }
 
 static char *cstr(gr_arena_t *arena, gr_str_t s)
@@ -110,7 +129,7 @@ static int apply_group(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr,
         return -EBADMSG;
     gr_group_t *g = gr_coordinator_find(co, key.group);
     if (value.len < 0) {
-        if (g && g->offset_count == 0) {
+        if (g && g->offset_count == 0 && g->txn_offset_count == 0) {
             gr_coordinator_remove(co, g);
         } else if (g) {
             gr_group_clear(g, &co->env);
@@ -134,8 +153,8 @@ static int apply_group(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr,
     return load_group_value(co, g, &val, arena);
 }
 
-int gr_coordinator_apply_record(gr_coordinator_t *co, int32_t partition, gr_bytes_t key,
-                                gr_bytes_t value)
+int gr_coordinator_apply_record(gr_coordinator_t *co, const gr_record_origin_t *origin,
+                                gr_bytes_t key, gr_bytes_t value)
 {
     if (key.len < 0)
         return -EBADMSG;
@@ -148,19 +167,44 @@ int gr_coordinator_apply_record(gr_coordinator_t *co, int32_t partition, gr_byte
     gr_arena_init(&arena);
     int rc = -EBADMSG;
     if (version == GR_OFFSET_KEY_VERSION_V0 || version == GR_OFFSET_KEY_VERSION)
-        rc = apply_offset(co, partition, &kr, value, &arena);
+        rc = apply_offset(co, origin, &kr, value, &arena);
     else if (version == GR_GROUP_KEY_VERSION)
-        rc = apply_group(co, partition, &kr, value, &arena);
+        rc = apply_group(co, origin->partition, &kr, value, &arena);
     gr_arena_fini(&arena);
     return rc;
+}
+
+/*
+ * A transaction marker: completes (COMMIT) or drops (ABORT, or a control
+ * record of another type, as Kafka's loader) the producer's pending offsets.
+ */
+static void replay_marker(gr_coordinator_t *co, int32_t partition, const uint8_t *batch,
+                          size_t size, const gr_batch_header_t *h)
+{
+    gr_control_marker_t marker;
+    if (gr_control_batch_parse(batch, size, h, &marker) < 0) {
+        gr_logf(&co->broker->log, GR_LOG_WARN, "group",
+                "%s-%d: skipping an unreadable control batch at offset %" PRId64, GR_OFFSETS_TOPIC,
+                partition, h->base_offset);
+        return;
+    }
+    gr_coordinator_txn_complete(co, partition, h->producer_id,
+                                marker.type == GR_CONTROL_TYPE_COMMIT);
 }
 
 /* Applies every record of one whole batch. */
 static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t *batch, size_t size,
                          const gr_batch_header_t *h)
 {
-    if (h->attributes & GR_BATCH_ATTR_CONTROL)
+    if (gr_batch_is_control(h)) {
+        replay_marker(co, partition, batch, size, h);
         return;
+    }
+    gr_record_origin_t origin = {
+        .partition = partition,
+        .producer_id = gr_batch_is_transactional(h) ? h->producer_id : -1,
+        .log_offset = h->base_offset,
+    };
     uint8_t *records;
     size_t len;
     if (gr_batch_decompress(batch, size, &records, &len) < 0) {
@@ -173,7 +217,7 @@ static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t 
     gr_record_iter_init(&it, records, len, h->records_count);
     gr_record_t rec;
     while (gr_record_iter_next(&it, &rec) == 1) {
-        int rc = gr_coordinator_apply_record(co, partition, rec.key, rec.value);
+        int rc = gr_coordinator_apply_record(co, &origin, rec.key, rec.value);
         if (rc == -ENOMEM)
             gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "out of memory replaying %s-%d",
                     GR_OFFSETS_TOPIC, partition);

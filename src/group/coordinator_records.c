@@ -7,6 +7,11 @@
  *
  * A record's key and value are an int16 schema version followed by the
  * schema's fields (Kafka's layout, so Kafka tools can read our topic).
+ * The coordinator's own batches have no producer; a TxnOffsetCommit's
+ * batch carries the producer's id and epoch, the transactional bit and no
+ * sequence, and its offsets stay pending (coordinator_txn.c). Every stored
+ * offset remembers its batch's base offset, which orders a transactional
+ * commit against a plain one when its transaction commits.
  *
  * Runs on: loop thread.
  */
@@ -17,6 +22,7 @@
 #include "core/context.h"
 #include "group/coordinator.h"
 #include "log/log.h"
+#include "log/producer_state.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "gen/consumer_offsets.h"
@@ -146,9 +152,22 @@ static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
     return rc ? rc : s->buf.err;
 }
 
-/* Appends the set as one batch to the group's partition (*end: past it, may be NULL). 0 or -errno.
+/* Who a batch is written for: the coordinator itself, or a transactional producer. */
+typedef struct batch_producer {
+    int64_t id; /* -1: the coordinator's own batch */
+    int16_t epoch;
+} batch_producer_t;
+
+static const batch_producer_t no_producer = {-1, -1};
+
+/*
+ * Appends the set as one batch to the group's partition; a producer's batch
+ * is transactional, without sequence (Kafka's coordinator writes skip the
+ * sequence checks). *base: the batch's base offset, *end: past it (each
+ * may be NULL). 0 or -errno.
  */
-static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s, int64_t *end)
+static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s,
+                      const batch_producer_t *producer, int64_t *base, int64_t *end)
 {
     gr_broker_t *b = co->broker;
     if (!gr_coordinator_topic(co))
@@ -175,8 +194,9 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s, 
                            .last_offset_delta = s->count - 1,
                            .base_timestamp = now,
                            .max_timestamp = now,
-                           .producer_id = -1,
-                           .producer_epoch = -1,
+                           .attributes = producer->id >= 0 ? GR_BATCH_ATTR_TRANSACTIONAL : 0,
+                           .producer_id = producer->id,
+                           .producer_epoch = producer->epoch,
                            .base_sequence = -1};
     gr_writer_t batch;
     gr_writer_init(&batch);
@@ -185,6 +205,8 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s, 
     if (!rc) {
         gr_log_append_info_t info;
         rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
+        if (rc == 0 && base)
+            *base = info.first_offset;
         if (rc == 0 && end)
             *end = info.last_offset + 1;
     }
@@ -212,13 +234,29 @@ gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g)
     set_init(&s);
     int rc = add_group(&s, g, false);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, NULL);
+        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);
     return rc ? write_error(rc, false) : GR_KERR_NONE;
 }
 
-void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
-                           int32_t count, int64_t *written_end)
+/* Stores one written commit in g: committed, or pending in the producer's transaction. */
+static int commit_apply(gr_coordinator_t *co, gr_group_t *g, const batch_producer_t *producer,
+                        const gr_offset_commit_t *c, int64_t now, int64_t log_offset)
+{
+    gr_group_offset_value_t v = {.offset = c->offset,
+                                 .leader_epoch = c->leader_epoch,
+                                 .metadata = c->metadata,
+                                 .commit_timestamp = now,
+                                 .expire_timestamp = c->expire_timestamp,
+                                 .log_offset = log_offset};
+    if (producer->id >= 0)
+        return gr_coordinator_txn_pending_set(co, g, producer->id, c->topic, c->partition, &v);
+    return gr_group_offset_set(g, c->topic, c->partition, &v);
+}
+
+/* Writes the commits whose *error is NONE as one batch, then stores them in g. */
+static void commit_write(gr_coordinator_t *co, gr_group_t *g, const batch_producer_t *producer,
+                         gr_offset_commit_t *commits, int32_t count, int64_t *written_end)
 {
     *written_end = 0;
     int64_t now = gr_broker_now_ms(co->broker);
@@ -236,8 +274,9 @@ void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit
                                       .expire_timestamp = commits[i].expire_timestamp};
         rc = add_offset(&s, g->id, commits[i].topic, commits[i].partition, &v);
     }
+    int64_t base = -1;
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, written_end);
+        rc = set_append(co, g->coordinator_partition, &s, producer, &base, written_end);
     set_fini(&s);
     for (int32_t i = 0; i < count; i++) {
         gr_offset_commit_t *c = &commits[i];
@@ -245,10 +284,41 @@ void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit
             continue;
         if (rc)
             *c->error = write_error(rc, true);
-        else if (gr_group_offset_set(g, c->topic, c->partition, c->offset, c->leader_epoch,
-                                     c->metadata, now, c->expire_timestamp) < 0)
+        else if (commit_apply(co, g, producer, c, now, base) < 0)
             *c->error = GR_KERR_UNKNOWN_SERVER_ERROR;
     }
+}
+
+void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
+                           int32_t count, int64_t *written_end)
+{
+    commit_write(co, g, &no_producer, commits, count, written_end);
+}
+
+/* Is producer_epoch older than the epoch the group's partition has for producer_id? */
+static bool producer_fenced(gr_coordinator_t *co, const gr_group_t *g, int64_t producer_id,
+                            int16_t producer_epoch)
+{
+    gr_partition_t *p = gr_coordinator_led_partition(co, g->coordinator_partition);
+    const gr_producer_entry_t *e =
+        p ? gr_producer_state_find(gr_log_producer_state(p->log), producer_id) : NULL;
+    return e && producer_epoch < e->epoch;
+}
+
+void gr_coordinator_txn_commit(gr_coordinator_t *co, gr_group_t *g, int64_t producer_id,
+                               int16_t producer_epoch, gr_offset_commit_t *commits, int32_t count,
+                               int64_t *written_end)
+{
+    *written_end = 0;
+    if (producer_fenced(co, g, producer_id, producer_epoch)) {
+        for (int32_t i = 0; i < count; i++)
+            if (!*commits[i].error)
+                *commits[i].error = GR_KERR_INVALID_PRODUCER_EPOCH;
+        return;
+    }
+    /* Without a producer id Kafka stores a plain commit; so do we. */
+    batch_producer_t producer = {producer_id, producer_epoch};
+    commit_write(co, g, producer_id >= 0 ? &producer : &no_producer, commits, count, written_end);
 }
 
 gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, const gr_str_t *topics,
@@ -261,7 +331,7 @@ gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, con
         if (gr_group_offset_find(g, topics[i], partitions[i]))
             rc = add_offset(&s, g->id, topics[i], partitions[i], NULL);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, NULL);
+        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
     if (!rc) {
         gr_arena_t arena;
         gr_arena_init(&arena);
@@ -290,7 +360,7 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
     if (!rc)
         rc = add_group(&s, g, true);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, NULL);
+        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);
     if (rc)
         return write_error(rc, false);

@@ -844,6 +844,23 @@ gr_kerr_t gr_group_check_commit(gr_group_t *g, gr_group_env_t *env, gr_str_t mem
     return GR_KERR_NONE;
 }
 
+gr_kerr_t gr_group_check_txn_commit(const gr_group_t *g, gr_str_t member_id, gr_str_t instance_id,
+                                    int32_t generation)
+{
+    if (g->state == GR_GROUP_DEAD)
+        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    if (generation < 0 && g->state == GR_GROUP_EMPTY)
+        return GR_KERR_NONE;
+    /* A producer that names no member (TxnOffsetCommit v0-2, or a producer
+     * outside the group) may commit whatever the group's state. */
+    if (generation < 0 && member_id.len <= 0 && instance_id.len < 0)
+        return GR_KERR_NONE;
+    gr_kerr_t err = check_member(g, member_id, instance_id);
+    if (err)
+        return err;
+    return generation != g->generation ? GR_KERR_ILLEGAL_GENERATION : GR_KERR_NONE;
+}
+
 /* --- timers ------------------------------------------------------------------ */
 
 static void session_expired(gr_group_env_t *env, gr_group_timer_t *t)
@@ -979,6 +996,7 @@ void gr_group_free(gr_group_t *g, gr_group_env_t *env)
         return;
     remove_everyone(g, env, GR_KERR_COORDINATOR_NOT_AVAILABLE);
     gr_group_offsets_free(g);
+    gr_group_txn_offsets_free(g);
     gr_group_subscriptions_free(g);
     free(g->protocol_type);
     free(g->protocol_name);

@@ -130,7 +130,29 @@ typedef struct gr_group_offset {
     char *metadata;
     int64_t commit_timestamp;
     int64_t expire_timestamp; /* -1: by the retention rules */
+    int64_t log_offset; /* base offset of the __consumer_offsets batch holding it, -1 unknown */
 } gr_group_offset_t;
+
+/* What an offset commit record sets (gr_group_offset_set copies the strings). */
+typedef struct gr_group_offset_value {
+    int64_t offset;
+    int32_t leader_epoch;
+    gr_str_t metadata; /* null stored as "" */
+    int64_t commit_timestamp;
+    int64_t expire_timestamp; /* -1: by the retention rules */
+    int64_t log_offset;       /* as gr_group_offset_t's */
+} gr_group_offset_value_t;
+
+/*
+ * An offset committed inside a producer's transaction (TxnOffsetCommit),
+ * pending until the transaction's marker lands on the group's partition:
+ * COMMIT moves it to the committed offsets, ABORT drops it. Its log_offset
+ * is the base offset of the transactional batch that wrote it.
+ */
+typedef struct gr_group_txn_offset {
+    int64_t producer_id;
+    gr_group_offset_t offset;
+} gr_group_txn_offset_t;
 
 struct gr_group {
     char *id;
@@ -156,6 +178,9 @@ struct gr_group {
     gr_group_offset_t *offsets;
     int32_t offset_count;
     int32_t offset_cap;
+    gr_group_txn_offset_t *txn_offsets; /* pending, at most one per producer and partition */
+    int32_t txn_offset_count;
+    int32_t txn_offset_cap;
     void *env_data;   /* the env's per-group data */
     gr_group_t *next; /* the coordinator's hash chain */
 };
@@ -265,6 +290,17 @@ gr_kerr_t gr_group_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
  */
 gr_kerr_t gr_group_check_commit(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
                                 gr_str_t instance_id, int32_t generation);
+/*
+ * May a transactional producer commit offsets for this group now
+ * (TxnOffsetCommit)? As Kafka 3.8: an Empty group takes a commit without
+ * generation; a commit naming a member, an instance or a generation must
+ * match the group (FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID,
+ * ILLEGAL_GENERATION); one naming none is accepted in any state. Unlike
+ * OffsetCommit, a rebalance does not refuse it and it is no heartbeat.
+ * COORDINATOR_NOT_AVAILABLE for a Dead group.
+ */
+gr_kerr_t gr_group_check_txn_commit(const gr_group_t *g, gr_str_t member_id, gr_str_t instance_id,
+                                    int32_t generation);
 /* A request holding w is going away: forget it, keep the member. */
 void gr_group_waiter_cancel(gr_group_waiter_t *w);
 /* A timer armed through env fired. */
@@ -295,10 +331,34 @@ gr_member_t *gr_group_load_member(gr_group_t *g, gr_group_env_t *env, const char
 /* Committed offsets. find returns NULL when none. */
 gr_group_offset_t *gr_group_offset_find(gr_group_t *g, gr_str_t topic, int32_t partition);
 /* Sets (or adds) an offset; copies strings. 0 or -ENOMEM. */
-int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition, int64_t offset,
-                        int32_t leader_epoch, gr_str_t metadata, int64_t commit_ts,
-                        int64_t expire_ts);
+int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
+                        const gr_group_offset_value_t *v);
 /* Removes an offset; true if there was one. */
 bool gr_group_offset_remove(gr_group_t *g, gr_str_t topic, int32_t partition);
+
+/*
+ * Pending transactional offsets (group_txn_offsets.c). set replaces the
+ * producer's pending offset of that partition (a transaction may commit a
+ * partition twice); 0 or -ENOMEM.
+ */
+int gr_group_txn_offset_set(gr_group_t *g, int64_t producer_id, gr_str_t topic, int32_t partition,
+                            const gr_group_offset_value_t *v);
+/* Drops the producer's pending offset of that partition; true if there was one. */
+bool gr_group_txn_offset_remove(gr_group_t *g, int64_t producer_id, gr_str_t topic,
+                                int32_t partition);
+/* Drops every producer's pending offset of topic-partition (partition -1: all of topic). */
+void gr_group_txn_offset_drop(gr_group_t *g, gr_str_t topic, int32_t partition);
+/* Does some producer hold a pending offset for topic-partition? */
+bool gr_group_txn_offset_pending(const gr_group_t *g, gr_str_t topic, int32_t partition);
+/* Does producer_id hold pending offsets in g? */
+bool gr_group_txn_offset_has_producer(const gr_group_t *g, int64_t producer_id);
+/*
+ * The producer's transaction ended: on commit each of its pending offsets
+ * becomes the committed one unless the committed one was written later in
+ * the log (a larger log_offset: Kafka keeps the later record); on abort
+ * they are dropped. 0, or -ENOMEM (offsets that could not be moved are
+ * lost; the log still holds them for the next load).
+ */
+int gr_group_txn_offset_complete(gr_group_t *g, int64_t producer_id, bool commit);
 
 #endif

@@ -35,6 +35,7 @@ const char *gr_group_select_protocol(const gr_group_t *g);
 void gr_group_compute_subscriptions(gr_group_t *g);
 void gr_group_subscriptions_free(gr_group_t *g);
 void gr_group_offsets_free(gr_group_t *g);
+void gr_group_txn_offsets_free(gr_group_t *g);
 /* Drops every member and pending member (replay replaces them); keeps offsets. */
 void gr_group_clear(gr_group_t *g, gr_group_env_t *env);
 

@@ -40,11 +40,10 @@ static gr_group_offset_t *offset_add(gr_group_t *g, gr_str_t topic, int32_t part
     return o;
 }
 
-int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition, int64_t offset,
-                        int32_t leader_epoch, gr_str_t metadata, int64_t commit_ts,
-                        int64_t expire_ts)
+int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
+                        const gr_group_offset_value_t *v)
 {
-    char *meta = gr_group_strdup(metadata.len >= 0 ? metadata : gr_str(""));
+    char *meta = gr_group_strdup(v->metadata.len >= 0 ? v->metadata : gr_str(""));
     if (!meta)
         return -ENOMEM;
     gr_group_offset_t *o = gr_group_offset_find(g, topic, partition);
@@ -54,10 +53,11 @@ int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition, int64_
     }
     free(o->metadata);
     o->metadata = meta;
-    o->offset = offset;
-    o->leader_epoch = leader_epoch;
-    o->commit_timestamp = commit_ts;
-    o->expire_timestamp = expire_ts;
+    o->offset = v->offset;
+    o->leader_epoch = v->leader_epoch;
+    o->commit_timestamp = v->commit_timestamp;
+    o->expire_timestamp = v->expire_timestamp;
+    o->log_offset = v->log_offset;
     return 0;
 }
 

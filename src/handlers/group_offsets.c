@@ -14,8 +14,13 @@
  *
  * OffsetFetch answers -1 and empty metadata for partitions without a
  * commit (also for unknown groups); a null topic list means every committed
- * partition. require_stable needs no waiting: no transactional commits are
- * ever pending here.
+ * partition. Offsets pending in a transaction are not shown (the committed
+ * ones are); with require_stable (v7+) such a partition gets
+ * UNSTABLE_OFFSET_COMMIT and offset -1 instead, and the client retries, as
+ * Kafka 3.8 answers (per partition, the group's error staying NONE).
+ *
+ * OffsetDelete also drops pending transactional offsets of the partitions
+ * it deletes (Kafka's removeOffsets).
  *
  * Runs on: loop thread.
  */
@@ -195,6 +200,7 @@ typedef struct fetched_partition {
     int64_t offset;
     int32_t leader_epoch;
     gr_str_t metadata;
+    gr_kerr_t error;
 } fetched_partition_t;
 
 typedef struct fetched_topic {
@@ -203,11 +209,14 @@ typedef struct fetched_topic {
     int32_t count;
 } fetched_topic_t;
 
-static void fetched_fill(gr_group_t *g, gr_str_t topic, int32_t partition, fetched_partition_t *out)
+static void fetched_fill(gr_group_t *g, gr_str_t topic, int32_t partition, bool require_stable,
+                         fetched_partition_t *out)
 {
     gr_group_offset_t *o = g ? gr_group_offset_find(g, topic, partition) : NULL;
-    *out = (fetched_partition_t){partition, -1, -1, gr_str("")};
-    if (o) {
+    *out = (fetched_partition_t){partition, -1, -1, gr_str(""), GR_KERR_NONE};
+    if (require_stable && g && gr_group_txn_offset_pending(g, topic, partition)) {
+        out->error = GR_KERR_UNSTABLE_OFFSET_COMMIT;
+    } else if (o) {
         out->offset = o->offset;
         out->leader_epoch = o->leader_epoch;
         out->metadata = gr_str(o->metadata);
@@ -215,7 +224,8 @@ static void fetched_fill(gr_group_t *g, gr_str_t topic, int32_t partition, fetch
 }
 
 /* Every committed partition of g, grouped by topic. */
-static fetched_topic_t *fetch_all(gr_request_t *req, gr_group_t *g, int32_t *count)
+static fetched_topic_t *fetch_all(gr_request_t *req, gr_group_t *g, bool require_stable,
+                                  int32_t *count)
 {
     int32_t n = g ? g->offset_count : 0;
     fetched_topic_t *topics = gr_request_alloc_array(req, n, sizeof(*topics));
@@ -234,7 +244,7 @@ static fetched_topic_t *fetch_all(gr_request_t *req, gr_group_t *g, int32_t *cou
             if (!(t->partitions = gr_request_alloc_array(req, n, sizeof(*t->partitions))))
                 return NULL;
         }
-        fetched_fill(g, name, g->offsets[i].partition, &t->partitions[t->count++]);
+        fetched_fill(g, name, g->offsets[i].partition, require_stable, &t->partitions[t->count++]);
     }
     *count = nt;
     return topics;
@@ -242,14 +252,16 @@ static fetched_topic_t *fetch_all(gr_request_t *req, gr_group_t *g, int32_t *cou
 
 /*
  * Looks one group's offsets up: the asked partitions (names[i] with
- * parts[i][0..part_counts[i]), or all when topic_count < 0.
+ * parts[i][0..part_counts[i]), or all the committed ones when
+ * topic_count < 0.
  */
-static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, int32_t topic_count,
-                                    const gr_str_t *names, int32_t *const *parts,
-                                    const int32_t *part_counts, int32_t *count)
+static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, bool require_stable,
+                                    int32_t topic_count, const gr_str_t *names,
+                                    int32_t *const *parts, const int32_t *part_counts,
+                                    int32_t *count)
 {
     if (topic_count < 0)
-        return fetch_all(req, g, count);
+        return fetch_all(req, g, require_stable, count);
     fetched_topic_t *topics = gr_request_alloc_array(req, topic_count, sizeof(*topics));
     if (!topics)
         return NULL;
@@ -260,7 +272,8 @@ static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, int32_t to
         if (!topics[t].partitions)
             return NULL;
         for (int32_t i = 0; i < part_counts[t]; i++)
-            fetched_fill(g, names[t], parts[t][i], &topics[t].partitions[topics[t].count++]);
+            fetched_fill(g, names[t], parts[t][i], require_stable,
+                         &topics[t].partitions[topics[t].count++]);
     }
     *count = topic_count;
     return topics;
@@ -300,7 +313,8 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
     if (!names || !parts || !counts)
         return -1;
     fetched_topic_t *topics =
-        fetch_group(req, g, in->topics_null ? -1 : in->topics_count, names, parts, counts, &n);
+        fetch_group(req, g, in->require_stable, in->topics_null ? -1 : in->topics_count, names,
+                    parts, counts, &n);
     resp->topics = gr_request_alloc_array(req, n, sizeof(*resp->topics));
     if (!topics || !resp->topics)
         return -1;
@@ -317,7 +331,7 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
             const fetched_partition_t *f = &topics[t].partitions[i];
             out->partitions[i] = (gr_offset_fetch_response_offset_fetch_response_partition_t){
                 f->partition, f->offset, f->leader_epoch, f->metadata,
-                req->api_version < GR_OFFSET_FETCH_GROUP_ERROR_VERSION ? err : 0};
+                req->api_version < GR_OFFSET_FETCH_GROUP_ERROR_VERSION && err ? err : f->error};
         }
         out->partitions_count = topics[t].count;
     }
@@ -325,7 +339,7 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
     return 0;
 }
 
-static int fetch_one_group(gr_broker_t *b, gr_request_t *req,
+static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stable,
                            const gr_offset_fetch_request_offset_fetch_request_group_t *in,
                            gr_offset_fetch_response_offset_fetch_response_group_t *out)
 {
@@ -337,10 +351,10 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req,
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
     if (!names || !parts || !counts)
         return -1;
-    fetched_topic_t *topics = out->error_code
-                                  ? gr_request_alloc_array(req, 0, sizeof(*topics))
-                                  : fetch_group(req, g, in->topics_null ? -1 : in->topics_count,
-                                                names, parts, counts, &n);
+    fetched_topic_t *topics = out->error_code ? gr_request_alloc_array(req, 0, sizeof(*topics))
+                                              : fetch_group(req, g, require_stable,
+                                                            in->topics_null ? -1 : in->topics_count,
+                                                            names, parts, counts, &n);
     out->topics = gr_request_alloc_array(req, n, sizeof(*out->topics));
     if (!topics || !out->topics)
         return -1;
@@ -353,7 +367,7 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req,
         for (int32_t i = 0; i < topics[t].count; i++) {
             const fetched_partition_t *f = &topics[t].partitions[i];
             ot->partitions[i] = (gr_offset_fetch_response_offset_fetch_response_partitions_t){
-                f->partition, f->offset, f->leader_epoch, f->metadata, 0};
+                f->partition, f->offset, f->leader_epoch, f->metadata, f->error};
         }
         ot->partitions_count = topics[t].count;
     }
@@ -375,7 +389,8 @@ void gr_handle_offset_fetch(gr_broker_t *b, gr_request_t *req)
         resp.groups = gr_request_alloc_array(req, in.groups_count, sizeof(*resp.groups));
         rc = resp.groups ? 0 : -1;
         for (int32_t i = 0; !rc && i < in.groups_count; i++)
-            rc = fetch_one_group(b, req, &in.groups[i], &resp.groups[resp.groups_count++]);
+            rc = fetch_one_group(b, req, in.require_stable, &in.groups[i],
+                                 &resp.groups[resp.groups_count++]);
     }
     if (rc) {
         gr_request_fail(req, "out of memory");
@@ -437,8 +452,8 @@ void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
                 err = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
             else if (subscribed)
                 err = GR_KERR_GROUP_SUBSCRIBED_TO_TOPIC;
-            else
-                err = gr_coordinator_delete_offsets(b->groups, g, &tin->name, &p, 1);
+            else if (!(err = gr_coordinator_delete_offsets(b->groups, g, &tin->name, &p, 1)))
+                gr_group_txn_offset_drop(g, tin->name, p);
             tout->partitions[tout->partitions_count++] =
                 (gr_offset_delete_response_offset_delete_response_partition_t){p, err};
         }

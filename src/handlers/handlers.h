@@ -42,6 +42,8 @@ void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_fetch(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req);
+/* TxnOffsetCommit: a transactional producer's offsets, pending until its marker. */
+void gr_handle_txn_offset_commit(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);

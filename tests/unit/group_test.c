@@ -470,6 +470,119 @@ static void test_commit_checks(void **state)
     gr_group_free(g, &f.env);
 }
 
+/* TxnOffsetCommit's checks: members are checked only when named, and a rebalance does not refuse.
+ */
+static void test_txn_commit_checks(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    f.env.limits.initial_rebalance_delay_ms = 0;
+    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_str_t none = {NULL, GR_NULL_LEN};
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str(""), none, -1), GR_KERR_NONE);
+    /* Kafka 3.8: an Empty group takes any commit without generation, member or not. */
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str("client-x"), none, -1), GR_KERR_NONE);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str("client-x"), none, 0),
+                     GR_KERR_UNKNOWN_MEMBER_ID);
+    answer_t a;
+    gr_join_args_t args = join_args(NULL, "instance-1");
+    join(&f, g, &args, &a);
+    advance(&f, 0);
+    assert_int_equal(a.error, GR_KERR_NONE);
+    char id[128];
+    snprintf(id, sizeof id, "%s", a.member_id);
+    /* CompletingRebalance: OffsetCommit would get REBALANCE_IN_PROGRESS. */
+    assert_int_equal(g->state, GR_GROUP_COMPLETING_REBALANCE);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str(id), gr_str("instance-1"), 1),
+                     GR_KERR_NONE);
+    answer_t sync;
+    sync_member(&f, g, id, 1, NULL, 0, &sync);
+    int64_t deadline = g->members->session_timer.deadline_ms;
+    /* A producer naming no member commits into a group with members (v0-2 clients). */
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str(""), none, -1), GR_KERR_NONE);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str(id), none, 1), GR_KERR_NONE);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str(id), none, 2), GR_KERR_ILLEGAL_GENERATION);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str("client-x"), none, 1),
+                     GR_KERR_UNKNOWN_MEMBER_ID);
+    assert_int_equal(gr_group_check_txn_commit(g, gr_str("client-x"), gr_str("instance-1"), 1),
+                     GR_KERR_FENCED_INSTANCE_ID);
+    /* Not a heartbeat: the session timer is left alone. */
+    assert_int_equal(g->members->session_timer.deadline_ms, deadline);
+    gr_group_free(g, &f.env);
+}
+
+static gr_group_offset_value_t offset_value(int64_t offset, int64_t log_offset)
+{
+    return (gr_group_offset_value_t){.offset = offset,
+                                     .leader_epoch = -1,
+                                     .metadata = gr_str("m"),
+                                     .commit_timestamp = 1,
+                                     .expire_timestamp = -1,
+                                     .log_offset = log_offset};
+}
+
+static int64_t committed_offset(gr_group_t *g, const char *topic, int32_t partition)
+{
+    gr_group_offset_t *o = gr_group_offset_find(g, gr_str(topic), partition);
+    return o ? o->offset : -1;
+}
+
+/* Pending transactional offsets: invisible until committed; the later record in the log wins. */
+static void test_txn_offsets(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_offset_value_t v = offset_value(5, 10);
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
+    /* Producer 7 commits t-0 twice in one transaction and t-1; producer 8 commits t-0. */
+    v = offset_value(20, 11);
+    assert_int_equal(gr_group_txn_offset_set(g, 7, gr_str("t"), 0, &v), 0);
+    v = offset_value(21, 12);
+    assert_int_equal(gr_group_txn_offset_set(g, 7, gr_str("t"), 0, &v), 0);
+    v = offset_value(30, 12);
+    assert_int_equal(gr_group_txn_offset_set(g, 7, gr_str("t"), 1, &v), 0);
+    v = offset_value(40, 13);
+    assert_int_equal(gr_group_txn_offset_set(g, 8, gr_str("t"), 0, &v), 0);
+    assert_int_equal(g->txn_offset_count, 3);
+    assert_true(gr_group_txn_offset_pending(g, gr_str("t"), 0));
+    assert_true(gr_group_txn_offset_pending(g, gr_str("t"), 1));
+    assert_false(gr_group_txn_offset_pending(g, gr_str("t"), 2));
+    assert_true(gr_group_txn_offset_has_producer(g, 8));
+    assert_int_equal(committed_offset(g, "t", 0), 5);
+    assert_int_equal(committed_offset(g, "t", 1), -1);
+
+    /* A plain commit of t-1 after producer 7's record (log offset 14). */
+    v = offset_value(31, 14);
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 1, &v), 0);
+    assert_int_equal(gr_group_txn_offset_complete(g, 7, true), 0);
+    assert_int_equal(committed_offset(g, "t", 0), 21);
+    assert_int_equal(committed_offset(g, "t", 1), 31); /* the later plain commit stays */
+    assert_false(gr_group_txn_offset_has_producer(g, 7));
+    assert_true(gr_group_txn_offset_pending(g, gr_str("t"), 0)); /* producer 8's */
+
+    assert_int_equal(gr_group_txn_offset_complete(g, 8, false), 0);
+    assert_int_equal(committed_offset(g, "t", 0), 21);
+    assert_int_equal(g->txn_offset_count, 0);
+
+    /* drop: one partition, or every partition of a topic. */
+    v = offset_value(50, 15);
+    assert_int_equal(gr_group_txn_offset_set(g, 9, gr_str("t"), 0, &v), 0);
+    assert_int_equal(gr_group_txn_offset_set(g, 9, gr_str("t"), 1, &v), 0);
+    assert_int_equal(gr_group_txn_offset_set(g, 9, gr_str("u"), 0, &v), 0);
+    gr_group_txn_offset_drop(g, gr_str("t"), 1);
+    assert_int_equal(g->txn_offset_count, 2);
+    gr_group_txn_offset_drop(g, gr_str("t"), -1);
+    assert_int_equal(g->txn_offset_count, 1);
+    assert_true(gr_group_txn_offset_remove(g, 9, gr_str("u"), 0));
+    assert_false(gr_group_txn_offset_remove(g, 9, gr_str("u"), 0));
+    /* Freed with the group (the sanitizer build checks nothing leaks). */
+    assert_int_equal(gr_group_txn_offset_set(g, 9, gr_str("u"), 0, &v), 0);
+    gr_group_free(g, &f.env);
+}
+
 static void test_store_failure_propagates(void **state)
 {
     (void)state;
@@ -531,7 +644,13 @@ static void test_unload_answers_not_coordinator(void **state)
     advance(&f, 0);
     char ida[128];
     snprintf(ida, sizeof ida, "%s", a.member_id);
-    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, 42, -1, gr_str(""), f.now, -1), 0);
+    gr_group_offset_value_t v = {.offset = 42,
+                                 .leader_epoch = -1,
+                                 .metadata = gr_str(""),
+                                 .commit_timestamp = f.now,
+                                 .expire_timestamp = -1,
+                                 .log_offset = -1};
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
     sync_member(&f, g, ida, 1, NULL, 0, &sa);
     assert_true(sa.answered);
     join_new(&f, g, &b); /* b waits in JoinGroup: a has not rejoined yet */
@@ -575,6 +694,8 @@ int main(void)
         cmocka_unit_test(test_static_member_rejoins_without_rebalance),
         cmocka_unit_test(test_join_errors),
         cmocka_unit_test(test_commit_checks),
+        cmocka_unit_test(test_txn_commit_checks),
+        cmocka_unit_test(test_txn_offsets),
         cmocka_unit_test(test_store_failure_propagates),
         cmocka_unit_test(test_protocol_selection_and_states),
         cmocka_unit_test(test_unload_answers_not_coordinator),
