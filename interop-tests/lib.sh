@@ -172,7 +172,9 @@ gr_start_broker()
     # in Kafka's sample server.properties; a test's own overrides come later and win.
     local args=(--override "listeners=PLAINTEXT://127.0.0.1:$GR_PORT"
         --override "log.dirs=$GR_TMP/logs"
-        --override "offsets.topic.replication.factor=1")
+        --override "offsets.topic.replication.factor=1"
+        --override "transaction.state.log.replication.factor=1"
+        --override "transaction.state.log.min.isr=1")
     local kv
     for kv in "${GR_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     "$GR_BROKER" "${args[@]}" 2>>"$GR_LOG" </dev/null &
