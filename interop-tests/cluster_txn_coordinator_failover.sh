@@ -63,7 +63,7 @@ half_visible() { grep -q 'BAD (partly visible\|BAD (records of a transaction not
 for round in ended called; do
     pick_txn_id $round
     gr_note "round $round: $TXN_ID is coordinated by broker $VICTIM"
-    tx_start "$round" -t $topic -i "$TXN_ID" -n 30 -H -e commit -A
+    tx_start "$round" -t $topic -i "$TXN_ID" -n 30 -H -e commit -A -T 600000
     tx_wait_line "$round" '^holding '
     tx_signal "$round" USR1
     [ $round = called ] || tx_wait_line "$round" '^(committed|aborted|failed) '

@@ -21,13 +21,15 @@
 . "$GR_INTEROP_DIR/txnlib.sh"
 gr_require_gregor
 topic=txn_kill9
+# Longer than the test: no transaction may end by timing out here.
+TIMEOUT_MS=600000
 
 gr_start_broker
 tx_topic $topic 3
 lso_is_hw() { [ "$(tx_offsets $topic read_committed)" = "$(tx_offsets $topic)" ]; }
 
 # --- Ongoing ---------------------------------------------------------------
-tx_start ongoing -t $topic -i k9-ongoing -n 30 -H -e commit -A
+tx_start ongoing -t $topic -i k9-ongoing -n 30 -H -e commit -A -T $TIMEOUT_MS
 tx_wait_line ongoing '^holding '
 gr_kill9_broker
 gr_start_broker
@@ -44,7 +46,7 @@ tx_verify read_committed $topic -f 0
 for ending in commit abort; do
     for when in signal call return; do
         name=k9-$ending-$when
-        tx_start "$name" -t $topic -i "$name" -n 30 -H -e $ending -A
+        tx_start "$name" -t $topic -i "$name" -n 30 -H -e $ending -A -T $TIMEOUT_MS
         tx_wait_line "$name" '^holding '
         tx_signal "$name" USR1
         case $when in
