@@ -17,6 +17,11 @@
 #   partition's LSO reaches its high watermark, and read_committed sees
 #   exactly what the producer was told (a commit it saw fail and then
 #   aborted counts as aborted: -A).
+# On one broker the markers are local appends, so the window in which the
+# kill finds PrepareCommit/PrepareAbort is narrow and a run may miss it
+# (the broker log's "N to complete" on load tells); the deterministic
+# recovery from PrepareCommit is cluster_txn_prepare_commit_failover.sh's,
+# where a frozen broker holds a marker back.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/txnlib.sh"
 gr_require_gregor
