@@ -20,6 +20,8 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
                          exit 3 as for leaders
   topics                 the topic names, sorted, one a line
   coordinator GROUP      FindCoordinator v1: "ERROR NODE"
+  txn-coordinator ID     FindCoordinator v1 for a transactional id (key
+                         type 1): "ERROR NODE"
   create TOPIC PARTS [RF]  CreateTopics v2 to this broker only (replication
                          factor RF, default -1; timeout 30 s): prints the
                          error code
@@ -41,9 +43,12 @@ Usage: cluster_state.py HOST:PORT COMMAND [ARGS]
                          Produce v7 of one batch of COUNT (default 1)
                          records to this broker only: prints "ERROR
                          BASE_OFFSET"
-  offsets TOPIC          ListOffsets v2 (latest, read_uncommitted) from
-                         this broker: one line per partition "PARTITION
-                         ERROR OFFSET", the high watermark it serves
+  offsets TOPIC [read_committed]
+                         ListOffsets v2 (latest; read_uncommitted unless
+                         read_committed is given) from this broker: one
+                         line per partition "PARTITION ERROR OFFSET", the
+                         high watermark it serves (read_committed: the last
+                         stable offset)
 
   update-metadata CONTROLLER EPOCH TOPIC LEADER
                          UpdateMetadata v5 as if from controller CONTROLLER
@@ -72,7 +77,8 @@ LEADER_AND_ISR_V, UPDATE_METADATA_V = 2, 5  # the last versions before flexible 
 FORGED_LEADER_EPOCH, NO_BROKER_EPOCH, PLAINTEXT_PROTOCOL = 1000, -1, 0
 METADATA_V, FIND_COORDINATOR_V, CREATE_TOPICS_V, DELETE_TOPICS_V = 4, 1, 2, 1
 CREATE_PARTITIONS_V = 1  # the last before flexible versions
-GROUP_KEY_TYPE = 0
+GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE = 0, 1
+READ_UNCOMMITTED, READ_COMMITTED = 0, 1
 ADMIN_TIMEOUT_MS = 30000
 SOCKET_TIMEOUT_S = 40
 EXIT_TOPIC_ERROR, EXIT_TRANSPORT = 3, 4
@@ -149,8 +155,8 @@ def cmd_leaders(addr, topic, with_isr):
     return 0
 
 
-def cmd_coordinator(addr, group):
-    r = call(addr, API_FIND_COORDINATOR, FIND_COORDINATOR_V, string(group) + int8(GROUP_KEY_TYPE))
+def cmd_coordinator(addr, key, key_type=GROUP_KEY_TYPE):
+    r = call(addr, API_FIND_COORDINATOR, FIND_COORDINATOR_V, string(key) + int8(key_type))
     r.i32()  # throttle_time_ms
     err = r.i16()
     r.str()  # error_message
@@ -213,12 +219,12 @@ def cmd_produce(addr, topic, partition, acks, count, timeout_ms):
     return 0
 
 
-def cmd_offsets(addr, topic):
+def cmd_offsets(addr, topic, isolation=READ_UNCOMMITTED):
     parts = topic_partitions(addr, topic)
     if isinstance(parts, int):
         print("error %d" % parts)
         return EXIT_TOPIC_ERROR
-    body = (int32(CONSUMER_REPLICA) + int8(0) + int32(1) + string(topic) + int32(len(parts)) +
+    body = (int32(CONSUMER_REPLICA) + int8(isolation) + int32(1) + string(topic) + int32(len(parts)) +
             b"".join(int32(p[0]) + int64(LATEST_TIMESTAMP) for p in parts))
     r = call(addr, API_LIST_OFFSETS, LIST_OFFSETS_V, body)
     r.i32()  # throttle_time_ms
@@ -288,6 +294,8 @@ def run(argv):
         return cmd_leaders(addr, args[0], cmd == "isr")
     elif cmd == "coordinator" and len(args) == 1:
         return cmd_coordinator(addr, args[0])
+    elif cmd == "txn-coordinator" and len(args) == 1:
+        return cmd_coordinator(addr, args[0], TRANSACTION_KEY_TYPE)
     elif cmd == "create" and len(args) in (2, 3):
         return cmd_create(addr, args[0], int(args[1]), int(args[2]) if len(args) == 3 else -1)
     elif cmd == "replicas" and len(args) == 1:
@@ -305,6 +313,8 @@ def run(argv):
         return cmd_produce(addr, args[0], int(args[1]), int(args[2]), count, timeout_ms)
     elif cmd == "offsets" and len(args) == 1:
         return cmd_offsets(addr, args[0])
+    elif cmd == "offsets" and len(args) == 2 and args[1] == "read_committed":
+        return cmd_offsets(addr, args[0], READ_COMMITTED)
     elif cmd in ("update-metadata", "leader-and-isr") and len(args) == 4:
         send = cmd_update_metadata if cmd == "update-metadata" else cmd_leader_and_isr
         return send(addr, int(args[0]), int(args[1]), args[2], int(args[3]))

@@ -9,8 +9,10 @@
  *   options.c  Kafka-tool style --long options
  *   output.c   aligned tables and JSON
  *   plan.c     Kafka's reassignment / election JSON files, --generate's proposal
+ *   route.c    which broker a request goes to (controller, leader, coordinator)
+ *   txn.c      kafka-transactions.sh's columns and abort target, from answers
  *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
- *              leader-election, reassign-partitions)
+ *              leader-election, reassign-partitions, transactions)
  *
  * Exit codes: GR_ADMIN_EXIT_*. Runs on: the main thread (single-threaded).
  */
@@ -90,6 +92,32 @@ typedef int16_t (*gr_admin_error_of_fn)(const void *resp);
 int gr_admin_controller_call(gr_admin_t *a, int16_t api, int16_t want_max, const void *req,
                              void *resp, gr_admin_error_of_fn error_of);
 
+/* ---- route.c ---- */
+
+/* A broker as Metadata lists it: its id and HOST:PORT. */
+typedef struct gr_admin_broker {
+    int32_t node_id;
+    char addr[GR_ADMIN_ADDR_MAX];
+} gr_admin_broker_t;
+
+/* Milliseconds on the monotonic clock; a short pause between retries. */
+int64_t gr_admin_now_ms(void);
+void gr_admin_backoff(void);
+
+/* Moves the connection to addr (HOST:PORT) unless it is there. 0 or -1 (printed). */
+int gr_admin_move_to(gr_admin_t *a, const char *addr);
+/* The brokers the bootstrap broker's Metadata lists, up to max. Count, or -1 (printed). */
+int gr_admin_brokers(gr_admin_t *a, gr_admin_broker_t *out, int max);
+/* Broker node_id as the bootstrap broker's Metadata names it. 0, or -1 (printed). */
+int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out);
+/*
+ * The leader of partition of topic, from the bootstrap broker's Metadata,
+ * asked again for a bounded time while it has none (an election under
+ * way). 0, or -1 (printed: unknown topic or partition, no leader).
+ */
+int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
+                              gr_admin_broker_t *out);
+
 /* ---- options.c ---- */
 
 /* Parses argv after the program name. 0, or -1 (message printed). */
@@ -138,5 +166,6 @@ int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);
 int gr_admin_cmd_election(gr_admin_t *a);
 int gr_admin_cmd_reassign(gr_admin_t *a);
+int gr_admin_cmd_transactions(gr_admin_t *a);
 
 #endif

@@ -19,6 +19,7 @@ static const char usage[] =
     "  groups   list | describe | delete | reset-offsets\n"
     "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
     "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
+    "  transactions  list | describe | describe-producers | abort\n"
     "\n"
     "Run 'gregor-admin COMMAND --help' for a command's options.\n"
     "--json prints JSON for scripts instead of tables.\n"
@@ -38,6 +39,7 @@ static const command_t commands[] = {
     {"groups", gr_admin_cmd_groups},
     {"leader-election", gr_admin_cmd_election},
     {"reassign-partitions", gr_admin_cmd_reassign},
+    {"transactions", gr_admin_cmd_transactions},
 };
 
 int main(int argc, char **argv)

@@ -6,6 +6,11 @@
  * the bootstrap broker's Metadata for the controller, connects to it, and
  * refreshes and retries while the controller moves. A single broker is
  * always its own controller: the connection stays as it is.
+ *
+ * Other requests go to a broker chosen from Metadata: every broker in turn
+ * (ListTransactions), a partition's leader (DescribeProducers, a
+ * WriteTxnMarkers abort), or a coordinator FindCoordinator named; the tool
+ * moves its one connection there (gr_admin_move_to).
  */
 #include <errno.h>
 #include <string.h>
@@ -23,14 +28,14 @@
 
 enum route_outcome { ROUTED, ROUTE_RETRY };
 
-static int64_t now_ms(void)
+int64_t gr_admin_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * MS_PER_SEC + ts.tv_nsec / NS_PER_MS;
 }
 
-static void backoff(void)
+void gr_admin_backoff(void)
 {
     struct timespec ts = {0, ROUTE_BACKOFF_MS * NS_PER_MS};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
@@ -93,18 +98,111 @@ static enum route_outcome to_controller(gr_admin_t *a)
 int gr_admin_controller_call(gr_admin_t *a, int16_t api, int16_t want_max, const void *req,
                              void *resp, gr_admin_error_of_fn error_of)
 {
-    int64_t deadline = now_ms() + ROUTE_RETRY_MS;
+    int64_t deadline = gr_admin_now_ms() + ROUTE_RETRY_MS;
     for (;;) {
         if (to_controller(a) == ROUTED) {
             int16_t v = gr_admin_version(a, api, want_max);
             if (v < 0 || gr_admin_call(a, api, v, req, resp))
                 return -1;
-            if (error_of(resp) != GR_KERR_NOT_CONTROLLER || now_ms() >= deadline)
+            if (error_of(resp) != GR_KERR_NOT_CONTROLLER || gr_admin_now_ms() >= deadline)
                 return 0;
-        } else if (now_ms() >= deadline) {
+        } else if (gr_admin_now_ms() >= deadline) {
             fprintf(stderr, "error: no controller reachable through %s\n", a->bootstrap);
             return -1;
         }
-        backoff();
+        gr_admin_backoff();
+    }
+}
+
+int gr_admin_move_to(gr_admin_t *a, const char *addr)
+{
+    if (a->sock >= 0 && strcmp(addr, a->addr) == 0)
+        return 0;
+    gr_admin_close(a);
+    return gr_admin_connect(a, addr);
+}
+
+/* Metadata for topic (NULL: brokers only) from the bootstrap broker. 0 or -1 (printed). */
+static int bootstrap_metadata(gr_admin_t *a, const char *topic, gr_metadata_response_t *md)
+{
+    if (gr_admin_move_to(a, a->bootstrap))
+        return -1;
+    int16_t v = gr_admin_version(a, GR_API_METADATA, ROUTE_METADATA_MAX_V);
+    if (v < ROUTE_METADATA_MIN_V)
+        return -1;
+    gr_metadata_request_t req;
+    gr_metadata_request_init(&req);
+    gr_metadata_request_metadata_request_topic_t t;
+    gr_metadata_request_metadata_request_topic_init(&t);
+    t.name = gr_str(topic);
+    req.topics = &t;
+    req.topics_count = topic ? 1 : 0;
+    req.allow_auto_topic_creation = false;
+    return gr_admin_call(a, GR_API_METADATA, v, &req, md);
+}
+
+static void broker_entry(const gr_metadata_response_metadata_response_broker_t *b,
+                         gr_admin_broker_t *out)
+{
+    out->node_id = b->node_id;
+    format_addr(b, out->addr, sizeof out->addr);
+}
+
+int gr_admin_brokers(gr_admin_t *a, gr_admin_broker_t *out, int max)
+{
+    gr_metadata_response_t md;
+    if (bootstrap_metadata(a, NULL, &md))
+        return -1;
+    int n = 0;
+    for (int32_t i = 0; i < md.brokers_count && n < max; i++)
+        broker_entry(&md.brokers[i], &out[n++]);
+    return n;
+}
+
+int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out)
+{
+    gr_metadata_response_t md;
+    if (bootstrap_metadata(a, NULL, &md))
+        return -1;
+    for (int32_t i = 0; i < md.brokers_count; i++)
+        if (md.brokers[i].node_id == node_id) {
+            broker_entry(&md.brokers[i], out);
+            return 0;
+        }
+    fprintf(stderr, "error: broker %d is not in the cluster's metadata\n", node_id);
+    return -1;
+}
+
+int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
+                              gr_admin_broker_t *out)
+{
+    int64_t deadline = gr_admin_now_ms() + ROUTE_RETRY_MS;
+    for (;;) {
+        gr_metadata_response_t md;
+        if (bootstrap_metadata(a, topic, &md) || md.topics_count != 1)
+            return -1;
+        int16_t code = md.topics[0].error_code;
+        int32_t leader = -1;
+        for (int32_t i = 0; i < md.topics[0].partitions_count; i++)
+            if (md.topics[0].partitions[i].partition_index == partition) {
+                leader = md.topics[0].partitions[i].leader_id;
+                code = code ? code : md.topics[0].partitions[i].error_code;
+            }
+        if (code == GR_KERR_NONE && leader >= 0) {
+            for (int32_t i = 0; i < md.brokers_count; i++)
+                if (md.brokers[i].node_id == leader) {
+                    broker_entry(&md.brokers[i], out);
+                    return 0;
+                }
+        }
+        bool retriable = code == GR_KERR_NONE || code == GR_KERR_LEADER_NOT_AVAILABLE;
+        if (!retriable || gr_admin_now_ms() >= deadline) {
+            if (code == GR_KERR_NONE && leader < 0 && md.topics[0].partitions_count > 0)
+                fprintf(stderr, "error: %s-%d: no such partition or no leader\n", topic, partition);
+            else
+                gr_admin_report(topic, code ? code : GR_KERR_LEADER_NOT_AVAILABLE, gr_str(NULL));
+            return -1;
+        }
+        gr_admin_backoff();
     }
 }
