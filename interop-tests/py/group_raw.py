@@ -4,7 +4,7 @@
 hand (standard library only), for what the client libraries never send:
 
 - FindCoordinator v4 with batched keys: a group key names this broker, a
-  transaction key is COORDINATOR_NOT_AVAILABLE, an unknown key type is
+  transaction key names it too (creating __transaction_state), an unknown key type is
   INVALID_REQUEST.
 - JoinGroup v4: an empty group id is INVALID_GROUP_ID, a session timeout
   below group.min.session.timeout.ms is INVALID_SESSION_TIMEOUT, a first
@@ -69,7 +69,7 @@ def find_coordinator_batched(c):
         r.str()
         r.tags()
     expect("FindCoordinator v4 group keys", errors, [("g-a", True, NONE), ("g-b", True, NONE)])
-    for key_type, want in ((1, COORDINATOR_NOT_AVAILABLE), (7, INVALID_REQUEST)):
+    for key_type, want in ((1, NONE), (7, INVALID_REQUEST)):
         body = bytes([key_type]) + uvarint(2) + compact_string("k") + uvarint(0)
         r = c.call(API_FIND_COORDINATOR, 4, body, flexible=True)
         r.i32()

@@ -210,8 +210,12 @@ void gr_txn_partition_elected(gr_txn_coordinator_t *co, int32_t partition, int32
         s->load = GR_LOAD_NONE;
         return;
     }
-    s->load = GR_LOAD_LOADING;
-    gr_txn_load_begin(co);
+    /* An empty partition (a topic just created) has nothing to replay. */
+    gr_partition_t *p = gr_txn_led_partition(co, partition);
+    bool empty = gr_log_end_offset(p->log) == gr_log_start_offset(p->log);
+    s->load = empty ? GR_LOAD_DONE : GR_LOAD_LOADING;
+    if (!empty)
+        gr_txn_load_begin(co);
 }
 
 void gr_txn_partition_resigned(gr_txn_coordinator_t *co, int32_t partition, int32_t leader_epoch)
