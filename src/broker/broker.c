@@ -270,7 +270,8 @@ static int start_listeners(gr_broker_t *b)
     uint16_t first_port = 0;
     for (int i = 0; i < ls->count; i++) {
         uint16_t port = 0;
-        int rc = gr_server_listen(b->server, ls->items[i].host, ls->items[i].port, &port);
+        int rc = gr_server_listen_as(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
+                                     &port);
         if (rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
                     ls->items[i].port, strerror(-rc));

@@ -13,6 +13,7 @@
 #include "gen/headers.h"
 #include "log/log.h"
 #include "protocol/frame.h"
+#include "security/session.h"
 
 #define GR_REQUEST_PEEK_BYTES 4 /* int16 api key + int16 api version */
 
@@ -74,6 +75,11 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     req->conn = c;
     req->slot = slot;
     req->arena = arena;
+    req->session = gr_session_of(c);
+    if (!req->session) {
+        gr_request_fail(req, "out of memory for a session");
+        return;
+    }
     if (len < GR_REQUEST_PEEK_BYTES) {
         gr_request_fail(req, "request shorter than its header");
         return;

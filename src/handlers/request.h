@@ -47,7 +47,8 @@ struct gr_request {
     int16_t api_version;
     int32_t correlation_id;
     gr_str_t client_id;
-    gr_reader_t body; /* the body, after the header */
+    gr_reader_t body;           /* the body, after the header */
+    struct gr_session *session; /* who sent it (security/session.h) */
 };
 
 /*

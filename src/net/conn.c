@@ -79,6 +79,9 @@ struct gr_conn {
     gr_resp_slot_t *spare; /* cache of freed slots */
     size_t spare_count;
 
+    void *session; /* the layer above's, see gr_conn_set_session */
+    gr_conn_session_free_fn session_free;
+
     unsigned depth; /* our callbacks on the stack */
     bool closing;
     bool draining;
@@ -170,6 +173,24 @@ const char *gr_conn_peer(const gr_conn_t *c)
 void *gr_conn_opaque(const gr_conn_t *c)
 {
     return c->cfg.opaque;
+}
+
+const void *gr_conn_listener(const gr_conn_t *c)
+{
+    return c->cfg.listener;
+}
+
+void *gr_conn_session(const gr_conn_t *c)
+{
+    return c->session;
+}
+
+void gr_conn_set_session(gr_conn_t *c, void *session, gr_conn_session_free_fn free_fn)
+{
+    if (c->session && c->session_free)
+        c->session_free(c->session);
+    c->session = session;
+    c->session_free = free_fn;
 }
 
 size_t gr_conn_queued(const gr_conn_t *c)
@@ -300,6 +321,8 @@ static void conn_free(gr_conn_t *c)
         s = next;
     }
     rblock_put(c->block);
+    if (c->session && c->session_free)
+        c->session_free(c->session);
     free(c);
 }
 

@@ -88,6 +88,8 @@ typedef struct gr_resp_slot gr_resp_slot_t;
  */
 typedef void (*gr_conn_frame_fn)(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame,
                                  size_t len, void *opaque);
+/* Frees what gr_conn_set_session attached, when the connection is freed. */
+typedef void (*gr_conn_session_free_fn)(void *session);
 /* Called once when the connection closes, before it is freed; owner from the config. */
 typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *owner);
 /* The connection is closing: forget the deferred slot. */
@@ -102,6 +104,7 @@ typedef struct gr_conn_config {
     gr_conn_close_fn on_close; /* may be NULL */
     void *opaque;              /* passed to on_frame, returned by gr_conn_opaque */
     void *owner;               /* passed to on_close (the server's bookkeeping) */
+    const void *listener;      /* the accepting listener's tag (gr_server_listen_as), or NULL */
     gr_chain_stats_t *stats;   /* send counters, may be NULL */
     const gr_logger_t *log;    /* may be NULL: no log lines */
 } gr_conn_config_t;
@@ -131,6 +134,16 @@ void gr_conn_drain(gr_conn_t *c, const char *reason);
 /* "host:port" of the peer ("[v6]:port", or "local" for non-IP sockets). */
 const char *gr_conn_peer(const gr_conn_t *c);
 void *gr_conn_opaque(const gr_conn_t *c);
+/* The tag of the listener that accepted the connection (NULL when adopted). */
+const void *gr_conn_listener(const gr_conn_t *c);
+/*
+ * Per-connection state of the layer above (who the client is, how far its
+ * authentication got). The connection only keeps the pointer and calls
+ * free_fn (may be NULL) once, after on_close and every deferred slot's
+ * cancel have run. Setting it again frees the previous one first.
+ */
+void *gr_conn_session(const gr_conn_t *c);
+void gr_conn_set_session(gr_conn_t *c, void *session, gr_conn_session_free_fn free_fn);
 /* Slots in the queue (handling, deferred or complete but unsent). */
 size_t gr_conn_queued(const gr_conn_t *c);
 /* Response bytes complete but not yet sent. */

@@ -55,7 +55,7 @@ static void conn_closed(gr_conn_t *c, void *owner)
         finish_stop(srv);
 }
 
-gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
+static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag)
 {
     gr_server_conn_t *node = calloc(1, sizeof(*node));
     if (!node) {
@@ -66,6 +66,7 @@ gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
     cfg.on_close = conn_closed;
     cfg.owner = node;
     cfg.stats = &srv->stats;
+    cfg.listener = listener_tag;
     gr_conn_t *c = gr_conn_new(srv->loop, fd, &cfg);
     if (!c) {
         gr_logf(srv->cfg.conn.log, GR_LOG_WARN, "net", "cannot set up a connection: %s",
@@ -92,11 +93,15 @@ gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
     return c;
 }
 
+gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
+{
+    return adopt_from(srv, fd, NULL);
+}
+
 static void on_accept(gr_listener_t *l, int fd, void *opaque)
 {
-    (void)l;
     gr_server_t *srv = opaque;
-    gr_conn_t *c = gr_server_adopt(srv, fd);
+    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[l - srv->listeners]);
     if (c)
         gr_logf(srv->cfg.conn.log, GR_LOG_DEBUG, "net", "accepted connection from %s",
                 gr_conn_peer(c));
@@ -130,6 +135,12 @@ int gr_server_init(gr_server_t *srv, struct ev_loop *loop, const gr_server_confi
 
 int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t *out_port)
 {
+    return gr_server_listen_as(srv, host, port, NULL, out_port);
+}
+
+int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
+                        uint16_t *out_port)
+{
     if (srv->stopping)
         return -ESHUTDOWN;
     if (srv->listener_count == GR_SERVER_MAX_LISTENERS)
@@ -139,6 +150,7 @@ int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t
                               srv->cfg.conn.log);
     if (rc < 0)
         return rc;
+    srv->listener_tags[srv->listener_count] = tag;
     srv->listener_count++;
     if (srv->limited || srv->held)
         gr_listener_pause(l);

@@ -48,6 +48,7 @@ struct gr_server {
     struct ev_loop *loop;
     gr_server_config_t cfg;
     gr_listener_t listeners[GR_SERVER_MAX_LISTENERS];
+    const void *listener_tags[GR_SERVER_MAX_LISTENERS]; /* see gr_server_listen_as */
     size_t listener_count;
     gr_server_conn_t *conns; /* doubly linked, newest first */
     size_t conn_count;
@@ -79,6 +80,12 @@ void gr_server_hold(gr_server_t *srv, bool hold);
  */
 int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port,
                      uint16_t *out_port /* out */);
+/*
+ * gr_server_listen, with a tag that every connection accepted there carries
+ * (gr_conn_listener): the broker's listener spec, naming its security protocol.
+ */
+int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
+                        uint16_t *out_port /* out */);
 
 /*
  * Adopts an already connected socket as a connection (tests, socket
