@@ -1219,13 +1219,6 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map, gr_lis
         }
         if (rc < 0)
             goto fail;
-        if (l->protocol != GR_SECURITY_PLAINTEXT) {
-            seterr(err, errlen,
-                   "listener %s uses security protocol %s; only PLAINTEXT is supported", l->name,
-                   security_protocols[l->protocol]);
-            rc = -EINVAL;
-            goto fail;
-        }
         res.count++;
     }
     list_free(&items);
@@ -1309,11 +1302,6 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
         return -EINVAL;
     }
 
-    if (strcmp(cfg->security_inter_broker_protocol, "PLAINTEXT") != 0) {
-        seterr(err, errlen, "security.inter.broker.protocol=%s: only PLAINTEXT is supported",
-               cfg->security_inter_broker_protocol);
-        return -EINVAL;
-    }
     if (cfg->inter_broker_listener_name != NULL &&
         cfg->source[gr_config_find("security.inter.broker.protocol")] != GR_CONFIG_SOURCE_DEFAULT) {
         seterr(err, errlen,
@@ -1354,18 +1342,20 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
             return -EINVAL;
         }
     }
-    if (cfg->inter_broker_listener_name != NULL) {
-        char name[GR_LISTENER_NAME_MAX];
-        bool found = false;
-        snprintf(name, sizeof(name), "%s", cfg->inter_broker_listener_name);
-        upper(name);
-        for (int k = 0; k < cfg->effective.advertised_listeners.count && !found; k++)
-            found = strcmp(cfg->effective.advertised_listeners.items[k].name, name) == 0;
-        if (!found) {
-            seterr(err, errlen, "inter.broker.listener.name %s is not an advertised listener",
-                   name);
-            return -EINVAL;
-        }
+    char *name = cfg->effective.inter_broker_listener;
+    snprintf(name, GR_LISTENER_NAME_MAX, "%s",
+             cfg->inter_broker_listener_name ? cfg->inter_broker_listener_name
+                                             : cfg->security_inter_broker_protocol);
+    upper(name);
+    bool found = false;
+    for (int k = 0; k < cfg->effective.advertised_listeners.count && !found; k++)
+        found = strcmp(cfg->effective.advertised_listeners.items[k].name, name) == 0;
+    if (!found) {
+        seterr(err, errlen,
+               "the inter-broker listener %s (inter.broker.listener.name, else "
+               "security.inter.broker.protocol) is not an advertised listener",
+               name);
+        return -EINVAL;
     }
     return 0;
 }

@@ -244,6 +244,9 @@ typedef struct gr_config {
         int32_t zookeeper_connection_timeout_ms;
         gr_listener_list_t listeners;
         gr_listener_list_t advertised_listeners;
+        /* inter.broker.listener.name, else the listener named after
+         * security.inter.broker.protocol (Kafka's rule), upper-cased. */
+        char inter_broker_listener[GR_LISTENER_NAME_MAX];
     } effective;
 
     /* Per-key state, indexed like the key table. */
