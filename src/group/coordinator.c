@@ -9,10 +9,11 @@
  * Runs on: loop thread.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/zk_admin.h"
+#include "controller/internal_topic.h"
 #include "core/context.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -120,56 +121,29 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
     return gr_topics_find(co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
 }
 
-/* Kafka's rule: never create the topic with fewer replicas than configured. */
-static bool enough_brokers(gr_coordinator_t *co)
+/* __consumer_offsets as Kafka creates it on first use (offsets.topic.*). */
+static void describe_topic(gr_coordinator_t *co)
 {
-    gr_broker_t *b = co->broker;
-    int32_t live_brokers = (int32_t)b->cluster->node_count;
-    if (b->config.offsets_topic_replication_factor <= live_brokers)
-        return true;
-    if (!co->warned_replication)
-        gr_logf(&b->log, GR_LOG_WARN, "group",
-                "cannot create %s: offsets.topic.replication.factor=%d but %d broker(s) alive; "
-                "set offsets.topic.replication.factor=1 for a single broker",
-                GR_OFFSETS_TOPIC, b->config.offsets_topic_replication_factor, live_brokers);
-    co->warned_replication = true;
-    return false;
-}
-
-static gr_kerr_t create_topic(gr_coordinator_t *co)
-{
-    gr_broker_t *b = co->broker;
-    if (!enough_brokers(co))
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    char segment_bytes[24];
-    snprintf(segment_bytes, sizeof segment_bytes, "%d", b->config.offsets_topic_segment_bytes);
-    gr_topic_config_t configs[] = {
-        {"cleanup.policy", "compact"},
-        {"segment.bytes", segment_bytes},
-        {"compression.type", "producer"},
+    const gr_config_t *cfg = &co->broker->config;
+    snprintf(co->segment_bytes, sizeof co->segment_bytes, "%d", cfg->offsets_topic_segment_bytes);
+    co->topic_configs[0] = (gr_topic_config_t){"cleanup.policy", "compact"};
+    co->topic_configs[1] = (gr_topic_config_t){"segment.bytes", co->segment_bytes};
+    co->topic_configs[2] = (gr_topic_config_t){"compression.type", "producer"};
+    co->topic = (gr_internal_topic_t){
+        .name = GR_OFFSETS_TOPIC,
+        .factor_key = "offsets.topic.replication.factor",
+        .log_tag = "group",
+        .partitions = cfg->offsets_topic_num_partitions,
+        .factor = cfg->offsets_topic_replication_factor,
+        .configs = co->topic_configs,
+        .config_count = (int)(sizeof co->topic_configs / sizeof co->topic_configs[0]),
     };
-    char err[256];
-    gr_kerr_t kerr =
-        gr_admin_create_topic_now(b, GR_OFFSETS_TOPIC, b->config.offsets_topic_num_partitions,
-                                  b->config.offsets_topic_replication_factor, configs,
-                                  (int)(sizeof configs / sizeof configs[0]), err, sizeof err);
-    if (kerr == GR_KERR_LEADER_NOT_AVAILABLE) {
-        co->topic_requested = true;
-        gr_logf(&b->log, GR_LOG_INFO, "group", "creating %s with %d partitions", GR_OFFSETS_TOPIC,
-                b->config.offsets_topic_num_partitions);
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE; /* the controller is creating it */
-    }
-    if (kerr && kerr != GR_KERR_TOPIC_ALREADY_EXISTS) {
-        gr_logf(&b->log, GR_LOG_ERROR, "group", "creating %s failed: %s", GR_OFFSETS_TOPIC, err);
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    }
-    return GR_KERR_NONE;
 }
 
 bool gr_coordinator_creating_topic(gr_coordinator_t *co)
 {
     gr_topic_t *topic = gr_coordinator_topic(co);
-    return co->topic_requested &&
+    return co->topic.requested &&
            !(topic && gr_topic_led(co->broker, topic->name, topic->partition_count));
 }
 
@@ -177,7 +151,8 @@ gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
 {
     if (!co->buckets) /* shut down */
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    return gr_coordinator_topic(co) ? GR_KERR_NONE : create_topic(co);
+    return gr_coordinator_topic(co) ? GR_KERR_NONE
+                                    : gr_internal_topic_create(co->broker, &co->topic);
 }
 
 /* --- retention and deleted topics -------------------------------------------------- */
@@ -292,6 +267,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
     if (!co->buckets)
         return -ENOMEM;
     co->load_partition = -1;
+    describe_topic(co);
     co->env = (gr_group_env_t){
         .opaque = co,
         .limits = {.min_session_timeout_ms = b->config.group_min_session_timeout_ms,

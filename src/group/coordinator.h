@@ -43,6 +43,7 @@
 
 #include <ev.h>
 
+#include "controller/internal_topic.h"
 #include "group/group.h"
 #include "metadata/topics.h"
 #include "protocol/kerr.h"
@@ -89,8 +90,9 @@ typedef struct gr_coordinator {
     int64_t load_offset;                    /* next offset to replay */
     gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
     ev_timer retention_timer;
-    bool warned_replication;                /* logged why the topic cannot be created */
-    bool topic_requested;                   /* asked the controller to create the topic */
+    gr_internal_topic_t topic;              /* __consumer_offsets, created on first use */
+    gr_topic_config_t topic_configs[3];     /* its configs */
+    char segment_bytes[24];                 /* offsets.topic.segment.bytes, as text */
     gr_coordinator_txn_group_t *txn_groups; /* (producer, group) pairs with pending offsets */
     int32_t txn_group_count;
     int32_t txn_group_cap;

@@ -29,11 +29,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/context.h"
 #include "group/coordinator.h"
 #include "log/log.h"
+#include "log/log_replay.h"
 #include "metadata/topics.h"
 #include "gen/consumer_offsets.h"
 #include "group/coordinator_int.h"
@@ -229,43 +229,23 @@ static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t 
  * Replays up to one slice of the current partition. Returns 1 when the
  * partition is done, 0 if there is more, -errno on a read failure.
  */
+typedef struct replay_target {
+    gr_coordinator_t *co;
+    int32_t partition;
+} replay_target_t;
+
+static void replay_one(void *arg, const uint8_t *batch, size_t size, const gr_batch_header_t *h)
+{
+    replay_target_t *t = arg;
+    replay_batch(t->co, t->partition, batch, size, h);
+}
+
+/* One slice of p's log (offsets.load.buffer.size). 1 at its end, 0 for more, or -errno. */
 static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
 {
-    gr_log_read_result_t r;
-    int32_t slice = co->broker->config.offsets_load_buffer_size;
-    /*
-     * To the log end, as Kafka's loader: a new leader's high watermark lags
-     * what its log holds (the ISR had it), and a leader never truncates.
-     */
-    int rc = gr_log_read(p->log, co->load_offset, slice, true, gr_log_end_offset(p->log), &r);
-    if (rc == -ERANGE) { /* below the log start (retention moved it): start there */
-        co->load_offset = gr_log_start_offset(p->log);
-        return 0;
-    }
-    if (rc < 0)
-        return rc;
-    if (r.len == 0)
-        return 1;
-    uint8_t *buf = malloc((size_t)r.len);
-    ssize_t got = buf ? pread(r.fd, buf, (size_t)r.len, r.file_pos) : -1;
-    gr_segment_put(r.segment);
-    if (got != r.len) {
-        free(buf);
-        return buf ? -EIO : -ENOMEM;
-    }
-    size_t pos = 0;
-    gr_batch_header_t h;
-    while (pos < (size_t)r.len && gr_batch_header_parse(buf + pos, (size_t)r.len - pos, &h) == 0) {
-        size_t size = (size_t)gr_batch_size(&h);
-        if (size > (size_t)r.len - pos)
-            break;
-        if (h.base_offset + h.last_offset_delta >= co->load_offset)
-            replay_batch(co, p->index, buf + pos, size, &h);
-        co->load_offset = h.base_offset + h.last_offset_delta + 1;
-        pos += size;
-    }
-    free(buf);
-    return 0;
+    replay_target_t t = {co, p->index};
+    return gr_log_replay_slice(p->log, &co->load_offset,
+                               co->broker->config.offsets_load_buffer_size, replay_one, &t);
 }
 
 /* The next partition still loading, or -1. */
