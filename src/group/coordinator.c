@@ -267,6 +267,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
     if (!co->buckets)
         return -ENOMEM;
     co->load_partition = -1;
+    gr_coordinator_slots_init(&co->slots, GR_OFFSETS_TOPIC, "group", &b->log);
     describe_topic(co);
     co->env = (gr_group_env_t){
         .opaque = co,
@@ -314,7 +315,5 @@ void gr_coordinator_fini(gr_coordinator_t *co)
     co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
     co->bucket_count = 0;
     co->count = 0;
-    free(co->partitions);
-    co->partitions = NULL;
-    co->partition_slots = 0;
+    gr_coordinator_slots_fini(&co->slots);
 }

@@ -44,28 +44,13 @@
 #include <ev.h>
 
 #include "controller/internal_topic.h"
+#include "group/coordinator_slots.h"
 #include "group/group.h"
 #include "metadata/topics.h"
 #include "protocol/kerr.h"
 
-/* gr_coordinator_partition_resigned's epoch for "whatever was seen" (StopReplica). */
-#define GR_COORDINATOR_ANY_EPOCH (-1)
-
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_topic gr_topic_t;
-
-typedef enum gr_partition_load {
-    GR_LOAD_NONE,    /* not led here */
-    GR_LOAD_LOADING, /* replay in progress */
-    GR_LOAD_DONE,
-} gr_partition_load_t;
-
-/* What the coordinator knows of one __consumer_offsets partition. */
-typedef struct gr_coordinator_partition {
-    gr_partition_load_t load;
-    int32_t epoch; /* highest leader epoch of an elected/resigned, -1 before any */
-    bool resigned; /* the last call at that epoch was resigned */
-} gr_coordinator_partition_t;
 
 /*
  * A producer with pending transactional offsets in a group: the index a
@@ -83,12 +68,10 @@ typedef struct gr_coordinator {
     gr_group_t **buckets;
     size_t bucket_count;
     size_t count;
-    gr_coordinator_partition_t *partitions; /* by __consumer_offsets partition */
-    int32_t partition_slots;                /* entries of partitions (grows on demand) */
-    ev_idle loader;                         /* replays LOADING partitions a slice at a time */
-    int32_t load_partition;                 /* partition being replayed, -1: pick the next */
-    int64_t load_offset;                    /* next offset to replay */
-    gr_uuid_t topic_id; /* of the topic whose partitions were elected; zero before */
+    gr_coordinator_slots_t slots; /* __consumer_offsets partitions led here */
+    ev_idle loader;               /* replays LOADING partitions a slice at a time */
+    int32_t load_partition;       /* partition being replayed, -1: pick the next */
+    int64_t load_offset;          /* next offset to replay */
     ev_timer retention_timer;
     gr_internal_topic_t topic;              /* __consumer_offsets, created on first use */
     gr_topic_config_t topic_configs[3];     /* its configs */

@@ -28,32 +28,12 @@
 #include "metadata/topics.h"
 #include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
+#include "group/coordinator_slots.h"
 #include "group/group_int.h"
-
-/* The slot of partition, growing the table; NULL on -ENOMEM (logged). */
-static gr_coordinator_partition_t *slot_get(gr_coordinator_t *co, int32_t partition)
-{
-    if (partition < co->partition_slots)
-        return &co->partitions[partition];
-    int32_t slots = partition + 1;
-    gr_coordinator_partition_t *grown = realloc(co->partitions, sizeof(*grown) * (size_t)slots);
-    if (!grown) {
-        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "%s-%d: out of memory", GR_OFFSETS_TOPIC,
-                partition);
-        return NULL;
-    }
-    for (int32_t i = co->partition_slots; i < slots; i++)
-        grown[i] = (gr_coordinator_partition_t){GR_LOAD_NONE, GR_COORDINATOR_ANY_EPOCH, false};
-    co->partitions = grown;
-    co->partition_slots = slots;
-    return &co->partitions[partition];
-}
 
 gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition)
 {
-    if (partition < 0 || partition >= co->partition_slots)
-        return GR_LOAD_NONE;
-    return co->partitions[partition].load;
+    return gr_coordinator_slots_load(&co->slots, partition);
 }
 
 /* The partition's log when this broker leads it per the topic table, else NULL. */
@@ -72,12 +52,9 @@ gr_partition_t *gr_coordinator_led_partition(gr_coordinator_t *co, int32_t parti
  */
 static void forget_replaced_topic(gr_coordinator_t *co, const gr_topic_t *topic)
 {
-    if (memcmp(co->topic_id.b, topic->id.b, sizeof topic->id.b) == 0)
-        return;
-    if (!gr_uuid_is_zero(co->topic_id))
-        for (int32_t i = 0; i < co->partition_slots; i++)
+    if (gr_coordinator_slots_replaced(&co->slots, &topic->id))
+        for (int32_t i = 0; i < co->slots.count; i++)
             gr_coordinator_partition_resigned(co, i, GR_COORDINATOR_ANY_EPOCH);
-    co->topic_id = topic->id;
 }
 
 void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition, int32_t leader_epoch)
@@ -87,17 +64,11 @@ void gr_coordinator_partition_elected(gr_coordinator_t *co, int32_t partition, i
     gr_topic_t *topic = gr_coordinator_topic(co);
     if (topic)
         forget_replaced_topic(co, topic);
-    gr_coordinator_partition_t *s = slot_get(co, partition);
+    bool epoch_moved;
+    gr_coordinator_partition_t *s =
+        gr_coordinator_slots_elect(&co->slots, partition, leader_epoch, &epoch_moved);
     if (!s)
         return;
-    if (leader_epoch < s->epoch || (leader_epoch == s->epoch && s->resigned)) {
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group",
-                "%s-%d: ignoring election at leader epoch %d (already at %d)", GR_OFFSETS_TOPIC,
-                partition, leader_epoch, s->epoch);
-        return;
-    }
-    s->epoch = leader_epoch;
-    s->resigned = false;
     if (s->load != GR_LOAD_NONE)
         return; /* already ours: memory matches the log, which only we wrote */
     gr_partition_t *p = gr_coordinator_led_partition(co, partition);
@@ -141,20 +112,9 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
 {
     if (!co->buckets || partition < 0)
         return;
-    gr_coordinator_partition_t *s = slot_get(co, partition);
-    if (!s)
-        return;
-    if (leader_epoch >= 0 && leader_epoch < s->epoch) {
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group",
-                "%s-%d: ignoring resignation at leader epoch %d (already at %d)", GR_OFFSETS_TOPIC,
-                partition, leader_epoch, s->epoch);
-        return;
-    }
-    s->epoch = leader_epoch >= 0 ? leader_epoch : GR_COORDINATOR_ANY_EPOCH;
-    s->resigned = leader_epoch >= 0;
-    gr_partition_load_t was = s->load;
-    s->load = GR_LOAD_NONE;
-    if (was == GR_LOAD_NONE)
+    gr_partition_load_t was;
+    if (!gr_coordinator_slots_resign(&co->slots, partition, leader_epoch, &was) ||
+        was == GR_LOAD_NONE)
         return;
     if (co->load_partition == partition)
         co->load_partition = -1; /* the loader moves on to the next partition */
@@ -192,10 +152,7 @@ gr_kerr_t gr_coordinator_check(gr_coordinator_t *co, gr_str_t id, int32_t *parti
 
 bool gr_coordinator_loading(const gr_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->partition_slots; i++)
-        if (co->partitions[i].load == GR_LOAD_LOADING)
-            return true;
-    return false;
+    return gr_coordinator_slots_loading(&co->slots);
 }
 
 gr_kerr_t gr_coordinator_locate(gr_coordinator_t *co, gr_str_t id, gr_coordinator_node_t *out)

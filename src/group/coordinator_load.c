@@ -251,8 +251,8 @@ static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
 /* The next partition still loading, or -1. */
 static int32_t next_loading(const gr_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->partition_slots; i++)
-        if (co->partitions[i].load == GR_LOAD_LOADING)
+    for (int32_t i = 0; i < co->slots.count; i++)
+        if (co->slots.items[i].load == GR_LOAD_LOADING)
             return i;
     return -1;
 }
@@ -297,7 +297,7 @@ static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
     if (rc < 0)
         gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "replaying %s-%d failed: %s",
                 GR_OFFSETS_TOPIC, partition, strerror(-rc));
-    co->partitions[partition].load = GR_LOAD_DONE;
+    co->slots.items[partition].load = GR_LOAD_DONE;
     co->load_partition = -1;
     gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s-%d",
             groups_of(co, partition), GR_OFFSETS_TOPIC, partition);

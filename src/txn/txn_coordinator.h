@@ -32,6 +32,7 @@
 
 #include "controller/internal_topic.h"
 #include "group/coordinator.h"
+#include "group/coordinator_slots.h"
 #include "metadata/producer_ids.h"
 #include "partition/partition.h"
 #include "protocol/kerr.h"
@@ -56,13 +57,6 @@ struct gr_txn_waiter {
     gr_txn_t *txn; /* set while waiting */
 };
 
-/* What the coordinator knows of one __transaction_state partition. */
-typedef struct gr_txn_partition {
-    gr_partition_load_t load;
-    int32_t epoch; /* highest leader epoch seen, -1 before any: the coordinator epoch */
-    bool resigned;
-} gr_txn_partition_t;
-
 /* A connection to a partition leader for markers. */
 typedef struct gr_txn_peer {
     int32_t node_id;
@@ -74,9 +68,8 @@ typedef struct gr_txn_coordinator {
     gr_txn_t **buckets;
     size_t bucket_count;
     size_t count;
-    gr_txn_partition_t *partitions; /* by __transaction_state partition */
-    int32_t partition_slots;
-    gr_uuid_t topic_id; /* of the topic whose partitions were elected */
+    /* __transaction_state partitions led here; a slot's epoch is the coordinator epoch */
+    gr_coordinator_slots_t slots;
     gr_internal_topic_t topic;
     gr_topic_config_t topic_configs[5];
     char segment_bytes[24];

@@ -51,8 +51,8 @@ static void replay_batch(void *arg, const uint8_t *batch, size_t size, const gr_
 
 static int32_t next_loading(const gr_txn_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->partition_slots; i++)
-        if (co->partitions[i].load == GR_LOAD_LOADING)
+    for (int32_t i = 0; i < co->slots.count; i++)
+        if (co->slots.items[i].load == GR_LOAD_LOADING)
             return i;
     return -1;
 }
@@ -73,7 +73,7 @@ static bool pick_partition(gr_txn_coordinator_t *co)
 static void loaded(gr_txn_coordinator_t *co, int32_t partition)
 {
     size_t ids = 0, resumed = 0;
-    co->partitions[partition].load = GR_LOAD_DONE;
+    co->slots.items[partition].load = GR_LOAD_DONE;
     for (size_t b = 0; b < co->bucket_count; b++) {
         for (gr_txn_t *t = co->buckets[b]; t; t = t->next) {
             if (t->partition != partition)
@@ -87,7 +87,7 @@ static void loaded(gr_txn_coordinator_t *co, int32_t partition)
     }
     gr_logf(&co->broker->log, GR_LOG_INFO, GR_TXN_LOG_TAG,
             "loaded %zu transactional id(s) from %s-%d (coordinator epoch %d), %zu to complete",
-            ids, GR_TRANSACTION_STATE_TOPIC, partition, co->partitions[partition].epoch, resumed);
+            ids, GR_TRANSACTION_STATE_TOPIC, partition, co->slots.items[partition].epoch, resumed);
 }
 
 static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
@@ -111,7 +111,7 @@ static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
     if (rc < 0) {
         gr_logf(&co->broker->log, GR_LOG_ERROR, GR_TXN_LOG_TAG, "replaying %s-%d failed: %s",
                 GR_TRANSACTION_STATE_TOPIC, partition, strerror(-rc));
-        co->partitions[partition].load = GR_LOAD_NONE;
+        co->slots.items[partition].load = GR_LOAD_NONE;
         return;
     }
     loaded(co, partition);

@@ -124,34 +124,14 @@ gr_partition_t *gr_txn_led_partition(gr_txn_coordinator_t *co, int32_t partition
 
 gr_partition_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition)
 {
-    if (partition < 0 || partition >= co->partition_slots)
-        return GR_LOAD_NONE;
-    return co->partitions[partition].load;
+    return gr_coordinator_slots_load(&co->slots, partition);
 }
 
 int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partition)
 {
-    if (partition < 0 || partition >= co->partition_slots)
+    if (partition < 0 || partition >= co->slots.count)
         return -1;
-    return co->partitions[partition].epoch;
-}
-
-static gr_txn_partition_t *slot_get(gr_txn_coordinator_t *co, int32_t partition)
-{
-    if (partition < co->partition_slots)
-        return &co->partitions[partition];
-    int32_t slots = partition + 1;
-    gr_txn_partition_t *grown = realloc(co->partitions, sizeof(*grown) * (size_t)slots);
-    if (!grown) {
-        gr_logf(&co->broker->log, GR_LOG_ERROR, GR_TXN_LOG_TAG, "%s-%d: out of memory",
-                GR_TRANSACTION_STATE_TOPIC, partition);
-        return NULL;
-    }
-    for (int32_t i = co->partition_slots; i < slots; i++)
-        grown[i] = (gr_txn_partition_t){GR_LOAD_NONE, GR_COORDINATOR_ANY_EPOCH, false};
-    co->partitions = grown;
-    co->partition_slots = slots;
-    return &co->partitions[partition];
+    return co->slots.items[partition].epoch;
 }
 
 /* Unloads every id of partition (waiters answered NOT_COORDINATOR); returns how many. */
@@ -178,12 +158,9 @@ static size_t unload_ids(gr_txn_coordinator_t *co, int32_t partition)
 /* A __transaction_state deleted and created again: nothing loaded from the old one holds. */
 static void forget_replaced_topic(gr_txn_coordinator_t *co, const gr_topic_t *topic)
 {
-    if (memcmp(co->topic_id.b, topic->id.b, sizeof topic->id.b) == 0)
-        return;
-    if (!gr_uuid_is_zero(co->topic_id))
-        for (int32_t i = 0; i < co->partition_slots; i++)
+    if (gr_coordinator_slots_replaced(&co->slots, &topic->id))
+        for (int32_t i = 0; i < co->slots.count; i++)
             gr_txn_partition_resigned(co, i, GR_COORDINATOR_ANY_EPOCH);
-    co->topic_id = topic->id;
 }
 
 void gr_txn_partition_elected(gr_txn_coordinator_t *co, int32_t partition, int32_t leader_epoch)
@@ -193,12 +170,11 @@ void gr_txn_partition_elected(gr_txn_coordinator_t *co, int32_t partition, int32
     gr_topic_t *topic = gr_txn_topic(co);
     if (topic)
         forget_replaced_topic(co, topic);
-    gr_txn_partition_t *s = slot_get(co, partition);
-    if (!s || leader_epoch < s->epoch || (leader_epoch == s->epoch && s->resigned))
+    bool epoch_moved;
+    gr_coordinator_partition_t *s =
+        gr_coordinator_slots_elect(&co->slots, partition, leader_epoch, &epoch_moved);
+    if (!s)
         return;
-    bool epoch_moved = leader_epoch != s->epoch;
-    s->epoch = leader_epoch;
-    s->resigned = false;
     if (s->load != GR_LOAD_NONE && !epoch_moved)
         return;
     if (s->load != GR_LOAD_NONE)
@@ -222,14 +198,9 @@ void gr_txn_partition_resigned(gr_txn_coordinator_t *co, int32_t partition, int3
 {
     if (co->stopped || partition < 0)
         return;
-    gr_txn_partition_t *s = slot_get(co, partition);
-    if (!s || (leader_epoch >= 0 && leader_epoch < s->epoch))
-        return;
-    s->epoch = leader_epoch >= 0 ? leader_epoch : GR_COORDINATOR_ANY_EPOCH;
-    s->resigned = leader_epoch >= 0;
-    gr_partition_load_t was = s->load;
-    s->load = GR_LOAD_NONE;
-    if (was == GR_LOAD_NONE)
+    gr_partition_load_t was;
+    if (!gr_coordinator_slots_resign(&co->slots, partition, leader_epoch, &was) ||
+        was == GR_LOAD_NONE)
         return;
     if (co->load_partition == partition)
         co->load_partition = -1;
@@ -241,10 +212,7 @@ void gr_txn_partition_resigned(gr_txn_coordinator_t *co, int32_t partition, int3
 
 bool gr_txn_loading(const gr_txn_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->partition_slots; i++)
-        if (co->partitions[i].load == GR_LOAD_LOADING)
-            return true;
-    return false;
+    return gr_coordinator_slots_loading(&co->slots);
 }
 
 /* --- routing ---------------------------------------------------------------------- */
@@ -356,6 +324,7 @@ int gr_txn_coordinator_init(gr_txn_coordinator_t *co, gr_broker_t *b)
     if (!co->buckets)
         return -ENOMEM;
     co->load_partition = -1;
+    gr_coordinator_slots_init(&co->slots, GR_TRANSACTION_STATE_TOPIC, GR_TXN_LOG_TAG, &b->log);
     topic_settings(co);
     gr_txn_markers_init(co);
     return 0;
@@ -385,7 +354,5 @@ void gr_txn_coordinator_fini(gr_txn_coordinator_t *co)
     co->buckets = NULL;
     co->bucket_count = 0;
     co->count = 0;
-    free(co->partitions);
-    co->partitions = NULL;
-    co->partition_slots = 0;
+    gr_coordinator_slots_fini(&co->slots);
 }
