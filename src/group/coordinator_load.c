@@ -225,10 +225,6 @@ static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t 
     free(records);
 }
 
-/*
- * Replays up to one slice of the current partition. Returns 1 when the
- * partition is done, 0 if there is more, -errno on a read failure.
- */
 typedef struct replay_target {
     gr_coordinator_t *co;
     int32_t partition;
@@ -248,15 +244,6 @@ static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
                                co->broker->config.offsets_load_buffer_size, replay_one, &t);
 }
 
-/* The next partition still loading, or -1. */
-static int32_t next_loading(const gr_coordinator_t *co)
-{
-    for (int32_t i = 0; i < co->slots.count; i++)
-        if (co->slots.items[i].load == GR_LOAD_LOADING)
-            return i;
-    return -1;
-}
-
 static size_t groups_of(const gr_coordinator_t *co, int32_t partition)
 {
     size_t n = 0;
@@ -272,7 +259,7 @@ static bool pick_partition(gr_coordinator_t *co)
     if (co->load_partition >= 0 &&
         gr_coordinator_load_state(co, co->load_partition) == GR_LOAD_LOADING)
         return true;
-    co->load_partition = next_loading(co);
+    co->load_partition = gr_coordinator_slots_next_loading(&co->slots);
     if (co->load_partition < 0)
         return false;
     gr_partition_t *p = gr_coordinator_led_partition(co, co->load_partition);
@@ -305,7 +292,7 @@ static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
 
 void gr_coordinator_load_begin(gr_coordinator_t *co)
 {
-    if (ev_is_active(&co->loader) || next_loading(co) < 0)
+    if (ev_is_active(&co->loader) || gr_coordinator_slots_next_loading(&co->slots) < 0)
         return;
     ev_idle_init(&co->loader, loader_cb);
     /* At the default priority an idle watcher runs only when no I/O is pending,

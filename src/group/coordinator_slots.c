@@ -45,12 +45,24 @@ gr_partition_load_t gr_coordinator_slots_load(const gr_coordinator_slots_t *s, i
     return s->items[partition].load;
 }
 
-bool gr_coordinator_slots_loading(const gr_coordinator_slots_t *s)
+int32_t gr_coordinator_slots_next_loading(const gr_coordinator_slots_t *s)
 {
     for (int32_t i = 0; i < s->count; i++)
         if (s->items[i].load == GR_LOAD_LOADING)
-            return true;
-    return false;
+            return i;
+    return -1;
+}
+
+bool gr_coordinator_slots_loading(const gr_coordinator_slots_t *s)
+{
+    return gr_coordinator_slots_next_loading(s) >= 0;
+}
+
+int32_t gr_coordinator_slots_epoch(const gr_coordinator_slots_t *s, int32_t partition)
+{
+    if (partition < 0 || partition >= s->count)
+        return GR_COORDINATOR_ANY_EPOCH;
+    return s->items[partition].epoch;
 }
 
 bool gr_coordinator_slots_replaced(gr_coordinator_slots_t *s, const gr_uuid_t *topic_id)

@@ -58,8 +58,14 @@ gr_coordinator_partition_t *gr_coordinator_slots_get(gr_coordinator_slots_t *s, 
 /* partition's load state (NONE for one never seen). */
 gr_partition_load_t gr_coordinator_slots_load(const gr_coordinator_slots_t *s, int32_t partition);
 
+/* The first partition being replayed, or -1. */
+int32_t gr_coordinator_slots_next_loading(const gr_coordinator_slots_t *s);
+
 /* Whether any partition is being replayed. */
 bool gr_coordinator_slots_loading(const gr_coordinator_slots_t *s);
+
+/* partition's leader epoch as last elected or resigned (the coordinator epoch), or -1. */
+int32_t gr_coordinator_slots_epoch(const gr_coordinator_slots_t *s, int32_t partition);
 
 /*
  * Records topic's id; true when the slots were elected for another topic of

@@ -49,19 +49,11 @@ static void replay_batch(void *arg, const uint8_t *batch, size_t size, const gr_
     free(records);
 }
 
-static int32_t next_loading(const gr_txn_coordinator_t *co)
-{
-    for (int32_t i = 0; i < co->slots.count; i++)
-        if (co->slots.items[i].load == GR_LOAD_LOADING)
-            return i;
-    return -1;
-}
-
 static bool pick_partition(gr_txn_coordinator_t *co)
 {
     if (co->load_partition >= 0 && gr_txn_load_state(co, co->load_partition) == GR_LOAD_LOADING)
         return true;
-    co->load_partition = next_loading(co);
+    co->load_partition = gr_coordinator_slots_next_loading(&co->slots);
     if (co->load_partition < 0)
         return false;
     gr_partition_t *p = gr_txn_led_partition(co, co->load_partition);
@@ -119,7 +111,7 @@ static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
 
 void gr_txn_load_begin(gr_txn_coordinator_t *co)
 {
-    if (ev_is_active(&co->loader) || next_loading(co) < 0)
+    if (ev_is_active(&co->loader) || gr_coordinator_slots_next_loading(&co->slots) < 0)
         return;
     ev_idle_init(&co->loader, loader_cb);
     ev_set_priority(&co->loader, EV_MAXPRI); /* one slice per iteration, even when busy */

@@ -129,9 +129,7 @@ gr_partition_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t pa
 
 int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partition)
 {
-    if (partition < 0 || partition >= co->slots.count)
-        return -1;
-    return co->slots.items[partition].epoch;
+    return gr_coordinator_slots_epoch(&co->slots, partition);
 }
 
 /* Unloads every id of partition (waiters answered NOT_COORDINATOR); returns how many. */

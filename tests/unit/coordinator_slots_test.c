@@ -23,6 +23,9 @@ static void test_elect_and_resign_by_epoch(void **state)
     assert_int_equal(gr_coordinator_slots_load(&s, 0), GR_LOAD_NONE);
     p->load = GR_LOAD_LOADING;
     assert_true(gr_coordinator_slots_loading(&s));
+    assert_int_equal(gr_coordinator_slots_next_loading(&s), 3);
+    assert_int_equal(gr_coordinator_slots_epoch(&s, 3), 5);
+    assert_int_equal(gr_coordinator_slots_epoch(&s, 7), GR_COORDINATOR_ANY_EPOCH);
 
     /* The same epoch again: not a move. An older one: stale. */
     assert_non_null(gr_coordinator_slots_elect(&s, 3, 5, &moved));
@@ -34,6 +37,7 @@ static void test_elect_and_resign_by_epoch(void **state)
     assert_true(gr_coordinator_slots_resign(&s, 3, 5, &was));
     assert_int_equal(was, GR_LOAD_LOADING);
     assert_false(gr_coordinator_slots_loading(&s));
+    assert_int_equal(gr_coordinator_slots_next_loading(&s), -1);
     /* Resigned at 5 last: an election at 5 came before it. */
     assert_null(gr_coordinator_slots_elect(&s, 3, 5, &moved));
     assert_non_null(gr_coordinator_slots_elect(&s, 3, 6, &moved));
