@@ -257,14 +257,15 @@ static void pick_advertised(gr_broker_t *b, const uint16_t *bound_ports)
         *e = adv->items[i];
         if (!e->host[0] && gethostname(e->host, sizeof e->host))
             snprintf(e->host, sizeof e->host, "localhost");
-        for (int k = 0; e->port == 0 && k < ls->count; k++)
-            if (strcmp(ls->items[k].name, e->name) == 0)
-                e->port = bound_ports[k];
+        const gr_listener_spec_t *bound = gr_listener_spec_find(ls->items, ls->count, e->name);
+        if (e->port == 0 && bound)
+            e->port = bound_ports[bound - ls->items];
     }
-    const gr_listener_spec_t *ib = &b->advertised[0];
-    for (int i = 0; i < b->advertised_count; i++)
-        if (strcmp(b->advertised[i].name, b->config.effective.inter_broker_listener) == 0)
-            ib = &b->advertised[i];
+    /* Config checked that the inter-broker listener is advertised. */
+    const gr_listener_spec_t *ib = gr_listener_spec_find(b->advertised, b->advertised_count,
+                                                         b->config.effective.inter_broker_listener);
+    if (!ib)
+        ib = &b->advertised[0];
     snprintf(b->advertised_host, sizeof b->advertised_host, "%s", ib->host);
     b->advertised_port = ib->port;
 }

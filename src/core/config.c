@@ -67,6 +67,15 @@ int gr_security_protocol_parse(const char *name, size_t len, gr_security_protoco
     return -EINVAL;
 }
 
+const gr_listener_spec_t *gr_listener_spec_find(const gr_listener_spec_t *specs, int count,
+                                                const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(specs[i].name, name) == 0)
+            return &specs[i];
+    return NULL;
+}
+
 /* Kafka's default listener.security.protocol.map: each protocol names itself. */
 #define DEFAULT_PROTOCOL_MAP                                                                       \
     "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
@@ -1226,12 +1235,10 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map, gr_lis
         }
         memcpy(l->host, host, host_len);
         l->port = (uint16_t)portnum;
-        for (int k = 0; k < res.count; k++) {
-            if (strcmp(res.items[k].name, l->name) == 0) {
-                seterr(err, errlen, "listener name %s appears more than once", l->name);
-                rc = -EINVAL;
-                goto fail;
-            }
+        if (gr_listener_spec_find(res.items, res.count, l->name)) {
+            seterr(err, errlen, "listener name %s appears more than once", l->name);
+            rc = -EINVAL;
+            goto fail;
         }
         rc = protocol_lookup(protocol_map, l->name, &l->protocol, err, errlen);
         if (rc == 1) {
@@ -1349,7 +1356,6 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
         return rc;
     for (int i = 0; i < cfg->effective.advertised_listeners.count; i++) {
         const gr_listener_spec_t *a = &cfg->effective.advertised_listeners.items[i];
-        bool found = false;
         if (cfg->advertised_listeners != NULL &&
             (strcmp(a->host, "0.0.0.0") == 0 || strcmp(a->host, "::") == 0)) {
             seterr(err, errlen,
@@ -1358,9 +1364,8 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
                    a->name, a->host);
             return -EINVAL;
         }
-        for (int k = 0; k < cfg->effective.listeners.count && !found; k++)
-            found = strcmp(cfg->effective.listeners.items[k].name, a->name) == 0;
-        if (!found) {
+        if (!gr_listener_spec_find(cfg->effective.listeners.items, cfg->effective.listeners.count,
+                                   a->name)) {
             seterr(err, errlen, "advertised.listeners names %s, which is not in listeners",
                    a->name);
             return -EINVAL;
@@ -1371,10 +1376,8 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
              cfg->inter_broker_listener_name ? cfg->inter_broker_listener_name
                                              : cfg->security_inter_broker_protocol);
     upper(name);
-    bool found = false;
-    for (int k = 0; k < cfg->effective.advertised_listeners.count && !found; k++)
-        found = strcmp(cfg->effective.advertised_listeners.items[k].name, name) == 0;
-    if (!found) {
+    if (!gr_listener_spec_find(cfg->effective.advertised_listeners.items,
+                               cfg->effective.advertised_listeners.count, name)) {
         seterr(err, errlen,
                "the inter-broker listener %s (inter.broker.listener.name, else "
                "security.inter.broker.protocol) is not an advertised listener",

@@ -98,6 +98,10 @@ typedef struct gr_listener_list {
     int count;
 } gr_listener_list_t;
 
+/* The listener named name among count specs, or NULL. */
+const gr_listener_spec_t *gr_listener_spec_find(const gr_listener_spec_t *specs, int count,
+                                                const char *name);
+
 /*
  * Typed values, one field per known key (dots become underscores). A field
  * whose key is unset and has no default (Kafka's null) holds NULL for strings

@@ -2,8 +2,6 @@
 /* Client-facing broker endpoints: see listener_endpoint.h. Runs on: loop thread. */
 #include "handlers/listener_endpoint.h"
 
-#include <string.h>
-
 #include "core/context.h"
 #include "security/session.h"
 
@@ -38,14 +36,13 @@ static bool self_endpoint(gr_broker_t *b, const gr_request_t *req, gr_str_t *hos
         *port = b->advertised_port;
         return true;
     }
-    for (int i = 0; i < b->advertised_count; i++) {
-        if (strcmp(b->advertised[i].name, listener->name) == 0) {
-            *host = gr_str(b->advertised[i].host);
-            *port = b->advertised[i].port;
-            return true;
-        }
-    }
-    return false;
+    const gr_listener_spec_t *e =
+        gr_listener_spec_find(b->advertised, b->advertised_count, listener->name);
+    if (!e)
+        return false;
+    *host = gr_str(e->host);
+    *port = e->port;
+    return true;
 }
 
 bool gr_request_broker_endpoint(gr_broker_t *b, const gr_request_t *req, int32_t node_id,

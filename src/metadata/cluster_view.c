@@ -45,10 +45,7 @@ const gr_cluster_node_t *gr_cluster_view_node(const gr_cluster_view_t *v, int32_
 
 const gr_listener_spec_t *gr_cluster_node_endpoint(const gr_cluster_node_t *n, const char *listener)
 {
-    for (int32_t i = 0; i < n->endpoint_count; i++)
-        if (strcmp(n->endpoints[i].name, listener) == 0)
-            return &n->endpoints[i];
-    return NULL;
+    return gr_listener_spec_find(n->endpoints, n->endpoint_count, listener);
 }
 
 void gr_cluster_node_use_listener(gr_cluster_node_t *n, const char *listener)
