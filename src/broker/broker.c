@@ -6,6 +6,7 @@
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
 #include "broker/controlled_shutdown.h"
+#include "broker/listener_tls.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "log/batch_io.h"
@@ -266,12 +267,15 @@ static int start_listeners(gr_broker_t *b)
     gr_server_init(b->server, b->loop, &scfg);
     /* Single node: clients wait until the controller here has told this broker everything. */
     gr_server_hold(b->server, !b->cluster->zk_mode);
+    int rc = gr_broker_tls_open(b);
+    if (rc)
+        return rc;
     const gr_listener_list_t *ls = &b->config.effective.listeners;
     uint16_t first_port = 0;
     for (int i = 0; i < ls->count; i++) {
         uint16_t port = 0;
-        int rc = gr_server_listen_as(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
-                                     &port);
+        rc = gr_server_listen_tls(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
+                                  gr_broker_tls_listener(b, i), &port);
         if (rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
                     ls->items[i].port, strerror(-rc));
@@ -566,6 +570,7 @@ int gr_broker_fini(gr_broker_t *b)
     int rc = 0;
     if (b->started)
         gr_server_fini(b->server);
+    gr_broker_tls_close(b);
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)
         gr_worker_fini(&b->worker);
