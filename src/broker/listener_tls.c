@@ -60,6 +60,7 @@ static int open_inter_broker(gr_broker_t *b)
                     name, err);
             return -EINVAL;
         }
+        b->inter_broker_tls = b->tls->inter_broker;
     }
     return 0;
 }
@@ -84,11 +85,6 @@ gr_tls_ctx_t *gr_broker_tls_listener(const gr_broker_t *b, int i)
     return b->tls && i >= 0 && i < GR_SERVER_MAX_LISTENERS ? b->tls->server[i] : NULL;
 }
 
-gr_tls_ctx_t *gr_broker_tls_inter_broker(const gr_broker_t *b)
-{
-    return b->tls ? b->tls->inter_broker : NULL;
-}
-
 void gr_broker_tls_close(gr_broker_t *b)
 {
     if (!b->tls)
@@ -98,6 +94,7 @@ void gr_broker_tls_close(gr_broker_t *b)
         gr_principal_rules_free(b->tls->rules[i]);
     }
     gr_tls_ctx_free(b->tls->inter_broker);
+    b->inter_broker_tls = NULL;
     free(b->tls);
     b->tls = NULL;
 }

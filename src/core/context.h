@@ -82,6 +82,8 @@ struct gr_broker {
     bool worker_started;
     gr_server_t *server;
     gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
+    /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
+    struct gr_tls_ctx *inter_broker_tls;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_batch_io_t *io;                 /* the logs' I/O table */
