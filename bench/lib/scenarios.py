@@ -16,6 +16,7 @@ import time
 
 from brokers import Broker, Cluster, Unavailable, run_client
 import stats
+import tls
 
 MIB = 1 << 20
 MILLION = 1e6
@@ -509,4 +510,5 @@ SCENARIOS = {
     "startup": scenario_startup,
     "group": scenario_group,
     "replication": scenario_replication,
+    "tls": lambda bench: tls.scenario_tls(bench, row),
 }

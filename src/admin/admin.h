@@ -7,6 +7,7 @@
  *
  *   client.c   connection, ApiVersions negotiation, gr_admin_call
  *   options.c  Kafka-tool style --long options
+ *   command_config.c  --command-config FILE (security.protocol, ssl.*)
  *   output.c   aligned tables and JSON
  *   plan.c     Kafka's reassignment / election JSON files, --generate's proposal
  *   route.c    which broker a request goes to (controller, leader, coordinator)
@@ -36,6 +37,9 @@
 #define GR_ADMIN_ADDR_MAX    300
 
 /* One parsed option: --name value (value NULL for a flag). */
+struct gr_tls_ctx; /* net/tls.h */
+struct gr_tls;
+
 typedef struct gr_admin_opt {
     const char *name;
     const char *value;
@@ -50,6 +54,8 @@ typedef struct gr_admin_options {
 
 typedef struct gr_admin {
     int sock;
+    struct gr_tls_ctx *tls;     /* from --command-config (security.protocol=SSL), or NULL */
+    struct gr_tls *tls_session; /* on sock, when tls */
     int32_t correlation_id;
     gr_arena_t arena;                      /* responses live here until exit */
     int16_t max_version[GR_ADMIN_API_MAX]; /* broker's, -1 unsupported */
@@ -64,6 +70,12 @@ typedef struct gr_admin {
 /* Connects to host:port and asks ApiVersions. 0, or -1 (message printed). */
 int gr_admin_connect(gr_admin_t *a, const char *bootstrap);
 void gr_admin_close(gr_admin_t *a);
+/*
+ * Reads --command-config (if given) and builds the TLS context its
+ * security.protocol asks for, once. 0, or -1 (message printed). The context
+ * is freed with gr_tls_ctx_free(a->tls) at exit.
+ */
+int gr_admin_tls_setup(gr_admin_t *a);
 
 /*
  * The version to use for api: the highest both the broker and this tool

@@ -3,7 +3,8 @@
  * gregor-admin's connection: one blocking TCP socket to the bootstrap
  * broker, framed requests encoded with the generated codec, and the
  * broker's API versions (asked once at connect) to choose each request's
- * version.
+ * version. With --command-config security.protocol=SSL the socket carries
+ * TLS (blocking SSL_read/SSL_write through net/tls.h).
  */
 #include <netdb.h>
 #include <stdlib.h>
@@ -12,9 +13,11 @@
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "admin/command_config.h"
 #include "gen/api_versions.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
+#include "net/tls.h"
 #include "protocol/frame.h"
 
 #define ADMIN_CLIENT_ID      "gregor-admin"
@@ -22,10 +25,21 @@
 #define ADMIN_IO_TIMEOUT_SEC 60
 #define HOST_MAX             256
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+/* One write or read on the socket, through TLS when the connection has it. */
+static ssize_t io(gr_admin_t *a, uint8_t *p, size_t n, bool writing)
+{
+    if (!a->tls_session)
+        return writing ? write(a->sock, p, n) : read(a->sock, p, n);
+    size_t done = 0;
+    int rc = writing ? gr_tls_write(a->tls_session, p, n, &done)
+                     : gr_tls_read(a->tls_session, p, n, &done);
+    return rc == GR_TLS_OK ? (ssize_t)done : -1;
+}
+
+static int write_all(gr_admin_t *a, const uint8_t *p, size_t n)
 {
     while (n) {
-        ssize_t w = write(fd, p, n);
+        ssize_t w = io(a, (uint8_t *)p, n, true);
         if (w <= 0)
             return -1;
         p += w;
@@ -34,10 +48,10 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
-static int read_all(int fd, uint8_t *p, size_t n)
+static int read_all(gr_admin_t *a, uint8_t *p, size_t n)
 {
     while (n) {
-        ssize_t r = read(fd, p, n);
+        ssize_t r = io(a, p, n, false);
         if (r <= 0)
             return -1;
         p += r;
@@ -46,11 +60,10 @@ static int read_all(int fd, uint8_t *p, size_t n)
     return 0;
 }
 
-static int open_socket(const char *bootstrap)
+static int open_socket(const char *bootstrap, char *host /* out: HOST_MAX */)
 {
-    char host[HOST_MAX];
     const char *colon = strrchr(bootstrap, ':');
-    if (!colon || (size_t)(colon - bootstrap) >= sizeof host) {
+    if (!colon || (size_t)(colon - bootstrap) >= HOST_MAX) {
         fprintf(stderr, "error: --bootstrap-server wants HOST:PORT, got '%s'\n", bootstrap);
         return -1;
     }
@@ -88,17 +101,17 @@ int gr_admin_call(gr_admin_t *a, int16_t key, int16_t v, const void *msg, void *
     gr_writer_init(&w);
     int rc = gr_frame_encode_request(&w, api, v, ++a->correlation_id, gr_str(ADMIN_CLIENT_ID), msg);
     if (rc == 0)
-        rc = write_all(a->sock, w.buf, w.len);
+        rc = write_all(a, w.buf, w.len);
     gr_writer_fini(&w);
     uint8_t size_buf[GR_FRAME_SIZE_BYTES];
-    if (rc || read_all(a->sock, size_buf, sizeof size_buf)) {
+    if (rc || read_all(a, size_buf, sizeof size_buf)) {
         fprintf(stderr, "error: %s request failed (connection lost)\n", api->name);
         return -1;
     }
     uint32_t size =
         (uint32_t)size_buf[0] << 24 | size_buf[1] << 16 | size_buf[2] << 8 | size_buf[3];
     uint8_t *buf = size <= ADMIN_MAX_RESPONSE ? gr_arena_alloc(&a->arena, size ? size : 1) : NULL;
-    if (!buf || read_all(a->sock, buf, size)) {
+    if (!buf || read_all(a, buf, size)) {
         fprintf(stderr, "error: %s response could not be read\n", api->name);
         return -1;
     }
@@ -109,6 +122,43 @@ int gr_admin_call(gr_admin_t *a, int16_t key, int16_t v, const void *msg, void *
     return 0;
 }
 
+/* The TLS handshake on the fresh (blocking) socket. 0 or -1 (printed). */
+static int start_tls(gr_admin_t *a, const char *host)
+{
+    a->tls_session = gr_tls_new(a->tls, a->sock, host);
+    if (!a->tls_session) {
+        fprintf(stderr, "error: out of memory for a TLS session\n");
+        return -1;
+    }
+    if (gr_tls_handshake(a->tls_session) != GR_TLS_OK) {
+        const char *why = gr_tls_error(a->tls_session);
+        fprintf(stderr, "error: TLS with %s failed: %s\n", a->addr, why[0] ? why : "timed out");
+        return -1;
+    }
+    return 0;
+}
+
+int gr_admin_tls_setup(gr_admin_t *a)
+{
+    const char *path = gr_admin_opt(a->opts, "command-config");
+    if (!path || a->tls)
+        return 0;
+    gr_admin_command_config_t cc;
+    if (gr_admin_command_config_load(path, &cc) < 0)
+        return -1;
+    int rc = 0;
+    if (gr_admin_command_config_tls(&cc)) {
+        char err[512];
+        a->tls = gr_tls_ctx_new_client(&cc.tls, err, sizeof err);
+        if (!a->tls) {
+            fprintf(stderr, "error: --command-config %s: %s\n", path, err);
+            rc = -1;
+        }
+    }
+    gr_admin_command_config_fini(&cc);
+    return rc;
+}
+
 int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
 {
     for (int i = 0; i < GR_ADMIN_API_MAX; i++)
@@ -116,8 +166,9 @@ int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
     if (!a->bootstrap)
         a->bootstrap = bootstrap;
     snprintf(a->addr, sizeof a->addr, "%s", bootstrap);
-    a->sock = open_socket(bootstrap);
-    if (a->sock < 0)
+    char host[HOST_MAX];
+    a->sock = open_socket(bootstrap, host);
+    if (a->sock < 0 || (a->tls && start_tls(a, host) < 0))
         return -1;
     gr_api_versions_request_t req;
     gr_api_versions_request_init(&req);
@@ -135,6 +186,8 @@ int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
 
 void gr_admin_close(gr_admin_t *a)
 {
+    gr_tls_free(a->tls_session);
+    a->tls_session = NULL;
     if (a->sock >= 0)
         close(a->sock);
     a->sock = -1;

@@ -7,9 +7,12 @@
 #include <string.h>
 
 #include "admin/admin.h"
+#include "net/tls.h"
 
 static const char usage[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT COMMAND [options] [--json]\n"
+    "                    [--command-config FILE]  (client properties: security.protocol=SSL,\n"
+    "                    ssl.truststore.location, ssl.keystore.location, ssl.ca.location, ...)\n"
     "\n"
     "commands:\n"
     "  topics   list | describe | create | delete | alter | add-partitions\n"
@@ -66,6 +69,7 @@ int main(int argc, char **argv)
     gr_arena_init(&a.arena);
     int rc = cmd->run(&a);
     gr_admin_close(&a);
+    gr_tls_ctx_free(a.tls);
     gr_arena_fini(&a.arena);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
 #include "broker/controlled_shutdown.h"
+#include "broker/listener_tls.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "log/batch_io.h"
@@ -283,11 +284,14 @@ static int start_listeners(gr_broker_t *b)
     gr_server_init(b->server, b->loop, &scfg);
     /* Single node: clients wait until the controller here has told this broker everything. */
     gr_server_hold(b->server, !b->cluster->zk_mode);
+    int rc = gr_broker_tls_open(b);
+    if (rc)
+        return rc;
     const gr_listener_list_t *ls = &b->config.effective.listeners;
     uint16_t bound_ports[GR_LISTENERS_MAX] = {0};
     for (int i = 0; i < ls->count && i < GR_LISTENERS_MAX; i++) {
-        int rc = gr_server_listen_as(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
-                                     &bound_ports[i]);
+        rc = gr_server_listen_tls(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
+                                  gr_broker_tls_listener(b, i), &bound_ports[i]);
         if (rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
                     ls->items[i].port, strerror(-rc));
@@ -581,6 +585,7 @@ int gr_broker_fini(gr_broker_t *b)
     int rc = 0;
     if (b->started)
         gr_server_fini(b->server);
+    gr_broker_tls_close(b);
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)
         gr_worker_fini(&b->worker);

@@ -46,6 +46,7 @@ static const char *const compression_types[] = {"uncompressed", "zstd",     "lz4
                                                 "gzip",         "producer", NULL};
 static const char *const timestamp_types[] = {"CreateTime", "LogAppendTime", NULL};
 static const char *const cleanup_policies[] = {"compact", "delete", NULL};
+static const char *const ssl_client_auths[] = {"none", "requested", "required", NULL};
 static const char *const security_protocols[] = {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL",
                                                  NULL};
 
@@ -306,6 +307,25 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("replica.high.watermark.checkpoint.interval.ms",
              replica_high_watermark_checkpoint_interval_ms, "5000", LMIN, LMAX),
     KEY_STRING("replica.selector.class", replica_selector_class, NULL, NULL),
+    /* Kafka's store default is JKS; Gregor reads PEM only and says so at start-up. */
+    KEY_STRING("ssl.keystore.type", ssl_keystore_type, "JKS", NULL),
+    KEY_STRING("ssl.keystore.location", ssl_keystore_location, NULL, NULL),
+    KEY_STRING("ssl.keystore.password", ssl_keystore_password, NULL, NULL),
+    KEY_STRING("ssl.keystore.certificate.chain", ssl_keystore_certificate_chain, NULL, NULL),
+    KEY_STRING("ssl.keystore.key", ssl_keystore_key, NULL, NULL),
+    KEY_STRING("ssl.key.password", ssl_key_password, NULL, NULL),
+    KEY_STRING("ssl.truststore.type", ssl_truststore_type, "JKS", NULL),
+    KEY_STRING("ssl.truststore.location", ssl_truststore_location, NULL, NULL),
+    KEY_STRING("ssl.truststore.password", ssl_truststore_password, NULL, NULL),
+    KEY_STRING("ssl.truststore.certificates", ssl_truststore_certificates, NULL, NULL),
+    KEY_STRING("ssl.client.auth", ssl_client_auth, "none", ssl_client_auths),
+    KEY_LIST("ssl.enabled.protocols", ssl_enabled_protocols, "TLSv1.2,TLSv1.3", NULL),
+    KEY_STRING("ssl.protocol", ssl_protocol, "TLSv1.3", NULL),
+    KEY_LIST("ssl.cipher.suites", ssl_cipher_suites, "", NULL),
+    KEY_STRING("ssl.principal.mapping.rules", ssl_principal_mapping_rules, "DEFAULT", NULL),
+    KEY_STRING("ssl.endpoint.identification.algorithm", ssl_endpoint_identification_algorithm,
+               "https", NULL),
+    KEY_BOOL("gregor.ssl.ktls.enable", gregor_ssl_ktls_enable, "true"),
 };
 
 #define KEY_COUNT (sizeof(config_table) / sizeof(config_table[0]))
@@ -674,9 +694,72 @@ void gr_config_fini(gr_config_t *cfg)
         free(cfg->text[i]);
         cfg->text[i] = NULL;
     }
+    for (size_t i = 0; i < cfg->per_listener.count; i++) {
+        free(cfg->per_listener.keys[i]);
+        free(cfg->per_listener.values[i]);
+    }
+    free(cfg->per_listener.keys);
+    free(cfg->per_listener.values);
+    memset(&cfg->per_listener, 0, sizeof cfg->per_listener);
     list_free(&cfg->effective.log_dirs);
     gr_config_listeners_free(&cfg->effective.listeners);
     gr_config_listeners_free(&cfg->effective.advertised_listeners);
+}
+
+#define LISTENER_PREFIX "listener.name."
+
+/* Keeps a "listener.name.<l>.<key>" setting as text; a later one replaces it. */
+static int set_per_listener(gr_config_t *cfg, const char *key, const char *value, size_t len)
+{
+    char *v = strndup(value, len);
+    if (!v)
+        return -ENOMEM;
+    for (size_t i = 0; i < cfg->per_listener.count; i++) {
+        if (strcmp(cfg->per_listener.keys[i], key) == 0) {
+            free(cfg->per_listener.values[i]);
+            cfg->per_listener.values[i] = v;
+            return 0;
+        }
+    }
+    size_t n = cfg->per_listener.count + 1;
+    char **keys = realloc(cfg->per_listener.keys, n * sizeof(*keys));
+    if (keys)
+        cfg->per_listener.keys = keys;
+    char **values = keys ? realloc(cfg->per_listener.values, n * sizeof(*values)) : NULL;
+    if (values)
+        cfg->per_listener.values = values;
+    char *k = values ? strdup(key) : NULL;
+    if (!k) {
+        free(v);
+        return -ENOMEM;
+    }
+    cfg->per_listener.keys[n - 1] = k;
+    cfg->per_listener.values[n - 1] = v;
+    cfg->per_listener.count = n;
+    return 0;
+}
+
+const char *gr_config_listener_text(const gr_config_t *cfg, const char *listener, const char *key,
+                                    bool *out_explicit)
+{
+    char full[GR_LISTENER_NAME_MAX + 128];
+    int n = snprintf(full, sizeof full, LISTENER_PREFIX "%s.%s", listener ? listener : "", key);
+    /* Kafka writes the listener name lower-case in these keys. */
+    for (int i = (int)strlen(LISTENER_PREFIX); i < n && full[i] != '.'; i++)
+        full[i] = (char)tolower((unsigned char)full[i]);
+    if (listener && n > 0 && (size_t)n < sizeof full) {
+        for (size_t i = 0; i < cfg->per_listener.count; i++) {
+            if (strcmp(cfg->per_listener.keys[i], full) == 0) {
+                if (out_explicit)
+                    *out_explicit = true;
+                return cfg->per_listener.values[i];
+            }
+        }
+    }
+    int idx = gr_config_find(key);
+    if (out_explicit)
+        *out_explicit = idx >= 0 && cfg->source[idx] != GR_CONFIG_SOURCE_DEFAULT;
+    return idx >= 0 ? cfg->text[idx] : NULL;
 }
 
 /* Sets key from a value whose trimming is still to do (value may be unterminated). */
@@ -688,6 +771,10 @@ static int set_span(gr_config_t *cfg, const char *key, const char *value, size_t
     char *v;
     int rc;
 
+    if (idx < 0 && strncmp(key, LISTENER_PREFIX, strlen(LISTENER_PREFIX)) == 0) {
+        trim_span(&value, &len);
+        return set_per_listener(cfg, key, value, len);
+    }
     if (idx < 0) {
         gr_logf(log, GR_LOG_WARN, "config", "ignoring unknown configuration %s (from %s)", key,
                 origin ? origin : "?");

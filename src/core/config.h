@@ -244,6 +244,25 @@ typedef struct gr_config {
     int64_t replica_high_watermark_checkpoint_interval_ms;
     char *replica_selector_class;
 
+    /* TLS (net/tls.h); each may be overridden per listener (gr_config_listener_text) */
+    char *ssl_keystore_type;
+    char *ssl_keystore_location;
+    char *ssl_keystore_password; /* accepted, unused: PEM keystores have no store password */
+    char *ssl_keystore_certificate_chain;
+    char *ssl_keystore_key;
+    char *ssl_key_password;
+    char *ssl_truststore_type;
+    char *ssl_truststore_location;
+    char *ssl_truststore_password; /* accepted, unused */
+    char *ssl_truststore_certificates;
+    char *ssl_client_auth;
+    gr_config_list_t ssl_enabled_protocols;
+    char *ssl_protocol;
+    gr_config_list_t ssl_cipher_suites;
+    char *ssl_principal_mapping_rules;
+    char *ssl_endpoint_identification_algorithm;
+    bool gregor_ssl_ktls_enable; /* hidden: false forces the pread + SSL_write fallback */
+
     /* Derived by gr_config_resolve() from the precedence rules above. */
     struct {
         gr_config_list_t log_dirs; /* log.dirs, else log.dir; at least one */
@@ -262,6 +281,13 @@ typedef struct gr_config {
     /* Per-key state, indexed like the key table. */
     char *text[GR_CONFIG_KEY_MAX];     /* value as set (trimmed), NULL for null */
     uint8_t source[GR_CONFIG_KEY_MAX]; /* gr_config_source_t */
+
+    /* "listener.name.<listener>.<key>" settings, kept as text (see gr_config_listener_text). */
+    struct {
+        char **keys;
+        char **values;
+        size_t count;
+    } per_listener;
 } gr_config_t;
 
 /* One known key, as the table in config.c describes it. */
@@ -364,5 +390,14 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map,
                               gr_listener_list_t *out /* out */, char *err, size_t errlen);
 
 void gr_config_listeners_free(gr_listener_list_t *list);
+
+/*
+ * The text of key for one listener, as Kafka resolves per-listener settings:
+ * "listener.name.<listener, lower-cased>.<key>" if set, else key's own value
+ * (NULL when null). With out_explicit (may be NULL): whether the value was
+ * configured rather than left at its default. The string belongs to cfg.
+ */
+const char *gr_config_listener_text(const gr_config_t *cfg, const char *listener, const char *key,
+                                    bool *out_explicit /* out */);
 
 #endif

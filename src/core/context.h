@@ -45,6 +45,7 @@ typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
 typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
+typedef struct gr_broker_tls gr_broker_tls_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -80,6 +81,9 @@ struct gr_broker {
     gr_worker_t worker; /* slow work off the loop: recompression */
     bool worker_started;
     gr_server_t *server;
+    gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
+    /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
+    struct gr_tls_ctx *inter_broker_tls;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_batch_io_t *io;                 /* the logs' I/O table */

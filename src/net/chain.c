@@ -298,6 +298,31 @@ size_t gr_chain_consume(gr_chain_t *ch, size_t n)
     return done;
 }
 
+size_t gr_chain_advance(gr_chain_t *ch, size_t n)
+{
+    size_t done = 0;
+    while (done < n && ch->head < ch->count) {
+        gr_link_t *l = &ch->links[ch->head];
+        size_t left = n - done;
+        size_t len = l->kind == GR_LINK_MEM ? l->u.mem.len : (size_t)l->u.file.len;
+        if (left < len) {
+            if (l->kind == GR_LINK_MEM) {
+                l->u.mem.ptr += left;
+                l->u.mem.len -= left;
+            } else {
+                l->u.file.off += (int64_t)left;
+                l->u.file.len -= (int64_t)left;
+            }
+            done += left;
+            break;
+        }
+        done += len;
+        finish_head(ch);
+    }
+    ch->unsent_bytes -= (int64_t)done;
+    return done;
+}
+
 int gr_chain_send_iov(int sock, struct iovec *iov, int n, gr_chain_stats_t *stats, size_t *out_sent)
 {
     size_t want = 0;

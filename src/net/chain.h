@@ -178,6 +178,13 @@ int gr_chain_iov(const gr_chain_t *ch, struct iovec *iov, int max);
 size_t gr_chain_consume(gr_chain_t *ch, size_t n);
 
 /*
+ * Marks n bytes at the head of the chain as sent, across memory and file
+ * links alike (for senders that copy bytes out, such as TLS). n must not
+ * exceed gr_chain_unsent. Returns the bytes consumed.
+ */
+size_t gr_chain_advance(gr_chain_t *ch, size_t n);
+
+/*
  * Writes iov[0..n) (memory links from gr_chain_iov, of one chain or several)
  * with one sendmsg(MSG_NOSIGNAL), retried on EINTR, and counts it in stats
  * (may be NULL). The caller marks the *out_sent bytes sent with

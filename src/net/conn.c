@@ -15,6 +15,13 @@
  * depth > 0 tears down everything but the memory; the last callback to
  * unwind frees it.
  *
+ * TLS (conn.h, "TLS"). Until the handshake completes, both watchers drive
+ * tls_handshake_step. Afterwards reads go through tls_read; OpenSSL may hold
+ * decrypted bytes no readiness will announce, so whenever reading is (re)armed
+ * and bytes are pending, a read event is fed to the loop. A read that must
+ * first write (a TLS 1.3 key update) sets read_wants_write for the write
+ * watcher to resume it.
+ *
  * Runs on: loop thread.
  */
 #include "net/conn.h"
@@ -78,6 +85,9 @@ struct gr_conn {
 
     gr_resp_slot_t *spare; /* cache of freed slots */
     size_t spare_count;
+
+    gr_tls_t *tls;         /* NULL: plaintext */
+    bool read_wants_write; /* a TLS read waits for writability */
 
     void *session; /* the layer above's, see gr_conn_set_session */
     gr_conn_session_free_fn session_free;
@@ -161,6 +171,11 @@ gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg
     ev_io_init(&c->write_watcher, write_cb, fd, EV_WRITE);
     c->read_watcher.data = c;
     c->write_watcher.data = c;
+    if (cfg->tls && !(c->tls = gr_tls_new(cfg->tls, fd, NULL))) {
+        free(c);
+        errno = ENOMEM;
+        return NULL;
+    }
     ev_io_start(loop, &c->read_watcher);
     return c;
 }
@@ -191,6 +206,33 @@ void gr_conn_set_session(gr_conn_t *c, void *session, gr_conn_session_free_fn fr
         c->session_free(c->session);
     c->session = session;
     c->session_free = free_fn;
+}
+
+const gr_logger_t *gr_conn_log(const gr_conn_t *c)
+{
+    return c->cfg.log;
+}
+
+bool gr_conn_is_tls(const gr_conn_t *c)
+{
+    return c->cfg.tls != NULL;
+}
+
+const char *gr_conn_tls_peer_subject(const gr_conn_t *c)
+{
+    return c->tls ? gr_tls_peer_subject(c->tls) : NULL;
+}
+
+const void *gr_conn_tls_app(const gr_conn_t *c)
+{
+    return c->cfg.tls ? gr_tls_ctx_app(c->cfg.tls) : NULL;
+}
+
+const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size)
+{
+    if (!c->tls)
+        return buf[0] = '\0', buf;
+    return gr_tls_describe(c->tls, buf, size);
 }
 
 size_t gr_conn_queued(const gr_conn_t *c)
@@ -334,6 +376,8 @@ static void close_with(gr_conn_t *c, gr_log_level_t level, const char *reason)
     gr_logf(c->cfg.log, level, "net", "closing connection from %s: %s", c->peer, reason);
     ev_io_stop(c->loop, &c->read_watcher);
     ev_io_stop(c->loop, &c->write_watcher);
+    gr_tls_free(c->tls);
+    c->tls = NULL;
     close(c->fd);
     c->fd = -1;
     /* Deferred slots: their holders forget them now (conn.h, "Closing"). */
@@ -506,10 +550,11 @@ static size_t flush(gr_conn_t *c)
         gr_resp_slot_t *s = c->head;
         int rc = 0;
         if (!gr_chain_empty(&s->chain)) {
-            rc = send_gathered(c);
+            rc = c->tls ? 1 : send_gathered(c); /* TLS gathers in its own stage */
             if (rc == 1) {
                 int64_t before = gr_chain_unsent(&s->chain);
-                rc = gr_chain_send(&s->chain, c->fd, c->cfg.stats);
+                rc = c->tls ? gr_tls_send_chain(c->tls, &s->chain, c->cfg.stats)
+                            : gr_chain_send(&s->chain, c->fd, c->cfg.stats);
                 c->unsent -= before - gr_chain_unsent(&s->chain);
             }
         }
@@ -524,14 +569,17 @@ static size_t flush(gr_conn_t *c)
             sent++;
         }
         if (rc == GR_CHAIN_AGAIN) {
-            ev_io_start(c->loop, &c->write_watcher);
+            /* A TLS write waiting on a read resumes from the read watcher's pump. */
+            if (!c->tls || !gr_tls_send_wants_read(c->tls))
+                ev_io_start(c->loop, &c->write_watcher);
             return sent;
         }
         if (rc < 0) {
             char why[128];
             snprintf(why, sizeof why, "sending a response failed: %s",
-                     rc == -ENODATA ? "log segment shorter than the promised range"
-                                    : strerror(-rc));
+                     rc == -ENODATA  ? "log segment shorter than the promised range"
+                     : rc == -EPROTO ? gr_tls_error(c->tls)
+                                     : strerror(-rc));
             close_with(c, rc == -ENODATA ? GR_LOG_ERROR : GR_LOG_DEBUG, why);
             return sent;
         }
@@ -560,10 +608,14 @@ static void pump(gr_conn_t *c)
         if (dispatched == 0 && sent == 0)
             break;
     }
-    if (may_read(c))
+    if (may_read(c)) {
         ev_io_start(c->loop, &c->read_watcher);
-    else
+        /* Bytes OpenSSL already holds raise no readiness: announce them. */
+        if (c->tls && gr_tls_pending(c->tls))
+            ev_feed_event(c->loop, &c->read_watcher, EV_READ);
+    } else {
         ev_io_stop(c->loop, &c->read_watcher);
+    }
 }
 
 /* Ends one of our callbacks: frees the connection if it closed meanwhile. */
@@ -573,12 +625,71 @@ static void leave(gr_conn_t *c)
         conn_free(c);
 }
 
+/* Advances the TLS handshake; once done, reads as a plaintext connection would. */
+static void tls_handshake_step(gr_conn_t *c)
+{
+    int rc = gr_tls_handshake(c->tls);
+    if (rc < 0) {
+        close_with(c, GR_LOG_INFO, gr_tls_error(c->tls));
+        return;
+    }
+    /* Wait only for what OpenSSL asked, or a readable socket would spin here. */
+    if (rc == GR_TLS_WANT_WRITE) {
+        ev_io_stop(c->loop, &c->read_watcher);
+        ev_io_start(c->loop, &c->write_watcher);
+        return;
+    }
+    ev_io_stop(c->loop, &c->write_watcher);
+    ev_io_start(c->loop, &c->read_watcher);
+    if (rc == GR_TLS_OK) {
+        char desc[GR_TLS_ERROR_MAX];
+        const char *subject = gr_tls_peer_subject(c->tls);
+        gr_logf(c->cfg.log, GR_LOG_DEBUG, "net", "TLS handshake with %s done: %s, %s%s", c->peer,
+                gr_tls_describe(c->tls, desc, sizeof desc),
+                subject ? "client certificate " : "no client certificate", subject ? subject : "");
+        /* The client's first request may have come with its Finished message. */
+        ev_feed_event(c->loop, &c->read_watcher, EV_READ);
+    }
+}
+
+/* Reads decrypted bytes into the read block, then dispatches as plaintext does. */
+static void tls_read(gr_conn_t *c)
+{
+    if (prepare_block(c) < 0) {
+        close_with(c, GR_LOG_ERROR, "out of memory for the read buffer");
+        return;
+    }
+    size_t n;
+    int rc = gr_tls_read(c->tls, c->block->data + c->rend, c->block->cap - c->rend, &n);
+    if (rc == GR_TLS_OK) {
+        c->rend += n;
+        pump(c);
+    } else if (rc == GR_TLS_WANT_WRITE) {
+        c->read_wants_write = true;
+        ev_io_start(c->loop, &c->write_watcher);
+    } else if (rc == GR_TLS_CLOSED) {
+        close_with(c, GR_LOG_DEBUG, "peer closed the connection");
+    } else if (rc < 0) {
+        close_with(c, rc == -EPROTO ? GR_LOG_WARN : GR_LOG_DEBUG, gr_tls_error(c->tls));
+    }
+}
+
 static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)loop;
     (void)revents;
     gr_conn_t *c = w->data;
     c->depth++;
+    if (c->tls && !gr_tls_established(c->tls)) {
+        tls_handshake_step(c);
+        leave(c);
+        return;
+    }
+    if (c->tls) {
+        tls_read(c);
+        leave(c);
+        return;
+    }
     if (prepare_block(c) < 0) {
         close_with(c, GR_LOG_ERROR, "out of memory for the read buffer");
         leave(c);
@@ -608,6 +719,19 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
     (void)revents;
     gr_conn_t *c = w->data;
     c->depth++;
+    if (c->tls && !gr_tls_established(c->tls)) {
+        tls_handshake_step(c);
+        leave(c);
+        return;
+    }
+    if (c->tls && c->read_wants_write) {
+        c->read_wants_write = false;
+        tls_read(c);
+        if (c->closing) {
+            leave(c);
+            return;
+        }
+    }
     pump(c);
     leave(c);
 }

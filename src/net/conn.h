@@ -52,6 +52,14 @@
  * socket nor dispatches frames already buffered; it resumes when responses
  * drain below both limits.
  *
+ * TLS. With cfg.tls the connection first runs the TLS handshake on the loop
+ * (driven by read and write readiness as OpenSSL asks), then reads with
+ * SSL_read into the same read blocks and sends chains through
+ * gr_tls_send_chain (kernel TLS sendfile, or file ranges read in bounded
+ * chunks). A failed handshake or a bad record closes the connection with a
+ * log line naming OpenSSL's reason. Plaintext connections have no TLS
+ * state; the only cost to them is a NULL check per callback.
+ *
  * Lifetime. gr_conn_close may be called from any callback, including
  * on_frame for the same connection; the memory is freed once the callbacks
  * on the stack have returned. on_close is called exactly once, before the
@@ -68,6 +76,7 @@
 #include <ev.h>
 
 #include "net/chain.h"
+#include "net/tls.h"
 #include "core/logging.h"
 #include "protocol/arena.h"
 
@@ -107,6 +116,7 @@ typedef struct gr_conn_config {
     const void *listener;      /* the accepting listener's tag (gr_server_listen_as), or NULL */
     gr_chain_stats_t *stats;   /* send counters, may be NULL */
     const gr_logger_t *log;    /* may be NULL: no log lines */
+    gr_tls_ctx_t *tls;         /* server TLS context (SSL, SASL_SSL listeners), or NULL */
 } gr_conn_config_t;
 
 /*
@@ -144,6 +154,19 @@ const void *gr_conn_listener(const gr_conn_t *c);
  */
 void *gr_conn_session(const gr_conn_t *c);
 void gr_conn_set_session(gr_conn_t *c, void *session, gr_conn_session_free_fn free_fn);
+/* The logger from the connection's config (may be NULL). */
+const gr_logger_t *gr_conn_log(const gr_conn_t *c);
+/* Whether the connection runs TLS (its listener is SSL or SASL_SSL). */
+bool gr_conn_is_tls(const gr_conn_t *c);
+/*
+ * The client certificate's subject in RFC 2253 form ("CN=alice,OU=eng,O=acme"),
+ * or NULL: plaintext, handshake not done, or no certificate presented.
+ */
+const char *gr_conn_tls_peer_subject(const gr_conn_t *c);
+/* The app data of the connection's TLS context (gr_tls_ctx_set_app), or NULL. */
+const void *gr_conn_tls_app(const gr_conn_t *c);
+/* "TLSv1.3 TLS_AES_256_GCM_SHA384" for log lines, "" for plaintext. */
+const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size);
 /* Slots in the queue (handling, deferred or complete but unsent). */
 size_t gr_conn_queued(const gr_conn_t *c);
 /* Response bytes complete but not yet sent. */

@@ -21,6 +21,7 @@
  * Runs on: loop thread.
  */
 #include "net/peer.h"
+#include "net/tls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +83,7 @@ typedef enum gr_peer_state {
     GR_PEER_IDLE,
     GR_PEER_RESOLVING,
     GR_PEER_CONNECTING,
+    GR_PEER_TLS_HANDSHAKE, /* TCP is up; TLS is being negotiated (tls_ctx set) */
     GR_PEER_CONNECTED,
 } gr_peer_state_t;
 
@@ -99,6 +101,8 @@ struct gr_peer {
 
     gr_peer_state_t state;
     int fd;
+    gr_tls_ctx_t *tls_ctx; /* NULL: plaintext */
+    gr_tls_t *tls;         /* this connection's TLS session, from TLS_HANDSHAKE on */
     ev_io read_watcher;
     ev_io write_watcher;    /* connect completion, then write readiness */
     ev_timer connect_timer; /* the next attempt */
@@ -241,6 +245,8 @@ static void close_socket(gr_peer_t *p)
     ev_io_stop(p->loop, &p->read_watcher);
     ev_io_stop(p->loop, &p->write_watcher);
     ev_timer_stop(p->loop, &p->timeout_timer);
+    gr_tls_free(p->tls);
+    p->tls = NULL;
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
@@ -349,6 +355,75 @@ static void on_connected(gr_peer_t *p)
         ev_io_start(p->loop, &p->write_watcher);
 }
 
+/* --- TLS transport (gr_peer_set_tls) ------------------------------------- */
+
+/* Advances the handshake; on success the connection is usable (on_connected). */
+static void tls_step(gr_peer_t *p)
+{
+    int rc = gr_tls_handshake(p->tls);
+    ev_io_stop(p->loop, &p->read_watcher);
+    ev_io_stop(p->loop, &p->write_watcher);
+    if (rc < 0) {
+        char why[GR_TLS_ERROR_MAX]; /* the session goes with the socket */
+        snprintf(why, sizeof why, "%s", gr_tls_error(p->tls));
+        attempt_failed(p, EPROTO, why);
+    } else if (rc == GR_TLS_WANT_READ) {
+        ev_io_start(p->loop, &p->read_watcher);
+    } else if (rc == GR_TLS_WANT_WRITE) {
+        ev_io_start(p->loop, &p->write_watcher);
+    } else {
+        on_connected(p);
+    }
+}
+
+/* TCP is up: negotiate TLS first when configured, else the connection is usable now. */
+static void transport_connected(gr_peer_t *p)
+{
+    if (!p->tls_ctx) {
+        on_connected(p);
+        return;
+    }
+    ev_io_stop(p->loop, &p->write_watcher);
+    p->tls = gr_tls_new(p->tls_ctx, p->fd, p->host);
+    if (!p->tls) {
+        attempt_failed(p, ENOMEM, "no memory for a TLS session");
+        return;
+    }
+    p->state = GR_PEER_TLS_HANDSHAKE;
+    ev_io_set(&p->read_watcher, p->fd, EV_READ);
+    ev_io_set(&p->write_watcher, p->fd, EV_WRITE);
+    /* The handshake shares the connect's deadline (started if connect was instant). */
+    if (!ev_is_active(&p->timeout_timer)) {
+        ev_timer_set(&p->timeout_timer, p->request_timeout, 0.);
+        ev_timer_start(p->loop, &p->timeout_timer);
+    }
+    tls_step(p);
+}
+
+/* read(2) over the session: bytes, 0 at close, or -1 with errno (EAGAIN to wait). */
+static ssize_t tls_read(gr_peer_t *p, void *buf, size_t len)
+{
+    size_t n;
+    int rc = gr_tls_read(p->tls, buf, len, &n);
+    if (rc == GR_TLS_OK)
+        return (ssize_t)n;
+    if (rc == GR_TLS_CLOSED)
+        return 0;
+    errno = rc == GR_TLS_WANT_READ || rc == GR_TLS_WANT_WRITE ? EAGAIN : (rc < 0 ? -rc : EIO);
+    return -1;
+}
+
+/* sendmsg(2) over the session: writes from the first iovec, as SSL_write must be retried alike. */
+static ssize_t tls_write(gr_peer_t *p, const struct iovec *iov)
+{
+    size_t n;
+    int rc = gr_tls_write(p->tls, iov[0].iov_base, iov[0].iov_len, &n);
+    if (rc == GR_TLS_OK)
+        return (ssize_t)n;
+    errno = rc == GR_TLS_WANT_READ || rc == GR_TLS_WANT_WRITE ? EAGAIN : (rc < 0 ? -rc : EPIPE);
+    return -1;
+}
+
 /*
  * Starts a non-blocking connect to p->addr. Returns 0 when it completed at
  * once, EINPROGRESS when under way (fd set), or a positive errno.
@@ -383,7 +458,7 @@ static bool try_addresses(gr_peer_t *p)
     for (; p->addr; p->addr = p->addr->ai_next) {
         int rc = connect_one(p);
         if (rc == 0) {
-            on_connected(p);
+            transport_connected(p);
             return true;
         }
         if (rc == EINPROGRESS) {
@@ -535,7 +610,7 @@ static void start_attempt(gr_peer_t *p)
 static void connect_done(gr_peer_t *p, int err)
 {
     if (err == 0) {
-        on_connected(p);
+        transport_connected(p);
         return;
     }
     ev_io_stop(p->loop, &p->write_watcher);
@@ -611,7 +686,7 @@ static bool flush(gr_peer_t *p)
         }
         /* sendmsg rather than writev: MSG_NOSIGNAL, no SIGPIPE from a reset peer. */
         struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
-        ssize_t w = sendmsg(p->fd, &msg, MSG_NOSIGNAL);
+        ssize_t w = p->tls ? tls_write(p, iov) : sendmsg(p->fd, &msg, MSG_NOSIGNAL);
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             ev_io_start(p->loop, &p->write_watcher);
             return true;
@@ -650,6 +725,8 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
         if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
             err = errno;
         connect_done(p, err);
+    } else if (p->state == GR_PEER_TLS_HANDSHAKE) {
+        tls_step(p);
     } else if (p->state == GR_PEER_CONNECTED) {
         flush(p);
     }
@@ -668,6 +745,8 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
         attempt_failed(p, ETIMEDOUT, "host name lookup timed out");
     } else if (p->state == GR_PEER_CONNECTING) {
         connect_done(p, ETIMEDOUT);
+    } else if (p->state == GR_PEER_TLS_HANDSHAKE) {
+        attempt_failed(p, ETIMEDOUT, "TLS handshake timed out");
     } else if (p->state == GR_PEER_CONNECTED) {
         ev_tstamp due = oldest_deadline(p);
         if (due && due <= ev_now(p->loop)) {
@@ -803,15 +882,23 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
     (void)revents;
     gr_peer_t *p = w->data;
     enter(p);
+    if (p->state == GR_PEER_TLS_HANDSHAKE) {
+        tls_step(p);
+        leave(p);
+        return;
+    }
     if (p->rcap - p->rlen < GR_PEER_READ_MIN / 4 && grow_rbuf(p) < 0) {
         connection_lost(p, -ENOMEM, -ECONNRESET, ENOMEM, "out of memory for a response");
         leave(p);
         return;
     }
-    ssize_t n = read(p->fd, p->rbuf + p->rlen, p->rcap - p->rlen);
+    ssize_t n = p->tls ? tls_read(p, p->rbuf + p->rlen, p->rcap - p->rlen)
+                       : read(p->fd, p->rbuf + p->rlen, p->rcap - p->rlen);
     if (n > 0) {
         p->rlen += (size_t)n;
-        deliver_frames(p);
+        /* Bytes OpenSSL holds raise no readiness: come back for them. */
+        if (deliver_frames(p) && p->tls && gr_tls_pending(p->tls))
+            ev_feed_event(p->loop, &p->read_watcher, EV_READ);
     } else if (n == 0) {
         connection_lost(p, -ECONNRESET, -ECONNRESET, 0, "closed by the broker");
     } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -945,6 +1032,11 @@ void gr_peer_set_unsent(gr_peer_t *p, gr_peer_unsent_t policy)
 void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver)
 {
     p->resolver = resolver;
+}
+
+void gr_peer_set_tls(gr_peer_t *p, gr_tls_ctx_t *tls)
+{
+    p->tls_ctx = tls;
 }
 
 void gr_peer_free(gr_peer_t *p)

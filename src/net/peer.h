@@ -96,6 +96,7 @@
 
 typedef struct gr_peer gr_peer_t;
 struct gr_worker;
+struct gr_tls_ctx; /* net/tls.h */
 
 /*
  * A request's completion: rc 0 with the decoded response (a struct of the
@@ -156,6 +157,16 @@ void gr_peer_set_unsent(gr_peer_t *p, gr_peer_unsent_t policy);
  * (gr_worker_fini) before it: lookups it cancels count as failed attempts.
  */
 void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver);
+
+/*
+ * Runs every later connection over TLS with the client context tls (the
+ * inter-broker listener's, see broker/listener_tls.h; borrowed, it must
+ * outlive the peer): once TCP connects, a TLS handshake verifies the broker's
+ * certificate (and its host name, per ssl.endpoint.identification.algorithm)
+ * before requests are written. A failed handshake is a failed connection
+ * attempt (-EPROTO; its timeout -ETIMEDOUT). NULL goes back to plaintext.
+ */
+void gr_peer_set_tls(gr_peer_t *p, struct gr_tls_ctx *tls);
 
 /*
  * Closes the connection and frees the peer; every pending request's callback

@@ -55,7 +55,7 @@ static void conn_closed(gr_conn_t *c, void *owner)
         finish_stop(srv);
 }
 
-static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag)
+static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag, gr_tls_ctx_t *tls)
 {
     gr_server_conn_t *node = calloc(1, sizeof(*node));
     if (!node) {
@@ -67,6 +67,8 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag)
     cfg.owner = node;
     cfg.stats = &srv->stats;
     cfg.listener = listener_tag;
+    if (tls)
+        cfg.tls = tls;
     gr_conn_t *c = gr_conn_new(srv->loop, fd, &cfg);
     if (!c) {
         gr_logf(srv->cfg.conn.log, GR_LOG_WARN, "net", "cannot set up a connection: %s",
@@ -95,13 +97,14 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag)
 
 gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
 {
-    return adopt_from(srv, fd, NULL);
+    return adopt_from(srv, fd, NULL, NULL);
 }
 
 static void on_accept(gr_listener_t *l, int fd, void *opaque)
 {
     gr_server_t *srv = opaque;
-    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[l - srv->listeners]);
+    size_t i = (size_t)(l - srv->listeners);
+    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[i], srv->listener_tls[i]);
     if (c)
         gr_logf(srv->cfg.conn.log, GR_LOG_DEBUG, "net", "accepted connection from %s",
                 gr_conn_peer(c));
@@ -141,6 +144,12 @@ int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t
 int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
                         uint16_t *out_port)
 {
+    return gr_server_listen_tls(srv, host, port, tag, NULL, out_port);
+}
+
+int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
+                         gr_tls_ctx_t *tls, uint16_t *out_port)
+{
     if (srv->stopping)
         return -ESHUTDOWN;
     if (srv->listener_count == GR_SERVER_MAX_LISTENERS)
@@ -151,6 +160,7 @@ int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const
     if (rc < 0)
         return rc;
     srv->listener_tags[srv->listener_count] = tag;
+    srv->listener_tls[srv->listener_count] = tls;
     srv->listener_count++;
     if (srv->limited || srv->held)
         gr_listener_pause(l);

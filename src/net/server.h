@@ -48,7 +48,8 @@ struct gr_server {
     struct ev_loop *loop;
     gr_server_config_t cfg;
     gr_listener_t listeners[GR_SERVER_MAX_LISTENERS];
-    const void *listener_tags[GR_SERVER_MAX_LISTENERS]; /* see gr_server_listen_as */
+    const void *listener_tags[GR_SERVER_MAX_LISTENERS];  /* see gr_server_listen_as */
+    gr_tls_ctx_t *listener_tls[GR_SERVER_MAX_LISTENERS]; /* see gr_server_listen_tls */
     size_t listener_count;
     gr_server_conn_t *conns; /* doubly linked, newest first */
     size_t conn_count;
@@ -86,6 +87,14 @@ int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port,
  */
 int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
                         uint16_t *out_port /* out */);
+
+/*
+ * gr_server_listen_as for a TLS listener: connections accepted there run a
+ * TLS handshake with tls (borrowed: it must outlive the server) before their
+ * first frame. tls NULL is gr_server_listen_as.
+ */
+int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
+                         gr_tls_ctx_t *tls, uint16_t *out_port /* out */);
 
 /*
  * Adopts an already connected socket as a connection (tests, socket

@@ -106,6 +106,7 @@ static gr_peer_t *fetcher_peer(gr_fetcher_t *f)
     f->peer = gr_peer_new(b->loop, f->source, node->host, node->port, client_id, timeout, &b->log);
     if (f->peer) {
         gr_peer_set_resolver(f->peer, &b->worker);
+        gr_peer_set_tls(f->peer, b->inter_broker_tls);
         gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
     }
     return f->peer;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Connection sessions: see session.h. Runs on: loop thread. */
 #include "security/session.h"
+#include "security/principal_rules.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,26 @@ static void copy_host(char *out, size_t size, const char *peer)
     out[len] = '\0';
 }
 
+/* The principal from the client certificate, when one was presented. 0 or -ENOENT. */
+static int principal_from_certificate(gr_conn_t *c, gr_session_t *s)
+{
+    const char *subject = gr_conn_tls_peer_subject(c);
+    if (!subject)
+        return 0;
+    char name[GR_PRINCIPAL_MAX - sizeof "User:"];
+    int rc = gr_principal_rules_apply(gr_conn_tls_app(c), subject, name, sizeof name);
+    if (rc < 0) {
+        gr_logf(gr_conn_log(c), GR_LOG_WARN, "security", "TLS client %s: certificate %s: %s",
+                gr_conn_peer(c), subject,
+                rc == -ENOENT ? "no ssl.principal.mapping.rules rule applies" : "name too long");
+        return -ENOENT;
+    }
+    snprintf(s->principal, sizeof s->principal, "User:%s", name);
+    gr_logf(gr_conn_log(c), GR_LOG_INFO, "security", "TLS client %s: certificate %s, principal %s",
+            gr_conn_peer(c), subject, s->principal);
+    return 0;
+}
+
 gr_session_t *gr_session_of(gr_conn_t *c)
 {
     gr_session_t *s = gr_conn_session(c);
@@ -60,6 +82,11 @@ gr_session_t *gr_session_of(gr_conn_t *c)
         gr_security_protocol_is_sasl(s->protocol) ? GR_SESSION_SASL_HANDSHAKE : GR_SESSION_OPEN;
     snprintf(s->principal, sizeof s->principal, "%s", GR_PRINCIPAL_ANONYMOUS);
     copy_host(s->host, sizeof s->host, gr_conn_peer(c));
+    if (principal_from_certificate(c, s) < 0) {
+        free(s);
+        gr_conn_close(c, "TLS client certificate maps to no principal");
+        return NULL;
+    }
     gr_conn_set_session(c, s, session_free);
     return s;
 }

@@ -55,7 +55,14 @@ typedef struct gr_session {
     int64_t reauth_deadline_ms; /* 0: none (connections.max.reauth.ms unset) */
 } gr_session_t;
 
-/* The connection's session, created on first use. NULL only when out of memory. */
+/*
+ * The connection's session, created on first use. On a TLS connection whose
+ * client presented a certificate, the principal is "User:" plus the subject
+ * mapped by the listener's ssl.principal.mapping.rules (the TLS context's app
+ * data, a gr_principal_rules_t). NULL when out of memory, or when no rule
+ * maps the subject: the connection is then closed (Kafka fails the
+ * authentication).
+ */
 gr_session_t *gr_session_of(gr_conn_t *c);
 
 /* Whether the listener's protocol authenticates with SASL. */
