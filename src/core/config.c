@@ -279,6 +279,14 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("replica.high.watermark.checkpoint.interval.ms",
              replica_high_watermark_checkpoint_interval_ms, "5000", LMIN, LMAX),
     KEY_STRING("replica.selector.class", replica_selector_class, NULL, NULL),
+
+    /* SASL: Kafka's defaults (GSSAPI, which Gregor refuses at start-up if a SASL listener uses
+     * it); per-listener values are listener.name.<l>.<key> (listener_keys). */
+    KEY_LIST("sasl.enabled.mechanisms", sasl_enabled_mechanisms, "GSSAPI", NULL),
+    KEY_STRING("sasl.mechanism.inter.broker.protocol", sasl_mechanism_inter_broker_protocol,
+               "GSSAPI", NULL),
+    KEY_STRING("sasl.jaas.config", sasl_jaas_config, NULL, NULL),
+    KEY_LONG("connections.max.reauth.ms", connections_max_reauth_ms, "0", 0, LMAX),
 };
 
 #define KEY_COUNT (sizeof(config_table) / sizeof(config_table[0]))
@@ -650,6 +658,67 @@ void gr_config_fini(gr_config_t *cfg)
     list_free(&cfg->effective.log_dirs);
     gr_config_listeners_free(&cfg->effective.listeners);
     gr_config_listeners_free(&cfg->effective.advertised_listeners);
+    for (size_t i = 0; i < cfg->listener_keys.count; i++) {
+        free(cfg->listener_keys.keys[i]);
+        free(cfg->listener_keys.values[i]);
+    }
+    free(cfg->listener_keys.keys);
+    free(cfg->listener_keys.values);
+    memset(&cfg->listener_keys, 0, sizeof cfg->listener_keys);
+}
+
+#define LISTENER_KEY_PREFIX "listener.name."
+
+/* Keeps (or replaces) a listener.name.* key; the value is trimmed here. */
+static int listener_key_set(gr_config_t *cfg, const char *raw_key, const char *value, size_t len)
+{
+    /* Kafka writes the listener part in lower case; accept any case. */
+    char key[GR_LISTENER_NAME_MAX + 256];
+    snprintf(key, sizeof key, "%s", raw_key);
+    for (char *p = key + strlen(LISTENER_KEY_PREFIX); *p && *p != '.'; p++)
+        *p = (char)tolower((unsigned char)*p);
+    trim_span(&value, &len);
+    char *v = strndup(value, len);
+    if (!v)
+        return -ENOMEM;
+    for (size_t i = 0; i < cfg->listener_keys.count; i++) {
+        if (strcmp(cfg->listener_keys.keys[i], key) == 0) {
+            free(cfg->listener_keys.values[i]);
+            cfg->listener_keys.values[i] = v;
+            return 0;
+        }
+    }
+    size_t n = cfg->listener_keys.count + 1;
+    char **keys = realloc(cfg->listener_keys.keys, n * sizeof *keys);
+    if (keys)
+        cfg->listener_keys.keys = keys;
+    char **values = keys ? realloc(cfg->listener_keys.values, n * sizeof *values) : NULL;
+    char *k = values ? strdup(key) : NULL;
+    if (!k) {
+        if (values)
+            cfg->listener_keys.values = values;
+        free(v);
+        return -ENOMEM;
+    }
+    cfg->listener_keys.values = values;
+    keys[n - 1] = k;
+    values[n - 1] = v;
+    cfg->listener_keys.count = n;
+    return 0;
+}
+
+const char *gr_config_listener_value(const gr_config_t *cfg, const char *listener, const char *key)
+{
+    char name[GR_LISTENER_NAME_MAX + 256];
+    int n = snprintf(name, sizeof name, LISTENER_KEY_PREFIX "%s.%s", listener, key);
+    if (n < 0 || (size_t)n >= sizeof name)
+        return NULL;
+    for (char *p = name + strlen(LISTENER_KEY_PREFIX); *p && *p != '.'; p++)
+        *p = (char)tolower((unsigned char)*p);
+    for (size_t i = 0; i < cfg->listener_keys.count; i++)
+        if (strcmp(cfg->listener_keys.keys[i], name) == 0)
+            return cfg->listener_keys.values[i];
+    return NULL;
 }
 
 /* Sets key from a value whose trimming is still to do (value may be unterminated). */
@@ -661,6 +730,8 @@ static int set_span(gr_config_t *cfg, const char *key, const char *value, size_t
     char *v;
     int rc;
 
+    if (idx < 0 && strncmp(key, LISTENER_KEY_PREFIX, strlen(LISTENER_KEY_PREFIX)) == 0)
+        return listener_key_set(cfg, key, value, len);
     if (idx < 0) {
         gr_logf(log, GR_LOG_WARN, "config", "ignoring unknown configuration %s (from %s)", key,
                 origin ? origin : "?");

@@ -234,6 +234,23 @@ typedef struct gr_config {
     int64_t replica_high_watermark_checkpoint_interval_ms;
     char *replica_selector_class;
 
+    /* SASL (src/security/) */
+    gr_config_list_t sasl_enabled_mechanisms;
+    char *sasl_mechanism_inter_broker_protocol;
+    char *sasl_jaas_config;
+    int64_t connections_max_reauth_ms; /* 0: no re-authentication (KIP-368) */
+
+    /*
+     * listener.name.<listener>.<key> entries (Kafka's per-listener
+     * overrides: JAAS lines, enabled mechanisms), kept as text since their
+     * names are open-ended; read with gr_config_listener_value().
+     */
+    struct {
+        char **keys;
+        char **values;
+        size_t count;
+    } listener_keys;
+
     /* Derived by gr_config_resolve() from the precedence rules above. */
     struct {
         gr_config_list_t log_dirs; /* log.dirs, else log.dir; at least one */
@@ -354,5 +371,11 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map,
                               gr_listener_list_t *out /* out */, char *err, size_t errlen);
 
 void gr_config_listeners_free(gr_listener_list_t *list);
+
+/*
+ * The value of listener.name.<listener in lower case>.<key> if set, else
+ * NULL. The string belongs to cfg.
+ */
+const char *gr_config_listener_value(const gr_config_t *cfg, const char *listener, const char *key);
 
 #endif
