@@ -37,6 +37,7 @@ typedef enum gr_sasl_mechanism {
 } gr_sasl_mechanism_t;
 
 #define GR_SASL_USER_MAX 256
+#define GR_SASL_NAME_MAX 32 /* the longest mechanism name, with room */
 
 typedef struct gr_sasl_listener {
     char name[GR_LISTENER_NAME_MAX];

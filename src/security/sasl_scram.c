@@ -218,6 +218,17 @@ static bool proof_ok(gr_scram_server_t *s, const char *auth_message, const uint8
     return ok && s->known;
 }
 
+/*
+ * The final nonce must end with the one we sent, as Kafka checks it: some
+ * clients (librdkafka) put their own part in front of it once more, and
+ * their proof covers the message as sent, so that is accepted too.
+ */
+static bool nonce_ends_right(const char *nonce, size_t len, const char *sent)
+{
+    size_t n = strlen(sent);
+    return len >= n && memcmp(nonce + len - n, sent, n) == 0;
+}
+
 static gr_kerr_t client_final(gr_scram_server_t *s, const char *msg, gr_sasl_reply_t *reply)
 {
     const char *p = msg, *proof_at = strstr(msg, ",p=");
@@ -228,7 +239,7 @@ static gr_kerr_t client_final(gr_scram_server_t *s, const char *msg, gr_sasl_rep
     (void)gr_base64_encode((const uint8_t *)s->gs2_header, strlen(s->gs2_header), header,
                            sizeof header);
     if (!nonce || !proof_at || cb_len != strlen(header) || memcmp(cb, header, cb_len) ||
-        nonce_len != strlen(s->nonce) || memcmp(nonce, s->nonce, nonce_len))
+        !nonce_ends_right(nonce, nonce_len, s->nonce))
         return GR_KERR_SASL_AUTHENTICATION_FAILED;
     uint8_t proof[GR_SCRAM_HASH_MAX + 3];
     const char *proof_text = proof_at + strlen(",p=");

@@ -157,9 +157,12 @@ static int decode_field(const char *text, const char *name, uint8_t *out, size_t
 {
     size_t len = 0;
     const char *v = field(text, name, &len);
-    int n = v ? gr_base64_decode(v, len, out, size) : -EINVAL;
-    if (n <= 0 || (want && (size_t)n != want))
+    /* Decoding writes whole 3-byte groups, padding included: room for them. */
+    uint8_t buf[GR_SCRAM_SALT_MAX + 3];
+    int n = v ? gr_base64_decode(v, len, buf, sizeof buf) : -EINVAL;
+    if (n <= 0 || (size_t)n > size || (want && (size_t)n != want))
         return -EINVAL;
+    memcpy(out, buf, (size_t)n);
     if (got)
         *got = (size_t)n;
     return 0;
