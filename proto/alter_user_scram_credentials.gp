@@ -1,6 +1,7 @@
 # Admin tool adds, replaces or deletes users' SCRAM credentials.
 
 api 51 AlterUserScramCredentials
+serve 0 gr_handle_alter_user_scram_credentials
 request AlterUserScramCredentialsRequest versions 0 flexible 0+
   Deletions []ScramCredentialDeletion 0+ -- credentials to delete
     Name string 0+ -- user name

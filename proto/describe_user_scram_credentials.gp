@@ -1,6 +1,7 @@
 # Admin tool lists the SCRAM mechanisms configured for users.
 
 api 50 DescribeUserScramCredentials
+serve 0 gr_handle_describe_user_scram_credentials
 request DescribeUserScramCredentialsRequest versions 0 flexible 0+
   Users []UserName 0+ nullable=0+ -- users to describe, null for all
     Name string 0+ -- user name

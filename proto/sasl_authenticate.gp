@@ -1,6 +1,7 @@
 # Carries SASL exchange tokens after the mechanism is chosen.
 
 api 36 SaslAuthenticate
+serve 0-2 gr_handle_sasl_authenticate
 request SaslAuthenticateRequest versions 0-2 flexible 2+
   AuthBytes bytes 0+ -- SASL exchange bytes
 

@@ -173,6 +173,8 @@ void gr_admin_report(const char *what, int16_t code, gr_str_t message);
 
 int gr_admin_cmd_topics(gr_admin_t *a);
 int gr_admin_cmd_configs(gr_admin_t *a);
+/* configs for --entity-type users (SCRAM credentials): cmd_configs_users.c. */
+int gr_admin_configs_users(gr_admin_t *a, bool describe);
 int gr_admin_cmd_cluster(gr_admin_t *a);
 int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);

@@ -25,7 +25,10 @@ static const char help[] =
     "           (or --topic T / --broker N instead of the two entity options)\n"
     "           values set on the topic or broker (--all: every key, defaults included)\n"
     "  alter --entity-type topics|brokers --entity-name NAME\n"
-    "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n";
+    "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n"
+    "  alter --entity-type users --entity-name USER\n"
+    "        [--add-config 'SCRAM-SHA-256=[iterations=4096,password=P]'] [--delete-config MECH]\n"
+    "  describe --entity-type users [--entity-name USER]   SCRAM mechanisms and iterations\n";
 
 static const char *const subcommands[] = {"describe", "alter", NULL};
 
@@ -234,5 +237,8 @@ int gr_admin_cmd_configs(gr_admin_t *a)
     int rc = gr_admin_begin(a, help, subcommands);
     if (rc >= 0)
         return rc;
+    const char *type = gr_admin_opt(a->opts, "entity-type");
+    if (type && (strcmp(type, "users") == 0 || strcmp(type, "user") == 0))
+        return gr_admin_configs_users(a, gr_admin_is(a, "describe"));
     return gr_admin_is(a, "describe") ? configs_describe(a) : configs_alter(a);
 }

@@ -2,6 +2,7 @@
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
 #include "core/broker_id.h"
+#include "broker/broker_security.h"
 #include "broker/cleaner.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
@@ -493,12 +494,17 @@ static void start_timers(gr_broker_t *b)
 int gr_broker_start(gr_broker_t *b)
 {
     raise_fd_limit(b);
+    int rc = gr_broker_security_init(b);
+    if (rc)
+        return rc;
     b->fds = gr_fd_cache_new(GR_BROKER_MAX_OPEN_SEGMENTS);
     if (!b->fds)
         return -ENOMEM;
-    int rc = open_log_dir(b);
+    rc = open_log_dir(b);
     if (rc == 0)
         rc = open_identity(b);
+    if (rc == 0)
+        gr_broker_security_start(b);
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
     /* One thread: jobs finish in submission order (produce.c relies on it). */
@@ -628,6 +634,7 @@ int gr_broker_fini(gr_broker_t *b)
     }
     gr_fd_cache_free(b->fds);
     gr_cluster_view_fini(b->cluster);
+    gr_broker_security_fini(b);
     gr_config_fini(&b->config);
     free_parts(b);
     if (rc)

@@ -26,8 +26,9 @@
 static const char *const zk_paths[] = {
     GR_ZK_BROKERS_PATH,        GR_ZK_BROKER_IDS_PATH,     GR_ZK_BROKER_TOPICS_PATH,
     GR_ZK_BROKER_SEQID_PATH,   GR_ZK_CONFIG_PATH,         GR_ZK_CONFIG_TOPICS_PATH,
-    GR_ZK_CONFIG_CHANGES_PATH, GR_ZK_CONFIG_BROKERS_PATH, GR_ZK_ADMIN_PATH,
-    GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,     GR_ZK_CLUSTER_PATH,
+    GR_ZK_CONFIG_CHANGES_PATH, GR_ZK_CONFIG_BROKERS_PATH, GR_ZK_CONFIG_USERS_PATH,
+    GR_ZK_ADMIN_PATH,          GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,
+    GR_ZK_CLUSTER_PATH,
 };
 
 static gr_zk_member_t *member(gr_broker_t *b)
@@ -553,6 +554,12 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
     gr_broker_t *b = op->m->b;
     free(op);
     char topic[GR_TOPIC_NAME_LIMIT + 1];
+    char user[GR_STORE_PATH_MAX + 1];
+    if (rc == GR_STORE_OK && b->on_user_changed &&
+        gr_zk_parse_config_change_entity(data, len, "users", user, sizeof user) == 0) {
+        b->on_user_changed(b, user); /* SCRAM credentials (security/) */
+        return;
+    }
     if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)
         return; /* not about a topic (broker or client configs): nothing to apply */
     gr_str_t name = {topic, (int32_t)strlen(topic)};

@@ -326,6 +326,14 @@ static const gr_config_def_t config_table[] = {
     KEY_STRING("ssl.endpoint.identification.algorithm", ssl_endpoint_identification_algorithm,
                "https", NULL),
     KEY_BOOL("gregor.ssl.ktls.enable", gregor_ssl_ktls_enable, "true"),
+
+    /* SASL: Kafka's defaults (GSSAPI, which Gregor refuses at start-up if a SASL listener uses
+     * it); per-listener values are listener.name.<l>.<key> (per_listener). */
+    KEY_LIST("sasl.enabled.mechanisms", sasl_enabled_mechanisms, "GSSAPI", NULL),
+    KEY_STRING("sasl.mechanism.inter.broker.protocol", sasl_mechanism_inter_broker_protocol,
+               "GSSAPI", NULL),
+    KEY_STRING("sasl.jaas.config", sasl_jaas_config, NULL, NULL),
+    KEY_LONG("connections.max.reauth.ms", connections_max_reauth_ms, "0", 0, LMAX),
 };
 
 #define KEY_COUNT (sizeof(config_table) / sizeof(config_table[0]))
@@ -708,16 +716,28 @@ void gr_config_fini(gr_config_t *cfg)
 
 #define LISTENER_PREFIX "listener.name."
 
-/* Keeps a "listener.name.<l>.<key>" setting as text; a later one replaces it. */
-static int set_per_listener(gr_config_t *cfg, const char *key, const char *value, size_t len)
+/* Lower-cases the listener part of "listener.name.<l>.<key>": Kafka writes it so, we accept any case. */
+static void lower_listener_part(char *key)
 {
-    char *v = strndup(value, len);
-    if (!v)
+    for (char *p = key + strlen(LISTENER_PREFIX); *p && *p != '.'; p++)
+        *p = (char)tolower((unsigned char)*p);
+}
+
+/* Keeps a "listener.name.<l>.<key>" setting as text; a later one replaces it. */
+static int set_per_listener(gr_config_t *cfg, const char *raw_key, const char *value, size_t len)
+{
+    char *key = strdup(raw_key);
+    char *v = key ? strndup(value, len) : NULL;
+    if (!v) {
+        free(key);
         return -ENOMEM;
+    }
+    lower_listener_part(key);
     for (size_t i = 0; i < cfg->per_listener.count; i++) {
         if (strcmp(cfg->per_listener.keys[i], key) == 0) {
             free(cfg->per_listener.values[i]);
             cfg->per_listener.values[i] = v;
+            free(key);
             return 0;
         }
     }
@@ -726,35 +746,39 @@ static int set_per_listener(gr_config_t *cfg, const char *key, const char *value
     if (keys)
         cfg->per_listener.keys = keys;
     char **values = keys ? realloc(cfg->per_listener.values, n * sizeof(*values)) : NULL;
-    if (values)
-        cfg->per_listener.values = values;
-    char *k = values ? strdup(key) : NULL;
-    if (!k) {
+    if (!values) {
+        free(key);
         free(v);
         return -ENOMEM;
     }
-    cfg->per_listener.keys[n - 1] = k;
+    cfg->per_listener.values = values;
+    cfg->per_listener.keys[n - 1] = key;
     cfg->per_listener.values[n - 1] = v;
     cfg->per_listener.count = n;
     return 0;
 }
 
+const char *gr_config_listener_value(const gr_config_t *cfg, const char *listener, const char *key)
+{
+    char full[GR_LISTENER_NAME_MAX + 256];
+    int n = snprintf(full, sizeof full, LISTENER_PREFIX "%s.%s", listener ? listener : "", key);
+    if (!listener || n < 0 || (size_t)n >= sizeof full)
+        return NULL;
+    lower_listener_part(full);
+    for (size_t i = 0; i < cfg->per_listener.count; i++)
+        if (strcmp(cfg->per_listener.keys[i], full) == 0)
+            return cfg->per_listener.values[i];
+    return NULL;
+}
+
 const char *gr_config_listener_text(const gr_config_t *cfg, const char *listener, const char *key,
                                     bool *out_explicit)
 {
-    char full[GR_LISTENER_NAME_MAX + 128];
-    int n = snprintf(full, sizeof full, LISTENER_PREFIX "%s.%s", listener ? listener : "", key);
-    /* Kafka writes the listener name lower-case in these keys. */
-    for (int i = (int)strlen(LISTENER_PREFIX); i < n && full[i] != '.'; i++)
-        full[i] = (char)tolower((unsigned char)full[i]);
-    if (listener && n > 0 && (size_t)n < sizeof full) {
-        for (size_t i = 0; i < cfg->per_listener.count; i++) {
-            if (strcmp(cfg->per_listener.keys[i], full) == 0) {
-                if (out_explicit)
-                    *out_explicit = true;
-                return cfg->per_listener.values[i];
-            }
-        }
+    const char *v = gr_config_listener_value(cfg, listener, key);
+    if (v) {
+        if (out_explicit)
+            *out_explicit = true;
+        return v;
     }
     int idx = gr_config_find(key);
     if (out_explicit)

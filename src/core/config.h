@@ -263,6 +263,13 @@ typedef struct gr_config {
     char *ssl_endpoint_identification_algorithm;
     bool gregor_ssl_ktls_enable; /* hidden: false forces the pread + SSL_write fallback */
 
+    /* SASL (src/security/) */
+    gr_config_list_t sasl_enabled_mechanisms;
+    char *sasl_mechanism_inter_broker_protocol;
+    char *sasl_jaas_config;
+    int64_t connections_max_reauth_ms; /* 0: no re-authentication (KIP-368) */
+
+
     /* Derived by gr_config_resolve() from the precedence rules above. */
     struct {
         gr_config_list_t log_dirs; /* log.dirs, else log.dir; at least one */
@@ -392,10 +399,16 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map,
 void gr_config_listeners_free(gr_listener_list_t *list);
 
 /*
+ * The value of listener.name.<listener in lower case>.<key> if set, else
+ * NULL. The string belongs to cfg.
+ */
+const char *gr_config_listener_value(const gr_config_t *cfg, const char *listener, const char *key);
+
+/*
  * The text of key for one listener, as Kafka resolves per-listener settings:
- * "listener.name.<listener, lower-cased>.<key>" if set, else key's own value
- * (NULL when null). With out_explicit (may be NULL): whether the value was
- * configured rather than left at its default. The string belongs to cfg.
+ * gr_config_listener_value if set, else key's own value (NULL when null).
+ * With out_explicit (may be NULL): whether the value was configured rather
+ * than left at its default. The string belongs to cfg.
  */
 const char *gr_config_listener_text(const gr_config_t *cfg, const char *listener, const char *key,
                                     bool *out_explicit /* out */);

@@ -46,6 +46,8 @@ typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
 typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 typedef struct gr_broker_tls gr_broker_tls_t;
+typedef struct gr_sasl gr_sasl_t;
+typedef struct gr_scram_users gr_scram_users_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -102,6 +104,10 @@ struct gr_broker {
     gr_leadership_fn *on_leadership;               /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted;         /* may be NULL */
     gr_txn_marker_fn *on_txn_marker;               /* may be NULL */
+    gr_sasl_t *sasl;                               /* SASL listeners' settings (security/) */
+    gr_scram_users_t *scram_users;                 /* SCRAM credentials, from /config/users */
+    /* /config/changes named users/<name>: reload its credentials. May be NULL. */
+    void (*on_user_changed)(gr_broker_t *b, const char *user);
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX]; /* on the inter-broker listener */

@@ -53,6 +53,18 @@ void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req);
 void gr_handle_add_offsets_to_txn(gr_broker_t *b, gr_request_t *req);
 void gr_handle_end_txn(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_transactions(gr_broker_t *b, gr_request_t *req);
+/* SASL (sasl.c): the two exchange APIs, and the gate request.c applies first. */
+void gr_handle_sasl_handshake(gr_broker_t *b, gr_request_t *req);
+void gr_handle_sasl_authenticate(gr_broker_t *b, gr_request_t *req);
+/*
+ * Whether req (header decoded) may be served in its connection's SASL state;
+ * false means the connection must close (logged here).
+ */
+bool gr_sasl_gate_allows(gr_broker_t *b, gr_request_t *req);
+/* A bare SASL token after SaslHandshake v0 (SASL_RAW): answered as a bare token. */
+void gr_sasl_handle_raw(gr_broker_t *b, gr_request_t *req, const uint8_t *token, size_t len);
+void gr_handle_describe_user_scram_credentials(gr_broker_t *b, gr_request_t *req);
+void gr_handle_alter_user_scram_credentials(gr_broker_t *b, gr_request_t *req);
 void gr_handle_list_transactions(gr_broker_t *b, gr_request_t *req);
 /* Transaction markers from a transaction coordinator (write_txn_markers.c). */
 void gr_handle_write_txn_markers(gr_broker_t *b, gr_request_t *req);

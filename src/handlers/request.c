@@ -80,6 +80,11 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         gr_request_fail(req, "out of memory for a session");
         return;
     }
+    if (req->session->state == GR_SESSION_SASL_RAW) {
+        /* After SaslHandshake v0 the frame is a bare SASL token. */
+        gr_sasl_handle_raw(b, req, frame, len);
+        return;
+    }
     if (len < GR_REQUEST_PEEK_BYTES) {
         gr_request_fail(req, "request shorter than its header");
         return;
@@ -92,6 +97,10 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing", gr_conn_peer(c),
                 req->api_key);
         gr_request_fail(req, "unknown API key");
+        return;
+    }
+    if (!gr_sasl_gate_allows(b, req)) {
+        gr_request_fail(req, "not authenticated");
         return;
     }
     bool supported = req->api_version >= h->min_version && req->api_version <= h->max_version;

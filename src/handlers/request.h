@@ -5,7 +5,11 @@
  * valid until the slot completes (or is cancelled by a closing connection).
  *
  * Dispatch (gr_request_dispatch, the connection's on_frame):
- *   frame -> api key/version peek -> advertised-API lookup
+ *   frame -> (SASL_RAW session: a bare SASL token, handlers/sasl.c)
+ *   -> api key/version peek -> advertised-API lookup
+ *   -> SASL gate (handlers/sasl.c): before authentication only ApiVersions
+ *      and the SASL APIs, after connections.max.reauth.ms only the SASL
+ *      APIs; anything else closes
  *     unknown key, or version outside the advertised range: close
  *       (except ApiVersions: answered at v0 with UNSUPPORTED_VERSION and the
  *       supported list, so clients can downgrade)

@@ -19,7 +19,7 @@
 #define TOPIC_CONFIG_JSON_VERSION    1
 #define MOVES_JSON_VERSION           1
 #define NO_JMX_PORT                  (-1)
-#define CONFIG_CHANGE_TOPICS         "topics/"
+#define CONFIG_CHANGE_TOPICS         "topics"
 
 static int writer_error(gr_zk_json_writer_t *w)
 {
@@ -539,10 +539,10 @@ int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *conf
     return writer_error(w);
 }
 
-int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)
+int gr_zk_doc_config_change_entity(gr_zk_json_writer_t *w, const char *type, const char *name)
 {
-    char entity[sizeof CONFIG_CHANGE_TOPICS + GR_STORE_PATH_MAX];
-    snprintf(entity, sizeof entity, CONFIG_CHANGE_TOPICS "%s", topic);
+    char entity[GR_STORE_PATH_MAX + 1];
+    snprintf(entity, sizeof entity, "%s/%s", type, name);
     gr_zk_json_object_begin(w);
     gr_zk_json_key(w, "version");
     gr_zk_json_int(w, CONFIG_CHANGE_JSON_VERSION);
@@ -552,23 +552,34 @@ int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)
     return writer_error(w);
 }
 
-int gr_zk_parse_config_change(const char *text, size_t len, char *out, size_t out_len)
+int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic)
+{
+    return gr_zk_doc_config_change_entity(w, CONFIG_CHANGE_TOPICS, topic);
+}
+
+int gr_zk_parse_config_change_entity(const char *text, size_t len, const char *type, char *out,
+                                     size_t out_len)
 {
     gr_zk_json_t *doc = NULL;
     int rc = gr_zk_json_parse(text, len, &doc);
     if (rc)
         return rc;
     const gr_zk_json_t *entity = gr_zk_json_find(doc, "entity_path");
-    size_t prefix = strlen(CONFIG_CHANGE_TOPICS);
+    size_t prefix = strlen(type);
     rc = -EINVAL;
-    if (entity && entity->type == GR_ZK_JSON_STRING && entity->string_len > prefix &&
-        strncmp(entity->string, CONFIG_CHANGE_TOPICS, prefix) == 0 &&
-        entity->string_len - prefix < out_len) {
-        snprintf(out, out_len, "%s", entity->string + prefix);
+    if (entity && entity->type == GR_ZK_JSON_STRING && entity->string_len > prefix + 1 &&
+        strncmp(entity->string, type, prefix) == 0 && entity->string[prefix] == '/' &&
+        entity->string_len - prefix - 1 < out_len) {
+        snprintf(out, out_len, "%s", entity->string + prefix + 1);
         rc = 0;
     }
     gr_zk_json_free(doc);
     return rc;
+}
+
+int gr_zk_parse_config_change(const char *text, size_t len, char *out, size_t out_len)
+{
+    return gr_zk_parse_config_change_entity(text, len, CONFIG_CHANGE_TOPICS, out, out_len);
 }
 
 int gr_zk_parse_int32(const char *text, size_t len, int32_t *out)

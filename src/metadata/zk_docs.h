@@ -33,6 +33,7 @@
 #define GR_ZK_CONFIG_TOPICS_PATH   "/config/topics"
 #define GR_ZK_CONFIG_BROKERS_PATH  "/config/brokers"
 #define GR_ZK_CONFIG_CHANGES_PATH  "/config/changes"
+#define GR_ZK_CONFIG_USERS_PATH    "/config/users"
 #define GR_ZK_CONFIG_CHANGE_PREFIX "config_change_"
 #define GR_ZK_CLUSTER_PATH         "/cluster"
 #define GR_ZK_CLUSTER_ID_PATH      "/cluster/id"
@@ -124,6 +125,13 @@ int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *conf
 int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic);
 /* The topic a notification names, copied into out (NUL-terminated); -EINVAL for other entities. */
 int gr_zk_parse_config_change(const char *text, size_t len, char *out, size_t out_len);
+/*
+ * The same for any entity type ("topics", "users", ...): the notification
+ * {"version":2,"entity_path":"<type>/<name>"}, and its name for type.
+ */
+int gr_zk_doc_config_change_entity(gr_zk_json_writer_t *w, const char *type, const char *name);
+int gr_zk_parse_config_change_entity(const char *text, size_t len, const char *type, char *out,
+                                     size_t out_len);
 
 /* Formats a decimal int32 ("/controller_epoch" holds one) and parses it back. */
 int gr_zk_parse_int32(const char *text, size_t len, int32_t *out);

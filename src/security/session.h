@@ -53,6 +53,8 @@ typedef struct gr_session {
     void *sasl;                            /* the mechanism's exchange state, or NULL */
     void (*sasl_free)(void *sasl);
     int64_t reauth_deadline_ms; /* 0: none (connections.max.reauth.ms unset) */
+    bool reauthenticating;      /* a SaslHandshake came after AUTHENTICATED (KIP-368):
+                                   the new login must be principal's again */
 } gr_session_t;
 
 /*
