@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/context.h"
+#include "protocol/types.h"
 #include "security/acl.h"
 #include "security/session.h"
 
@@ -62,6 +63,15 @@ bool gr_authorize(gr_broker_t *b, const gr_session_t *session, gr_acl_operation_
 /* As gr_authorize, without logging a refusal (filtering lists, "any topic" checks). */
 bool gr_authorize_quiet(gr_broker_t *b, const gr_session_t *session, gr_acl_operation_t op,
                         gr_acl_resource_type_t type, const char *name, size_t name_len);
+
+/* gr_authorize on a resource named by a request string (null: the empty name). */
+static inline bool gr_authorize_str(gr_broker_t *b, const gr_session_t *session,
+                                    gr_acl_operation_t op, gr_acl_resource_type_t type,
+                                    gr_str_t name)
+{
+    return gr_authorize(b, session, op, type, name.ptr ? name.ptr : "",
+                        name.len > 0 ? (size_t)name.len : 0);
+}
 
 /* gr_authorize on the cluster resource. */
 bool gr_authorize_cluster(gr_broker_t *b, const gr_session_t *session, gr_acl_operation_t op);
