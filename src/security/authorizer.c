@@ -131,6 +131,37 @@ bool gr_authorize_cluster(gr_broker_t *b, const gr_session_t *session, gr_acl_op
                         strlen(GR_ACL_CLUSTER_NAME));
 }
 
+/* Whether some ALLOW binding lets the principal WRITE to some topic (denies aside). */
+static bool writes_some_topic(const gr_authorizer_t *a, const char *principal, const char *host)
+{
+    bool any_topic_acl = false;
+    for (size_t i = 0; i < a->acls.count; i++) {
+        const gr_acl_binding_t *x = &a->acls.items[i];
+        if (x->type != GR_ACL_RESOURCE_TYPE_TOPIC)
+            continue;
+        any_topic_acl = true;
+        bool op = x->op == GR_ACL_OPERATION_WRITE || x->op == GR_ACL_OPERATION_ALL;
+        bool who =
+            strcmp(x->principal, principal) == 0 || strcmp(x->principal, GR_ACL_USER_WILDCARD) == 0;
+        bool where = strcmp(x->host, GR_ACL_WILDCARD) == 0 || strcmp(x->host, host) == 0;
+        if (x->permission == GR_ACL_PERMISSION_ALLOW && op && who && where)
+            return true;
+    }
+    return !any_topic_acl && a->policy.allow_if_no_acl;
+}
+
+bool gr_authorize_idempotent(gr_broker_t *b, const gr_session_t *session)
+{
+    gr_authorizer_t *a = b->authorizer;
+    if (!a || gr_authorize_quiet(b, session, GR_ACL_OPERATION_IDEMPOTENT_WRITE,
+                                 GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
+                                 strlen(GR_ACL_CLUSTER_NAME)))
+        return true;
+    if (writes_some_topic(a, principal_of(session), host_of(session)))
+        return true;
+    return gr_authorize_cluster(b, session, GR_ACL_OPERATION_IDEMPOTENT_WRITE); /* logs */
+}
+
 int32_t gr_authorized_ops(gr_broker_t *b, const gr_session_t *session, gr_acl_resource_type_t type,
                           const char *name, size_t name_len)
 {

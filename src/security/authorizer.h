@@ -77,6 +77,14 @@ static inline bool gr_authorize_str(gr_broker_t *b, const gr_session_t *session,
 bool gr_authorize_cluster(gr_broker_t *b, const gr_session_t *session, gr_acl_operation_t op);
 
 /*
+ * Kafka's check for an idempotent producer: IDEMPOTENT_WRITE on the cluster,
+ * or WRITE allowed on some topic (an ALLOW for WRITE or ALL on any topic
+ * pattern for the principal and host; or no ACL at all when
+ * allow.everyone.if.no.acl.found). Refusals are logged.
+ */
+bool gr_authorize_idempotent(gr_broker_t *b, const gr_session_t *session);
+
+/*
  * The authorized_operations bitfield for a resource (every operation its
  * type supports when no authorizer is configured).
  */
