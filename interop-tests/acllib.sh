@@ -21,6 +21,10 @@
 #                                principal; 0, or 1 with kcat's error in
 #                                $GR_TMP/acl.err
 #   acl_consume TOPIC            reads TOPIC from the beginning (likewise)
+#   acl_group_consume GROUP TOPIC  reads one record of TOPIC in consumer group
+#                                GROUP (kcat -G; likewise)
+#   acl_txn_produce ID TOPIC     produces one record in a transaction of
+#                                transactional id ID (likewise)
 #   acl_expect_refused WHAT MSG CMD...  CMD must fail and its error mention MSG
 #   acl_expect_allowed WHAT CMD...      CMD must succeed
 
@@ -57,6 +61,21 @@ acl_consume()
     # shellcheck disable=SC2086
     timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS -C -t "$1" -o beginning -e -c 1 \
         >"$GR_TMP/acl.got" 2>"$GR_TMP/acl.err" && grep -q "acl-record" "$GR_TMP/acl.got"
+}
+
+acl_group_consume()
+{
+    # shellcheck disable=SC2086
+    timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS -G "$1" "$2" -o beginning -e -c 1 \
+        >"$GR_TMP/acl.got" 2>"$GR_TMP/acl.err" && grep -q "acl-record" "$GR_TMP/acl.got"
+}
+
+acl_txn_produce()
+{
+    # shellcheck disable=SC2086
+    echo "acl-record" | timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS \
+        -X transactional.id="$1" -P -t "$2" >"$GR_TMP/acl.err" 2>&1 &&
+        grep -q "Transaction successfully committed" "$GR_TMP/acl.err"
 }
 
 acl_expect_refused()
