@@ -50,4 +50,11 @@ int gr_authorizer_load_begin(gr_authorizer_t *a);
 void gr_authorizer_apply(gr_authorizer_t *a, gr_acl_resource_type_t type, gr_acl_pattern_t pattern,
                          const char *name, const char *data, size_t len);
 
+/*
+ * Deletes the expired notifications among names (children of family's
+ * changes node), as every broker does whenever it lists them (authorizer_purge.c).
+ */
+void gr_authorizer_purge(gr_authorizer_t *a, gr_acl_pattern_t family, const char *const *names,
+                         size_t count);
+
 #endif

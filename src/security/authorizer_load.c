@@ -245,6 +245,8 @@ static void on_changes(void *opaque, int rc, const char *const *names, size_t co
     }
     a->seen[f] = highest;
     a->primed[f] = rc == GR_STORE_OK;
+    if (rc == GR_STORE_OK)
+        gr_authorizer_purge(a, op->pattern, names, count);
     free(op);
 }
 
