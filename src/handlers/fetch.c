@@ -80,6 +80,7 @@ struct fetch_op {
     bool waiting;
     int32_t replica_id;     /* a follower's broker id, or -1 (a consumer) */
     bool *denied;           /* per request topic: READ refused; NULL when none is */
+    bool all_denied;        /* every topic refused: nothing to wait for */
     bool progress_recorded; /* a follower's fetch offsets went to its leaders */
     int64_t record_bytes;   /* record bytes in the response fetch_build made last */
 };
@@ -213,8 +214,12 @@ static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
     return gr_topics_find(b->topics, t->topic.ptr, (size_t)t->topic.len);
 }
 
-/* A partition of a topic the consumer may not READ: Kafka's error and unknown offsets. */
-static bool deny_partition(const gr_fetch_request_fetch_partition_t *in,
+/*
+ * A partition of a topic the consumer may not READ: Kafka's error and
+ * unknown offsets. As in Kafka, the fetch still waits on the partitions it
+ * may read; the refusal rides along in the answer.
+ */
+static void deny_partition(const gr_fetch_request_fetch_partition_t *in,
                            gr_fetch_response_partition_data_t *out)
 {
     out->partition_index = in->partition;
@@ -225,7 +230,6 @@ static bool deny_partition(const gr_fetch_request_fetch_partition_t *in,
     out->last_stable_offset = -1;
     out->log_start_offset = -1;
     out->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
-    return true;
 }
 
 /*
@@ -240,6 +244,7 @@ static int authorize_topics(fetch_op_t *op)
     op->denied = gr_request_alloc_array(op->req, op->in.topics_count, sizeof *op->denied);
     if (!op->denied)
         return -1;
+    int32_t denied = 0;
     for (int32_t t = 0; t < op->in.topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &op->in.topics[t];
         gr_topic_t *topic = find_topic(b, op->req->api_version, tin);
@@ -250,7 +255,9 @@ static int authorize_topics(fetch_op_t *op)
             continue; /* an unknown id is answered as such */
         op->denied[t] = !gr_authorize(b, op->req->session, GR_ACL_OPERATION_READ,
                                       GR_ACL_RESOURCE_TYPE_TOPIC, name ? name : "", len);
+        denied += op->denied[t];
     }
+    op->all_denied = denied > 0 && denied == op->in.topics_count;
     return 0;
 }
 
@@ -370,13 +377,14 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
             gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
             gr_fetch_response_partition_data_init(pout);
             if (op->denied && op->denied[t])
-                any_error |= deny_partition(&tin->partitions[i], pout);
+                deny_partition(&tin->partitions[i], pout);
             else
                 any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
         }
     }
     op->record_bytes = budget.total;
-    if (final || any_error || budget.total >= in->min_bytes || in->max_wait_ms <= 0)
+    if (final || any_error || op->all_denied || budget.total >= in->min_bytes ||
+        in->max_wait_ms <= 0)
         return true;
     put_held(op);
     return false;
@@ -412,7 +420,7 @@ static int64_t fetch_available(fetch_op_t *op)
         const gr_fetch_request_fetch_topic_t *tin = &op->in.topics[t];
         gr_topic_t *topic = find_topic(op->b, op->req->api_version, tin);
         if (op->denied && op->denied[t])
-            return INT64_MAX; /* answered at once, with the refusal */
+            continue; /* nothing to wait for there */
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
             gr_partition_t *p = gr_topic_partition(topic, pin->partition);
