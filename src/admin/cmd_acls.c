@@ -170,7 +170,7 @@ static void print_entry(const char *principal, const char *host, int op, int per
 
 static gr_str_t opt_str(const char *s)
 {
-    return s ? gr_str(s) : (gr_str_t){NULL, -1};
+    return s ? gr_str(s) : (gr_str_t){NULL, GR_NULL_LEN};
 }
 
 /* DescribeAcls for a resource (name NULL: every one of the type) and prints the answer. */

@@ -118,7 +118,8 @@ static void create_refuse_all(gr_request_t *req, gr_create_acls_response_t *resp
 {
     for (int32_t i = 0; i < resp->results_count; i++) {
         resp->results[i].error_code = kerr;
-        resp->results[i].error_message = msg ? gr_admin_message(req, msg) : (gr_str_t){NULL, -1};
+        resp->results[i].error_message =
+            msg ? gr_admin_message(req, msg) : (gr_str_t){NULL, GR_NULL_LEN};
     }
     gr_request_respond(req, resp);
 }
@@ -309,7 +310,7 @@ static int delete_one(gr_broker_t *b, gr_request_t *req, gr_admin_wait_t *wait,
                               .host = gr_str(a->host),
                               .operation = a->op,
                               .permission_type = a->permission,
-                              .error_message = {NULL, -1}};
+                              .error_message = {NULL, GR_NULL_LEN}};
         start_write(b, wait, a, false, &r->error_code);
     }
     return 0;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BIT(op) (1 << (op))
+#define BIT(op)         (1 << (op))
+#define SET_INITIAL_CAP 16
 
 /* The operations each resource type supports (ALL aside), as bits; Kafka's table. */
 static int32_t supported_ops(gr_acl_resource_type_t t)
@@ -185,7 +186,7 @@ const char *gr_acl_filter_invalid(const gr_acl_filter_t *f)
 int gr_acl_set_add(gr_acl_set_t *set, const gr_acl_binding_t *a)
 {
     if (set->count == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 16;
+        size_t cap = set->cap ? set->cap * 2 : SET_INITIAL_CAP;
         gr_acl_binding_t *items = realloc(set->items, cap * sizeof *items);
         if (!items)
             return -ENOMEM;

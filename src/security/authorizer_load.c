@@ -74,22 +74,26 @@ static void load_step_done(gr_authorizer_t *a, bool ok)
     gr_logf(&a->b->log, GR_LOG_INFO, "acl", "loaded %zu ACL(s)", a->acls.count);
 }
 
-/* Whether the completion still matters; if not, frees op (and ends its load step). */
+/*
+ * Whether the completion still matters; if not, frees op. A stale one
+ * belongs to a closed session, whose load was abandoned with it.
+ */
 static bool read_current(read_op_t *op)
 {
     gr_authorizer_t *a = op->a;
     if (!a->closing && op->gen == a->gen)
         return true;
-    if (op->full_load && !a->closing && a->loading > 0)
-        load_step_done(a, false);
     free(op);
     return false;
 }
 
-static void issue_failed(gr_authorizer_t *a, read_op_t *op)
+/* A read that could not be issued (op NULL: not even allocated). */
+static void issue_failed(gr_authorizer_t *a, read_op_t *op, bool full_load)
 {
-    if (op && op->full_load)
+    if (full_load && op)
         load_step_done(a, false);
+    else if (full_load)
+        a->load_failed = true;
     free(op);
 }
 
@@ -130,7 +134,7 @@ static void on_load_names(void *opaque, int rc, const char *const *names, size_t
         }
         if (!node || gr_acl_znode_path(op->type, op->pattern, names[i], path, sizeof path) ||
             gr_store_get(a->session, path, NULL, NULL, on_load_node, node) != GR_STORE_OK)
-            issue_failed(a, node);
+            issue_failed(a, node, true);
     }
     load_step_done(a, rc == GR_STORE_OK || rc == GR_STORE_NONODE);
     free(op);
@@ -155,7 +159,7 @@ static void on_load_types(void *opaque, int rc, const char *const *names, size_t
             list->type = type;
         if (!list ||
             gr_store_children(a->session, path, NULL, NULL, on_load_names, list) != GR_STORE_OK)
-            issue_failed(a, list);
+            issue_failed(a, list, true);
     }
     load_step_done(a, rc == GR_STORE_OK);
     free(op);
@@ -169,7 +173,7 @@ static void load_all(gr_authorizer_t *a)
         read_op_t *op = read_new(a, families[f], true);
         if (!op || gr_store_children(a->session, gr_acl_znode_root(families[f]), NULL, NULL,
                                      on_load_types, op) != GR_STORE_OK)
-            issue_failed(a, op);
+            issue_failed(a, op, true);
     }
 }
 
