@@ -1,6 +1,7 @@
 # Admin tool adds access control entries.
 
 api 30 CreateAcls
+serve 0-3 gr_handle_create_acls
 request CreateAclsRequest versions 0-3 flexible 2+
   Creations []AclCreation 0+ -- ACL entries to add
     ResourceType int8 0+ -- resource type code

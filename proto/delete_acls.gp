@@ -1,6 +1,7 @@
 # Admin tool removes access control entries that match filters.
 
 api 31 DeleteAcls
+serve 0-3 gr_handle_delete_acls
 request DeleteAclsRequest versions 0-3 flexible 2+
   Filters []DeleteAclsFilter 0+ -- filters selecting entries to remove
     ResourceTypeFilter int8 0+ -- resource type to match

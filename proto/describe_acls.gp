@@ -1,6 +1,7 @@
 # Admin tool lists access control entries that match a filter.
 
 api 29 DescribeAcls
+serve 0-3 gr_handle_describe_acls
 request DescribeAclsRequest versions 0-3 flexible 2+
   ResourceTypeFilter int8 0+ -- resource type to match
   ResourceNameFilter string 0+ nullable=0+ -- resource name filter, null matches all

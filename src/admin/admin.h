@@ -13,7 +13,7 @@
  *   route.c    which broker a request goes to (controller, leader, coordinator)
  *   txn.c      kafka-transactions.sh's columns and abort target, from answers
  *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
- *              leader-election, reassign-partitions, transactions)
+ *              leader-election, reassign-partitions, transactions, acls)
  *
  * Exit codes: GR_ADMIN_EXIT_*. Runs on: the main thread (single-threaded).
  */
@@ -181,5 +181,6 @@ int gr_admin_cmd_groups(gr_admin_t *a);
 int gr_admin_cmd_election(gr_admin_t *a);
 int gr_admin_cmd_reassign(gr_admin_t *a);
 int gr_admin_cmd_transactions(gr_admin_t *a);
+int gr_admin_cmd_acls(gr_admin_t *a);
 
 #endif

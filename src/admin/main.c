@@ -43,6 +43,7 @@ static const command_t commands[] = {
     {"leader-election", gr_admin_cmd_election},
     {"reassign-partitions", gr_admin_cmd_reassign},
     {"transactions", gr_admin_cmd_transactions},
+    {"acls", gr_admin_cmd_acls},
 };
 
 int main(int argc, char **argv)

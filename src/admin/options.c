@@ -32,6 +32,13 @@ static const char *const flag_names[] = {
     "disable-rack-aware",
     "under-replicated-partitions",
     "unavailable-partitions",
+    "add",
+    "remove",
+    "cluster",
+    "force",
+    "producer",
+    "consumer",
+    "idempotent",
     NULL,
 };
 

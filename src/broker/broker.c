@@ -19,6 +19,7 @@
 #include "metadata/topics.h"
 #include "net/server.h"
 #include "replica/replication.h"
+#include "security/authorizer.h"
 #include "txn/txn_coordinator.h"
 
 #include <errno.h>
@@ -507,6 +508,11 @@ int gr_broker_start(gr_broker_t *b)
         gr_broker_security_start(b);
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
+    /* ACLs are loaded before the listeners open: no request is decided on an empty cache. */
+    if (rc == 0)
+        rc = gr_authorizer_open(b, &b->authorizer);
+    if (rc == 0)
+        rc = gr_authorizer_start(b);
     /* One thread: jobs finish in submission order (produce.c relies on it). */
     if (rc == 0) {
         rc = gr_worker_init(&b->worker, b->loop, 1, &b->log);
@@ -612,6 +618,8 @@ int gr_broker_fini(gr_broker_t *b)
     gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     gr_controlled_shutdown_fini(b);
+    gr_authorizer_free(b->authorizer); /* before the store its session belongs to */
+    b->authorizer = NULL;
     close_store(b);
     gr_producer_ids_fini(b->producer_ids);
     if (b->log_dir) {

@@ -293,6 +293,11 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("gregor.config.change.expiration.ms", gregor_config_change_expiration_ms, "900000", 1,
              LMAX),
 
+    /* ACLs (security/authorizer.h): an empty class name turns authorization off, as in Kafka. */
+    KEY_STRING("authorizer.class.name", authorizer_class_name, "", NULL),
+    KEY_STRING("super.users", super_users, NULL, NULL),
+    KEY_BOOL("allow.everyone.if.no.acl.found", allow_everyone_if_no_acl_found, "false"),
+
     KEY_INT("num.replica.fetchers", num_replica_fetchers, "1", IMIN, IMAX),
     KEY_LONG("replica.lag.time.max.ms", replica_lag_time_max_ms, "30000", LMIN, LMAX),
     KEY_INT("replica.fetch.max.bytes", replica_fetch_max_bytes, "1048576", 0, IMAX),

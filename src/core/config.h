@@ -231,6 +231,11 @@ typedef struct gr_config {
     bool zookeeper_set_acl;
     int64_t gregor_config_change_expiration_ms; /* Gregor's own; Kafka: 15 minutes, fixed */
 
+    /* ACLs */
+    char *authorizer_class_name; /* "" (none), AclAuthorizer or StandardAuthorizer */
+    char *super_users;           /* "User:a;User:b", NULL for none */
+    bool allow_everyone_if_no_acl_found;
+
     /* replication */
     int32_t num_replica_fetchers;
     int64_t replica_lag_time_max_ms;

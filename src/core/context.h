@@ -48,6 +48,7 @@ typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 typedef struct gr_broker_tls gr_broker_tls_t;
 typedef struct gr_sasl gr_sasl_t;
 typedef struct gr_scram_users gr_scram_users_t;
+typedef struct gr_authorizer gr_authorizer_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -101,6 +102,7 @@ struct gr_broker {
     gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
     gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
     gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
+    gr_authorizer_t *authorizer; /* ACLs (security/authorizer.h); NULL: everything allowed */
     gr_leadership_fn *on_leadership;               /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted;         /* may be NULL */
     gr_txn_marker_fn *on_txn_marker;               /* may be NULL */

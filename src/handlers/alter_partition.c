@@ -12,6 +12,7 @@
 #include "controller/zk_member.h"
 #include "core/context.h"
 #include "gen/alter_partition.h"
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 
@@ -148,6 +149,13 @@ static void ask_one(gr_broker_t *b, alter_call_t *call, const char *topic,
 
 void gr_handle_alter_partition(gr_broker_t *b, gr_request_t *req)
 {
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
+        gr_alter_partition_response_t resp; /* Kafka answers before reading the body */
+        gr_alter_partition_response_init(&resp);
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     alter_call_t *call = calloc(1, sizeof *call);
     if (!call || gr_request_decode(req, &call->in)) {
         if (!call)

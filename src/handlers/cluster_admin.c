@@ -22,6 +22,7 @@
 #include <sys/statvfs.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "log/log_dir.h"
@@ -57,6 +58,11 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
         gr_request_respond(req, &resp);
         return;
     }
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_DESCRIBE)) {
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     resp.controller_id = b->cluster->controller_id;
     size_t n = b->cluster->node_count;
     resp.brokers = gr_request_alloc_array(req, n ? n : 1, sizeof(*resp.brokers));
@@ -77,7 +83,9 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
     }
     resp.brokers_count = count;
     if (in.include_cluster_authorized_operations)
-        resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
+        resp.cluster_authorized_operations =
+            gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
+                              strlen(GR_ACL_CLUSTER_NAME));
     gr_request_respond(req, &resp);
 }
 
@@ -166,6 +174,11 @@ void gr_handle_describe_log_dirs(gr_broker_t *b, gr_request_t *req)
     resp.results = gr_request_alloc_array(req, 1, sizeof(*resp.results));
     if (!resp.results)
         goto fail;
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_DESCRIBE)) {
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED; /* Kafka: the whole request */
+        gr_request_respond(req, &resp);
+        return;
+    }
     gr_describe_log_dirs_response_describe_log_dirs_result_t *dir = &resp.results[0];
     gr_describe_log_dirs_response_describe_log_dirs_result_init(dir);
     const char *path = gr_log_dir_path(b->log_dir);

@@ -44,6 +44,7 @@
 #include "gen/alter_configs.h"
 #include "controller/zk_admin.h"
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
@@ -173,12 +174,35 @@ static void describe_error(gr_request_t *req,
     out->error_message = gr_admin_message(req, msg);
 }
 
+/*
+ * Kafka's check for the config APIs: op (DESCRIBE_CONFIGS or ALTER_CONFIGS)
+ * on the topic, or on the cluster for a broker. NONE, or the refusal code.
+ */
+static gr_kerr_t configs_authorize(gr_broker_t *b, gr_request_t *req, gr_acl_operation_t op,
+                                   int8_t type, gr_str_t name)
+{
+    if (type == GR_CONFIG_RESOURCE_TYPE_TOPIC)
+        return gr_authorize_str(b, req->session, op, GR_ACL_RESOURCE_TYPE_TOPIC, name)
+                   ? GR_KERR_NONE
+                   : GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+    if (type == GR_CONFIG_RESOURCE_TYPE_BROKER || type == GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER)
+        return gr_authorize_cluster(b, req->session, op) ? GR_KERR_NONE
+                                                         : GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    return GR_KERR_NONE;
+}
+
 static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
                              gr_describe_configs_response_describe_configs_result_t *out)
 {
     const gr_describe_configs_request_describe_configs_resource_t *want = ctx->want;
     char msg[GR_ADMIN_MSG_MAX];
     bool is_default = false;
+    gr_kerr_t refused = configs_authorize(b, ctx->req, GR_ACL_OPERATION_DESCRIBE_CONFIGS,
+                                          want->resource_type, want->resource_name);
+    if (refused) {
+        describe_error(ctx->req, out, refused, "Authorization failed.");
+        return 0;
+    }
     if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_TOPIC) {
         const char *name = gr_admin_cstr(ctx->req, want->resource_name);
         if (!name)
@@ -494,6 +518,11 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
     if (failed) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    gr_kerr_t refused = configs_authorize(b, req, GR_ACL_OPERATION_ALTER_CONFIGS, c->type, c->name);
+    if (refused) {
+        snprintf(msg, len, "Authorization failed.");
+        return refused;
     }
     if (c->type == GR_CONFIG_RESOURCE_TYPE_TOPIC)
         return alter_topic(b, req, c, incremental, validate_only, msg, len);

@@ -14,6 +14,7 @@
 #include "controller/zk_member.h"
 #include "core/context.h"
 #include "gen/controlled_shutdown.h"
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 
@@ -68,6 +69,10 @@ void gr_handle_controlled_shutdown(gr_broker_t *b, gr_request_t *req)
     gr_controlled_shutdown_request_t in;
     if (gr_request_decode(req, &in))
         return;
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
+        respond(req, GR_KERR_CLUSTER_AUTHORIZATION_FAILED, NULL, 0);
+        return;
+    }
     shutdown_call_t *call = calloc(1, sizeof *call);
     if (!call) {
         gr_request_fail(req, "out of memory");

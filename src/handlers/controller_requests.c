@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "gen/leader_and_isr.h"
@@ -42,6 +43,27 @@ static void on_cancel(gr_resp_slot_t *slot, void *arg)
     gr_replica_call_cancel(&cr->call);
 }
 
+/* Kafka's answer to a controller request from a principal without CLUSTER_ACTION. */
+static void refuse(gr_request_t *req)
+{
+    union {
+        gr_leader_and_isr_response_t leader_and_isr;
+        gr_update_metadata_response_t update_metadata;
+        gr_stop_replica_response_t stop_replica;
+    } resp;
+    if (req->api_key == GR_API_LEADER_AND_ISR) {
+        gr_leader_and_isr_response_init(&resp.leader_and_isr);
+        resp.leader_and_isr.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    } else if (req->api_key == GR_API_UPDATE_METADATA) {
+        gr_update_metadata_response_init(&resp.update_metadata);
+        resp.update_metadata.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    } else {
+        gr_stop_replica_response_init(&resp.stop_replica);
+        resp.stop_replica.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    }
+    gr_request_respond(req, &resp);
+}
+
 /* Every controller request: its handler in the API table. */
 void gr_handle_controller_request(gr_broker_t *b, gr_request_t *req)
 {
@@ -52,6 +74,10 @@ void gr_handle_controller_request(gr_broker_t *b, gr_request_t *req)
     }
     if (gr_request_decode(req, &cr->in))
         return;
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
+        refuse(req);
+        return;
+    }
     cr->req = req;
     cr->call = (gr_replica_call_t){
         .b = b,

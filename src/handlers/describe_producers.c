@@ -10,6 +10,7 @@
  * Runs on: loop thread.
  */
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/topics.h"
@@ -76,9 +77,15 @@ void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req)
         gr_topic_t *topic = want->name.len > 0
                                 ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                                 : NULL;
-        for (int32_t i = 0; i < n; i++)
-            if (!describe_partition(req, topic, want->partition_indexes[i], &out->partitions[i]))
+        bool allowed = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
+                                        GR_ACL_RESOURCE_TYPE_TOPIC, want->name);
+        for (int32_t i = 0; i < n; i++) {
+            if (!describe_partition(req, allowed ? topic : NULL, want->partition_indexes[i],
+                                    &out->partitions[i]))
                 goto oom;
+            if (!allowed)
+                out->partitions[i].error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+        }
     }
     gr_request_respond(req, &resp);
     return;

@@ -18,6 +18,7 @@
 #include "controller/zk_member.h"
 #include "core/context.h"
 #include "gen/elect_leaders.h"
+#include "security/authorizer.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
@@ -192,6 +193,8 @@ void gr_handle_elect_leaders(gr_broker_t *b, gr_request_t *req)
     gr_ctl_partition_ref_t *refs = all ? NULL : asked(req, &in, &count);
     if (type != GR_ELECTION_TYPE_PREFERRED && type != GR_ELECTION_TYPE_UNCLEAN)
         return refuse_type(req, refs, count);
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_ALTER))
+        return respond_error(req, GR_KERR_CLUSTER_AUTHORIZATION_FAILED);
     elect_call_t *call = calloc(1, sizeof *call);
     if (!call || (!all && !refs)) {
         free(call);

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/cluster_view.h"
@@ -78,6 +79,8 @@ struct fetch_op {
     int32_t held_count;
     bool waiting;
     int32_t replica_id;     /* a follower's broker id, or -1 (a consumer) */
+    bool *denied;           /* per request topic: READ refused; NULL when none is */
+    bool all_denied;        /* every topic refused: nothing to wait for */
     bool progress_recorded; /* a follower's fetch offsets went to its leaders */
     int64_t record_bytes;   /* record bytes in the response fetch_build made last */
 };
@@ -211,6 +214,53 @@ static gr_topic_t *find_topic(gr_broker_t *b, int16_t version,
     return gr_topics_find(b->topics, t->topic.ptr, (size_t)t->topic.len);
 }
 
+/*
+ * A partition of a topic the consumer may not READ: Kafka's error and
+ * unknown offsets. As in Kafka, the fetch still waits on the partitions it
+ * may read; the refusal rides along in the answer.
+ */
+static void deny_partition(const gr_fetch_request_fetch_partition_t *in,
+                           gr_fetch_response_partition_data_t *out)
+{
+    out->partition_index = in->partition;
+    out->records.ptr = (const uint8_t *)"";
+    out->records.len = 0;
+    out->aborted_transactions_null = true;
+    out->high_watermark = -1;
+    out->last_stable_offset = -1;
+    out->log_start_offset = -1;
+    out->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+}
+
+/*
+ * Checks READ on every topic once per request (a long poll re-reads many
+ * times). Without an authorizer nothing is allocated. -1 when out of memory.
+ */
+static int authorize_topics(fetch_op_t *op)
+{
+    gr_broker_t *b = op->b;
+    if (!b->authorizer)
+        return 0;
+    op->denied = gr_request_alloc_array(op->req, op->in.topics_count, sizeof *op->denied);
+    if (!op->denied)
+        return -1;
+    int32_t denied = 0;
+    for (int32_t t = 0; t < op->in.topics_count; t++) {
+        const gr_fetch_request_fetch_topic_t *tin = &op->in.topics[t];
+        gr_topic_t *topic = find_topic(b, op->req->api_version, tin);
+        const char *name = topic ? topic->name : tin->topic.ptr;
+        size_t len =
+            topic ? strlen(topic->name) : (size_t)(tin->topic.len > 0 ? tin->topic.len : 0);
+        if (op->req->api_version >= 13 && !topic)
+            continue; /* an unknown id is answered as such */
+        op->denied[t] = !gr_authorize(b, op->req->session, GR_ACL_OPERATION_READ,
+                                      GR_ACL_RESOURCE_TYPE_TOPIC, name ? name : "", len);
+        denied += op->denied[t];
+    }
+    op->all_denied = denied > 0 && denied == op->in.topics_count;
+    return 0;
+}
+
 typedef struct fetch_budget {
     int64_t total;     /* record bytes in the response so far */
     int64_t remaining; /* response max_bytes left */
@@ -326,11 +376,15 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
         for (int32_t i = 0; i < n; i++) {
             gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
             gr_fetch_response_partition_data_init(pout);
-            any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
+            if (op->denied && op->denied[t])
+                deny_partition(&tin->partitions[i], pout);
+            else
+                any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
         }
     }
     op->record_bytes = budget.total;
-    if (final || any_error || budget.total >= in->min_bytes || in->max_wait_ms <= 0)
+    if (final || any_error || op->all_denied || budget.total >= in->min_bytes ||
+        in->max_wait_ms <= 0)
         return true;
     put_held(op);
     return false;
@@ -365,6 +419,8 @@ static int64_t fetch_available(fetch_op_t *op)
     for (int32_t t = 0; t < op->in.topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &op->in.topics[t];
         gr_topic_t *topic = find_topic(op->b, op->req->api_version, tin);
+        if (op->denied && op->denied[t])
+            continue; /* nothing to wait for there */
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
             gr_partition_t *p = gr_topic_partition(topic, pin->partition);
@@ -488,6 +544,18 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
     op->replica_id = req->api_version >= REPLICA_STATE_MIN_VERSION ? op->in.replica_state.replica_id
                                                                    : op->in.replica_id;
     gr_fetch_response_t resp;
+    /* Followers need CLUSTER_ACTION (Kafka's rule for replica fetches). */
+    if (op->replica_id >= 0 &&
+        !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
+        gr_fetch_response_init(&resp);
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
+    if (op->replica_id < 0 && authorize_topics(op) < 0) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
     bool now = fetch_build(op, &resp, false);
     op->progress_recorded = true;
     if (now)

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "gen/delete_groups.h"
 #include "gen/describe_groups.h"
@@ -53,7 +54,16 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, 
 {
     coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
     gr_coordinator_node_t node;
-    if (key_type == GR_COORDINATOR_TYPE_GROUP)
+    /* Kafka: DESCRIBE on the group, or on the transactional id, before anything else. */
+    if (key_type == GR_COORDINATOR_TYPE_GROUP &&
+        !gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_GROUP,
+                          key))
+        a.error = GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION &&
+             !gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                               GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, key))
+        a.error = GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+    else if (key_type == GR_COORDINATOR_TYPE_GROUP)
         a.error = gr_coordinator_locate(b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
         a.error = gr_txn_locate(b->txns, key, &node);
@@ -193,12 +203,20 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
                          gr_describe_groups_response_described_group_t *out)
 {
     out->group_id = id;
-    out->authorized_operations = include_ops ? GR_ACL_OPS_ALL_GROUP : GR_ACL_OPS_UNKNOWN;
+    out->authorized_operations =
+        include_ops ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_GROUP, id.ptr,
+                                        id.len > 0 ? (size_t)id.len : 0)
+                    : GR_ACL_OPS_UNKNOWN;
     out->group_state = gr_str(gr_group_state_name(GR_GROUP_DEAD));
     out->protocol_type = gr_str("");
     out->protocol_data = gr_str("");
     out->members = gr_request_alloc_array(req, 0, sizeof(*out->members));
     int32_t partition;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_GROUP,
+                          id)) {
+        out->error_code = GR_KERR_GROUP_AUTHORIZATION_FAILED;
+        return;
+    }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
     if (!g)
@@ -238,6 +256,7 @@ typedef struct list_ctx {
     const gr_list_groups_request_t *in;
     gr_list_groups_response_t *resp;
     int32_t cap;
+    bool all_visible; /* DESCRIBE on the cluster */
 } list_ctx_t;
 
 static bool state_wanted(const gr_list_groups_request_t *in, gr_group_state_t s)
@@ -268,6 +287,11 @@ static void list_one(gr_group_t *g, void *arg)
     list_ctx_t *ctx = arg;
     if (!state_wanted(ctx->in, g->state) || ctx->resp->groups_count >= ctx->cap)
         return;
+    /* Without DESCRIBE on the cluster, Kafka lists only the groups one may describe. */
+    if (!ctx->all_visible &&
+        !gr_authorize_quiet(ctx->req->broker, ctx->req->session, GR_ACL_OPERATION_DESCRIBE,
+                            GR_ACL_RESOURCE_TYPE_GROUP, g->id, strlen(g->id)))
+        return;
     gr_list_groups_response_listed_group_t *out = &ctx->resp->groups[ctx->resp->groups_count++];
     out->group_id = gr_str(g->id);
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
@@ -289,7 +313,10 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
         return;
     }
     if (classic_wanted(&in)) {
-        list_ctx_t ctx = {req, &in, &resp, cap};
+        list_ctx_t ctx = {req, &in, &resp, cap,
+                          gr_authorize_quiet(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                             GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
+                                             strlen(GR_ACL_CLUSTER_NAME))};
         gr_coordinator_foreach(b->groups, list_one, &ctx);
     }
     /* Groups of partitions still replaying are not known yet: say so. */
@@ -328,7 +355,11 @@ void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req)
     }
     for (int32_t i = 0; i < in.groups_names_count; i++) {
         resp.results[i].group_id = in.groups_names[i];
-        resp.results[i].error_code = delete_one(b, in.groups_names[i]);
+        resp.results[i].error_code =
+            gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE, GR_ACL_RESOURCE_TYPE_GROUP,
+                             in.groups_names[i])
+                ? delete_one(b, in.groups_names[i])
+                : GR_KERR_GROUP_AUTHORIZATION_FAILED;
     }
     resp.results_count = in.groups_names_count;
     gr_request_respond(req, &resp);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "group/coordinator.h"
 #include "handlers/handlers.h"
@@ -67,6 +68,16 @@ static gr_kerr_t coordinated(gr_broker_t *b, gr_str_t group_id, int32_t *partiti
     if (group_id.len <= 0)
         return GR_KERR_INVALID_GROUP_ID;
     return gr_coordinator_check(b->groups, group_id, partition);
+}
+
+/* Kafka's order for the membership APIs: READ on the group first, then the coordinator. */
+static gr_kerr_t authorized_coordinated(gr_broker_t *b, gr_request_t *req, gr_str_t group_id,
+                                        int32_t *partition)
+{
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
+                          group_id))
+        return GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    return coordinated(b, group_id, partition);
 }
 
 /* --- JoinGroup ------------------------------------------------------------------ */
@@ -139,7 +150,7 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
     if (gr_request_decode(req, &in))
         return;
     int32_t partition;
-    gr_kerr_t err = coordinated(b, in.group_id, &partition);
+    gr_kerr_t err = authorized_coordinated(b, req, in.group_id, &partition);
     gr_group_t *g = NULL;
     if (!err) {
         g = gr_coordinator_find(b->groups, in.group_id);
@@ -197,7 +208,7 @@ void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req)
     if (gr_request_decode(req, &in))
         return;
     int32_t partition;
-    gr_kerr_t err = coordinated(b, in.group_id, &partition);
+    gr_kerr_t err = authorized_coordinated(b, req, in.group_id, &partition);
     gr_group_t *g = err ? NULL : gr_coordinator_find(b->groups, in.group_id);
     if (!err && !g)
         err = GR_KERR_UNKNOWN_MEMBER_ID;
@@ -236,7 +247,7 @@ void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req)
     gr_heartbeat_response_t resp;
     gr_heartbeat_response_init(&resp);
     int32_t partition;
-    gr_kerr_t err = coordinated(b, in.group_id, &partition);
+    gr_kerr_t err = authorized_coordinated(b, req, in.group_id, &partition);
     if (!err) {
         gr_group_t *g = gr_coordinator_find(b->groups, in.group_id);
         err = g ? gr_group_heartbeat(g, &b->groups->env, in.member_id, in.group_instance_id,
@@ -263,7 +274,7 @@ void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req)
     gr_leave_group_request_member_identity_t *leaving = batch ? in.members : &single;
     int32_t count = batch ? in.members_count : 1;
     int32_t partition;
-    gr_kerr_t err = coordinated(b, in.group_id, &partition);
+    gr_kerr_t err = authorized_coordinated(b, req, in.group_id, &partition);
     gr_group_t *g = err ? NULL : gr_coordinator_find(b->groups, in.group_id);
     if (g && g->state == GR_GROUP_DEAD)
         err = GR_KERR_COORDINATOR_NOT_AVAILABLE;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/isr_wait.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
@@ -70,13 +71,17 @@ static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
             gr_request_alloc_array(req, tin->partitions_count, sizeof(*tout->partitions));
         if (!tout->partitions)
             return NULL;
+        bool readable = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
+                                         GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_offset_commit_request_offset_commit_request_partition_t *p =
                 &tin->partitions[i];
             gr_offset_commit_response_offset_commit_response_partition_t *pout =
                 &tout->partitions[tout->partitions_count++];
             pout->partition_index = p->partition_index;
-            if (!partition_exists(b, tin->name, p->partition_index))
+            if (!readable)
+                pout->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+            else if (!partition_exists(b, tin->name, p->partition_index))
                 pout->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
             else if (p->committed_metadata.len > b->config.offset_metadata_max_bytes)
                 pout->error_code = GR_KERR_OFFSET_METADATA_TOO_LARGE;
@@ -182,10 +187,14 @@ void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
     }
     gr_group_t *g = NULL;
     int64_t end = 0;
-    gr_kerr_t err = commit_group(b, &in, &g);
+    gr_kerr_t err = GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    bool group_ok = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
+                                     GR_ACL_RESOURCE_TYPE_GROUP, in.group_id);
+    if (group_ok)
+        err = commit_group(b, &in, &g);
     if (err) {
         for (int32_t i = 0; i < op->count; i++)
-            if (!*op->commits[i].error)
+            if (!*op->commits[i].error || !group_ok)
                 *op->commits[i].error = err;
     } else {
         gr_coordinator_commit(b->groups, g, op->commits, op->count, &end);
@@ -280,12 +289,39 @@ static fetched_topic_t *fetch_group(gr_request_t *req, gr_group_t *g, bool requi
 }
 
 /* The group's error and, without one, its (possibly NULL: unknown) group. */
-static gr_kerr_t fetch_lookup(gr_broker_t *b, gr_str_t id, gr_group_t **g)
+static gr_kerr_t fetch_lookup(gr_broker_t *b, gr_request_t *req, gr_str_t id, gr_group_t **g)
 {
+    *g = NULL;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_GROUP,
+                          id))
+        return GR_KERR_GROUP_AUTHORIZATION_FAILED;
     int32_t partition;
     gr_kerr_t err = gr_coordinator_check(b->groups, id, &partition);
     *g = err ? NULL : gr_coordinator_find(b->groups, id);
     return err;
+}
+
+/*
+ * Kafka's DESCRIBE check per topic of an OffsetFetch answer: asked for by
+ * name, a refused topic's partitions say TOPIC_AUTHORIZATION_FAILED; in the
+ * "every topic" form (all), refused topics are left out.
+ */
+static void authorize_fetched(gr_broker_t *b, gr_request_t *req, bool all, fetched_topic_t *topics,
+                              int32_t *count)
+{
+    int32_t kept = 0;
+    for (int32_t t = 0; topics && t < *count; t++) {
+        bool ok = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                   GR_ACL_RESOURCE_TYPE_TOPIC, topics[t].name);
+        if (!ok && all)
+            continue;
+        for (int32_t i = 0; !ok && i < topics[t].count; i++)
+            topics[t].partitions[i] =
+                (fetched_partition_t){topics[t].partitions[i].partition, -1, -1, gr_str(""),
+                                      GR_KERR_TOPIC_AUTHORIZATION_FAILED};
+        topics[kept++] = topics[t];
+    }
+    *count = kept;
 }
 
 /* Flattens a request topic list into the arrays fetch_group takes. */
@@ -306,7 +342,7 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
                         gr_offset_fetch_response_t *resp)
 {
     gr_group_t *g;
-    gr_kerr_t err = fetch_lookup(b, in->group_id, &g);
+    gr_kerr_t err = fetch_lookup(b, req, in->group_id, &g);
     gr_str_t *names;
     int32_t **parts, *counts, n = 0;
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
@@ -315,6 +351,7 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
     fetched_topic_t *topics =
         fetch_group(req, g, in->require_stable, in->topics_null ? -1 : in->topics_count, names,
                     parts, counts, &n);
+    authorize_fetched(b, req, in->topics_null, topics, &n);
     resp->topics = gr_request_alloc_array(req, n, sizeof(*resp->topics));
     if (!topics || !resp->topics)
         return -1;
@@ -345,7 +382,7 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stabl
 {
     gr_group_t *g;
     out->group_id = in->group_id;
-    out->error_code = fetch_lookup(b, in->group_id, &g);
+    out->error_code = fetch_lookup(b, req, in->group_id, &g);
     gr_str_t *names;
     int32_t **parts, *counts, n = 0;
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
@@ -355,6 +392,7 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stabl
                                               : fetch_group(req, g, require_stable,
                                                             in->topics_null ? -1 : in->topics_count,
                                                             names, parts, counts, &n);
+    authorize_fetched(b, req, in->topics_null, topics, &n);
     out->topics = gr_request_alloc_array(req, n, sizeof(*out->topics));
     if (!topics || !out->topics)
         return -1;
@@ -427,7 +465,10 @@ void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
     gr_offset_delete_response_t resp;
     gr_offset_delete_response_init(&resp);
     gr_group_t *g = NULL;
-    resp.error_code = delete_group_check(b, in.group_id, &g);
+    resp.error_code = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE,
+                                       GR_ACL_RESOURCE_TYPE_GROUP, in.group_id)
+                          ? delete_group_check(b, in.group_id, &g)
+                          : GR_KERR_GROUP_AUTHORIZATION_FAILED;
     int32_t n = resp.error_code ? 0 : in.topics_count;
     resp.topics = gr_request_alloc_array(req, n, sizeof(*resp.topics));
     if (!resp.topics) {
@@ -445,10 +486,14 @@ void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
             return;
         }
         bool subscribed = g->state != GR_GROUP_EMPTY && gr_group_subscribed_to(g, tin->name);
+        bool readable = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
+                                         GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             int32_t p = tin->partitions[i].partition_index;
             gr_kerr_t err = GR_KERR_NONE;
-            if (!partition_exists(b, tin->name, p))
+            if (!readable)
+                err = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+            else if (!partition_exists(b, tin->name, p))
                 err = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
             else if (subscribed)
                 err = GR_KERR_GROUP_SUBSCRIBED_TO_TOPIC;

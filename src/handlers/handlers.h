@@ -68,6 +68,10 @@ void gr_handle_alter_user_scram_credentials(gr_broker_t *b, gr_request_t *req);
 void gr_handle_list_transactions(gr_broker_t *b, gr_request_t *req);
 /* Transaction markers from a transaction coordinator (write_txn_markers.c). */
 void gr_handle_write_txn_markers(gr_broker_t *b, gr_request_t *req);
+/* The ACL APIs (acls.c). */
+void gr_handle_create_acls(gr_broker_t *b, gr_request_t *req);
+void gr_handle_describe_acls(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_acls(gr_broker_t *b, gr_request_t *req);
 /* LeaderAndIsr, StopReplica and UpdateMetadata. */
 void gr_handle_controller_request(gr_broker_t *b, gr_request_t *req);
 

@@ -20,6 +20,7 @@
  * Runs on: loop thread.
  */
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "metadata/producer_ids.h"
 #include "handlers/handlers.h"
@@ -128,7 +129,16 @@ void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
         return;
     }
     if (in.transactional_id.len > 0) {
-        init_transactional(b, req, &in);
+        if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                              GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id))
+            respond(req, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, -1);
+        else
+            init_transactional(b, req, &in);
+        return;
+    }
+    /* Kafka: an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on a topic. */
+    if (!gr_authorize_idempotent(b, req->session)) {
+        respond(req, GR_KERR_CLUSTER_AUTHORIZATION_FAILED, -1, -1);
         return;
     }
     if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id) {

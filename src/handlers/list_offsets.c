@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/topics.h"
@@ -202,8 +203,15 @@ void gr_handle_list_offsets(gr_broker_t *b, gr_request_t *req)
         gr_topic_t *topic = want->name.len > 0
                                 ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)
                                 : NULL;
-        for (int32_t i = 0; i < out->partitions_count; i++, n++)
-            list_partition(b, req, &in, topic, &want->partitions[i], dup[n], &parts[n]);
+        bool allowed = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                        GR_ACL_RESOURCE_TYPE_TOPIC, want->name);
+        for (int32_t i = 0; i < out->partitions_count; i++, n++) {
+            /* A refused topic is answered as an unknown one, with Kafka's refusal code. */
+            list_partition(b, req, &in, allowed ? topic : NULL, &want->partitions[i], dup[n],
+                           &parts[n]);
+            if (!allowed)
+                parts[n].error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+        }
     }
     gr_request_respond(req, &resp);
 }

@@ -13,6 +13,7 @@
 #include "controller/zk_admin.h"
 #include "core/context.h"
 #include "group/coordinator.h"
+#include "security/authorizer.h"
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/request.h"
@@ -113,7 +114,10 @@ static void fill_topic(gr_broker_t *b, gr_request_t *req, gr_topic_t *topic, boo
     out->name = gr_str(topic->name);
     out->topic_id = topic->id;
     out->is_internal = topic->internal;
-    out->topic_authorized_operations = include_ops ? GR_ACL_OPS_ALL_TOPIC : GR_ACL_OPS_UNKNOWN;
+    out->topic_authorized_operations =
+        include_ops ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_TOPIC, topic->name,
+                                        strlen(topic->name))
+                    : GR_ACL_OPS_UNKNOWN;
     fill_partitions(b, req, topic, out);
 }
 
@@ -127,10 +131,36 @@ typedef struct all_topics {
 static void add_topic(gr_topic_t *topic, void *arg)
 {
     all_topics_t *all = arg;
+    /* Kafka leaves out of "all topics" those the principal may not describe. */
+    if (!gr_authorize_quiet(all->b, all->req->session, GR_ACL_OPERATION_DESCRIBE,
+                            GR_ACL_RESOURCE_TYPE_TOPIC, topic->name, strlen(topic->name)))
+        return;
     gr_metadata_response_metadata_response_topic_t *t =
         &all->resp->topics[all->resp->topics_count++];
     gr_metadata_response_metadata_response_topic_init(t);
     fill_topic(all->b, all->req, topic, all->include_ops, t);
+}
+
+/*
+ * Kafka's checks for a topic named in Metadata: DESCRIBE on it, and for one
+ * to be auto-created, CREATE on the cluster or on the topic.
+ */
+static gr_kerr_t authorize_named(gr_broker_t *b, gr_request_t *req, gr_str_t name,
+                                 bool allow_create)
+{
+    if (!b->authorizer)
+        return GR_KERR_NONE;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_TOPIC,
+                          name))
+        return GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+    if (!allow_create || gr_topics_find(b->topics, name.ptr, (size_t)name.len))
+        return GR_KERR_NONE;
+    bool may_create =
+        gr_authorize_quiet(b, req->session, GR_ACL_OPERATION_CREATE, GR_ACL_RESOURCE_TYPE_CLUSTER,
+                           GR_ACL_CLUSTER_NAME, strlen(GR_ACL_CLUSTER_NAME)) ||
+        gr_authorize_str(b, req->session, GR_ACL_OPERATION_CREATE, GR_ACL_RESOURCE_TYPE_TOPIC,
+                         name);
+    return may_create ? GR_KERR_NONE : GR_KERR_TOPIC_AUTHORIZATION_FAILED;
 }
 
 /* Fills the requested topics; returns how many are being auto-created (LEADER_NOT_AVAILABLE). */
@@ -151,9 +181,17 @@ static int fill_requested(gr_broker_t *b, gr_request_t *req, const gr_metadata_r
             kerr = GR_KERR_UNKNOWN_TOPIC_ID;
             t->topic_id = want->topic_id;
             t->name.len = GR_NULL_LEN;
+            if (topic &&
+                !gr_authorize(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                              GR_ACL_RESOURCE_TYPE_TOPIC, topic->name, strlen(topic->name))) {
+                topic = NULL;
+                kerr = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+            }
         } else {
-            topic = gr_topic_find_or_create(b, want->name, allow_create, &kerr);
             t->name = want->name;
+            kerr = authorize_named(b, req, want->name, allow_create);
+            if (!kerr)
+                topic = gr_topic_find_or_create(b, want->name, allow_create, &kerr);
         }
         if (topic)
             fill_topic(b, req, topic, in->include_topic_authorized_operations, t);
@@ -249,7 +287,9 @@ void gr_handle_metadata(gr_broker_t *b, gr_request_t *req)
         return;
     }
     if (in->include_cluster_authorized_operations)
-        resp->cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
+        resp->cluster_authorized_operations =
+            gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
+                              strlen(GR_ACL_CLUSTER_NAME));
     if (all) {
         all_topics_t ctx = {b, req, resp, in->include_topic_authorized_operations};
         resp->topics_count = 0;

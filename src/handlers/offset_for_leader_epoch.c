@@ -15,6 +15,7 @@
  * Runs on: loop thread.
  */
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/topics.h"
@@ -63,6 +64,12 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
         gr_request_fail(req, "out of memory");
         return;
     }
+    /* Kafka: a follower (replica_id >= 0) needs CLUSTER_ACTION, a client DESCRIBE per topic. */
+    bool follower = in.replica_id >= 0;
+    bool cluster_ok =
+        !follower || gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION);
+    gr_kerr_t refusal =
+        cluster_ok ? GR_KERR_TOPIC_AUTHORIZATION_FAILED : GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
     resp.topics_count = topics;
     size_t n = 0;
     for (int32_t t = 0; t < topics; t++) {
@@ -75,8 +82,14 @@ void gr_handle_offset_for_leader_epoch(gr_broker_t *b, gr_request_t *req)
         gr_topic_t *topic = want->topic.len > 0 ? gr_topics_find(b->topics, want->topic.ptr,
                                                                  (size_t)want->topic.len)
                                                 : NULL;
-        for (int32_t i = 0; i < out->partitions_count; i++, n++)
-            end_offset(b, topic, &want->partitions[i], &parts[n]);
+        bool allowed =
+            cluster_ok && (follower || gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                                        GR_ACL_RESOURCE_TYPE_TOPIC, want->topic));
+        for (int32_t i = 0; i < out->partitions_count; i++, n++) {
+            end_offset(b, allowed ? topic : NULL, &want->partitions[i], &parts[n]);
+            if (!allowed)
+                parts[n].error_code = refusal;
+        }
     }
     gr_request_respond(req, &resp);
 }

@@ -40,6 +40,7 @@
 
 #include "core/context.h"
 #include "controller/zk_member.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/cluster_view.h"
@@ -282,6 +283,10 @@ void gr_handle_create_partitions(gr_broker_t *b, gr_request_t *req)
         states[i].out = out;
         if (dup[i]) {
             snprintf(msg, sizeof msg, "Duplicate topic in request.");
+        } else if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_ALTER,
+                                     GR_ACL_RESOURCE_TYPE_TOPIC, in.topics[i].name)) {
+            err = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+            snprintf(msg, sizeof msg, "Authorization failed.");
         } else if (not_controller) {
             err = GR_KERR_NOT_CONTROLLER;
             snprintf(msg, sizeof msg, "This is not the correct controller for this cluster.");
@@ -362,8 +367,13 @@ void gr_handle_delete_records(gr_broker_t *b, gr_request_t *req)
         gr_topic_t *topic = tin->name.len > 0
                                 ? gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len)
                                 : NULL;
-        for (int32_t i = 0; i < pn; i++)
-            delete_partition(b, topic, &tin->partitions[i], &tout->partitions[i]);
+        bool allowed = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE,
+                                        GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
+        for (int32_t i = 0; i < pn; i++) {
+            delete_partition(b, allowed ? topic : NULL, &tin->partitions[i], &tout->partitions[i]);
+            if (!allowed)
+                tout->partitions[i].error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+        }
     }
     gr_request_respond(req, &resp);
     return;

@@ -42,6 +42,7 @@
 
 #include "core/context.h"
 #include "handlers/request.h"
+#include "security/authorizer.h"
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
@@ -481,6 +482,10 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     }
     bool acks_valid =
         in.acks == GR_ACKS_NONE || in.acks == GR_ACKS_LEADER || in.acks == GR_ACKS_ALL;
+    /* Kafka: a transactional produce needs WRITE on its transactional id, then WRITE per topic. */
+    bool txn_denied = in.transactional_id.len >= 0 &&
+                      !gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                                        GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id);
     gr_produce_response_t *resp = &op->resp;
     gr_produce_response_topic_produce_response_t *responses = resp->responses;
     gr_produce_response_init(resp);
@@ -503,12 +508,18 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         }
         tout->partition_responses_count = n;
         gr_topic_t *topic = gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
+        bool allowed = !txn_denied && gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                                                       GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
         for (int32_t i = 0; i < n; i++) {
             gr_produce_response_partition_produce_response_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);
             pout->index = tin->partition_data[i].index;
             if (!acks_valid)
                 set_error(req, pout, GR_KERR_INVALID_REQUIRED_ACKS, NULL);
+            else if (txn_denied)
+                set_error(req, pout, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, NULL);
+            else if (!allowed)
+                set_error(req, pout, GR_KERR_TOPIC_AUTHORIZATION_FAILED, NULL);
             else if (!topic)
                 set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
             else if (topic->internal) /* only the coordinators write these */

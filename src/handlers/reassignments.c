@@ -20,6 +20,7 @@
 #include "core/context.h"
 #include "gen/alter_partition_reassignments.h"
 #include "gen/list_partition_reassignments.h"
+#include "security/authorizer.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
@@ -154,6 +155,13 @@ void gr_handle_alter_partition_reassignments(gr_broker_t *b, gr_request_t *req)
     gr_alter_partition_reassignments_request_t in;
     if (gr_request_decode(req, &in))
         return;
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_ALTER)) {
+        gr_alter_partition_reassignments_response_t resp;
+        gr_alter_partition_reassignments_response_init(&resp);
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     int32_t count = 0;
     gr_reassign_ask_t *asks = asked(req, &in, &count);
     reassign_call_t *call = asks ? calloc(1, sizeof *call) : NULL;
@@ -276,6 +284,11 @@ void gr_handle_list_partition_reassignments(gr_broker_t *b, gr_request_t *req)
         return;
     gr_list_partition_reassignments_response_t resp;
     gr_list_partition_reassignments_response_init(&resp);
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_DESCRIBE)) {
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     list_ctx_t ctx = {req, &in, &resp, 0, false};
     int rc = gr_controller_list_reassignments(&b->zk->controller, on_reassigning, &ctx);
     if (ctx.failed) {

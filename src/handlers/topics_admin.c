@@ -50,6 +50,7 @@
 
 #include "core/context.h"
 #include "controller/zk_member.h"
+#include "security/authorizer.h"
 #include "handlers/request.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -527,6 +528,10 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
         keys[i] = (keyed_t){in.topics[i].name, 0, i};
     mark_repeats(keys, n, keyed_name_cmp, dup);
     resp.topics_count = (int32_t)n;
+    /* Kafka: CREATE on the cluster covers every topic, else CREATE on each. */
+    bool cluster_create =
+        gr_authorize_quiet(b, req->session, GR_ACL_OPERATION_CREATE, GR_ACL_RESOURCE_TYPE_CLUSTER,
+                           GR_ACL_CLUSTER_NAME, strlen(GR_ACL_CLUSTER_NAME));
     for (size_t i = 0; i < n; i++) {
         gr_create_topics_response_creatable_topic_result_t *out = &resp.topics[i];
         gr_create_topics_response_creatable_topic_result_init(out);
@@ -535,6 +540,12 @@ void gr_handle_create_topics(gr_broker_t *b, gr_request_t *req)
             out->error_code = GR_KERR_INVALID_REQUEST;
             if (req->api_version >= 1)
                 out->error_message = gr_str("Found multiple entries for this topic.");
+            continue;
+        }
+        if (!cluster_create && !gr_authorize_str(b, req->session, GR_ACL_OPERATION_CREATE,
+                                                 GR_ACL_RESOURCE_TYPE_TOPIC, in.topics[i].name)) {
+            out->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+            out->error_message = gr_str("Authorization failed.");
             continue;
         }
         states[i].out = out;
@@ -700,6 +711,15 @@ void gr_handle_delete_topics(gr_broker_t *b, gr_request_t *req)
             if (!found[i])
                 delete_error(req, out, GR_KERR_UNKNOWN_TOPIC_ID,
                              "This server does not host this topic ID.");
+            else if (!gr_authorize(b, req->session, GR_ACL_OPERATION_DELETE,
+                                   GR_ACL_RESOURCE_TYPE_TOPIC, found[i]->name,
+                                   strlen(found[i]->name))) {
+                found[i] = NULL;
+                delete_error(req, out, GR_KERR_TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
+            }
+        } else if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE,
+                                     GR_ACL_RESOURCE_TYPE_TOPIC, want->name)) {
+            delete_error(req, out, GR_KERR_TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
         } else {
             found[i] = want->name.len > 0
                            ? gr_topics_find(b->topics, want->name.ptr, (size_t)want->name.len)

@@ -21,6 +21,7 @@
 #include "gen/end_txn.h"
 #include "group/coordinator.h"
 #include "group/coordinator_hash.h"
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
@@ -118,6 +119,37 @@ static bool unknown_partitions(gr_broker_t *b, add_entry_t *e)
     return any;
 }
 
+/*
+ * Kafka's checks: WRITE on the transactional id (else every partition says
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), then WRITE on each topic (refused
+ * ones say TOPIC_AUTHORIZATION_FAILED, the rest OPERATION_NOT_ATTEMPTED).
+ * Returns whether anything was refused.
+ */
+static bool unauthorized_partitions(gr_broker_t *b, add_entry_t *e, gr_str_t id)
+{
+    const gr_session_t *session = e->op->req->session;
+    if (!gr_authorize_str(b, session, GR_ACL_OPERATION_WRITE, GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID,
+                          id)) {
+        set_all(e, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        return true;
+    }
+    bool any = false;
+    for (int32_t t = 0; t < e->result_count; t++)
+        if (!gr_authorize_str(b, session, GR_ACL_OPERATION_WRITE, GR_ACL_RESOURCE_TYPE_TOPIC,
+                              e->results[t].name)) {
+            any = true;
+            for (int32_t p = 0; p < e->results[t].results_by_partition_count; p++)
+                e->results[t].results_by_partition[p].partition_error_code =
+                    GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+        }
+    for (int32_t t = 0; any && t < e->result_count; t++)
+        for (int32_t p = 0; p < e->results[t].results_by_partition_count; p++)
+            if (!e->results[t].results_by_partition[p].partition_error_code)
+                e->results[t].results_by_partition[p].partition_error_code =
+                    GR_KERR_OPERATION_NOT_ATTEMPTED;
+    return any;
+}
+
 /* The partitions of an entry as the coordinator takes them (request arena). */
 static gr_txn_part_ref_t *part_refs(gr_request_t *req, const add_entry_t *e, int32_t *count)
 {
@@ -176,7 +208,7 @@ static void add_fail(add_op_t *op)
 static void add_entry(gr_broker_t *b, add_entry_t *e, gr_str_t id, int64_t producer_id,
                       int16_t epoch, bool verify_only)
 {
-    if (unknown_partitions(b, e))
+    if (unauthorized_partitions(b, e, id) || unknown_partitions(b, e))
         return;
     if (id.len <= 0) {
         set_all(e, GR_KERR_INVALID_REQUEST);
@@ -335,6 +367,16 @@ void gr_handle_add_offsets_to_txn(gr_broker_t *b, gr_request_t *req)
         on_offsets_added(&op->wait, GR_KERR_INVALID_REQUEST, -1, -1);
         return;
     }
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                          GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id)) {
+        on_offsets_added(&op->wait, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, -1);
+        return;
+    }
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
+                          in.group_id)) {
+        on_offsets_added(&op->wait, GR_KERR_GROUP_AUTHORIZATION_FAILED, -1, -1);
+        return;
+    }
     gr_txn_part_ref_t part = {gr_str(GR_OFFSETS_TOPIC), offsets_partition(b, in.group_id)};
     gr_txn_add_partitions(b->txns, in.transactional_id, in.producer_id, in.producer_epoch, &part, 1,
                           &op->wait);
@@ -350,6 +392,11 @@ void gr_handle_end_txn(gr_broker_t *b, gr_request_t *req)
         return;
     if (in.transactional_id.len <= 0) {
         on_ended(&op->wait, GR_KERR_INVALID_REQUEST, -1, -1);
+        return;
+    }
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                          GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id)) {
+        on_ended(&op->wait, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, -1);
         return;
     }
     gr_txn_end(b->txns, in.transactional_id, in.producer_id, in.producer_epoch, in.committed,

@@ -15,6 +15,7 @@
 #include "core/context.h"
 #include "gen/describe_transactions.h"
 #include "gen/list_transactions.h"
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "txn/txn_coordinator.h"
@@ -52,6 +53,11 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, describ
     out->transaction_state = gr_str("");
     out->topics = gr_request_alloc_array(req, 0, sizeof *out->topics);
     int32_t partition;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                          GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, id)) {
+        out->error_code = GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        return;
+    }
     out->error_code = gr_txn_check(b->txns, id, &partition);
     if (out->error_code)
         return;
@@ -119,6 +125,10 @@ static void list_one(const char *id, const gr_txn_image_t *im, void *arg)
 {
     list_ctx_t *ctx = arg;
     if (ctx->failed || !wanted(ctx, im))
+        return;
+    /* Kafka lists only the ids the principal may describe. */
+    if (!gr_authorize_quiet(ctx->req->broker, ctx->req->session, GR_ACL_OPERATION_DESCRIBE,
+                            GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, id, strlen(id)))
         return;
     gr_list_transactions_response_t *resp = ctx->resp;
     if (resp->transaction_states_count == ctx->cap) {

@@ -21,6 +21,7 @@
  * Runs on: loop thread.
  */
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/isr_wait.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
@@ -174,7 +175,21 @@ void gr_handle_txn_offset_commit(gr_broker_t *b, gr_request_t *req)
     }
     gr_group_t *g = NULL;
     int64_t end = 0;
-    gr_kerr_t err = txn_commit_group(b, req, &in, &g);
+    /* Kafka: WRITE on the transactional id, READ on the group, READ on each topic. */
+    gr_kerr_t err = GR_KERR_NONE;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                          GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id))
+        err = GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+    else if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
+                               in.group_id))
+        err = GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    if (!err)
+        err = txn_commit_group(b, req, &in, &g);
+    for (int32_t i = 0; !err && i < op->count; i++)
+        if (!*op->commits[i].error &&
+            !gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_TOPIC,
+                              op->commits[i].topic))
+            *op->commits[i].error = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
     if (err) {
         txn_commit_fail(op, err);
     } else {

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/isr_wait.h"
 #include "handlers/request.h"
@@ -174,11 +175,49 @@ static int32_t count_partitions(const gr_write_txn_markers_request_t *in)
     return n > INT32_MAX ? INT32_MAX : (int32_t)n;
 }
 
+typedef gr_write_txn_markers_response_writable_txn_marker_topic_result_t topic_result_t;
+
+/* Kafka's answer without CLUSTER_ACTION: every partition refused, nothing written. */
+static void refuse_markers(gr_request_t *req, const gr_write_txn_markers_request_t *in)
+{
+    gr_write_txn_markers_response_t resp;
+    gr_write_txn_markers_response_init(&resp);
+    resp.markers = gr_request_alloc_array(req, in->markers_count, sizeof(*resp.markers));
+    for (int32_t i = 0; resp.markers && i < in->markers_count; i++) {
+        const gr_write_txn_markers_request_writable_txn_marker_t *m = &in->markers[i];
+        resp.markers[i].producer_id = m->producer_id;
+        resp.markers[i].topics =
+            gr_request_alloc_array(req, m->topics_count, sizeof(topic_result_t));
+        if (!resp.markers[i].topics)
+            return gr_request_fail(req, "out of memory");
+        resp.markers[i].topics_count = m->topics_count;
+        for (int32_t t = 0; t < m->topics_count; t++) {
+            topic_result_t *out = &resp.markers[i].topics[t];
+            int32_t n = m->topics[t].partition_indexes_count;
+            out->name = m->topics[t].name;
+            out->partitions = gr_request_alloc_array(req, n, sizeof(*out->partitions));
+            if (!out->partitions)
+                return gr_request_fail(req, "out of memory");
+            out->partitions_count = n;
+            for (int32_t k = 0; k < n; k++)
+                out->partitions[k] =
+                    (gr_write_txn_markers_response_writable_txn_marker_partition_result_t){
+                        m->topics[t].partition_indexes[k], GR_KERR_CLUSTER_AUTHORIZATION_FAILED};
+        }
+    }
+    if (!resp.markers)
+        return gr_request_fail(req, "out of memory");
+    resp.markers_count = in->markers_count;
+    gr_request_respond(req, &resp);
+}
+
 void gr_handle_write_txn_markers(gr_broker_t *b, gr_request_t *req)
 {
     gr_write_txn_markers_request_t in;
     if (gr_request_decode(req, &in))
         return;
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION))
+        return refuse_markers(req, &in);
     markers_op_t *op = gr_request_alloc(req, sizeof(*op));
     if (!op) {
         gr_request_fail(req, "out of memory");
