@@ -17,6 +17,7 @@
 #include "gen/describe_user_scram_credentials.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
+#include "security/authorizer.h"
 #include "security/scram_store.h"
 
 typedef gr_describe_user_scram_credentials_response_describe_user_scram_credentials_result_t
@@ -61,6 +62,12 @@ void gr_handle_describe_user_scram_credentials(gr_broker_t *b, gr_request_t *req
         return;
     gr_describe_user_scram_credentials_response_t resp;
     gr_describe_user_scram_credentials_response_init(&resp);
+    /* Kafka: DESCRIBE on the cluster, else one top-level error and no results. */
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_DESCRIBE)) {
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     bool all = in.users_null || in.users_count == 0;
     int64_t n = all ? (int64_t)gr_scram_users_count(b->scram_users) : in.users_count;
     resp.results = gr_request_alloc_array(req, n, sizeof *resp.results);
@@ -253,6 +260,8 @@ void gr_handle_alter_user_scram_credentials(gr_broker_t *b, gr_request_t *req)
     ctx->req = req;
     ctx->pending = 1; /* this function's own share, so no early response */
     gr_resp_slot_defer(req->slot, alter_cancel, ctx);
+    /* Kafka: ALTER on the cluster, else every user's result is refused. */
+    bool allowed = gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_ALTER);
     for (int32_t i = 0; i < n; i++) {
         if (!first_of_user(&in, i))
             continue;
@@ -260,6 +269,10 @@ void gr_handle_alter_user_scram_credentials(gr_broker_t *b, gr_request_t *req)
         gr_alter_user_scram_credentials_response_alter_user_scram_credentials_result_init(r);
         const char *user = user_name(req, alteration_at(&in, i).name);
         r->user = gr_str(user ? user : "");
+        if (!allowed) {
+            r->error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+            continue;
+        }
         gr_scram_change_t changes[GR_SCRAM_MECHANISMS * 2];
         int count = 0;
         const char *message = NULL;
