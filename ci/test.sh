@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the normal build's full CTest suite, the build variants
 # (gcc Release, gcc Debug with its unit tests, clang; ci/build-variants.sh),
-# then the sanitizer build's unit tests and interop smoke set. Fails if any
+# then the sanitizer build's tests (ci/test-asan.sh). Fails if any
 # fails.
 set -euo pipefail
 build=${1:-build}

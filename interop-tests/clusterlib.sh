@@ -193,6 +193,14 @@ cl_start_broker()
         --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
         --override "offsets.topic.replication.factor=1")
     for kv in "${CL_OVERRIDES[@]}"; do args+=(--override "$kv"); done
+    # A test may give each broker its own settings (listeners with extra
+    # ports, credentials): a function cl_broker_overrides BROKER printing
+    # one key=value per line.
+    if declare -F cl_broker_overrides >/dev/null; then
+        while IFS= read -r kv; do
+            [ -z "$kv" ] || args+=(--override "$kv")
+        done < <(cl_broker_overrides "$i")
+    fi
     [ -z "${CL_RACKS[$i]:-}" ] || args+=(--override "broker.rack=${CL_RACKS[$i]}")
     echo "=== cluster broker $i start ===" >>"$log"
     "$GR_BROKER" "${args[@]}" 2>>"$log" </dev/null &

@@ -243,15 +243,31 @@ static void close_store(gr_broker_t *b)
     }
 }
 
-static void pick_advertised(gr_broker_t *b, uint16_t bound_port)
+/*
+ * The endpoints this broker advertises, one per advertised listener (a port
+ * of 0 is the one its listener bound; an empty host is this machine's name),
+ * and the inter-broker one as advertised_host/port.
+ */
+static void pick_advertised(gr_broker_t *b, const uint16_t *bound_ports)
 {
+    const gr_listener_list_t *ls = &b->config.effective.listeners;
     const gr_listener_list_t *adv = &b->config.effective.advertised_listeners;
-    const gr_listener_spec_t *l =
-        adv->count > 0 ? &adv->items[0] : &b->config.effective.listeners.items[0];
-    snprintf(b->advertised_host, sizeof b->advertised_host, "%s", l->host);
-    if (!b->advertised_host[0] && gethostname(b->advertised_host, sizeof b->advertised_host))
-        snprintf(b->advertised_host, sizeof b->advertised_host, "localhost");
-    b->advertised_port = l->port ? l->port : bound_port;
+    b->advertised_count = 0;
+    for (int i = 0; i < adv->count && b->advertised_count < GR_LISTENERS_MAX; i++) {
+        gr_listener_spec_t *e = &b->advertised[b->advertised_count++];
+        *e = adv->items[i];
+        if (!e->host[0] && gethostname(e->host, sizeof e->host))
+            snprintf(e->host, sizeof e->host, "localhost");
+        for (int k = 0; e->port == 0 && k < ls->count; k++)
+            if (strcmp(ls->items[k].name, e->name) == 0)
+                e->port = bound_ports[k];
+    }
+    const gr_listener_spec_t *ib = &b->advertised[0];
+    for (int i = 0; i < b->advertised_count; i++)
+        if (strcmp(b->advertised[i].name, b->config.effective.inter_broker_listener) == 0)
+            ib = &b->advertised[i];
+    snprintf(b->advertised_host, sizeof b->advertised_host, "%s", ib->host);
+    b->advertised_port = ib->port;
 }
 
 static int start_listeners(gr_broker_t *b)
@@ -268,22 +284,20 @@ static int start_listeners(gr_broker_t *b)
     /* Single node: clients wait until the controller here has told this broker everything. */
     gr_server_hold(b->server, !b->cluster->zk_mode);
     const gr_listener_list_t *ls = &b->config.effective.listeners;
-    uint16_t first_port = 0;
-    for (int i = 0; i < ls->count; i++) {
-        uint16_t port = 0;
+    uint16_t bound_ports[GR_LISTENERS_MAX] = {0};
+    for (int i = 0; i < ls->count && i < GR_LISTENERS_MAX; i++) {
         int rc = gr_server_listen_as(b->server, ls->items[i].host, ls->items[i].port, &ls->items[i],
-                                     &port);
+                                     &bound_ports[i]);
         if (rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "net", "cannot listen on %s:%u: %s", ls->items[i].host,
                     ls->items[i].port, strerror(-rc));
             return rc;
         }
-        if (i == 0)
-            first_port = port;
-        gr_logf(&b->log, GR_LOG_INFO, "net", "listening on %s:%u (%s)",
-                ls->items[i].host[0] ? ls->items[i].host : "*", port, ls->items[i].name);
+        gr_logf(&b->log, GR_LOG_INFO, "net", "listening on %s:%u (%s, %s)",
+                ls->items[i].host[0] ? ls->items[i].host : "*", bound_ports[i], ls->items[i].name,
+                gr_security_protocol_name(ls->items[i].protocol));
     }
-    pick_advertised(b, first_port);
+    pick_advertised(b, bound_ports);
     return 0;
 }
 

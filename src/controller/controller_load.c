@@ -137,7 +137,9 @@ static void on_broker_data(void *opaque, int rc, const void *data, size_t len,
     broker_read_t *r = opaque;
     broker_snapshot_t *s = r->s;
     gr_ctl_broker_t *item = &s->items[r->slot];
-    if (rc == GR_STORE_OK && gr_zk_parse_broker(data, len, &item->node) == 0) {
+    if (rc == GR_STORE_OK &&
+        gr_zk_parse_broker(data, len, s->op->c->b->config.effective.inter_broker_listener,
+                           &item->node) == 0) {
         item->czxid = stat->czxid;
         s->ok[r->slot] = true;
     }

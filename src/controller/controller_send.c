@@ -20,7 +20,6 @@
 #define LEADER_AND_ISR_VERSION        7
 #define UPDATE_METADATA_VERSION       8
 #define STOP_REPLICA_VERSION          4
-#define PLAINTEXT_LISTENER            "PLAINTEXT"
 #define LEADER_EPOCH_DURING_DELETE    (-2)
 #define CONTROLLER_REQUEST_TIMEOUT_MS 30000
 
@@ -224,6 +223,33 @@ fill_update_metadata_state(gr_controller_t *c, const gr_ctl_topic_t *t, int32_t 
             s->offline_replicas[s->offline_replicas_count++] = p->replicas[r];
 }
 
+/* Every advertised listener of node (a node registered without any: its host and port). */
+static int fill_endpoints(gr_update_metadata_request_update_metadata_broker_t *lb,
+                          const gr_cluster_node_t *node, gr_arena_t *arena)
+{
+    int32_t n = node->endpoint_count > 0 ? node->endpoint_count : 1;
+    lb->endpoints = gr_arena_alloc_array(arena, n, sizeof *lb->endpoints);
+    if (!lb->endpoints)
+        return -ENOMEM;
+    lb->endpoints_count = n;
+    for (int32_t k = 0; k < n; k++) {
+        gr_update_metadata_request_update_metadata_endpoint_t *e = &lb->endpoints[k];
+        gr_update_metadata_request_update_metadata_endpoint_init(e);
+        if (node->endpoint_count == 0) {
+            e->host = str_of(node->host);
+            e->port = node->port;
+            e->listener = str_of(gr_security_protocol_name(GR_SECURITY_PLAINTEXT));
+            e->security_protocol = GR_SECURITY_PLAINTEXT;
+            continue;
+        }
+        e->host = str_of(node->endpoints[k].host);
+        e->port = node->endpoints[k].port;
+        e->listener = str_of(node->endpoints[k].name);
+        e->security_protocol = (int16_t)node->endpoints[k].protocol;
+    }
+    return 0;
+}
+
 static int fill_update_metadata_brokers(gr_controller_t *c, gr_update_metadata_request_t *req,
                                         gr_arena_t *arena)
 {
@@ -236,15 +262,8 @@ static int fill_update_metadata_brokers(gr_controller_t *c, gr_update_metadata_r
         gr_update_metadata_request_update_metadata_broker_t *lb = &req->live_brokers[i];
         gr_update_metadata_request_update_metadata_broker_init(lb);
         lb->id = c->brokers[i].node.id;
-        lb->endpoints = gr_arena_alloc(arena, sizeof *lb->endpoints);
-        if (!lb->endpoints)
+        if (fill_endpoints(lb, &c->brokers[i].node, arena))
             return -ENOMEM;
-        gr_update_metadata_request_update_metadata_endpoint_init(lb->endpoints);
-        lb->endpoints_count = 1;
-        lb->endpoints->host = str_of(c->brokers[i].node.host);
-        lb->endpoints->port = c->brokers[i].node.port;
-        lb->endpoints->listener = str_of(PLAINTEXT_LISTENER);
-        lb->endpoints->security_protocol = GR_SECURITY_PLAINTEXT;
         if (c->brokers[i].node.rack)
             lb->rack = str_of(c->brokers[i].node.rack);
     }

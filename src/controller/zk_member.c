@@ -436,6 +436,8 @@ static void register_broker(gr_zk_member_t *m)
     gr_broker_t *b = m->b;
     gr_cluster_node_t self = {.id = b->config.broker_id, .port = b->advertised_port};
     snprintf(self.host, sizeof self.host, "%s", b->advertised_host);
+    self.endpoint_count = b->advertised_count;
+    memcpy(self.endpoints, b->advertised, sizeof self.endpoints);
     self.rack = b->config.broker_rack;
     gr_zk_json_writer_t w;
     const char *text = NULL;

@@ -49,6 +49,24 @@ static const char *const cleanup_policies[] = {"compact", "delete", NULL};
 static const char *const security_protocols[] = {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL",
                                                  NULL};
 
+const char *gr_security_protocol_name(gr_security_protocol_t p)
+{
+    return (size_t)p < sizeof security_protocols / sizeof *security_protocols - 1
+               ? security_protocols[p]
+               : "UNKNOWN";
+}
+
+int gr_security_protocol_parse(const char *name, size_t len, gr_security_protocol_t *out)
+{
+    for (int k = 0; security_protocols[k] != NULL; k++) {
+        if (strlen(security_protocols[k]) == len && memcmp(security_protocols[k], name, len) == 0) {
+            *out = (gr_security_protocol_t)k;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
 /* Kafka's default listener.security.protocol.map: each protocol names itself. */
 #define DEFAULT_PROTOCOL_MAP                                                                       \
     "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
@@ -1217,6 +1235,12 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map, gr_lis
         protocol_map = DEFAULT_PROTOCOL_MAP;
     if (list_split(list, &items) < 0)
         return -ENOMEM;
+    if (items.count > GR_LISTENERS_MAX) {
+        seterr(err, errlen, "%d listeners: at most %d are supported", items.count,
+               GR_LISTENERS_MAX);
+        rc = -EINVAL;
+        goto fail;
+    }
     res.items = calloc((size_t)(items.count ? items.count : 1), sizeof(gr_listener_spec_t));
     if (res.items == NULL) {
         rc = -ENOMEM;

@@ -76,7 +76,13 @@ typedef enum gr_security_protocol {
     GR_SECURITY_SASL_SSL = 3,
 } gr_security_protocol_t;
 
+/* "PLAINTEXT", "SSL", ... */
+const char *gr_security_protocol_name(gr_security_protocol_t p);
+/* Parses a protocol name of len bytes. Returns 0 and *out, or -EINVAL. */
+int gr_security_protocol_parse(const char *name, size_t len, gr_security_protocol_t *out);
+
 #define GR_LISTENER_NAME_MAX 64
+#define GR_LISTENERS_MAX     8 /* listeners one broker may have */
 #define GR_LISTENER_HOST_MAX 256
 
 /* One listener, from "NAME://host:port". */

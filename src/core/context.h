@@ -106,8 +106,10 @@ struct gr_broker {
     void (*on_user_changed)(gr_broker_t *b, const char *user);
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
-    char advertised_host[GR_LISTENER_HOST_MAX];
+    char advertised_host[GR_LISTENER_HOST_MAX]; /* on the inter-broker listener */
     int32_t advertised_port;
+    gr_listener_spec_t advertised[GR_LISTENERS_MAX]; /* every listener's, ports bound */
+    int advertised_count;
     ev_timer retention_timer;
     ev_timer flush_timer;
     ev_signal sigterm;

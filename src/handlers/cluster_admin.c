@@ -31,6 +31,7 @@
 #include "gen/describe_log_dirs.h"
 #include "handlers/admin_common.h"
 #include "handlers/handlers.h"
+#include "handlers/listener_endpoint.h"
 
 #define UNKNOWN_BYTES (-1LL)
 
@@ -63,16 +64,18 @@ void gr_handle_describe_cluster(gr_broker_t *b, gr_request_t *req)
         gr_request_fail(req, "out of memory");
         return;
     }
+    int32_t count = 0;
     for (size_t i = 0; i < n; i++) {
         const gr_cluster_node_t *node = &b->cluster->nodes[i];
-        gr_describe_cluster_response_describe_cluster_broker_init(&resp.brokers[i]);
-        resp.brokers[i].broker_id = node->id;
-        resp.brokers[i].host = gr_str(node->host);
-        resp.brokers[i].port = node->port;
-        resp.brokers[i].rack =
-            gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
+        gr_describe_cluster_response_describe_cluster_broker_t *out = &resp.brokers[count];
+        gr_describe_cluster_response_describe_cluster_broker_init(out);
+        if (!gr_request_node_endpoint(req, node, &out->host, &out->port))
+            continue; /* not reachable on this listener */
+        out->broker_id = node->id;
+        out->rack = gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
+        count++;
     }
-    resp.brokers_count = (int32_t)n;
+    resp.brokers_count = count;
     if (in.include_cluster_authorized_operations)
         resp.cluster_authorized_operations = GR_ACL_OPS_ALL_CLUSTER;
     gr_request_respond(req, &resp);

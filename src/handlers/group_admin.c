@@ -26,6 +26,7 @@
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
+#include "handlers/listener_endpoint.h"
 #include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
 
@@ -47,7 +48,8 @@ typedef struct coordinator_answer {
     int32_t port;
 } coordinator_answer_t;
 
-static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr_str_t key)
+static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, int8_t key_type,
+                                             gr_str_t key)
 {
     coordinator_answer_t a = {GR_KERR_NONE, -1, gr_str(""), -1};
     gr_coordinator_node_t node;
@@ -57,11 +59,16 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, int8_t key_type, gr
         a.error = gr_txn_locate(b->txns, key, &node);
     else
         a.error = GR_KERR_INVALID_REQUEST;
-    if (!a.error) {
-        a.node_id = node.node_id;
-        a.host = gr_str(node.host);
-        a.port = node.port;
+    if (a.error)
+        return a;
+    /* The coordinator's address on the listener this client uses. */
+    if (!gr_request_broker_endpoint(b, req, node.node_id, &a.host, &a.port)) {
+        a.error = GR_KERR_COORDINATOR_NOT_AVAILABLE;
+        a.host = gr_str("");
+        a.port = -1;
+        return a;
     }
+    a.node_id = node.node_id;
     return a;
 }
 
@@ -75,7 +82,7 @@ static bool answer_keys(gr_broker_t *b, gr_request_t *req, const gr_find_coordin
                         gr_find_coordinator_response_t *resp)
 {
     if (req->api_version < GR_FIND_COORDINATOR_BATCH_VERSION) {
-        coordinator_answer_t a = find_coordinator(b, in->key_type, in->key);
+        coordinator_answer_t a = find_coordinator(b, req, in->key_type, in->key);
         resp->error_code = a.error;
         resp->error_message = error_message(a.error);
         resp->node_id = a.node_id;
@@ -85,7 +92,7 @@ static bool answer_keys(gr_broker_t *b, gr_request_t *req, const gr_find_coordin
     }
     bool unavailable = false;
     for (int32_t i = 0; i < in->coordinator_keys_count; i++) {
-        coordinator_answer_t a = find_coordinator(b, in->key_type, in->coordinator_keys[i]);
+        coordinator_answer_t a = find_coordinator(b, req, in->key_type, in->coordinator_keys[i]);
         gr_find_coordinator_response_coordinator_t *c = &resp->coordinators[i];
         c->key = in->coordinator_keys[i];
         c->error_code = a.error;

@@ -20,6 +20,7 @@
 #include "metadata/topics.h"
 #include "metadata/topics_cluster.h"
 #include "handlers/handlers.h"
+#include "handlers/listener_endpoint.h"
 #include "gen/common.h"
 #include "gen/metadata.h"
 
@@ -210,17 +211,19 @@ static int fill_brokers(gr_broker_t *b, gr_request_t *req, gr_metadata_response_
         gr_request_alloc_array(req, (int64_t)nodes, sizeof(*broker));
     if (!broker)
         return -ENOMEM;
+    int32_t n = 0;
     for (size_t i = 0; i < nodes; i++) {
         const gr_cluster_node_t *node = &b->cluster->nodes[i];
-        gr_metadata_response_metadata_response_broker_init(&broker[i]);
-        broker[i].node_id = node->id;
-        broker[i].host = gr_str(node->host);
-        broker[i].port = node->port;
-        broker[i].rack =
-            gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
+        gr_metadata_response_metadata_response_broker_t *out = &broker[n];
+        gr_metadata_response_metadata_response_broker_init(out);
+        if (!gr_request_node_endpoint(req, node, &out->host, &out->port))
+            continue; /* not reachable on this listener */
+        out->node_id = node->id;
+        out->rack = gr_str(node->id == b->config.broker_id ? b->config.broker_rack : node->rack);
+        n++;
     }
     resp->brokers = broker;
-    resp->brokers_count = (int32_t)nodes;
+    resp->brokers_count = n;
     resp->cluster_id = gr_str(b->cluster_id);
     resp->controller_id = b->cluster->controller_id;
     return 0;

@@ -161,6 +161,17 @@ static void add_cancel(gr_resp_slot_t *slot, void *arg)
         gr_txn_waiter_cancel(&op->entries[i].wait);
 }
 
+/*
+ * Ends a deferred request that ran out of memory half-started: entries
+ * already waiting on their transaction let go first, since the failing slot
+ * is completed, not cancelled, and add_cancel would never run.
+ */
+static void add_fail(add_op_t *op)
+{
+    add_cancel(NULL, op);
+    gr_request_fail(op->req, "out of memory");
+}
+
 /* Starts one transaction's part of the request (answered at once or later). */
 static void add_entry(gr_broker_t *b, add_entry_t *e, gr_str_t id, int64_t producer_id,
                       int16_t epoch, bool verify_only)
@@ -223,7 +234,7 @@ void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req)
     if (!batched) {
         add_entry_t *e = &op->entries[0];
         if (!results_for(req, e, in.v3_and_below_topics, in.v3_and_below_topics_count)) {
-            gr_request_fail(req, "out of memory");
+            add_fail(op);
             return;
         }
         op->resp.results_by_topic_v3_and_below = e->results;
@@ -234,7 +245,7 @@ void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req)
         op->resp.results_by_transaction = gr_request_alloc_array(
             req, in.transactions_count, sizeof *op->resp.results_by_transaction);
         if (!op->resp.results_by_transaction) {
-            gr_request_fail(req, "out of memory");
+            add_fail(op);
             return;
         }
         op->resp.results_by_transaction_count = in.transactions_count;
@@ -243,7 +254,7 @@ void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req)
                 &in.transactions[i];
             add_entry_t *e = &op->entries[i];
             if (!results_for(req, e, t->topics, t->topics_count)) {
-                gr_request_fail(req, "out of memory");
+                add_fail(op);
                 return;
             }
             op->resp.results_by_transaction[i].transactional_id = t->transactional_id;

@@ -2,6 +2,7 @@
 #include "metadata/cluster_view.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,25 @@ const gr_cluster_node_t *gr_cluster_view_node(const gr_cluster_view_t *v, int32_
             hi = mid;
     }
     return NULL;
+}
+
+const gr_listener_spec_t *gr_cluster_node_endpoint(const gr_cluster_node_t *n, const char *listener)
+{
+    for (int32_t i = 0; i < n->endpoint_count; i++)
+        if (strcmp(n->endpoints[i].name, listener) == 0)
+            return &n->endpoints[i];
+    return NULL;
+}
+
+void gr_cluster_node_use_listener(gr_cluster_node_t *n, const char *listener)
+{
+    const gr_listener_spec_t *e = gr_cluster_node_endpoint(n, listener);
+    if (!e && n->endpoint_count > 0)
+        e = &n->endpoints[0];
+    if (!e)
+        return;
+    snprintf(n->host, sizeof n->host, "%s", e->host);
+    n->port = e->port;
 }
 
 static int by_id(const void *a, const void *b)

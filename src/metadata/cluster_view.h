@@ -20,11 +20,19 @@
 /* Broker id meaning "no broker": an offline partition's leader, an unknown controller. */
 #define GR_NO_BROKER (-1)
 
+/*
+ * host and port are the broker's endpoint on this broker's inter-broker
+ * listener (what the controller, fetchers and coordinators connect to);
+ * endpoints are all of its advertised listeners, for clients, who are told
+ * the endpoints of the listener they came in on.
+ */
 typedef struct gr_cluster_node {
     int32_t id;
     char host[GR_LISTENER_HOST_MAX];
     int32_t port;
     char *rack; /* NULL when the broker has no broker.rack */
+    gr_listener_spec_t endpoints[GR_LISTENERS_MAX];
+    int32_t endpoint_count;
 } gr_cluster_node_t;
 
 typedef struct gr_cluster_view {
@@ -40,6 +48,16 @@ void gr_cluster_view_fini(gr_cluster_view_t *v);
 
 /* The live broker with this id, or NULL. */
 const gr_cluster_node_t *gr_cluster_view_node(const gr_cluster_view_t *v, int32_t id);
+
+/* The node's endpoint on the listener named listener, or NULL when it has none. */
+const gr_listener_spec_t *gr_cluster_node_endpoint(const gr_cluster_node_t *n,
+                                                   const char *listener);
+
+/*
+ * Points host and port at the endpoint of listener (the inter-broker
+ * listener), or at the first endpoint when the node has no such listener.
+ */
+void gr_cluster_node_use_listener(gr_cluster_node_t *n, const char *listener);
 
 /*
  * Replaces the node list with count nodes (copied; racks duplicated).

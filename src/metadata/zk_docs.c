@@ -18,7 +18,6 @@
 #define CONFIG_CHANGE_JSON_VERSION   2
 #define TOPIC_CONFIG_JSON_VERSION    1
 #define MOVES_JSON_VERSION           1
-#define PLAINTEXT                    "PLAINTEXT"
 #define NO_JMX_PORT                  (-1)
 #define CONFIG_CHANGE_TOPICS         "topics"
 
@@ -35,23 +34,33 @@ static void timestamp(gr_zk_json_writer_t *w, int64_t now_ms)
     gr_zk_json_string(w, ts);
 }
 
+/* "NAME://host:port", or "NAME://[v6]:port". */
+static void format_endpoint(char *out, size_t size, const gr_listener_spec_t *e)
+{
+    const char *fmt = strchr(e->host, ':') ? "%s://[%s]:%d" : "%s://%s:%d";
+    snprintf(out, size, fmt, e->name, e->host, e->port);
+}
+
 int gr_zk_doc_broker(gr_zk_json_writer_t *w, const gr_cluster_node_t *node, int64_t now_ms)
 {
-    char endpoint[GR_LISTENER_HOST_MAX + 64];
-    const char *fmt = strchr(node->host, ':') ? PLAINTEXT "://[%s]:%d" : PLAINTEXT "://%s:%d";
-    snprintf(endpoint, sizeof endpoint, fmt, node->host, node->port);
+    char endpoint[GR_LISTENER_NAME_MAX + GR_LISTENER_HOST_MAX + 16];
     gr_zk_json_object_begin(w);
     gr_zk_json_key(w, "features");
     gr_zk_json_object_begin(w);
     gr_zk_json_object_end(w);
     gr_zk_json_key(w, "listener_security_protocol_map");
     gr_zk_json_object_begin(w);
-    gr_zk_json_key(w, PLAINTEXT);
-    gr_zk_json_string(w, PLAINTEXT);
+    for (int32_t i = 0; i < node->endpoint_count; i++) {
+        gr_zk_json_key(w, node->endpoints[i].name);
+        gr_zk_json_string(w, gr_security_protocol_name(node->endpoints[i].protocol));
+    }
     gr_zk_json_object_end(w);
     gr_zk_json_key(w, "endpoints");
     gr_zk_json_array_begin(w);
-    gr_zk_json_string(w, endpoint);
+    for (int32_t i = 0; i < node->endpoint_count; i++) {
+        format_endpoint(endpoint, sizeof endpoint, &node->endpoints[i]);
+        gr_zk_json_string(w, endpoint);
+    }
     gr_zk_json_array_end(w);
     if (node->rack) {
         gr_zk_json_key(w, "rack");
@@ -70,11 +79,11 @@ int gr_zk_doc_broker(gr_zk_json_writer_t *w, const gr_cluster_node_t *node, int6
     return writer_error(w);
 }
 
-/* "NAME://host:port" or "NAME://[v6]:port" into node's host and port. */
-static int parse_endpoint(const char *s, gr_cluster_node_t *node)
+/* "NAME://host:port" or "NAME://[v6]:port" into e's name, host and port. */
+static int parse_endpoint(const char *s, gr_listener_spec_t *e)
 {
     const char *sep = strstr(s, "://");
-    if (!sep)
+    if (!sep || (size_t)(sep - s) >= sizeof e->name)
         return -EINVAL;
     const char *host = sep + 3;
     const char *colon = strrchr(host, ':');
@@ -87,22 +96,41 @@ static int parse_endpoint(const char *s, gr_cluster_node_t *node)
     }
     char *end = NULL;
     long port = strtol(colon + 1, &end, 10);
-    if (hlen >= sizeof node->host || *end || port < 0 || port > UINT16_MAX)
+    if (hlen >= sizeof e->host || *end || port < 0 || port > UINT16_MAX)
         return -EINVAL;
-    memcpy(node->host, host, hlen);
-    node->host[hlen] = '\0';
-    node->port = (int32_t)port;
+    memcpy(e->name, s, (size_t)(sep - s));
+    e->name[sep - s] = '\0';
+    memcpy(e->host, host, hlen);
+    e->host[hlen] = '\0';
+    e->port = (uint16_t)port;
     return 0;
 }
 
-static int parse_broker_doc(const gr_zk_json_t *doc, gr_cluster_node_t *out)
+/* The endpoints' protocols, from listener_security_protocol_map (default: the name's own). */
+static void parse_protocols(const gr_zk_json_t *doc, gr_cluster_node_t *out)
+{
+    const gr_zk_json_t *map = gr_zk_json_find(doc, "listener_security_protocol_map");
+    for (int32_t i = 0; i < out->endpoint_count; i++) {
+        gr_listener_spec_t *e = &out->endpoints[i];
+        const gr_zk_json_t *p = map ? gr_zk_json_find(map, e->name) : NULL;
+        const char *name = p && p->type == GR_ZK_JSON_STRING ? p->string : e->name;
+        if (gr_security_protocol_parse(name, strlen(name), &e->protocol))
+            e->protocol = GR_SECURITY_PLAINTEXT;
+    }
+}
+
+static int parse_broker_doc(const gr_zk_json_t *doc, const char *listener, gr_cluster_node_t *out)
 {
     const gr_zk_json_t *eps = gr_zk_json_find(doc, "endpoints");
-    int rc = -EINVAL;
-    for (size_t i = 0; eps && eps->type == GR_ZK_JSON_ARRAY && i < eps->count && rc; i++)
-        if (eps->items[i]->type == GR_ZK_JSON_STRING)
-            rc = parse_endpoint(eps->items[i]->string, out);
-    if (rc) {
+    out->endpoint_count = 0;
+    for (size_t i = 0; eps && eps->type == GR_ZK_JSON_ARRAY && i < eps->count; i++)
+        if (eps->items[i]->type == GR_ZK_JSON_STRING && out->endpoint_count < GR_LISTENERS_MAX &&
+            parse_endpoint(eps->items[i]->string, &out->endpoints[out->endpoint_count]) == 0)
+            out->endpoint_count++;
+    parse_protocols(doc, out);
+    if (out->endpoint_count > 0) {
+        gr_cluster_node_use_listener(out, listener);
+    } else {
         const gr_zk_json_t *host = gr_zk_json_find(doc, "host");
         const gr_zk_json_t *port = gr_zk_json_find(doc, "port");
         if (!host || host->type != GR_ZK_JSON_STRING || !port || port->type != GR_ZK_JSON_INT ||
@@ -118,12 +146,12 @@ static int parse_broker_doc(const gr_zk_json_t *doc, gr_cluster_node_t *out)
     return 0;
 }
 
-int gr_zk_parse_broker(const char *text, size_t len, gr_cluster_node_t *out)
+int gr_zk_parse_broker(const char *text, size_t len, const char *listener, gr_cluster_node_t *out)
 {
     gr_zk_json_t *doc = NULL;
     int rc = gr_zk_json_parse(text, len, &doc);
     if (rc == 0)
-        rc = parse_broker_doc(doc, out);
+        rc = parse_broker_doc(doc, listener, out);
     gr_zk_json_free(doc);
     return rc;
 }

@@ -72,11 +72,17 @@ typedef struct gr_zk_assignment {
     int32_t *removing_counts;
 } gr_zk_assignment_t;
 
-/* /brokers/ids/N: the PLAINTEXT endpoint, host, port, rack, timestamp. */
+/*
+ * /brokers/ids/N: every endpoint with its listener's protocol, host and port
+ * (the inter-broker endpoint), rack, timestamp.
+ */
 int gr_zk_doc_broker(gr_zk_json_writer_t *w, const gr_cluster_node_t *node, int64_t now_ms);
-/* Reads host and port (from "endpoints", else "host"/"port") and the rack into out (id set by
- * caller). */
-int gr_zk_parse_broker(const char *text, size_t len,
+/*
+ * Reads the endpoints (with their protocols), host and port (the endpoint of
+ * listener, the reader's inter-broker listener; else the first one; else the
+ * old "host"/"port" fields) and the rack into out (id set by caller).
+ */
+int gr_zk_parse_broker(const char *text, size_t len, const char *listener,
                        gr_cluster_node_t *out /* out, rack malloc'd */);
 
 /* /controller: {"version":1,"brokerid":N,"timestamp":"..."}. */

@@ -33,6 +33,29 @@ static void tell_topic_deleted(gr_broker_t *b, gr_str_t name)
         b->on_topic_deleted(b, name.ptr, (size_t)name.len);
 }
 
+/* Copies the well-formed endpoints into node. Returns how many. */
+static int32_t copy_endpoints(gr_cluster_node_t *node,
+                              const gr_update_metadata_request_update_metadata_endpoint_t *eps,
+                              int32_t count)
+{
+    node->endpoint_count = 0;
+    for (int32_t k = 0; k < count && node->endpoint_count < GR_LISTENERS_MAX; k++) {
+        const gr_update_metadata_request_update_metadata_endpoint_t *in = &eps[k];
+        gr_listener_spec_t *e = &node->endpoints[node->endpoint_count];
+        if (in->host.len <= 0 || (size_t)in->host.len >= sizeof e->host || in->listener.len <= 0 ||
+            (size_t)in->listener.len >= sizeof e->name || in->port < 0 || in->port > UINT16_MAX)
+            continue;
+        memcpy(e->host, in->host.ptr, (size_t)in->host.len);
+        e->host[in->host.len] = '\0';
+        memcpy(e->name, in->listener.ptr, (size_t)in->listener.len);
+        e->name[in->listener.len] = '\0';
+        e->port = (uint16_t)in->port;
+        e->protocol = (gr_security_protocol_t)in->security_protocol;
+        node->endpoint_count++;
+    }
+    return node->endpoint_count;
+}
+
 static int set_live_brokers(gr_broker_t *b, int16_t version,
                             const gr_update_metadata_request_update_metadata_broker_t *brokers,
                             int32_t count)
@@ -43,20 +66,19 @@ static int set_live_brokers(gr_broker_t *b, int16_t version,
     size_t n = 0;
     for (int32_t i = 0; i < count; i++) {
         const gr_update_metadata_request_update_metadata_broker_t *in = &brokers[i];
-        gr_str_t host = in->v0_host;
-        int32_t port = in->v0_port;
-        if (version >= ENDPOINTS_MIN_VERSION) {
-            if (in->endpoints_count <= 0)
-                continue;
-            host = in->endpoints[0].host;
-            port = in->endpoints[0].port;
-        }
-        if (host.len <= 0 || (size_t)host.len >= sizeof nodes[n].host)
-            continue;
         memset(&nodes[n], 0, sizeof nodes[n]);
         nodes[n].id = in->id;
-        memcpy(nodes[n].host, host.ptr, (size_t)host.len);
-        nodes[n].port = port;
+        if (version >= ENDPOINTS_MIN_VERSION) {
+            if (copy_endpoints(&nodes[n], in->endpoints, in->endpoints_count) <= 0)
+                continue;
+            gr_cluster_node_use_listener(&nodes[n], b->config.effective.inter_broker_listener);
+        } else {
+            gr_str_t host = in->v0_host;
+            if (host.len <= 0 || (size_t)host.len >= sizeof nodes[n].host)
+                continue;
+            memcpy(nodes[n].host, host.ptr, (size_t)host.len);
+            nodes[n].port = in->v0_port;
+        }
         /* Borrowed from the request: the view copies it. */
         if (version >= RACK_MIN_VERSION && in->rack.len > 0)
             nodes[n].rack = strndup(in->rack.ptr, (size_t)in->rack.len);

@@ -46,6 +46,7 @@ struct gr_txn {
     gr_txn_marker_t *markers;
     int32_t marker_count;
     int32_t markers_left;
+    bool markers_wanted;    /* gr_txn_markers_start could not allocate: the timer starts again */
     uint32_t marker_serial; /* tells a response to markers since dropped */
 };
 

@@ -314,6 +314,7 @@ void gr_txn_markers_drop(gr_txn_coordinator_t *co, gr_txn_t *txn)
     (void)co;
     free(txn->markers);
     txn->markers = NULL;
+    txn->markers_wanted = false;
     txn->marker_count = txn->markers_left = 0;
     txn->marker_serial++;
 }
@@ -323,6 +324,7 @@ void gr_txn_markers_start(gr_txn_coordinator_t *co, gr_txn_t *txn)
     gr_txn_markers_drop(co, txn);
     int32_t n = txn->cur.part_count;
     txn->markers = calloc((size_t)n + 1, sizeof *txn->markers);
+    txn->markers_wanted = txn->markers == NULL;
     if (!txn->markers) {
         retry_later(co);
         return;
@@ -347,7 +349,9 @@ static void marker_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
             if (!gr_txn_state_preparing(t->cur.state) || t->pending ||
                 gr_txn_load_state(co, t->partition) != GR_LOAD_DONE)
                 continue;
-            if (t->markers) /* NULL: stopped, a newer producer or coordinator has it */
+            if (t->markers_wanted)
+                gr_txn_markers_start(co, t);
+            else if (t->markers) /* NULL: stopped, a newer producer or coordinator has it */
                 send_due(co, t);
         }
     }

@@ -132,7 +132,11 @@ static void on_new_id(gr_producer_id_wait_t *wait, gr_kerr_t err, int64_t produc
     }
     gr_txn_image_t im;
     if (!image_of(txn, &im, NULL)) {
-        gr_txn_reply(txn, GR_KERR_UNKNOWN_SERVER_ERROR);
+        /* A brand-new id must not stay behind with no producer id. */
+        if (txn->init_new)
+            gr_txn_remove(co, txn, GR_KERR_UNKNOWN_SERVER_ERROR);
+        else
+            gr_txn_reply(txn, GR_KERR_UNKNOWN_SERVER_ERROR);
         return;
     }
     im.last_producer_id = txn->init_new ? GR_TXN_NO_PID : txn->cur.producer_id;

@@ -31,15 +31,17 @@ static const char *finish(gr_zk_json_writer_t *w, size_t *len)
 
 static void broker_round_trip(const char *host, const char *rack)
 {
-    gr_cluster_node_t in = {.id = 3, .port = 19092, .rack = (char *)rack};
+    gr_cluster_node_t in = {.id = 3, .port = 19092, .rack = (char *)rack, .endpoint_count = 1};
     snprintf(in.host, sizeof in.host, "%s", host);
+    in.endpoints[0] = (gr_listener_spec_t){.name = "PLAINTEXT", .port = 19092};
+    snprintf(in.endpoints[0].host, sizeof in.endpoints[0].host, "%s", host);
     gr_zk_json_writer_t w;
     gr_zk_json_writer_init(&w);
     assert_int_equal(gr_zk_doc_broker(&w, &in, NOW_MS), 0);
     size_t len = 0;
     const char *text = finish(&w, &len);
     gr_cluster_node_t out = {.id = 3};
-    assert_int_equal(gr_zk_parse_broker(text, len, &out), 0);
+    assert_int_equal(gr_zk_parse_broker(text, len, "PLAINTEXT", &out), 0);
     assert_string_equal(out.host, host);
     assert_int_equal(out.port, 19092);
     if (rack)
@@ -64,8 +66,9 @@ static void test_broker_round_trip(void **state)
 static void test_broker_ipv6_endpoint_bracketed(void **state)
 {
     (void)state;
-    gr_cluster_node_t in = {.port = 9092};
+    gr_cluster_node_t in = {.port = 9092, .endpoint_count = 1};
     snprintf(in.host, sizeof in.host, "::1");
+    in.endpoints[0] = (gr_listener_spec_t){.name = "PLAINTEXT", .host = "::1", .port = 9092};
     gr_zk_json_writer_t w;
     gr_zk_json_writer_init(&w);
     assert_int_equal(gr_zk_doc_broker(&w, &in, NOW_MS), 0);
@@ -77,7 +80,42 @@ static void test_broker_ipv6_endpoint_bracketed(void **state)
 static int parse_broker_text(const char *text, gr_cluster_node_t *out)
 {
     memset(out, 0, sizeof *out);
-    return gr_zk_parse_broker(text, strlen(text), out);
+    return gr_zk_parse_broker(text, strlen(text), "PLAINTEXT", out);
+}
+
+/* Several listeners: all are written with their protocols, host/port follow the reader's
+ * inter-broker listener. */
+static void test_broker_listeners(void **state)
+{
+    (void)state;
+    gr_cluster_node_t in = {.id = 1, .port = 9093, .endpoint_count = 2};
+    snprintf(in.host, sizeof in.host, "b1");
+    in.endpoints[0] = (gr_listener_spec_t){"CLIENT", "b1.example", 9092, GR_SECURITY_SASL_SSL};
+    in.endpoints[1] = (gr_listener_spec_t){"INTERNAL", "b1", 9093, GR_SECURITY_SSL};
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    assert_int_equal(gr_zk_doc_broker(&w, &in, NOW_MS), 0);
+    size_t len = 0;
+    const char *text = finish(&w, &len);
+    assert_non_null(strstr(text, "\"CLIENT\":\"SASL_SSL\""));
+    assert_non_null(strstr(text, "\"INTERNAL\":\"SSL\""));
+    assert_non_null(strstr(text, "\"CLIENT://b1.example:9092\",\"INTERNAL://b1:9093\""));
+    gr_cluster_node_t out;
+    memset(&out, 0, sizeof out);
+    assert_int_equal(gr_zk_parse_broker(text, len, "INTERNAL", &out), 0);
+    assert_string_equal(out.host, "b1");
+    assert_int_equal(out.port, 9093);
+    assert_int_equal(out.endpoint_count, 2);
+    assert_string_equal(out.endpoints[0].name, "CLIENT");
+    assert_int_equal(out.endpoints[0].protocol, GR_SECURITY_SASL_SSL);
+    assert_int_equal(out.endpoints[1].protocol, GR_SECURITY_SSL);
+    assert_non_null(gr_cluster_node_endpoint(&out, "CLIENT"));
+    assert_null(gr_cluster_node_endpoint(&out, "OTHER"));
+    memset(&out, 0, sizeof out);
+    assert_int_equal(gr_zk_parse_broker(text, len, "CLIENT", &out), 0);
+    assert_string_equal(out.host, "b1.example");
+    assert_int_equal(out.port, 9092);
+    gr_zk_json_writer_fini(&w);
 }
 
 /* What a Kafka 3.8 broker registers (KafkaZkClient's broker info, version 5). */
@@ -459,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_broker_round_trip),
         cmocka_unit_test(test_broker_ipv6_endpoint_bracketed),
         cmocka_unit_test(test_broker_kafka_samples),
+        cmocka_unit_test(test_broker_listeners),
         cmocka_unit_test(test_broker_malformed),
         cmocka_unit_test(test_controller),
         cmocka_unit_test(test_partition_state),
