@@ -157,7 +157,8 @@ const gr_quota_values_t *gr_quotas_find(const gr_quotas_t *q, const gr_quota_ent
 }
 
 void gr_quotas_foreach(const gr_quotas_t *q,
-                       void (*fn)(const gr_quota_entity_t *e, const gr_quota_values_t *v, void *arg),
+                       void (*fn)(const gr_quota_entity_t *e, const gr_quota_values_t *v,
+                                  void *arg),
                        void *arg)
 {
     for (int i = 0; i < q->entry_count; i++)

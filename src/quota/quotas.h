@@ -71,7 +71,8 @@ int gr_quotas_set(gr_quotas_t *q, const gr_quota_entity_t *e, const gr_quota_val
 const gr_quota_values_t *gr_quotas_find(const gr_quotas_t *q, const gr_quota_entity_t *e);
 /* Calls fn for every entity with quotas, in no particular order; fn must not change q. */
 void gr_quotas_foreach(const gr_quotas_t *q,
-                       void (*fn)(const gr_quota_entity_t *e, const gr_quota_values_t *v, void *arg),
+                       void (*fn)(const gr_quota_entity_t *e, const gr_quota_values_t *v,
+                                  void *arg),
                        void *arg);
 
 /* Whether any entity has a quota of type (q may be NULL): when not, recording is skipped. */
