@@ -235,16 +235,27 @@ static uint32_t hash_key(gr_quota_type_t type, const char *user_tag, const char 
     return h & (SENSOR_BUCKETS - 1);
 }
 
-/* The rate shared under (type, user_tag, client_tag), created on first use; NULL: no memory. */
-static sensor_t *sensor_get(gr_quotas_t *q, gr_quota_type_t type, const char *user_tag,
-                            const char *client_tag)
+/* The rate shared under (type, user_tag, client_tag), or NULL. */
+static sensor_t *sensor_find(const gr_quotas_t *q, gr_quota_type_t type, const char *user_tag,
+                             const char *client_tag)
 {
     uint32_t h = hash_key(type, user_tag, client_tag);
     for (sensor_t *s = q->buckets[h]; s; s = s->next)
         if (s->type == type && strcmp(s->user_tag, user_tag) == 0 &&
             strcmp(s->client_tag, client_tag) == 0)
             return s;
-    sensor_t *s = calloc(1, sizeof *s);
+    return NULL;
+}
+
+/* The same, created on first use; NULL: no memory. */
+static sensor_t *sensor_get(gr_quotas_t *q, gr_quota_type_t type, const char *user_tag,
+                            const char *client_tag)
+{
+    sensor_t *s = sensor_find(q, type, user_tag, client_tag);
+    if (s)
+        return s;
+    uint32_t h = hash_key(type, user_tag, client_tag);
+    s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->type = type;
@@ -261,23 +272,46 @@ static sensor_t *sensor_get(gr_quotas_t *q, gr_quota_type_t type, const char *us
     return s;
 }
 
-int64_t gr_quotas_record(gr_quotas_t *q, gr_quota_type_t type, const char *user,
-                         const char *client_id, double value, int64_t now_ms)
+/* The rate (user, client_id) counts against for type, and its bound; NULL when none. */
+static sensor_t *sensor_for(gr_quotas_t *q, gr_quota_type_t type, const char *user,
+                            const char *client_id, bool create, double *bound)
 {
-    double bound;
     if (!gr_quotas_enabled(q, type))
-        return 0;
-    int level = resolve_level(q, type, user, client_id, &bound);
+        return NULL;
+    int level = resolve_level(q, type, user, client_id, bound);
     if (level < 0)
-        return 0;
+        return NULL;
     share_t share = levels[level].share;
-    sensor_t *s = sensor_get(q, type, share == SHARE_CLIENT ? "" : user,
-                             share == SHARE_USER ? "" : client_id);
-    if (!s)
-        return 0; /* out of memory: let the client through rather than fail its request */
-    gr_quota_rate_record(&s->rate, value, now_ms);
+    const char *user_tag = share == SHARE_CLIENT ? "" : user;
+    const char *client_tag = share == SHARE_USER ? "" : client_id;
+    return create ? sensor_get(q, type, user_tag, client_tag)
+                  : sensor_find(q, type, user_tag, client_tag);
+}
+
+static int64_t throttle_of(gr_quotas_t *q, gr_quota_type_t type, sensor_t *s, double bound,
+                           int64_t now_ms)
+{
     int64_t span;
     double observed = gr_quota_rate_measure(&s->rate, now_ms, &span);
     int64_t cap = type == GR_QUOTA_REQUEST ? q->window_ms : 0;
     return gr_quota_throttle_ms(observed, bound, span, cap);
+}
+
+int64_t gr_quotas_record(gr_quotas_t *q, gr_quota_type_t type, const char *user,
+                         const char *client_id, double value, int64_t now_ms)
+{
+    double bound;
+    sensor_t *s = sensor_for(q, type, user, client_id, true, &bound);
+    if (!s)
+        return 0; /* no quota; or out of memory: let the client through rather than fail */
+    gr_quota_rate_record(&s->rate, value, now_ms);
+    return throttle_of(q, type, s, bound, now_ms);
+}
+
+int64_t gr_quotas_peek(gr_quotas_t *q, gr_quota_type_t type, const char *user,
+                       const char *client_id, int64_t now_ms)
+{
+    double bound;
+    sensor_t *s = sensor_for(q, type, user, client_id, false, &bound);
+    return s ? throttle_of(q, type, s, bound, now_ms) : 0;
 }

@@ -93,4 +93,11 @@ bool gr_quotas_resolve(const gr_quotas_t *q, gr_quota_type_t type, const char *u
 int64_t gr_quotas_record(gr_quotas_t *q, gr_quota_type_t type, const char *user,
                          const char *client_id, double value, int64_t now_ms);
 
+/*
+ * The throttle time (ms) (user, client_id) is due for type at now_ms without
+ * recording anything; 0 when no quota applies or nothing was recorded yet.
+ */
+int64_t gr_quotas_peek(gr_quotas_t *q, gr_quota_type_t type, const char *user,
+                       const char *client_id, int64_t now_ms);
+
 #endif
