@@ -161,6 +161,9 @@ void gr_admin_report(const char *what, int16_t code, gr_str_t message);
 
 int gr_admin_cmd_topics(gr_admin_t *a);
 int gr_admin_cmd_configs(gr_admin_t *a);
+/* configs for client quotas (cmd_configs_quotas.c): whether the options name a quota entity. */
+bool gr_admin_configs_is_quota(const gr_admin_t *a);
+int gr_admin_cmd_configs_quotas(gr_admin_t *a);
 int gr_admin_cmd_cluster(gr_admin_t *a);
 int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);

@@ -32,6 +32,11 @@ static const char *const flag_names[] = {
     "disable-rack-aware",
     "under-replicated-partitions",
     "unavailable-partitions",
+    "alter", /* kafka-configs.sh's --alter / --describe (quotas) */
+    "describe",
+    "entity-default",
+    "user-defaults",
+    "client-defaults",
     NULL,
 };
 
