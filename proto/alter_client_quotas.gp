@@ -1,6 +1,7 @@
 # Admin tool sets or removes quota values for users, client ids or IPs.
 
 api 49 AlterClientQuotas
+serve 0-1 gr_handle_alter_client_quotas
 request AlterClientQuotasRequest versions 0-1 flexible 1+
   Entries []EntryData 0+ -- quota changes per entity
     Entity []EntityData 0+ -- parts naming the entity

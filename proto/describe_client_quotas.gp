@@ -1,6 +1,7 @@
 # Admin tool reads quota values of entities that match a filter.
 
 api 48 DescribeClientQuotas
+serve 0-1 gr_handle_describe_client_quotas
 request DescribeClientQuotasRequest versions 0-1 flexible 1+
   Components []ComponentData 0+ -- filter parts, all must match
     EntityType string 0+ -- entity kind, e.g. user or client-id

@@ -175,6 +175,9 @@ int gr_admin_cmd_topics(gr_admin_t *a);
 int gr_admin_cmd_configs(gr_admin_t *a);
 /* configs for --entity-type users (SCRAM credentials): cmd_configs_users.c. */
 int gr_admin_configs_users(gr_admin_t *a, bool describe);
+/* configs for client quotas (cmd_configs_quotas.c): whether the options name a quota entity. */
+bool gr_admin_configs_is_quota(const gr_admin_t *a);
+int gr_admin_cmd_configs_quotas(gr_admin_t *a);
 int gr_admin_cmd_cluster(gr_admin_t *a);
 int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);

@@ -234,6 +234,8 @@ static int configs_alter(gr_admin_t *a)
 
 int gr_admin_cmd_configs(gr_admin_t *a)
 {
+    if (gr_admin_configs_is_quota(a))
+        return gr_admin_cmd_configs_quotas(a);
     int rc = gr_admin_begin(a, help, subcommands);
     if (rc >= 0)
         return rc;

@@ -39,6 +39,11 @@ static const char *const flag_names[] = {
     "producer",
     "consumer",
     "idempotent",
+    "alter", /* kafka-configs.sh's --alter / --describe (quotas) */
+    "describe",
+    "entity-default",
+    "user-defaults",
+    "client-defaults",
     NULL,
 };
 

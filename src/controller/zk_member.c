@@ -28,7 +28,7 @@ static const char *const zk_paths[] = {
     GR_ZK_BROKER_SEQID_PATH,   GR_ZK_CONFIG_PATH,         GR_ZK_CONFIG_TOPICS_PATH,
     GR_ZK_CONFIG_CHANGES_PATH, GR_ZK_CONFIG_BROKERS_PATH, GR_ZK_CONFIG_USERS_PATH,
     GR_ZK_ADMIN_PATH,          GR_ZK_DELETE_TOPICS_PATH,  GR_ZK_ISR_CHANGE_PATH,
-    GR_ZK_CLUSTER_PATH,
+    GR_ZK_CLUSTER_PATH,        GR_ZK_CONFIG_CLIENTS_PATH,
 };
 
 static gr_zk_member_t *member(gr_broker_t *b)
@@ -555,9 +555,21 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
     free(op);
     char topic[GR_TOPIC_NAME_LIMIT + 1];
     char user[GR_STORE_PATH_MAX + 1];
-    if (rc == GR_STORE_OK && b->on_user_changed &&
+    char entity[GR_STORE_PATH_MAX + sizeof "clients/"];
+    if (rc == GR_STORE_OK && b->on_quota_changed &&
+        gr_zk_parse_config_change_entity(data, len, "clients", user, sizeof user) == 0) {
+        snprintf(entity, sizeof entity, "clients/%s", user);
+        b->on_quota_changed(b, entity); /* client-id quotas (quota/) */
+        return;
+    }
+    if (rc == GR_STORE_OK &&
         gr_zk_parse_config_change_entity(data, len, "users", user, sizeof user) == 0) {
-        b->on_user_changed(b, user); /* SCRAM credentials (security/) */
+        /* A user's node holds both SCRAM credentials and quotas; users/<u>/clients/<c> quotas. */
+        snprintf(entity, sizeof entity, "users/%s", user);
+        if (b->on_quota_changed)
+            b->on_quota_changed(b, entity);
+        if (b->on_user_changed && !strchr(user, '/'))
+            b->on_user_changed(b, user); /* SCRAM credentials (security/) */
         return;
     }
     if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)

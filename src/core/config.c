@@ -339,6 +339,11 @@ static const gr_config_def_t config_table[] = {
                "GSSAPI", NULL),
     KEY_STRING("sasl.jaas.config", sasl_jaas_config, NULL, NULL),
     KEY_LONG("connections.max.reauth.ms", connections_max_reauth_ms, "0", 0, LMAX),
+
+    /* Client quotas: Kafka's defaults. */
+    KEY_INT("quota.window.num", quota_window_num, "11", 1, IMAX),
+    KEY_INT("quota.window.size.seconds", quota_window_size_seconds, "1", 1, IMAX),
+    KEY_STRING("client.quota.callback.class", client_quota_callback_class, NULL, NULL),
 };
 
 #define KEY_COUNT (sizeof(config_table) / sizeof(config_table[0]))

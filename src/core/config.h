@@ -274,6 +274,10 @@ typedef struct gr_config {
     char *sasl_jaas_config;
     int64_t connections_max_reauth_ms; /* 0: no re-authentication (KIP-368) */
 
+    /* Client quotas (src/quota/) */
+    int32_t quota_window_num;          /* samples a rate is measured over */
+    int32_t quota_window_size_seconds; /* length of each sample */
+    char *client_quota_callback_class; /* only unset is supported */
 
     /* Derived by gr_config_resolve() from the precedence rules above. */
     struct {

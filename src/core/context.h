@@ -49,6 +49,7 @@ typedef struct gr_broker_tls gr_broker_tls_t;
 typedef struct gr_sasl gr_sasl_t;
 typedef struct gr_scram_users gr_scram_users_t;
 typedef struct gr_authorizer gr_authorizer_t;
+typedef struct gr_quotas gr_quotas_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -110,6 +111,9 @@ struct gr_broker {
     gr_scram_users_t *scram_users;                 /* SCRAM credentials, from /config/users */
     /* /config/changes named users/<name>: reload its credentials. May be NULL. */
     void (*on_user_changed)(gr_broker_t *b, const char *user);
+    gr_quotas_t *quotas; /* client quotas and their rates (quota/) */
+    /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
+    void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX]; /* on the inter-broker listener */

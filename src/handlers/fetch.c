@@ -50,6 +50,7 @@
 
 #include "core/context.h"
 #include "security/authorizer.h"
+#include "handlers/quota_throttle.h"
 #include "handlers/request.h"
 #include "log/log.h"
 #include "metadata/cluster_view.h"
@@ -399,6 +400,11 @@ static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
         ev_timer_stop(op->b->loop, &op->timer);
     links_remove(op);
     gr_request_t *req = op->req;
+    if (op->replica_id < 0) { /* replicas are exempt from quotas */
+        resp->throttle_time_ms =
+            gr_request_quota_record(req, GR_QUOTA_FETCH, (double)op->record_bytes);
+        gr_request_throttle(req, resp->throttle_time_ms);
+    }
     int rc = gr_request_encode(req, resp);
     put_held(op);
     /* Completing or failing may free the slot's arena, op included. */

@@ -66,6 +66,9 @@ void gr_sasl_handle_raw(gr_broker_t *b, gr_request_t *req, const uint8_t *token,
 void gr_handle_describe_user_scram_credentials(gr_broker_t *b, gr_request_t *req);
 void gr_handle_alter_user_scram_credentials(gr_broker_t *b, gr_request_t *req);
 void gr_handle_list_transactions(gr_broker_t *b, gr_request_t *req);
+/* Client quotas (client_quotas.c, client_quotas_alter.c). */
+void gr_handle_describe_client_quotas(gr_broker_t *b, gr_request_t *req);
+void gr_handle_alter_client_quotas(gr_broker_t *b, gr_request_t *req);
 /* Transaction markers from a transaction coordinator (write_txn_markers.c). */
 void gr_handle_write_txn_markers(gr_broker_t *b, gr_request_t *req);
 /* The ACL APIs (acls.c). */

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "handlers/quota_throttle.h"
 #include "handlers/request.h"
 #include "security/authorizer.h"
 #include "log/log.h"
@@ -170,6 +171,7 @@ struct produce_op {
     gr_request_t *req;
     gr_produce_response_t resp;
     int16_t acks;
+    int32_t throttle_ms;    /* quota throttle to report and apply (quota_throttle.h) */
     int outstanding;        /* recompression jobs out */
     gr_isr_wait_t isr_wait; /* acks=-1 */
     recompress_job_t **jobs;
@@ -307,6 +309,9 @@ static void produce_finish(produce_op_t *op)
 {
     if (op->outstanding > 0 || op->isr_wait.pending > 0)
         return; /* the last job or ISR wait to end calls this again */
+    /* Even acks=0 mutes a client over its quota (there is just no response to carry it). */
+    op->resp.throttle_time_ms = op->throttle_ms;
+    gr_request_throttle(op->req, op->throttle_ms);
     if (op->acks == GR_ACKS_NONE)
         gr_request_respond_none(op->req);
     else
@@ -448,6 +453,17 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         append_and_fill(b, op, topic, p, data, len, out);
 }
 
+/* Bytes of record batches in the request: what a producer quota counts. */
+static int64_t record_bytes(const gr_produce_request_t *in)
+{
+    int64_t n = 0;
+    for (int32_t t = 0; t < in->topic_data_count; t++)
+        for (int32_t i = 0; i < in->topic_data[t].partition_data_count; i++)
+            if (in->topic_data[t].partition_data[i].records.len > 0)
+                n += in->topic_data[t].partition_data[i].records.len;
+    return n;
+}
+
 static int32_t count_partitions(const gr_produce_request_t *in)
 {
     int32_t n = 0;
@@ -474,6 +490,10 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
+    op->throttle_ms =
+        gr_quotas_enabled(b->quotas, GR_QUOTA_PRODUCE)
+            ? gr_request_quota_record(req, GR_QUOTA_PRODUCE, (double)record_bytes(&in))
+            : req->throttle_ms;
     /* Only acks=-1 waits: the others allocate nothing for it. */
     int32_t waits = in.acks == GR_ACKS_ALL ? count_partitions(&in) : 0;
     if (gr_isr_wait_init(&op->isr_wait, b, req, waits, in.timeout_ms, on_isr_wait_done, op)) {

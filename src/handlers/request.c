@@ -8,6 +8,7 @@
 
 #include "core/context.h"
 #include "handlers/handlers.h"
+#include "handlers/quota_throttle.h"
 #include "gen/api_versions.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
@@ -125,7 +126,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         return;
     }
     b->stats.requests++;
-    h->handle(b, req);
+    gr_request_handle_measured(b, req, h->handle);
 }
 
 int gr_request_decode(gr_request_t *req, void *msg)

@@ -53,6 +53,7 @@ struct gr_request {
     gr_str_t client_id;
     gr_reader_t body;           /* the body, after the header */
     struct gr_session *session; /* who sent it (security/session.h) */
+    int32_t throttle_ms;        /* due to the request quota before it ran (quota_throttle.h) */
 };
 
 /*

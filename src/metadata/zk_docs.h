@@ -34,6 +34,7 @@
 #define GR_ZK_CONFIG_BROKERS_PATH  "/config/brokers"
 #define GR_ZK_CONFIG_CHANGES_PATH  "/config/changes"
 #define GR_ZK_CONFIG_USERS_PATH    "/config/users"
+#define GR_ZK_CONFIG_CLIENTS_PATH  "/config/clients"
 #define GR_ZK_CONFIG_CHANGE_PREFIX "config_change_"
 #define GR_ZK_CLUSTER_PATH         "/cluster"
 #define GR_ZK_CLUSTER_ID_PATH      "/cluster/id"

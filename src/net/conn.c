@@ -9,7 +9,7 @@
  * no live frame points into it; otherwise the tail is copied to a new block.
  *
  * Re-entrancy. depth counts this connection's callbacks on the stack (read
- * and write watchers). Sending happens only at depth 1 (end of a watcher
+ * and write watchers, the throttle timer). Sending happens only at depth 1 (end of a watcher
  * callback) or from the write watcher, never inside gr_resp_slot_complete,
  * so a handler never sees its connection freed under it. gr_conn_close at
  * depth > 0 tears down everything but the memory; the last callback to
@@ -92,6 +92,9 @@ struct gr_conn {
     void *session; /* the layer above's, see gr_conn_set_session */
     gr_conn_session_free_fn session_free;
 
+    ev_timer throttle_timer; /* running while muted by gr_conn_throttle */
+    bool throttled;
+
     unsigned depth; /* our callbacks on the stack */
     bool closing;
     bool draining;
@@ -139,6 +142,7 @@ static void format_peer(gr_conn_t *c)
 
 static void read_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void write_cb(struct ev_loop *loop, ev_io *w, int revents);
+static void throttle_cb(struct ev_loop *loop, ev_timer *w, int revents);
 
 gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg)
 {
@@ -176,6 +180,8 @@ gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg
         errno = ENOMEM;
         return NULL;
     }
+    ev_init(&c->throttle_timer, throttle_cb);
+    c->throttle_timer.data = c;
     ev_io_start(loop, &c->read_watcher);
     return c;
 }
@@ -378,6 +384,7 @@ static void close_with(gr_conn_t *c, gr_log_level_t level, const char *reason)
     ev_io_stop(c->loop, &c->write_watcher);
     gr_tls_free(c->tls);
     c->tls = NULL;
+    ev_timer_stop(c->loop, &c->throttle_timer);
     close(c->fd);
     c->fd = -1;
     /* Deferred slots: their holders forget them now (conn.h, "Closing"). */
@@ -404,7 +411,7 @@ void gr_conn_close(gr_conn_t *c, const char *reason)
 
 static bool may_read(const gr_conn_t *c)
 {
-    return !c->closing && !c->draining && c->queued < c->cfg.max_inflight &&
+    return !c->closing && !c->draining && !c->throttled && c->queued < c->cfg.max_inflight &&
            c->unsent < c->cfg.max_unsent_bytes;
 }
 
@@ -747,4 +754,37 @@ void gr_conn_drain(gr_conn_t *c, const char *reason)
         close_with(c, GR_LOG_INFO, reason);
     else if (c->depth == 0 && c->head->state == GR_SLOT_COMPLETE)
         ev_io_start(c->loop, &c->write_watcher);
+}
+
+/* --- throttling ---------------------------------------------------------- */
+
+static void throttle_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_conn_t *c = w->data;
+    c->throttled = false;
+    c->depth++;
+    pump(c); /* frames buffered while muted go first, then reading resumes */
+    leave(c);
+}
+
+void gr_conn_throttle(gr_conn_t *c, int64_t ms)
+{
+    if (c->closing || ms <= 0)
+        return;
+    ev_tstamp seconds = (double)ms / GR_CONN_MS_PER_SEC;
+    /* A longer mute already running wins: throttles never shorten each other. */
+    if (c->throttled && ev_timer_remaining(c->loop, &c->throttle_timer) >= seconds)
+        return;
+    ev_timer_stop(c->loop, &c->throttle_timer);
+    ev_timer_set(&c->throttle_timer, seconds, 0.);
+    ev_timer_start(c->loop, &c->throttle_timer);
+    c->throttled = true;
+    ev_io_stop(c->loop, &c->read_watcher);
+}
+
+bool gr_conn_throttled(const gr_conn_t *c)
+{
+    return c->throttled;
 }

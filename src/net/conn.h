@@ -60,6 +60,13 @@
  * log line naming OpenSSL's reason. Plaintext connections have no TLS
  * state; the only cost to them is a NULL check per callback.
  *
+ * Throttling (quotas, KIP-219). gr_conn_throttle mutes the connection for a
+ * while: like back-pressure it neither reads the socket nor dispatches
+ * buffered frames, but responses keep flowing out, so the response that
+ * carries throttle_time_ms reaches the client at once. When the timer ends
+ * reading resumes unless back-pressure or draining still holds it; close
+ * stops the timer.
+ *
  * Lifetime. gr_conn_close may be called from any callback, including
  * on_frame for the same connection; the memory is freed once the callbacks
  * on the stack have returned. on_close is called exactly once, before the
@@ -87,6 +94,7 @@
 #define GR_CONN_DEFAULT_READ_BLOCK        (64 * 1024)
 #define GR_CONN_FRAME_SIZE_BYTES          4  /* the big-endian int32 before each frame */
 #define GR_CONN_PEER_MAX                  64 /* "[v6 address]:port" plus NUL */
+#define GR_CONN_MS_PER_SEC                1000.0
 
 typedef struct gr_conn gr_conn_t;
 typedef struct gr_resp_slot gr_resp_slot_t;
@@ -171,8 +179,17 @@ const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size);
 size_t gr_conn_queued(const gr_conn_t *c);
 /* Response bytes complete but not yet sent. */
 int64_t gr_conn_unsent(const gr_conn_t *c);
-/* Whether reading is paused by back-pressure or draining. */
+/* Whether reading is paused by back-pressure, draining or throttling. */
 bool gr_conn_reading(const gr_conn_t *c);
+
+/*
+ * Stops reading from c for ms milliseconds (a client over its quota); a
+ * longer mute already running is kept. Does nothing for ms <= 0 or a closing
+ * connection. Safe from inside on_frame.
+ */
+void gr_conn_throttle(gr_conn_t *c, int64_t ms);
+/* Whether a gr_conn_throttle mute is running. */
+bool gr_conn_throttled(const gr_conn_t *c);
 
 /*
  * The slot's arena: for the decoded request and the response. Freed with the

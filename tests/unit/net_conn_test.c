@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "loop_wait.h"
 #include "net/conn.h"
 
 #define MAX_FRAMES 64
@@ -51,6 +52,7 @@ typedef struct fixture {
     size_t cancel_order[MAX_FRAMES];
     size_t cancels;
     int closed;
+    int64_t throttle_ms; /* > 0: the handler throttles the connection after frame 0 */
 } fixture_t;
 
 static void respond(gr_resp_slot_t *slot, const void *payload, size_t len)
@@ -111,6 +113,8 @@ static void on_frame(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *frame, s
     case MODE_FORGET:
         break;
     }
+    if (i == 0 && f->throttle_ms > 0 && f->mode != MODE_CLOSE)
+        gr_conn_throttle(c, f->throttle_ms);
 }
 
 static void on_close(gr_conn_t *c, void *owner)
@@ -757,6 +761,99 @@ static void test_send_error_cancels_rest(void **state)
     fixture_free(f);
 }
 
+/* --- throttling (quotas) ----------------------------------------------------------------- */
+
+#define LONG_THROTTLE_MS  60000 /* never ends within a test */
+#define SHORT_THROTTLE_MS 1
+
+static bool two_frames(void *arg)
+{
+    return ((fixture_t *)arg)->frames >= 2;
+}
+
+/* The response goes out at once; the next frame waits for the throttle to end. */
+static void test_throttle_sends_then_mutes(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_ECHO, 4096);
+    f->throttle_ms = LONG_THROTTLE_MS;
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "a");
+    n += put_frame(stream + n, "b");
+    send_bytes(f, stream, n);
+    expect_response(f, "a");
+    run_some(f);
+    assert_int_equal(f->frames, 1); /* "b" is buffered, not dispatched */
+    assert_true(gr_conn_throttled(f->conn));
+    assert_false(gr_conn_reading(f->conn));
+    gr_conn_throttle(f->conn, SHORT_THROTTLE_MS); /* a shorter mute does not cut it short */
+    run_some(f);
+    assert_int_equal(f->frames, 1);
+    assert_true(gr_conn_throttled(f->conn));
+    fixture_free(f); /* close stops the timer: nothing fires on freed memory */
+}
+
+static void test_throttle_ends_and_resumes(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_ECHO, 4096);
+    f->throttle_ms = SHORT_THROTTLE_MS;
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "a");
+    n += put_frame(stream + n, "b");
+    send_bytes(f, stream, n);
+    expect_response(f, "a");
+    gr_test_wait(f->loop, two_frames, f, "the frame buffered while throttled");
+    expect_response(f, "b");
+    assert_false(gr_conn_throttled(f->conn));
+    assert_true(gr_conn_reading(f->conn));
+    fixture_free(f);
+}
+
+static bool throttle_over(void *arg)
+{
+    return !gr_conn_throttled(((fixture_t *)arg)->conn);
+}
+
+/* Back-pressure still holds reading off after a throttle ends. */
+static void test_throttle_with_backpressure(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    f->cfg.max_inflight = 1;
+    reconnect(f, 0);
+    f->throttle_ms = SHORT_THROTTLE_MS;
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "a");
+    n += put_frame(stream + n, "b");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 1);
+    gr_test_wait(f->loop, throttle_over, f, "the end of the throttle");
+    assert_false(gr_conn_reading(f->conn)); /* one request in flight: still the limit */
+    assert_int_equal(f->frames, 1);
+    respond(f->slots[0], "r0", 2);
+    expect_response(f, "r0");
+    run_until(f, frames_at_least, 2);
+    respond(f->slots[1], "r1", 2);
+    expect_response(f, "r1");
+    fixture_free(f);
+}
+
+/* A draining connection closes once sent, throttled or not. */
+static void test_throttle_then_drain(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_ECHO, 4096);
+    f->throttle_ms = LONG_THROTTLE_MS;
+    uint8_t stream[16];
+    size_t n = put_frame(stream, "a");
+    send_bytes(f, stream, n);
+    expect_response(f, "a");
+    gr_conn_drain(f->conn, "stopping");
+    expect_eof(f);
+    fixture_free(f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -780,6 +877,10 @@ int main(void)
         cmocka_unit_test(test_file_response),
         cmocka_unit_test(test_short_file_closes),
         cmocka_unit_test(test_send_error_cancels_rest),
+        cmocka_unit_test(test_throttle_sends_then_mutes),
+        cmocka_unit_test(test_throttle_ends_and_resumes),
+        cmocka_unit_test(test_throttle_with_backpressure),
+        cmocka_unit_test(test_throttle_then_drain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
