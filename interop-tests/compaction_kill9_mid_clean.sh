@@ -22,13 +22,36 @@ done
 seq 1 200 | awk '{printf "fill%04d:filler-padding-padding-padding\n", $1}' |
     gr_kcat -P -t slow -K: -X batch.num.messages=10 || gr_fail "producing filler failed"
 
-gr_wait_until 120 "the cleaner writing .cleaned files" bash -c "ls '$dir' | grep -q '\\.cleaned\$'"
-gr_kill9_broker
-ls "$dir" | grep -q '\.cleaned$' || gr_fail "the kill came after the swap: $(ls "$dir")"
+# True once every thread of the broker has stopped (state T): a thread in
+# a system call (a rename, an fsync) stops only when it returns.
+broker_stopped() {
+    local stat state
+    for stat in /proc/"$GR_PID"/task/*/stat; do
+        state=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f1) || return 1
+        [ "$state" = T ] || return 1
+    done
+}
+# Kills the broker if it has .cleaned files on disk, else lets it go on.
+# It is frozen (SIGSTOP) from before the log dir is listed until the
+# SIGKILL, so the cleaner cannot finish its swap between the look and the
+# kill.
+kill_mid_clean() {
+    kill -STOP "$GR_PID"
+    gr_wait_until 30 "broker $GR_PID stopped by SIGSTOP" broker_stopped
+    if ls "$dir" | grep -q '\.cleaned$'; then
+        gr_kill9_broker
+        return 0
+    fi
+    kill -CONT "$GR_PID"
+    return 1
+}
+gr_wait_until 120 "the cleaner writing .cleaned files" kill_mid_clean
+ls "$dir" | grep -q '\.cleaned$' || gr_fail "no .cleaned files left by the kill: $(ls "$dir")"
 gr_note "killed with $(ls "$dir" | grep -c '\.cleaned$') .cleaned file(s) on disk"
 
 # First without the cleaner, to see what the recovery left.
 gr_start_broker log.cleaner.enable=false
+gr_wait_broker_started # slow-0 is open, so its recovery is done
 ls "$dir" | grep -q '\.cleaned$\|\.swap$' && gr_fail "leftovers after restart: $(ls "$dir")"
 
 consume() { gr_kcat -C -t slow -o beginning -e -q -f '%o %k %s\n'; }

@@ -22,7 +22,11 @@
 #
 # Functions:
 #   gr_start_broker [key=value]...   start (overrides persist over restarts);
-#                                    sets GR_PID, GR_PORT, GR_BOOTSTRAP
+#                                    sets GR_PID, GR_PORT, GR_BOOTSTRAP;
+#                                    returns once the port accepts, which
+#                                    can be before the partitions are open
+#   gr_wait_broker_started           wait for this run's "started:" line: its
+#                                    partitions are open (recovered) by then
 #   gr_stop_broker                   SIGTERM, wait; fails unless it exits 0
 #   gr_kill9_broker                  SIGKILL, wait
 #   gr_restart_broker                stop, then start on the same dirs and port
@@ -194,6 +198,19 @@ gr_start_broker()
     done
     gr_note "broker pid $GR_PID listening at $GR_BOOTSTRAP (run $GR_RUN)"
 }
+
+# The port accepts (into the kernel's backlog) as soon as the broker
+# listens, but a broker opens, and so recovers, the partitions it leads only
+# when its controller assigns them; alone (no ZooKeeper) it logs "started:"
+# after that. A test that looks at the log dir after a restart waits for
+# that line first.
+gr_wait_broker_started()
+{
+    [ "$GR_BROKER_KIND" = gregor ] || return 0
+    gr_wait_until "$GR_START_DEADLINE_S" "the broker's \"started:\" line (run $GR_RUN)" \
+        gr_broker_run_started
+}
+gr_broker_run_started() { gr_broker_run_log | grep -q '^[0-9TZ:.+-]* INFO  \[broker\] started: '; }
 
 # Waits for the broker to exit within $1 seconds and sets GR_EXIT_STATUS.
 # Returns 1 if it is still running at the deadline. (Not in a subshell: only
