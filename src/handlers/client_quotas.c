@@ -21,6 +21,7 @@
 #include "handlers/client_quotas.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
+#include "security/authorizer.h"
 #include "quota/quotas.h"
 
 typedef gr_describe_client_quotas_request_component_data_t component_t;
@@ -168,6 +169,13 @@ void gr_handle_describe_client_quotas(gr_broker_t *b, gr_request_t *req)
     gr_describe_client_quotas_response_t resp;
     gr_describe_client_quotas_response_init(&resp);
     describe_ctx_t ctx = {.req = req, .resp = &resp};
+    /* Kafka: DESCRIBE_CONFIGS on the cluster, else one top-level error. */
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_DESCRIBE_CONFIGS)) {
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        resp.entries_null = true;
+        gr_request_respond(req, &resp);
+        return;
+    }
     const char *invalid = read_filter(&ctx, &in);
     if (invalid) {
         resp.error_code = GR_KERR_INVALID_REQUEST;

@@ -25,6 +25,7 @@
 #include "handlers/client_quotas.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
+#include "security/authorizer.h"
 #include "quota/quota_store.h"
 
 typedef gr_alter_client_quotas_request_entry_data_t entry_in_t;
@@ -226,6 +227,11 @@ void gr_handle_alter_client_quotas(gr_broker_t *b, gr_request_t *req)
             invalid(st, why);
     }
     mark_duplicates(op, in->entries_count);
+    /* Kafka: ALTER_CONFIGS on the cluster, else every entry is refused. */
+    if (!gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_ALTER_CONFIGS))
+        for (int32_t i = 0; i < in->entries_count; i++)
+            op->entries[i] = (entry_state_t){op, GR_KERR_CLUSTER_AUTHORIZATION_FAILED, NULL,
+                                             op->entries[i].entity};
     if (!in->validate_only)
         apply(b, op, in->entries_count);
     if (op->pending > 0) {
