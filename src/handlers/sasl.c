@@ -199,9 +199,12 @@ void gr_handle_sasl_authenticate(gr_broker_t *b, gr_request_t *req)
     size_t len = in.auth_bytes.len > 0 ? (size_t)in.auth_bytes.len : 0;
     resp.error_code = step(b, req, in.auth_bytes.ptr, len, &reply, &failure);
     if (failure) {
+        /* The message lives in the exchange: respond before the reset frees it. */
         resp.error_message = gr_str(failure);
+        gr_conn_t *c = req->conn;
+        gr_request_respond(req, &resp);
         gr_session_sasl_reset(s);
-        respond_and_close(req, &resp);
+        gr_conn_drain(c, "SASL authentication failed");
         return;
     }
     uint8_t *token = reply.len ? gr_request_alloc(req, reply.len) : NULL;
