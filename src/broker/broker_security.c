@@ -4,8 +4,12 @@
 
 #include <errno.h>
 
+#include <stdlib.h>
+
+#include "net/peer.h"
 #include "quota/quota_store.h"
 #include "security/sasl.h"
+#include "security/sasl_client.h"
 #include "security/scram_store.h"
 #include "security/scram_users.h"
 
@@ -27,6 +31,38 @@ static int quotas_init(gr_broker_t *b)
     return 0;
 }
 
+/* The peers' SASL exchanges log in with the inter-broker credentials. */
+static void *inter_broker_login(void *arg)
+{
+    const gr_sasl_t *s = arg;
+    return gr_sasl_client_new(s->inter_mechanism, s->inter_username, s->inter_password);
+}
+
+static int inter_broker_step(void *exchange, const uint8_t *in, size_t in_len, const uint8_t **out,
+                             size_t *out_len)
+{
+    return gr_sasl_client_step(exchange, in, in_len, out, out_len);
+}
+
+static void inter_broker_end(void *exchange)
+{
+    gr_sasl_client_free(exchange);
+}
+
+/* b->inter_broker_sasl when the inter-broker listener is SASL_*. */
+static int inter_broker_sasl_init(gr_broker_t *b)
+{
+    if (!b->sasl->inter_broker)
+        return 0;
+    gr_peer_sasl_t *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return -ENOMEM;
+    *ps = (gr_peer_sasl_t){gr_sasl_mechanism_name(b->sasl->inter_mechanism), inter_broker_login,
+                           inter_broker_step, inter_broker_end, b->sasl};
+    b->inter_broker_sasl = ps;
+    return 0;
+}
+
 int gr_broker_security_init(gr_broker_t *b)
 {
     char err[512];
@@ -39,7 +75,8 @@ int gr_broker_security_init(gr_broker_t *b)
     if (!b->scram_users)
         return -ENOMEM;
     b->on_user_changed = gr_scram_store_reload;
-    return quotas_init(b);
+    rc = inter_broker_sasl_init(b);
+    return rc ? rc : quotas_init(b);
 }
 
 void gr_broker_security_start(gr_broker_t *b)
@@ -50,6 +87,8 @@ void gr_broker_security_start(gr_broker_t *b)
 
 void gr_broker_security_fini(gr_broker_t *b)
 {
+    free(b->inter_broker_sasl);
+    b->inter_broker_sasl = NULL;
     gr_sasl_free(b->sasl);
     b->sasl = NULL;
     gr_scram_users_free(b->scram_users);

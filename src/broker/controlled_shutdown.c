@@ -125,6 +125,7 @@ static gr_peer_t *controller_peer(gr_controlled_shutdown_t *cs, const gr_cluster
         if (cs->peer) {
             gr_peer_set_resolver(cs->peer, &b->worker);
             gr_peer_set_tls(cs->peer, b->inter_broker_tls);
+            gr_peer_set_sasl(cs->peer, b->inter_broker_sasl);
             /* A controller that is gone fails the attempt now: the next asks the new one. */
             gr_peer_set_unsent(cs->peer, GR_PEER_FAIL_UNSENT);
         }

@@ -42,6 +42,7 @@ static gr_peer_t *broker_peer(gr_controller_t *c, gr_ctl_broker_t *br)
         if (br->peer) {
             gr_peer_set_resolver(br->peer, &c->b->worker); /* no DNS lookups on the loop */
             gr_peer_set_tls(br->peer, c->b->inter_broker_tls);
+            gr_peer_set_sasl(br->peer, c->b->inter_broker_sasl);
         }
     }
     return br->peer;

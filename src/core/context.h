@@ -88,6 +88,8 @@ struct gr_broker {
     gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
     /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
     struct gr_tls_ctx *inter_broker_tls;
+    /* The SASL client of those connections (gr_peer_set_sasl), NULL without SASL. */
+    struct gr_peer_sasl *inter_broker_sasl;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_batch_io_t *io;                 /* the logs' I/O table */
@@ -103,12 +105,12 @@ struct gr_broker {
     gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
     gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
     gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
-    gr_authorizer_t *authorizer; /* ACLs (security/authorizer.h); NULL: everything allowed */
-    gr_leadership_fn *on_leadership;               /* may be NULL */
-    gr_topic_deleted_fn *on_topic_deleted;         /* may be NULL */
-    gr_txn_marker_fn *on_txn_marker;               /* may be NULL */
-    gr_sasl_t *sasl;                               /* SASL listeners' settings (security/) */
-    gr_scram_users_t *scram_users;                 /* SCRAM credentials, from /config/users */
+    gr_authorizer_t *authorizer;     /* ACLs (security/authorizer.h); NULL: everything allowed */
+    gr_leadership_fn *on_leadership; /* may be NULL */
+    gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
+    gr_txn_marker_fn *on_txn_marker;       /* may be NULL */
+    gr_sasl_t *sasl;                       /* SASL listeners' settings (security/) */
+    gr_scram_users_t *scram_users;         /* SCRAM credentials, from /config/users */
     /* /config/changes named users/<name>: reload its credentials. May be NULL. */
     void (*on_user_changed)(gr_broker_t *b, const char *user);
     gr_quotas_t *quotas; /* client quotas and their rates (quota/) */

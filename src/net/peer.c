@@ -39,6 +39,8 @@
 #include "core/worker.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
+#include "gen/sasl_authenticate.h"
+#include "gen/sasl_handshake.h"
 #include "protocol/arena.h"
 #include "protocol/writer.h"
 
@@ -83,7 +85,8 @@ typedef enum gr_peer_state {
     GR_PEER_IDLE,
     GR_PEER_RESOLVING,
     GR_PEER_CONNECTING,
-    GR_PEER_TLS_HANDSHAKE, /* TCP is up; TLS is being negotiated (tls_ctx set) */
+    GR_PEER_TLS_HANDSHAKE,  /* TCP is up; TLS is being negotiated (tls_ctx set) */
+    GR_PEER_AUTHENTICATING, /* SASL round trips (sasl set); the callers' requests wait in held */
     GR_PEER_CONNECTED,
 } gr_peer_state_t;
 
@@ -101,8 +104,11 @@ struct gr_peer {
 
     gr_peer_state_t state;
     int fd;
-    gr_tls_ctx_t *tls_ctx; /* NULL: plaintext */
-    gr_tls_t *tls;         /* this connection's TLS session, from TLS_HANDSHAKE on */
+    gr_tls_ctx_t *tls_ctx;      /* NULL: plaintext */
+    gr_tls_t *tls;              /* this connection's TLS session, from TLS_HANDSHAKE on */
+    const gr_peer_sasl_t *sasl; /* NULL: no SASL */
+    void *exchange;             /* AUTHENTICATING: this connection's SASL exchange */
+    gr_peer_list_t held;        /* AUTHENTICATING: the callers' queue, set aside */
     ev_io read_watcher;
     ev_io write_watcher;    /* connect completion, then write readiness */
     ev_timer connect_timer; /* the next attempt */
@@ -138,6 +144,9 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents);
 static void read_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void write_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void start_attempt(gr_peer_t *p);
+static void auth_abandon(gr_peer_t *p);
+static int new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
+                       gr_peer_response_fn *cb, void *opaque, gr_peer_req_t **out);
 
 /* --- lists and callbacks --------------------------------------------------- */
 
@@ -247,6 +256,8 @@ static void close_socket(gr_peer_t *p)
     ev_timer_stop(p->loop, &p->timeout_timer);
     gr_tls_free(p->tls);
     p->tls = NULL;
+    if (p->state == GR_PEER_AUTHENTICATING)
+        auth_abandon(p);
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
@@ -331,15 +342,12 @@ static bool connection_lost(gr_peer_t *p, int first_rc, int rc, int err, const c
     return true;
 }
 
-static void on_connected(gr_peer_t *p)
+static void auth_begin(gr_peer_t *p);
+
+/* The connection is usable: says so, and writes what waits. */
+static void announce_connected(gr_peer_t *p)
 {
-    freeaddrinfo(p->addrs);
-    p->addrs = p->addr = NULL;
-    ev_timer_stop(p->loop, &p->timeout_timer);
-    ev_io_stop(p->loop, &p->write_watcher);
     p->state = GR_PEER_CONNECTED;
-    p->answered = false;
-    p->stats.connections++;
     if (p->outage)
         gr_logf(p->log, GR_LOG_INFO, "net", "broker %d at %s:%d: connected again", p->node_id,
                 p->host, p->port);
@@ -347,12 +355,149 @@ static void on_connected(gr_peer_t *p)
         gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: connected", p->node_id, p->host,
                 p->port);
     p->outage = false;
+    if (p->queue.head)
+        ev_io_start(p->loop, &p->write_watcher);
+}
+
+/* TCP (and TLS) is up: SASL first when configured. */
+static void on_connected(gr_peer_t *p)
+{
+    freeaddrinfo(p->addrs);
+    p->addrs = p->addr = NULL;
+    ev_timer_stop(p->loop, &p->timeout_timer);
+    ev_io_stop(p->loop, &p->write_watcher);
+    p->answered = false;
+    p->stats.connections++;
     ev_io_set(&p->read_watcher, p->fd, EV_READ);
     ev_io_start(p->loop, &p->read_watcher);
     update_liveness(p);
     ev_io_set(&p->write_watcher, p->fd, EV_WRITE);
-    if (p->queue.head)
-        ev_io_start(p->loop, &p->write_watcher);
+    if (p->sasl)
+        auth_begin(p);
+    else
+        announce_connected(p);
+}
+
+/* --- SASL (gr_peer_set_sasl) ---------------------------------------------- */
+
+#define AUTH_HANDSHAKE_VERSION    1 /* SaslAuthenticate frames carry the tokens */
+#define AUTH_AUTHENTICATE_VERSION 2
+#define AUTH_WHY_MAX              320
+
+static void auth_handshake_done(void *opaque, int rc, const void *response);
+static void auth_authenticate_done(void *opaque, int rc, const void *response);
+
+/* Queues one SASL request; the callers' requests are held aside meanwhile. */
+static int auth_send(gr_peer_t *p, int16_t api_key, int16_t version, const void *request,
+                     gr_peer_response_fn *cb)
+{
+    gr_peer_req_t *r;
+    int rc = new_request(p, api_key, version, request, cb, p, &r);
+    if (rc)
+        return rc;
+    list_push(&p->queue, r);
+    ev_io_start(p->loop, &p->write_watcher);
+    return 0;
+}
+
+static void auth_begin(gr_peer_t *p)
+{
+    p->state = GR_PEER_AUTHENTICATING;
+    p->held = p->queue;
+    p->queue = (gr_peer_list_t){NULL, NULL};
+    p->exchange = p->sasl->start(p->sasl->arg);
+    gr_sasl_handshake_request_t req;
+    gr_sasl_handshake_request_init(&req);
+    req.mechanism = gr_str(p->sasl->mechanism);
+    if (!p->exchange ||
+        auth_send(p, GR_API_SASL_HANDSHAKE, AUTH_HANDSHAKE_VERSION, &req, auth_handshake_done))
+        attempt_failed(p, ENOMEM, "no memory for SASL");
+}
+
+/* The connection closes mid-exchange: SASL requests not written go, the callers' come back. */
+static void auth_abandon(gr_peer_t *p)
+{
+    gr_peer_req_t *r;
+    while ((r = list_pop(&p->queue))) {
+        p->pending--;
+        req_free(r);
+    }
+    p->queue = p->held;
+    p->held = (gr_peer_list_t){NULL, NULL};
+    update_liveness(p);
+    if (p->exchange)
+        p->sasl->end(p->exchange);
+    p->exchange = NULL;
+}
+
+static void auth_done(gr_peer_t *p)
+{
+    p->sasl->end(p->exchange);
+    p->exchange = NULL;
+    gr_peer_req_t *r;
+    while ((r = list_pop(&p->held)))
+        list_push(&p->queue, r);
+    gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: authenticated with %s", p->node_id,
+            p->host, p->port, p->sasl->mechanism);
+    announce_connected(p);
+}
+
+/* Feeds the broker's token (NULL first) to the exchange and sends its answer. */
+static void auth_next(gr_peer_t *p, const uint8_t *in, size_t len)
+{
+    const uint8_t *out = NULL;
+    size_t out_len = 0;
+    int rc = p->sasl->step(p->exchange, in, len, &out, &out_len);
+    if (rc == 0) {
+        auth_done(p);
+        return;
+    }
+    if (rc < 0) {
+        attempt_failed(p, EACCES,
+                       rc == -EACCES ? "SASL: the broker did not prove it knows the credential"
+                                     : "SASL: the broker's token is malformed");
+        return;
+    }
+    gr_sasl_authenticate_request_t req;
+    gr_sasl_authenticate_request_init(&req);
+    req.auth_bytes = (gr_bytes_t){out, (int32_t)out_len};
+    if (auth_send(p, GR_API_SASL_AUTHENTICATE, AUTH_AUTHENTICATE_VERSION, &req,
+                  auth_authenticate_done))
+        attempt_failed(p, ENOMEM, "no memory for SASL");
+}
+
+static void auth_handshake_done(void *opaque, int rc, const void *response)
+{
+    gr_peer_t *p = opaque;
+    if (rc < 0 || p->state != GR_PEER_AUTHENTICATING)
+        return; /* the connection went; close_socket cleaned up */
+    const gr_sasl_handshake_response_t *resp = response;
+    if (resp->error_code) {
+        char why[AUTH_WHY_MAX];
+        snprintf(why, sizeof why, "SASL mechanism %s refused (error %d)", p->sasl->mechanism,
+                 resp->error_code);
+        attempt_failed(p, EACCES, why);
+        return;
+    }
+    auth_next(p, NULL, 0);
+}
+
+static void auth_authenticate_done(void *opaque, int rc, const void *response)
+{
+    gr_peer_t *p = opaque;
+    if (rc < 0 || p->state != GR_PEER_AUTHENTICATING)
+        return;
+    const gr_sasl_authenticate_response_t *resp = response;
+    if (resp->error_code) {
+        char why[AUTH_WHY_MAX];
+        snprintf(why, sizeof why, "SASL authentication failed (error %d): %.*s", resp->error_code,
+                 resp->error_message.len > 0 ? (int)resp->error_message.len : 0,
+                 resp->error_message.ptr ? resp->error_message.ptr : "");
+        attempt_failed(p, EACCES, why);
+        return;
+    }
+    bool has = resp->auth_bytes.ptr && resp->auth_bytes.len > 0;
+    auth_next(p, has ? resp->auth_bytes.ptr : NULL, has ? (size_t)resp->auth_bytes.len : 0);
 }
 
 /* --- TLS transport (gr_peer_set_tls) ------------------------------------- */
@@ -727,7 +872,7 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
         connect_done(p, err);
     } else if (p->state == GR_PEER_TLS_HANDSHAKE) {
         tls_step(p);
-    } else if (p->state == GR_PEER_CONNECTED) {
+    } else if (p->state == GR_PEER_CONNECTED || p->state == GR_PEER_AUTHENTICATING) {
         flush(p);
     }
     leave(p);
@@ -747,7 +892,7 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
         connect_done(p, ETIMEDOUT);
     } else if (p->state == GR_PEER_TLS_HANDSHAKE) {
         attempt_failed(p, ETIMEDOUT, "TLS handshake timed out");
-    } else if (p->state == GR_PEER_CONNECTED) {
+    } else if (p->state == GR_PEER_CONNECTED || p->state == GR_PEER_AUTHENTICATING) {
         ev_tstamp due = oldest_deadline(p);
         if (due && due <= ev_now(p->loop)) {
             const gr_peer_req_t *r = p->inflight.head ? p->inflight.head : p->queue.head;
@@ -834,8 +979,11 @@ static bool deliver_frames(gr_peer_t *p)
         pos += GR_FRAME_SIZE_BYTES + (size_t)size;
         list_pop(&p->inflight);
         p->stats.responses++;
-        p->answered = true;
-        p->backoff = GR_PEER_BACKOFF_MS / 1000.;
+        /* A SASL answer proves nothing yet: a refused login keeps backing off. */
+        if (p->state == GR_PEER_CONNECTED) {
+            p->answered = true;
+            p->backoff = GR_PEER_BACKOFF_MS / 1000.;
+        }
         arm_response_timeout(p);
         complete(p, r, 0, msg);
         gr_arena_reset(&p->arena);
@@ -963,11 +1111,10 @@ static int encode_request(gr_peer_t *p, const gr_api_desc_t *api, int16_t versio
     return 0;
 }
 
-int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
-                 gr_peer_response_fn *cb, void *opaque)
+/* A request encoded with the next correlation id, not queued yet. Returns 0 or -errno. */
+static int new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
+                       gr_peer_response_fn *cb, void *opaque, gr_peer_req_t **out)
 {
-    if (p->freed)
-        return -ECANCELED;
     const gr_api_desc_t *api = gr_api_find(api_key);
     if (!api || api_version < api->min_version || api_version > api->max_version || !request)
         return -EINVAL;
@@ -985,9 +1132,22 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
         return rc;
     }
     p->next_correlation_id = p->next_correlation_id == INT32_MAX ? 0 : p->next_correlation_id + 1;
-    list_push(&p->queue, r);
     p->pending++;
     update_liveness(p);
+    *out = r;
+    return 0;
+}
+
+int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
+                 gr_peer_response_fn *cb, void *opaque)
+{
+    if (p->freed)
+        return -ECANCELED;
+    gr_peer_req_t *r;
+    int rc = new_request(p, api_key, api_version, request, cb, opaque, &r);
+    if (rc)
+        return rc;
+    list_push(p->state == GR_PEER_AUTHENTICATING ? &p->held : &p->queue, r);
     if (p->state == GR_PEER_CONNECTED)
         ev_io_start(p->loop, &p->write_watcher);
     else
@@ -1037,6 +1197,11 @@ void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver)
 void gr_peer_set_tls(gr_peer_t *p, gr_tls_ctx_t *tls)
 {
     p->tls_ctx = tls;
+}
+
+void gr_peer_set_sasl(gr_peer_t *p, const gr_peer_sasl_t *sasl)
+{
+    p->sasl = sasl;
 }
 
 void gr_peer_free(gr_peer_t *p)

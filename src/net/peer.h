@@ -21,6 +21,8 @@
  *               readiness then SO_ERROR tells the outcome (connect_done).
  *               Each resolved address is tried in turn; when all fail the
  *               attempt fails (attempt_failed) -> IDLE.
+ *   AUTHENTICATING  with gr_peer_set_sasl: the SASL round trips run while
+ *               the requests sent meanwhile wait aside (auth_begin, auth_done).
  *   CONNECTED   (on_connected) reading always, writing while the queue has
  *               bytes. A protocol violation, timeout, EOF or socket error
  *               closes it (connection_lost) -> IDLE.
@@ -167,6 +169,31 @@ void gr_peer_set_resolver(gr_peer_t *p, struct gr_worker *resolver);
  * attempt (-EPROTO; its timeout -ETIMEDOUT). NULL goes back to plaintext.
  */
 void gr_peer_set_tls(gr_peer_t *p, struct gr_tls_ctx *tls);
+
+/*
+ * A SASL client for the peer's connections: the mechanism's name, and an
+ * exchange per connection (security/sasl_client.h fits these). step feeds
+ * the server's last token (NULL first) and returns 1 with the next token in
+ * *out, 0 when authenticated, or < 0 when the exchange failed.
+ */
+typedef struct gr_peer_sasl {
+    const char *mechanism;
+    void *(*start)(void *arg); /* NULL on ENOMEM */
+    int (*step)(void *exchange, const uint8_t *in, size_t in_len, const uint8_t **out,
+                size_t *out_len);
+    void (*end)(void *exchange);
+    void *arg;
+} gr_peer_sasl_t;
+
+/*
+ * Authenticates every later connection with sasl (borrowed, it must outlive
+ * the peer; NULL: none): once TCP (and TLS) is up, SaslHandshake v1 and
+ * SaslAuthenticate v2 round trips run before any queued request is written;
+ * requests sent meanwhile wait. A refused login is a failed connection
+ * attempt (-EACCES, logged with the broker's message) and is retried with
+ * backoff, as Kafka's clients do. gr_peer_connected is false until it is done.
+ */
+void gr_peer_set_sasl(gr_peer_t *p, const gr_peer_sasl_t *sasl);
 
 /*
  * Closes the connection and frees the peer; every pending request's callback

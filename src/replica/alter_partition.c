@@ -43,6 +43,7 @@ static gr_peer_t *controller_peer(gr_broker_t *b)
             return NULL;
         gr_peer_set_resolver(r->controller, &b->worker);
         gr_peer_set_tls(r->controller, b->inter_broker_tls);
+        gr_peer_set_sasl(r->controller, b->inter_broker_sasl);
         gr_peer_set_unsent(r->controller, GR_PEER_FAIL_UNSENT);
         r->controller_id = node->id;
     } else {

@@ -107,6 +107,7 @@ static gr_peer_t *fetcher_peer(gr_fetcher_t *f)
     if (f->peer) {
         gr_peer_set_resolver(f->peer, &b->worker);
         gr_peer_set_tls(f->peer, b->inter_broker_tls);
+        gr_peer_set_sasl(f->peer, b->inter_broker_sasl);
         gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
     }
     return f->peer;

@@ -155,15 +155,6 @@ static int inter_broker_init(const gr_config_t *cfg, gr_sasl_t *s, char *err, si
         rc = -EINVAL;
     }
     if (rc == 0) {
-        /* The peers' SASL client (net/peer.c's post-connect hook) is not
-         * written yet: refuse rather than start a cluster that cannot talk. */
-        snprintf(err, errlen,
-                 "inter-broker listener %s is %s: SASL between brokers is not supported yet; "
-                 "set inter.broker.listener.name to a PLAINTEXT listener",
-                 name, "SASL");
-        rc = -EINVAL;
-    }
-    if (rc == 0) {
         s->inter_broker = true;
         s->inter_mechanism = m;
         s->inter_username = strdup(user);

@@ -86,6 +86,7 @@ static gr_peer_t *peer_for(gr_txn_coordinator_t *co, int32_t node_id)
     if (slot->peer) {
         gr_peer_set_resolver(slot->peer, &b->worker);
         gr_peer_set_tls(slot->peer, b->inter_broker_tls);
+        gr_peer_set_sasl(slot->peer, b->inter_broker_sasl);
         gr_peer_set_unsent(slot->peer, GR_PEER_FAIL_UNSENT);
     }
     return slot->peer;
