@@ -8,7 +8,7 @@
 # credential it made logs in with kcat (SCRAM-SHA-256). Then ACLs on the
 # cluster for alice (DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS) open the two
 # describes and AlterClientQuotas, while AlterUserScramCredentials (ALTER)
-# stays refused.
+# stays refused; bob, whom no ACL names, is still refused all four.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sasllib.sh"
 . "$(dirname "$0")/acllib.sh"
@@ -58,4 +58,9 @@ expect_line "alter-scram CLUSTER_AUTHORIZATION_FAILED"
 expect_line "describe-scram NONE RESOURCE_NOT_FOUND -"
 expect_line "alter-quotas NONE"
 expect_line "describe-quotas NONE 1"
+cluster_apis bob erin
+expect_line "alter-scram CLUSTER_AUTHORIZATION_FAILED"
+expect_line "describe-scram CLUSTER_AUTHORIZATION_FAILED"
+expect_line "alter-quotas CLUSTER_AUTHORIZATION_FAILED"
+expect_line "describe-quotas CLUSTER_AUTHORIZATION_FAILED 0"
 gr_pass
