@@ -10,13 +10,17 @@
 # ANONYMOUS once an ACL exists for it that does not name ANONYMOUS, or a
 # DENY names it. The helpers take the principal's client options as
 # ACL_CLIENT_OPTS (kcat -X options), so principal-based tests (User:alice
-# allowed, User:bob refused, over SASL) only set those.
+# allowed, User:bob refused, over SASL) only set those, and ACL_BOOTSTRAP
+# to the SASL listener (default $GR_BOOTSTRAP, where acl_admin goes).
 #
 # Functions:
 #   acl_admin ARGS...            gregor-admin --bootstrap-server $GR_BOOTSTRAP ARGS
 #   acl_add ARGS...              acl_admin acls --add ARGS (fails the test on error)
 #   acl_remove ARGS...           acl_admin acls --remove --force ARGS (likewise)
 #   acl_list [ARGS...]           acl_admin acls --list ARGS
+#   acl_as USER CMD...           CMD with ACL_CLIENT_OPTS logging in as USER
+#                                over SASL_PLAINTEXT, password USER-secret,
+#                                mechanism $ACL_SASL_MECHANISM (default PLAIN)
 #   acl_produce TOPIC            produces one record as the ACL_CLIENT_OPTS
 #                                principal; 0, or 1 with kcat's error in
 #                                $GR_TMP/acl.err
@@ -30,6 +34,7 @@
 
 ACL_ADMIN=$(dirname "$GR_BROKER")/gregor-admin
 ACL_CLIENT_OPTS=${ACL_CLIENT_OPTS:-}
+ACL_BOOTSTRAP=${ACL_BOOTSTRAP:-}
 ACL_AUTHORIZER=kafka.security.authorizer.AclAuthorizer
 
 acl_admin() { timeout "$GR_CMD_TIMEOUT_S" "$ACL_ADMIN" --bootstrap-server "$GR_BOOTSTRAP" "$@"; }
@@ -48,10 +53,17 @@ acl_remove()
 
 acl_list() { acl_admin acls --list "$@"; }
 
+acl_as()
+{
+    local user=$1 opts="-X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=${ACL_SASL_MECHANISM:-PLAIN}"
+    shift
+    ACL_CLIENT_OPTS="$opts -X sasl.username=$user -X sasl.password=$user-secret" "$@"
+}
+
 acl_produce()
 {
     # shellcheck disable=SC2086 # ACL_CLIENT_OPTS holds several -X options
-    echo "acl-record" | timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS \
+    echo "acl-record" | timeout 30 "$GR_KCAT" -b "${ACL_BOOTSTRAP:-$GR_BOOTSTRAP}" $ACL_CLIENT_OPTS \
         -X message.timeout.ms=5000 -P -t "$1" >"$GR_TMP/acl.err" 2>&1 &&
         ! grep -q "Delivery failed\|ERROR" "$GR_TMP/acl.err"
 }
@@ -59,21 +71,21 @@ acl_produce()
 acl_consume()
 {
     # shellcheck disable=SC2086
-    timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS -C -t "$1" -o beginning -e -c 1 \
+    timeout 30 "$GR_KCAT" -b "${ACL_BOOTSTRAP:-$GR_BOOTSTRAP}" $ACL_CLIENT_OPTS -C -t "$1" -o beginning -e -c 1 \
         >"$GR_TMP/acl.got" 2>"$GR_TMP/acl.err" && grep -q "acl-record" "$GR_TMP/acl.got"
 }
 
 acl_group_consume()
 {
     # shellcheck disable=SC2086
-    timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS -G "$1" "$2" -o beginning -e -c 1 \
+    timeout 30 "$GR_KCAT" -b "${ACL_BOOTSTRAP:-$GR_BOOTSTRAP}" $ACL_CLIENT_OPTS -G "$1" "$2" -o beginning -e -c 1 \
         >"$GR_TMP/acl.got" 2>"$GR_TMP/acl.err" && grep -q "acl-record" "$GR_TMP/acl.got"
 }
 
 acl_txn_produce()
 {
     # shellcheck disable=SC2086
-    echo "acl-record" | timeout 30 "$GR_KCAT" -b "$GR_BOOTSTRAP" $ACL_CLIENT_OPTS \
+    echo "acl-record" | timeout 30 "$GR_KCAT" -b "${ACL_BOOTSTRAP:-$GR_BOOTSTRAP}" $ACL_CLIENT_OPTS \
         -X transactional.id="$1" -P -t "$2" >"$GR_TMP/acl.err" 2>&1 &&
         grep -q "Transaction successfully committed" "$GR_TMP/acl.err"
 }

@@ -3,14 +3,15 @@
 #   gr_sasl_start_broker [key=value]...  a broker with a SASL_PLAINTEXT listener
 #       first (the one Metadata advertises) on $GR_SASL_PORT and a PLAINTEXT
 #       one on $GR_PORT for the inter-broker listener and gregor-admin; PLAIN
-#       users admin/admin-secret and alice/alice-secret; every mechanism enabled.
+#       users admin/admin-secret, alice/alice-secret and bob/bob-secret; every
+#       mechanism enabled.
 #   gr_sasl_kcat MECH USER PASSWORD ARGS...   kcat over SASL to $GR_SASL_BOOTSTRAP
 #   gr_sasl_admin ARGS...                     gregor-admin on the PLAINTEXT listener
 
 GR_ADMIN_BIN=$(dirname "${GR_BROKER:-.}")/gregor-admin
 GR_SASL_PORT=
 GR_SASL_BOOTSTRAP=
-GR_SASL_JAAS='org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";'
+GR_SASL_JAAS='org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="admin-secret" user_admin="admin-secret" user_alice="alice-secret" user_bob="bob-secret";'
 
 gr_sasl_start_broker()
 {
