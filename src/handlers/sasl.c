@@ -88,8 +88,11 @@ static gr_kerr_t start_exchange(gr_broker_t *b, gr_request_t *req, const gr_sasl
         return GR_KERR_ILLEGAL_SASL_STATE;
     char mechanism[GR_SASL_MECHANISM_MAX];
     snprintf(mechanism, sizeof mechanism, "%.*s", name.len > 0 ? (int)name.len : 0, name.ptr);
+    /* The whole name, not a prefix: "PLAIN\0..." or a cut-off long name is not PLAIN. */
+    bool whole = name.len >= 0 && (size_t)name.len < sizeof mechanism &&
+                 strlen(mechanism) == (size_t)name.len;
     int m = gr_sasl_mechanism_find(mechanism);
-    if (m < 0 || !l->enabled[m] || (size_t)name.len >= sizeof mechanism)
+    if (!whole || m < 0 || !l->enabled[m])
         return GR_KERR_UNSUPPORTED_SASL_MECHANISM;
     gr_sasl_server_t *x = gr_sasl_server_new(m, l, b->scram_users);
     if (!x)
