@@ -7,7 +7,8 @@
  *
  *   client.c   connection, ApiVersions negotiation, gr_admin_call
  *   options.c  Kafka-tool style --long options
- *   command_config.c  --command-config FILE (security.protocol, ssl.*)
+ *   command_config.c  --command-config FILE (security.protocol, ssl.*, sasl.*)
+ *   sasl_login.c      the SASL login on each connection
  *   output.c   aligned tables and JSON
  *   plan.c     Kafka's reassignment / election JSON files, --generate's proposal
  *   route.c    which broker a request goes to (controller, leader, coordinator)
@@ -56,6 +57,9 @@ typedef struct gr_admin {
     int sock;
     struct gr_tls_ctx *tls;     /* from --command-config (security.protocol=SSL), or NULL */
     struct gr_tls *tls_session; /* on sock, when tls */
+    int sasl_mechanism;         /* gr_sasl_mechanism_t, or -1: no SASL login */
+    char *sasl_user;            /* from --command-config, freed at exit */
+    char *sasl_password;
     int32_t correlation_id;
     gr_arena_t arena;                      /* responses live here until exit */
     int16_t max_version[GR_ADMIN_API_MAX]; /* broker's, -1 unsupported */
@@ -71,11 +75,17 @@ typedef struct gr_admin {
 int gr_admin_connect(gr_admin_t *a, const char *bootstrap);
 void gr_admin_close(gr_admin_t *a);
 /*
- * Reads --command-config (if given) and builds the TLS context its
- * security.protocol asks for, once. 0, or -1 (message printed). The context
- * is freed with gr_tls_ctx_free(a->tls) at exit.
+ * Reads --command-config (if given) and builds the TLS context and SASL
+ * login its security.protocol asks for, once. 0, or -1 (message printed).
+ * gr_admin_security_fini frees them at exit.
  */
-int gr_admin_tls_setup(gr_admin_t *a);
+int gr_admin_security_setup(gr_admin_t *a);
+void gr_admin_security_fini(gr_admin_t *a);
+
+/* ---- sasl_login.c ---- */
+
+/* Logs in on the fresh connection as --command-config says. 0, or -1 (printed). */
+int gr_admin_sasl_login(gr_admin_t *a);
 
 /*
  * The version to use for api: the highest both the broker and this tool

@@ -4,13 +4,16 @@
  * broker, framed requests encoded with the generated codec, and the
  * broker's API versions (asked once at connect) to choose each request's
  * version. With --command-config security.protocol=SSL the socket carries
- * TLS (blocking SSL_read/SSL_write through net/tls.h).
+ * TLS (blocking SSL_read/SSL_write through net/tls.h); with SASL_* each
+ * connection logs in (sasl_login.c) before its first command.
  */
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "admin/admin.h"
 #include "admin/command_config.h"
@@ -138,16 +141,25 @@ static int start_tls(gr_admin_t *a, const char *host)
     return 0;
 }
 
-int gr_admin_tls_setup(gr_admin_t *a)
+/* The SASL login --command-config asks for, kept for every connection. */
+static int sasl_setup(gr_admin_t *a, const gr_admin_command_config_t *cc, const char *path)
+{
+    if (!gr_admin_command_config_sasl(cc))
+        return 0;
+    return gr_admin_command_config_login(cc, path, &a->sasl_mechanism, &a->sasl_user,
+                                         &a->sasl_password);
+}
+
+int gr_admin_security_setup(gr_admin_t *a)
 {
     const char *path = gr_admin_opt(a->opts, "command-config");
-    if (!path || a->tls)
+    if (!path || a->tls || a->sasl_user)
         return 0;
     gr_admin_command_config_t cc;
     if (gr_admin_command_config_load(path, &cc) < 0)
         return -1;
-    int rc = 0;
-    if (gr_admin_command_config_tls(&cc)) {
+    int rc = sasl_setup(a, &cc, path);
+    if (rc == 0 && gr_admin_command_config_tls(&cc)) {
         char err[512];
         a->tls = gr_tls_ctx_new_client(&cc.tls, err, sizeof err);
         if (!a->tls) {
@@ -157,6 +169,17 @@ int gr_admin_tls_setup(gr_admin_t *a)
     }
     gr_admin_command_config_fini(&cc);
     return rc;
+}
+
+void gr_admin_security_fini(gr_admin_t *a)
+{
+    gr_tls_ctx_free(a->tls);
+    a->tls = NULL;
+    if (a->sasl_password)
+        OPENSSL_cleanse(a->sasl_password, strlen(a->sasl_password));
+    free(a->sasl_password);
+    free(a->sasl_user);
+    a->sasl_password = a->sasl_user = NULL;
 }
 
 int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
@@ -181,7 +204,7 @@ int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
         if (key >= 0 && key < GR_ADMIN_API_MAX)
             a->max_version[key] = resp.api_keys[i].max_version;
     }
-    return 0;
+    return a->sasl_user ? gr_admin_sasl_login(a) : 0;
 }
 
 void gr_admin_close(gr_admin_t *a)

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "core/file_read.h"
+#include "security/jaas.h"
+#include "security/sasl.h"
 
 #define LINE_MAX_BYTES 8192
 #define PEM_FILE_MAX   (1024 * 1024)
@@ -54,6 +56,11 @@ static const key_def_t keys[] = {
     {"ssl.ca.location", TLS_FIELD(truststore_location), VALUE_TEXT},
     {"ssl.certificate.location", TLS_FIELD(keystore_certificate_chain), VALUE_FILE},
     {"ssl.key.location", TLS_FIELD(keystore_key), VALUE_FILE},
+    {"sasl.mechanism", offsetof(gr_admin_command_config_t, sasl_mechanism), VALUE_TEXT},
+    {"sasl.jaas.config", offsetof(gr_admin_command_config_t, sasl_jaas_config), VALUE_TEXT},
+    {"sasl.username", offsetof(gr_admin_command_config_t, sasl_username), VALUE_TEXT},
+    {"sasl.password", offsetof(gr_admin_command_config_t, sasl_password), VALUE_TEXT},
+    {"sasl.mechanisms", offsetof(gr_admin_command_config_t, sasl_mechanism), VALUE_TEXT},
 };
 
 /* Unused by a client, accepted without a warning. */
@@ -118,6 +125,42 @@ static int set_line(gr_admin_command_config_t *c, char *line, const char *path, 
     return 0;
 }
 
+/* Whether the line (newline stripped) ends in an odd number of backslashes. */
+static bool continues(char *line)
+{
+    size_t len = strcspn(line, "\r\n"), n = 0;
+    line[len] = '\0';
+    while (n < len && line[len - 1 - n] == '\\')
+        n++;
+    if (n % 2 == 0)
+        return false;
+    line[len - 1] = '\0';
+    return true;
+}
+
+/*
+ * One logical line of a properties file into buf: lines ending in a
+ * backslash continue on the next, whose leading blanks are dropped (as Java
+ * reads them, so a JAAS line may span several). 1, 0 at the end, -ENOSPC.
+ */
+static int read_logical_line(FILE *f, char *buf, size_t size, int *lineno)
+{
+    size_t used = 0;
+    char part[LINE_MAX_BYTES];
+    bool more = true;
+    while (more && fgets(part, sizeof part, f)) {
+        ++*lineno;
+        more = continues(part);
+        const char *text = used ? part + strspn(part, " \t\f") : part;
+        size_t len = strlen(text);
+        if (used + len + 1 > size)
+            return -ENOSPC;
+        memcpy(buf + used, text, len + 1);
+        used += len;
+    }
+    return used || !more ? 1 : 0;
+}
+
 int gr_admin_command_config_load(const char *path, gr_admin_command_config_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -128,9 +171,11 @@ int gr_admin_command_config_load(const char *path, gr_admin_command_config_t *ou
     }
     char line[LINE_MAX_BYTES];
     int lineno = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f))
-        rc = set_line(out, line, path, ++lineno);
+    while (rc == 0 && (rc = read_logical_line(f, line, sizeof line, &lineno)) > 0)
+        rc = set_line(out, line, path, lineno);
     fclose(f);
+    if (rc == -ENOSPC)
+        fprintf(stderr, "error: %s:%d: line too long\n", path, lineno);
     const char *p = out->security_protocol;
     if (rc == 0 && p && strcasecmp(p, "PLAINTEXT") && strcasecmp(p, "SSL") &&
         strcasecmp(p, "SASL_PLAINTEXT") && strcasecmp(p, "SASL_SSL")) {
@@ -147,6 +192,58 @@ bool gr_admin_command_config_tls(const gr_admin_command_config_t *c)
 {
     const char *p = c->security_protocol;
     return p && (strcasecmp(p, "SSL") == 0 || strcasecmp(p, "SASL_SSL") == 0);
+}
+
+bool gr_admin_command_config_sasl(const gr_admin_command_config_t *c)
+{
+    const char *p = c->security_protocol;
+    return p && strncasecmp(p, "SASL_", strlen("SASL_")) == 0;
+}
+
+/* username and password from the JAAS line, else librdkafka's keys. */
+static int credentials(const gr_admin_command_config_t *c, const char *path, char **user,
+                       char **password)
+{
+    gr_jaas_t jaas = {0};
+    const char *u = c->sasl_username, *pw = c->sasl_password;
+    if (c->sasl_jaas_config) {
+        char err[256];
+        if (gr_jaas_parse(c->sasl_jaas_config, &jaas, err, sizeof err)) {
+            fprintf(stderr, "error: %s: sasl.jaas.config: %s\n", path, err);
+            return -1;
+        }
+        u = gr_jaas_find(&jaas, "username");
+        pw = gr_jaas_find(&jaas, "password");
+    }
+    int rc = 0;
+    if (!u || !pw) {
+        fprintf(stderr,
+                "error: %s: SASL needs a username and password (sasl.jaas.config's options, "
+                "or sasl.username and sasl.password)\n",
+                path);
+        rc = -1;
+    } else if (!(*user = strdup(u)) || !(*password = strdup(pw))) {
+        free(*user);
+        *user = NULL;
+        rc = -1;
+    }
+    gr_jaas_fini(&jaas);
+    return rc;
+}
+
+int gr_admin_command_config_login(const gr_admin_command_config_t *c, const char *path,
+                                  int *mechanism, char **user, char **password)
+{
+    const char *name = c->sasl_mechanism ? c->sasl_mechanism : "GSSAPI";
+    *mechanism = gr_sasl_mechanism_find(name);
+    if (*mechanism < 0) {
+        fprintf(stderr,
+                "error: %s: sasl.mechanism=%s is not supported (PLAIN, SCRAM-SHA-256, "
+                "SCRAM-SHA-512)\n",
+                path, name);
+        return -1;
+    }
+    return credentials(c, path, user, password);
 }
 
 void gr_admin_command_config_fini(gr_admin_command_config_t *c)

@@ -28,7 +28,7 @@ int gr_admin_check(gr_admin_t *a, const char *help, const char *const *subcomman
 
 int gr_admin_open(gr_admin_t *a)
 {
-    if (gr_admin_tls_setup(a) < 0)
+    if (gr_admin_security_setup(a) < 0)
         return GR_ADMIN_EXIT_USAGE;
     return gr_admin_connect(a, gr_admin_opt(a->opts, "bootstrap-server")) ? GR_ADMIN_EXIT_TRANSPORT
                                                                           : -1;

@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "admin/admin.h"
-#include "net/tls.h"
 
 static const char usage[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT COMMAND [options] [--json]\n"
-    "                    [--command-config FILE]  (client properties: security.protocol=SSL,\n"
-    "                    ssl.truststore.location, ssl.keystore.location, ssl.ca.location, ...)\n"
+    "                    [--command-config FILE]  (client properties: security.protocol,\n"
+    "                    ssl.truststore.location, ssl.keystore.location, ssl.ca.location,\n"
+    "                    sasl.mechanism, sasl.jaas.config, sasl.username, sasl.password, ...)\n"
     "\n"
     "commands:\n"
     "  topics   list | describe | create | delete | alter | add-partitions\n"
@@ -66,11 +66,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: unknown command '%s'\n%s", opts.words[0], usage);
         return GR_ADMIN_EXIT_USAGE;
     }
-    gr_admin_t a = {.sock = -1, .opts = &opts, .json = gr_admin_flag(&opts, "json")};
+    gr_admin_t a = {
+        .sock = -1, .sasl_mechanism = -1, .opts = &opts, .json = gr_admin_flag(&opts, "json")};
     gr_arena_init(&a.arena);
     int rc = cmd->run(&a);
     gr_admin_close(&a);
-    gr_tls_ctx_free(a.tls);
+    gr_admin_security_fini(&a);
     gr_arena_fini(&a.arena);
     return rc;
 }
