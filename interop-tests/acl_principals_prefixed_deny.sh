@@ -45,7 +45,7 @@ acl_as bob acl_expect_allowed "bob writes t (User:*)" acl_produce t
 acl_add --deny-principal User:bob --operation Write --topic t
 acl_as bob acl_expect_refused "bob writes t under his DENY" "Topic authorization failed" \
     acl_produce t
-gr_broker_run_log | grep -q "principal User:bob denied WRITE on Topic:t from 127.0.0.1" ||
+gr_broker_run_log_has "principal User:bob denied WRITE on Topic:t from 127.0.0.1" ||
     gr_fail "no log line for bob's DENY"
 acl_as alice acl_expect_allowed "alice writes t beside bob's DENY" acl_produce t
 acl_add --allow-principal User:alice --operation All --topic t

@@ -21,7 +21,7 @@ dir=$GR_TMP/logs/__consumer_offsets-0
 live_bytes() { stat -c %s "$dir"/*.log 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 small() { [ "$(live_bytes)" -lt 524288 ]; }
 # (The swap and its log line are two steps: wait for both.)
-compacted() { small && gr_broker_run_log | grep -q 'cleaned __consumer_offsets-0'; }
+compacted() { small && gr_broker_run_log_has 'cleaned __consumer_offsets-0'; }
 gr_wait_until 120 "__consumer_offsets to be compacted" compacted
 gr_note "__consumer_offsets-0 holds $(live_bytes) bytes in $(ls "$dir" | grep -c '\.log$') segment(s)"
 

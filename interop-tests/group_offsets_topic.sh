@@ -17,7 +17,7 @@ seq 1 10 | gr_kcat -P -t $topic -p 0
 # No coordinator: the consumer never gets an assignment, so it reads nothing.
 got=$(GR_CMD_TIMEOUT_S=8 gr_kcat -G g1 -e -q -X auto.offset.reset=earliest $topic 2>/dev/null || true)
 [ -z "$got" ] || gr_fail "a group consumed without a coordinator: $got"
-gr_broker_run_log | grep -q "cannot create __consumer_offsets: offsets.topic.replication.factor=3" ||
+gr_broker_run_log_has "cannot create __consumer_offsets: offsets.topic.replication.factor=3" ||
     gr_fail "the broker did not say why the offsets topic was not created"
 ! gr_kcat -L -t __consumer_offsets 2>/dev/null | grep -q "partition 0" ||
     gr_fail "__consumer_offsets created despite replication factor 3"

@@ -32,6 +32,7 @@
 #   gr_restart_broker                stop, then start on the same dirs and port
 #   gr_broker_log                    the broker's log so far (all runs)
 #   gr_broker_run_log                the log of the current (last) run only
+#   gr_broker_run_log_has PATTERN    whether that log has a line matching PATTERN
 #   gr_allow_log_errors REGEX        ERROR lines matching REGEX are expected
 #   gr_kcat ARGS...                  kcat -b $GR_BOOTSTRAP ARGS (with a timeout)
 #   gr_prog NAME ARGS...             a progs/ program (with a timeout)
@@ -151,6 +152,9 @@ gr_kill_tree()
 
 gr_broker_log() { cat "$GR_LOG"; }
 gr_broker_run_log() { tail -n +"$GR_RUN_START_LINE" "$GR_LOG"; }
+# Not "gr_broker_run_log | grep -q": grep leaves at the first match, tail may
+# then die of SIGPIPE, and pipefail turns a match into a failure.
+gr_broker_run_log_has() { grep -q -- "$1" < <(gr_broker_run_log); }
 
 gr_start_broker()
 {
@@ -210,7 +214,7 @@ gr_wait_broker_started()
     gr_wait_until "$GR_START_DEADLINE_S" "the broker's \"started:\" line (run $GR_RUN)" \
         gr_broker_run_started
 }
-gr_broker_run_started() { gr_broker_run_log | grep -q '^[0-9TZ:.+-]* INFO  \[broker\] started: '; }
+gr_broker_run_started() { gr_broker_run_log_has '^[0-9TZ:.+-]* INFO  \[broker\] started: '; }
 
 # Waits for the broker to exit within $1 seconds and sets GR_EXIT_STATUS.
 # Returns 1 if it is still running at the deadline. (Not in a subshell: only

@@ -25,5 +25,5 @@ start=$(earliest)
 first=$(gr_kcat -C -t aging -o beginning -e -q -f '%o\n' | head -n 1)
 [ "$first" -ge "$start" ] || gr_fail "consumed offset $first below the log start $start"
 gr_kcat -C -t aging -o beginning -e -q | grep -qx fresh || gr_fail "the new record is gone"
-gr_broker_run_log | grep -q "retention deleted" || gr_fail "no retention line in the log"
+gr_broker_run_log_has "retention deleted" || gr_fail "no retention line in the log"
 gr_pass

@@ -7,7 +7,9 @@
 # frames, seeded random bytes; on the SSL listener garbage before the
 # handshake, a ClientHello cut short, garbage and corrupted or truncated
 # records after it. Each case checks the broker's answer (error code, closed
-# connection, nothing served). Then the broker must still be the same
+# connection, nothing served); frames over sasl.server.max.receive.size
+# before the login close the connection, and a 700 KB record after it is
+# accepted. Then the broker must still be the same
 # process and serve kcat over SASL; the harness fails on a sanitizer report
 # or an ERROR line in its log.
 . "$(dirname "$0")/lib.sh"
@@ -32,4 +34,11 @@ gr_kcat_ssl -b "127.0.0.1:$GR_SSL_PORT" -L -m 10 >/dev/null || gr_fail "SSL meta
 log=$(gr_broker_run_log)
 grep -q "Produce before SASL authentication, closing" <<<"$log" || gr_fail "no gate log line"
 grep -q "SaslAuthenticate out of order, closing" <<<"$log" || gr_fail "no out-of-order log line"
+grep -q "outside 0..524288 (sasl.server.max.receive.size before authentication)" <<<"$log" ||
+    gr_fail "no log line for the oversized frames before the login"
+# Once logged in, frames up to socket.request.max.bytes are read again.
+head -c 700000 /dev/zero | tr '\0' x | gr_sasl_kcat PLAIN alice alice-secret -P -t big-after-login \
+    -X message.max.bytes=1000000 || gr_fail "a 700 KB record after the login was refused"
+out=$(gr_sasl_kcat PLAIN alice alice-secret -C -t big-after-login -o beginning -e -q | wc -c)
+[ "$out" -ge 700000 ] || gr_fail "consumed $out bytes of the 700 KB record"
 gr_pass

@@ -14,9 +14,9 @@ out=$(gr_sasl_kcat PLAIN alice alice-secret -C -t plain-t -o beginning -e -q)
 err=$(gr_sasl_kcat PLAIN alice wrong -L -m 3 2>&1) && gr_fail "a wrong password got metadata"
 echo "$err" | grep -q "Authentication failed during authentication due to invalid credentials with SASL mechanism PLAIN" ||
     gr_fail "no authentication error from kcat: $err"
-gr_broker_run_log | grep -q "PLAIN authentication failed for user 'alice'" || gr_fail "no WARN line"
+gr_broker_run_log_has "PLAIN authentication failed for user 'alice'" || gr_fail "no WARN line"
 
 timeout 20 "$GR_KCAT" -b "$GR_SASL_BOOTSTRAP" -L -m 3 >/dev/null 2>&1 &&
     gr_fail "a client without SASL got metadata"
-gr_broker_run_log | grep -q "before SASL authentication, closing" || gr_fail "no gate log line"
+gr_broker_run_log_has "before SASL authentication, closing" || gr_fail "no gate log line"
 gr_pass

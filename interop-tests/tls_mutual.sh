@@ -25,7 +25,7 @@ fi
 echo with-cert | gr_kcat_ssl "${with_cert[@]}" -P -t mtls -p 0
 gr_kcat_ssl "${with_cert[@]}" -C -t mtls -p 0 -o beginning -e -q | grep -qx with-cert ||
     gr_fail "the client with a certificate could not consume"
-gr_broker_run_log | grep -q "TLS client .* certificate CN=alice,OU=eng,O=acme, principal User:CN=alice,OU=eng,O=acme" ||
+gr_broker_run_log_has "TLS client .* certificate CN=alice,OU=eng,O=acme, principal User:CN=alice,OU=eng,O=acme" ||
     gr_fail "no log line with the certificate's principal"
 gr_stop_broker
 
@@ -36,6 +36,6 @@ echo cert-requested | gr_kcat_ssl "${with_cert[@]}" -P -t mtls -p 0
 gr_kcat_ssl -C -t mtls -p 0 -o beginning -e -q >"$GR_TMP/got"
 printf 'with-cert\nno-cert-requested\ncert-requested\n' | cmp -s - "$GR_TMP/got" ||
     gr_fail "ssl.client.auth=requested: records differ: $(tr '\n' ' ' <"$GR_TMP/got")"
-gr_broker_run_log | grep -q "TLS client .* principal User:alice$" ||
+gr_broker_run_log_has "TLS client .* principal User:alice$" ||
     gr_fail "ssl.principal.mapping.rules did not map the subject to User:alice"
 gr_pass

@@ -260,7 +260,7 @@ PLAIN_BAD_TOKENS = {
     "NUL in password": b"\0alice\0alice-secret\0",
     "other authzid": b"admin\0alice\0alice-secret",
     "long user": b"\0" + b"u" * 5000 + b"\0x",
-    "huge (1 MiB)": b"\0alice\0" + b"p" * (1 << 20),
+    "big (400 KiB, under sasl.server.max.receive.size)": b"\0alice\0" + b"p" * (400 << 10),
 }
 
 SCRAM_BAD_FIRST = {
@@ -355,6 +355,30 @@ def case_plain_tokens():
         c = ready("PLAIN", 0)
         refused_raw(c, token, "PLAIN %s as a bare token" % what)
         c.close()
+
+
+def case_oversized_before_login():
+    """Frames over sasl.server.max.receive.size (512 KiB) before the login close
+    the connection unanswered, whatever they claim to be."""
+    for version in (0, 1):
+        c = ready("PLAIN", version)
+        token = b"\0alice\0" + b"p" * (1 << 20)
+        try:
+            if version:
+                c.send(API_SASL_AUTHENTICATE, 1, int32(len(token)) + token)
+            else:
+                c.send_raw(int32(len(token)) + token)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # closed while the rest was on its way: what is wanted
+        c.expect_closed("a 1 MiB token after SaslHandshake v%d" % version)
+        c.close()
+    c = Sasl()
+    try:
+        c.send_raw(int32(600 << 10) + b"\0" * 4096)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    c.expect_closed("a 600 KiB frame size as the first bytes")
+    c.close()
 
 
 def case_scram_first():
@@ -639,6 +663,7 @@ CASES = [
     case_authenticate_out_of_order,
     case_unknown_mechanism,
     case_plain_tokens,
+    case_oversized_before_login,
     case_scram_first,
     case_scram_final,
     case_truncated_frames,

@@ -20,6 +20,7 @@
 #include "net/server.h"
 #include "replica/replication.h"
 #include "security/authorizer.h"
+#include "security/session.h"
 #include "txn/txn_coordinator.h"
 
 #include <errno.h>
@@ -299,6 +300,8 @@ static int start_listeners(gr_broker_t *b)
                     ls->items[i].port, strerror(-rc));
             return rc;
         }
+        if (gr_security_protocol_is_sasl(ls->items[i].protocol))
+            gr_server_limit_login(b->server, &ls->items[i], b->config.sasl_server_max_receive_size);
         gr_logf(&b->log, GR_LOG_INFO, "net", "listening on %s:%u (%s, %s)",
                 ls->items[i].host[0] ? ls->items[i].host : "*", bound_ports[i], ls->items[i].name,
                 gr_security_protocol_name(ls->items[i].protocol));

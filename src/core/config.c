@@ -339,6 +339,7 @@ static const gr_config_def_t config_table[] = {
                "GSSAPI", NULL),
     KEY_STRING("sasl.jaas.config", sasl_jaas_config, NULL, NULL),
     KEY_LONG("connections.max.reauth.ms", connections_max_reauth_ms, "0", 0, LMAX),
+    KEY_INT("sasl.server.max.receive.size", sasl_server_max_receive_size, "524288", 1, IMAX),
 
     /* Client quotas: Kafka's defaults. */
     KEY_INT("quota.window.num", quota_window_num, "11", 1, IMAX),
@@ -726,7 +727,8 @@ void gr_config_fini(gr_config_t *cfg)
 
 #define LISTENER_PREFIX "listener.name."
 
-/* Lower-cases the listener part of "listener.name.<l>.<key>": Kafka writes it so, we accept any case. */
+/* Lower-cases the listener part of "listener.name.<l>.<key>": Kafka writes it so, we accept any
+ * case. */
 static void lower_listener_part(char *key)
 {
     for (char *p = key + strlen(LISTENER_PREFIX); *p && *p != '.'; p++)

@@ -272,7 +272,8 @@ typedef struct gr_config {
     gr_config_list_t sasl_enabled_mechanisms;
     char *sasl_mechanism_inter_broker_protocol;
     char *sasl_jaas_config;
-    int64_t connections_max_reauth_ms; /* 0: no re-authentication (KIP-368) */
+    int64_t connections_max_reauth_ms;    /* 0: no re-authentication (KIP-368) */
+    int32_t sasl_server_max_receive_size; /* frame limit on SASL listeners before login */
 
     /* Client quotas (src/quota/) */
     int32_t quota_window_num;          /* samples a rate is measured over */

@@ -119,11 +119,17 @@ void gr_handle_sasl_handshake(gr_broker_t *b, gr_request_t *req)
         return;
     }
     resp.error_code = start_exchange(b, req, l, in.mechanism);
-    if (resp.error_code)
-        gr_logf(&b->log, GR_LOG_WARN, "sasl", "%s: SaslHandshake for %.*s refused: %s",
-                gr_conn_peer(req->conn), in.mechanism.len > 0 ? (int)in.mechanism.len : 0,
-                in.mechanism.ptr, gr_kerr_name(resp.error_code));
+    if (!resp.error_code || !l) { /* a plaintext listener answers and stays open, as Kafka */
+        gr_request_respond(req, &resp);
+        return;
+    }
+    gr_logf(&b->log, GR_LOG_WARN, "sasl", "%s: SaslHandshake for %.*s refused: %s, closing",
+            gr_conn_peer(req->conn), in.mechanism.len > 0 ? (int)in.mechanism.len : 0,
+            in.mechanism.ptr, gr_kerr_name(resp.error_code));
+    /* As Kafka: the client learns the enabled mechanisms, then the connection ends. */
+    gr_conn_t *c = req->conn;
     gr_request_respond(req, &resp);
+    gr_conn_drain(c, "SaslHandshake refused");
 }
 
 /*
@@ -142,6 +148,7 @@ static bool authenticated(gr_broker_t *b, gr_conn_t *c, gr_session_t *s, const c
     }
     snprintf(s->principal, sizeof s->principal, "%s", principal);
     s->state = GR_SESSION_AUTHENTICATED;
+    gr_conn_logged_in(c);
     s->reauth_deadline_ms = b->sasl->reauth_ms ? gr_broker_now_ms(b) + b->sasl->reauth_ms : 0;
     gr_logf(&b->log, s->reauthenticating ? GR_LOG_DEBUG : GR_LOG_INFO, "sasl",
             "%s: %sauthenticated as %s with %s", gr_conn_peer(c), s->reauthenticating ? "re-" : "",

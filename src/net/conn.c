@@ -86,6 +86,7 @@ struct gr_conn {
     gr_resp_slot_t *spare; /* cache of freed slots */
     size_t spare_count;
 
+    int32_t frame_limit;   /* max_request_bytes, or max_login_bytes before the login */
     gr_tls_t *tls;         /* NULL: plaintext */
     bool read_wants_write; /* a TLS read waits for writability */
 
@@ -160,6 +161,9 @@ gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg
     c->cfg = *cfg;
     if (c->cfg.max_request_bytes <= 0)
         c->cfg.max_request_bytes = GR_CONN_DEFAULT_MAX_REQUEST_BYTES;
+    c->frame_limit = c->cfg.max_request_bytes;
+    if (c->cfg.max_login_bytes > 0 && c->cfg.max_login_bytes < c->frame_limit)
+        c->frame_limit = c->cfg.max_login_bytes;
     if (c->cfg.max_inflight == 0)
         c->cfg.max_inflight = GR_CONN_DEFAULT_MAX_INFLIGHT;
     if (c->cfg.max_unsent_bytes <= 0)
@@ -430,10 +434,12 @@ static size_t dispatch_frames(gr_conn_t *c)
     size_t n = 0;
     while (may_read(c) && c->block && c->rend - c->rpos >= GR_CONN_FRAME_SIZE_BYTES) {
         int32_t size = load_be32(c->block->data + c->rpos);
-        if (size < 0 || size > c->cfg.max_request_bytes) {
-            char why[128];
-            snprintf(why, sizeof why, "request size %d outside 0..%d (socket.request.max.bytes)",
-                     size, c->cfg.max_request_bytes);
+        if (size < 0 || size > c->frame_limit) {
+            char why[160];
+            snprintf(why, sizeof why, "request size %d outside 0..%d (%s)", size, c->frame_limit,
+                     c->frame_limit < c->cfg.max_request_bytes
+                         ? "sasl.server.max.receive.size before authentication"
+                         : "socket.request.max.bytes");
             close_with(c, GR_LOG_WARN, why);
             break;
         }
@@ -476,7 +482,7 @@ static int prepare_block(gr_conn_t *c)
     size_t room_wanted = c->cfg.read_block / 4;
     if (tail >= GR_CONN_FRAME_SIZE_BYTES) {
         int32_t size = load_be32(c->block->data + c->rpos);
-        if (size < 0 || size > c->cfg.max_request_bytes)
+        if (size < 0 || size > c->frame_limit)
             return 0; /* dispatch_frames closes the connection before using it */
         size_t total = GR_CONN_FRAME_SIZE_BYTES + (size_t)size;
         /* A size prefix alone does not earn a 100 MB buffer: beyond
@@ -741,6 +747,11 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
     }
     pump(c);
     leave(c);
+}
+
+void gr_conn_logged_in(gr_conn_t *c)
+{
+    c->frame_limit = c->cfg.max_request_bytes;
 }
 
 void gr_conn_drain(gr_conn_t *c, const char *reason)

@@ -114,6 +114,7 @@ typedef void (*gr_resp_slot_cancel_fn)(gr_resp_slot_t *slot, void *arg);
 
 typedef struct gr_conn_config {
     int32_t max_request_bytes; /* socket.request.max.bytes; 0: default */
+    int32_t max_login_bytes;   /* lower limit until gr_conn_logged_in (SASL); 0: none */
     uint32_t max_inflight;     /* queued.max.requests per connection; 0: default */
     int64_t max_unsent_bytes;  /* 0: default */
     size_t read_block;         /* read block size; 0: default */
@@ -188,6 +189,12 @@ bool gr_conn_reading(const gr_conn_t *c);
  * connection. Safe from inside on_frame.
  */
 void gr_conn_throttle(gr_conn_t *c, int64_t ms);
+/*
+ * The client has authenticated: frames up to max_request_bytes are read from
+ * now on, no longer only max_login_bytes (sasl.server.max.receive.size).
+ */
+void gr_conn_logged_in(gr_conn_t *c);
+
 /* Whether a gr_conn_throttle mute is running. */
 bool gr_conn_throttled(const gr_conn_t *c);
 

@@ -55,7 +55,8 @@ static void conn_closed(gr_conn_t *c, void *owner)
         finish_stop(srv);
 }
 
-static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag, gr_tls_ctx_t *tls)
+static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag, gr_tls_ctx_t *tls,
+                             int32_t login_max)
 {
     gr_server_conn_t *node = calloc(1, sizeof(*node));
     if (!node) {
@@ -67,6 +68,7 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag,
     cfg.owner = node;
     cfg.stats = &srv->stats;
     cfg.listener = listener_tag;
+    cfg.max_login_bytes = login_max;
     if (tls)
         cfg.tls = tls;
     gr_conn_t *c = gr_conn_new(srv->loop, fd, &cfg);
@@ -97,14 +99,15 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag,
 
 gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
 {
-    return adopt_from(srv, fd, NULL, NULL);
+    return adopt_from(srv, fd, NULL, NULL, 0);
 }
 
 static void on_accept(gr_listener_t *l, int fd, void *opaque)
 {
     gr_server_t *srv = opaque;
     size_t i = (size_t)(l - srv->listeners);
-    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[i], srv->listener_tls[i]);
+    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[i], srv->listener_tls[i],
+                              srv->listener_login_max[i]);
     if (c)
         gr_logf(srv->cfg.conn.log, GR_LOG_DEBUG, "net", "accepted connection from %s",
                 gr_conn_peer(c));
@@ -141,6 +144,13 @@ int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t
     return gr_server_listen_as(srv, host, port, NULL, out_port);
 }
 
+void gr_server_limit_login(gr_server_t *srv, const void *tag, int32_t max_bytes)
+{
+    for (size_t i = 0; i < srv->listener_count; i++)
+        if (srv->listener_tags[i] == tag)
+            srv->listener_login_max[i] = max_bytes;
+}
+
 int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
                         uint16_t *out_port)
 {
@@ -161,6 +171,7 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
         return rc;
     srv->listener_tags[srv->listener_count] = tag;
     srv->listener_tls[srv->listener_count] = tls;
+    srv->listener_login_max[srv->listener_count] = 0;
     srv->listener_count++;
     if (srv->limited || srv->held)
         gr_listener_pause(l);

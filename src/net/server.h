@@ -50,6 +50,7 @@ struct gr_server {
     gr_listener_t listeners[GR_SERVER_MAX_LISTENERS];
     const void *listener_tags[GR_SERVER_MAX_LISTENERS];  /* see gr_server_listen_as */
     gr_tls_ctx_t *listener_tls[GR_SERVER_MAX_LISTENERS]; /* see gr_server_listen_tls */
+    int32_t listener_login_max[GR_SERVER_MAX_LISTENERS]; /* see gr_server_limit_login */
     size_t listener_count;
     gr_server_conn_t *conns; /* doubly linked, newest first */
     size_t conn_count;
@@ -95,6 +96,13 @@ int gr_server_listen_as(gr_server_t *srv, const char *host, uint16_t port, const
  */
 int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, const void *tag,
                          gr_tls_ctx_t *tls, uint16_t *out_port /* out */);
+
+/*
+ * Connections accepted on the listeners tagged tag read frames of at most
+ * max_bytes until gr_conn_logged_in (SASL listeners: an unauthenticated
+ * client cannot make the broker buffer socket.request.max.bytes).
+ */
+void gr_server_limit_login(gr_server_t *srv, const void *tag, int32_t max_bytes);
 
 /*
  * Adopts an already connected socket as a connection (tests, socket
