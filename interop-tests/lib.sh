@@ -21,7 +21,9 @@
 #   GR_PYTHON        python with python3-kafka (default /usr/bin/python3)
 #
 # Functions:
-#   gr_start_broker [key=value]...   start (overrides persist over restarts);
+#   gr_start_broker [key=value]...   start (overrides persist over restarts;
+#                                    GR_CONFIG_FILE, if set, is the
+#                                    server.properties they apply to);
 #                                    sets GR_PID, GR_PORT, GR_BOOTSTRAP;
 #                                    returns once the port accepts, which
 #                                    can be before the partitions are open
@@ -67,6 +69,7 @@ GR_RUN_START_LINE=1
 GR_ALLOWED_ERRORS=
 GR_PASSED=0
 GR_OVERRIDES=()
+GR_CONFIG_FILE=
 GR_CHILDREN=()
 GR_EXIT_STATUS=
 # Partitions of an auto-created topic at the default num.partitions (Kafka's
@@ -178,7 +181,7 @@ gr_start_broker()
     GR_BOOTSTRAP=127.0.0.1:$GR_PORT
     # A single broker can only host __consumer_offsets with one replica, as
     # in Kafka's sample server.properties; a test's own overrides come later and win.
-    local args=(--override "listeners=PLAINTEXT://127.0.0.1:$GR_PORT"
+    local args=(${GR_CONFIG_FILE:+"$GR_CONFIG_FILE"} --override "listeners=PLAINTEXT://127.0.0.1:$GR_PORT"
         --override "log.dirs=$GR_TMP/logs"
         --override "offsets.topic.replication.factor=1"
         --override "transaction.state.log.replication.factor=1"

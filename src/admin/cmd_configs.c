@@ -28,7 +28,8 @@ static const char help[] =
     "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n"
     "  alter --entity-type users --entity-name USER\n"
     "        [--add-config 'SCRAM-SHA-256=[iterations=4096,password=P]'] [--delete-config MECH]\n"
-    "  describe --entity-type users [--entity-name USER]   SCRAM mechanisms and iterations\n";
+    "  describe --entity-type users [--entity-name USER]   SCRAM mechanisms and iterations\n"
+    "(--describe / --alter instead of the word, as kafka-configs.sh spells them)\n";
 
 static const char *const subcommands[] = {"describe", "alter", NULL};
 
@@ -236,11 +237,15 @@ int gr_admin_cmd_configs(gr_admin_t *a)
 {
     if (gr_admin_configs_is_quota(a))
         return gr_admin_cmd_configs_quotas(a);
-    int rc = gr_admin_begin(a, help, subcommands);
+    /* Our subcommand words, or kafka-configs.sh's --describe / --alter. */
+    const gr_admin_options_t *o = a->opts;
+    bool flags = o->word_count == 1 && gr_admin_flag(o, "describe") != gr_admin_flag(o, "alter");
+    int rc = gr_admin_begin(a, help, flags ? NULL : subcommands);
     if (rc >= 0)
         return rc;
-    const char *type = gr_admin_opt(a->opts, "entity-type");
+    bool describe = flags ? gr_admin_flag(o, "describe") : gr_admin_is(a, "describe");
+    const char *type = gr_admin_opt(o, "entity-type");
     if (type && (strcmp(type, "users") == 0 || strcmp(type, "user") == 0))
-        return gr_admin_configs_users(a, gr_admin_is(a, "describe"));
-    return gr_admin_is(a, "describe") ? configs_describe(a) : configs_alter(a);
+        return gr_admin_configs_users(a, describe);
+    return describe ? configs_describe(a) : configs_alter(a);
 }
