@@ -132,6 +132,14 @@ void gr_handle_sasl_handshake(gr_broker_t *b, gr_request_t *req)
     gr_conn_drain(c, "SaslHandshake refused");
 }
 
+/* connections.max.reauth.ms for s's listener and mechanism; 0: the session never expires. */
+static int64_t session_lifetime_ms(gr_broker_t *b, const gr_session_t *s)
+{
+    const gr_sasl_listener_t *l = listener_of(b, s);
+    int m = gr_sasl_mechanism_find(s->mechanism);
+    return l && m >= 0 ? l->reauth_ms[m] : 0;
+}
+
 /*
  * The exchange succeeded: the connection is authenticated as user. A
  * re-authentication must name the same principal (Kafka's rule). Returns
@@ -149,7 +157,8 @@ static bool authenticated(gr_broker_t *b, gr_conn_t *c, gr_session_t *s, const c
     snprintf(s->principal, sizeof s->principal, "%s", principal);
     s->state = GR_SESSION_AUTHENTICATED;
     gr_conn_logged_in(c);
-    s->reauth_deadline_ms = b->sasl->reauth_ms ? gr_broker_now_ms(b) + b->sasl->reauth_ms : 0;
+    int64_t lifetime = session_lifetime_ms(b, s);
+    s->reauth_deadline_ms = lifetime ? gr_broker_now_ms(b) + lifetime : 0;
     gr_logf(&b->log, s->reauthenticating ? GR_LOG_DEBUG : GR_LOG_INFO, "sasl",
             "%s: %sauthenticated as %s with %s", gr_conn_peer(c), s->reauthenticating ? "re-" : "",
             principal, s->mechanism);
@@ -228,7 +237,7 @@ void gr_handle_sasl_authenticate(gr_broker_t *b, gr_request_t *req)
     if (token)
         resp.auth_bytes = (gr_bytes_t){token, (int32_t)reply.len};
     if (s->state == GR_SESSION_AUTHENTICATED)
-        resp.session_lifetime_ms = b->sasl->reauth_ms;
+        resp.session_lifetime_ms = session_lifetime_ms(b, s);
     gr_request_respond(req, &resp);
 }
 

@@ -109,6 +109,7 @@ struct gr_peer {
     const gr_peer_sasl_t *sasl; /* NULL: no SASL */
     void *exchange;             /* AUTHENTICATING: this connection's SASL exchange */
     gr_peer_list_t held;        /* AUTHENTICATING: the callers' queue, set aside */
+    ev_tstamp reauth_at;        /* log in again on this connection from then (KIP-368), or 0 */
     ev_io read_watcher;
     ev_io write_watcher;    /* connect completion, then write readiness */
     ev_timer connect_timer; /* the next attempt */
@@ -383,6 +384,8 @@ static void on_connected(gr_peer_t *p)
 #define AUTH_HANDSHAKE_VERSION    1 /* SaslAuthenticate frames carry the tokens */
 #define AUTH_AUTHENTICATE_VERSION 2
 #define AUTH_WHY_MAX              320
+/* Re-authenticate at this share of the session lifetime, as Kafka's clients (85-95%). */
+#define AUTH_REAUTH_SHARE 0.85
 
 static void auth_handshake_done(void *opaque, int rc, const void *response);
 static void auth_authenticate_done(void *opaque, int rc, const void *response);
@@ -403,6 +406,7 @@ static int auth_send(gr_peer_t *p, int16_t api_key, int16_t version, const void 
 static void auth_begin(gr_peer_t *p)
 {
     p->state = GR_PEER_AUTHENTICATING;
+    p->reauth_at = 0;
     p->held = p->queue;
     p->queue = (gr_peer_list_t){NULL, NULL};
     p->exchange = p->sasl->start(p->sasl->arg);
@@ -496,8 +500,26 @@ static void auth_authenticate_done(void *opaque, int rc, const void *response)
         attempt_failed(p, EACCES, why);
         return;
     }
+    if (resp->session_lifetime_ms > 0)
+        p->reauth_at =
+            ev_now(p->loop) + AUTH_REAUTH_SHARE * (double)resp->session_lifetime_ms / 1000;
     bool has = resp->auth_bytes.ptr && resp->auth_bytes.len > 0;
     auth_next(p, has ? resp->auth_bytes.ptr : NULL, has ? (size_t)resp->auth_bytes.len : 0);
+}
+
+/*
+ * The session the broker granted is ending: log in again on this connection
+ * before the next request, unless a request is half written (then at the next
+ * send). Requests already in flight are answered first, in order.
+ */
+static void maybe_reauthenticate(gr_peer_t *p)
+{
+    if (p->state != GR_PEER_CONNECTED || !p->reauth_at || ev_now(p->loop) < p->reauth_at ||
+        p->wpos > 0)
+        return;
+    gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: re-authenticating with %s",
+            p->node_id, p->host, p->port, p->sasl->mechanism);
+    auth_begin(p);
 }
 
 /* --- TLS transport (gr_peer_set_tls) ------------------------------------- */
@@ -1147,6 +1169,7 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
     int rc = new_request(p, api_key, api_version, request, cb, opaque, &r);
     if (rc)
         return rc;
+    maybe_reauthenticate(p);
     list_push(p->state == GR_PEER_AUTHENTICATING ? &p->held : &p->queue, r);
     if (p->state == GR_PEER_CONNECTED)
         ev_io_start(p->loop, &p->write_watcher);

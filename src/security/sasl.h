@@ -43,12 +43,13 @@ typedef struct gr_sasl_listener {
     char name[GR_LISTENER_NAME_MAX];
     bool enabled[GR_SASL_MECHANISM_COUNT];
     gr_jaas_t plain_jaas; /* PLAIN's entry; module NULL when none is configured */
+    /* connections.max.reauth.ms for each mechanism (KIP-368), 0: sessions never expire */
+    int64_t reauth_ms[GR_SASL_MECHANISM_COUNT];
 } gr_sasl_listener_t;
 
 typedef struct gr_sasl {
     gr_sasl_listener_t *listeners; /* the SASL_* ones */
     int count;
-    int64_t reauth_ms; /* connections.max.reauth.ms, 0: none */
     /* This broker's own connections to the inter-broker listener. */
     bool inter_broker; /* that listener is SASL_* */
     gr_sasl_mechanism_t inter_mechanism;

@@ -10,7 +10,8 @@
 
 #include "security/session.h"
 
-#define JAAS_KEY "sasl.jaas.config"
+#define JAAS_KEY   "sasl.jaas.config"
+#define REAUTH_KEY "connections.max.reauth.ms"
 
 static const char *const mechanism_names[GR_SASL_MECHANISM_COUNT] = {
     [GR_SASL_PLAIN] = "PLAIN",
@@ -98,17 +99,48 @@ static int listener_mechanisms(const gr_config_t *cfg, gr_sasl_listener_t *l, ch
     return rc;
 }
 
+/*
+ * The value of key for mechanism m on listener, most specific first:
+ * listener.name.<l>.<mechanism>.<key>, then listener.name.<l>.<key>; NULL
+ * when neither is set (the caller falls back to the plain key).
+ */
+static const char *mechanism_value(const gr_config_t *cfg, const char *listener,
+                                   gr_sasl_mechanism_t m, const char *key)
+{
+    char full[GR_SASL_MECHANISM_MAX + 64];
+    snprintf(full, sizeof full, "%s.%s", gr_sasl_mechanism_name(m), key);
+    for (char *p = full; *p != '.'; p++)
+        *p = (char)tolower((unsigned char)*p);
+    const char *v = gr_config_listener_value(cfg, listener, full);
+    return v ? v : gr_config_listener_value(cfg, listener, key);
+}
+
 /* The JAAS text for mechanism m on listener: most specific key first. */
 static const char *jaas_text(const gr_config_t *cfg, const char *listener, gr_sasl_mechanism_t m)
 {
-    char key[GR_SASL_MECHANISM_MAX + sizeof JAAS_KEY + 1];
-    snprintf(key, sizeof key, "%s." JAAS_KEY, gr_sasl_mechanism_name(m));
-    for (char *p = key; *p != '.'; p++)
-        *p = (char)tolower((unsigned char)*p);
-    const char *v = gr_config_listener_value(cfg, listener, key);
-    if (!v)
-        v = gr_config_listener_value(cfg, listener, JAAS_KEY);
+    const char *v = mechanism_value(cfg, listener, m, JAAS_KEY);
     return v ? v : cfg->sasl_jaas_config;
+}
+
+/* connections.max.reauth.ms of each mechanism on l (KIP-368's prefixed keys win). */
+static int listener_reauth(const gr_config_t *cfg, gr_sasl_listener_t *l, char *err, size_t errlen)
+{
+    for (int m = 0; m < GR_SASL_MECHANISM_COUNT; m++) {
+        const char *v = mechanism_value(cfg, l->name, m, REAUTH_KEY);
+        l->reauth_ms[m] = cfg->connections_max_reauth_ms;
+        if (!v)
+            continue;
+        char *end;
+        errno = 0;
+        long long ms = strtoll(v, &end, 10);
+        if (errno || end == v || *end || ms < 0) {
+            snprintf(err, errlen, "listener %s: %s=%s is not a number of milliseconds", l->name,
+                     REAUTH_KEY, v);
+            return -EINVAL;
+        }
+        l->reauth_ms[m] = ms;
+    }
+    return 0;
 }
 
 static int listener_init(const gr_config_t *cfg, const gr_listener_spec_t *spec,
@@ -116,6 +148,8 @@ static int listener_init(const gr_config_t *cfg, const gr_listener_spec_t *spec,
 {
     snprintf(l->name, sizeof l->name, "%s", spec->name);
     int rc = listener_mechanisms(cfg, l, err, errlen);
+    if (rc == 0)
+        rc = listener_reauth(cfg, l, err, errlen);
     if (rc)
         return rc;
     const char *text = jaas_text(cfg, l->name, GR_SASL_PLAIN);
@@ -174,7 +208,6 @@ int gr_sasl_new(const gr_config_t *cfg, gr_sasl_t **out, char *err, size_t errle
         free(s);
         return -ENOMEM;
     }
-    s->reauth_ms = cfg->connections_max_reauth_ms;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         const gr_listener_spec_t *spec = &cfg->effective.listeners.items[i];
