@@ -6,12 +6,10 @@
  * clients), then reads every entity; each read replaces the cached values
  * of its entity (a missing znode removes them).
  *
- * An alteration is a chain of store operations carrying one alter_op_t:
- * create the missing parents (NODEEXISTS is fine; a session's operations
- * complete in order, so they need not be awaited) -> get the znode
- * (on_current) -> set or create it (on_written) -> create the notification
- * (on_notified) -> done. b->store_pending counts the writes in flight so a
- * stopping broker waits for them.
+ * An alteration (quota_store_alter.c) creates the missing parents
+ * (NODEEXISTS is fine; a session's operations complete in order, so they
+ * need not be awaited), then rewrites the entity and notifies the brokers
+ * through metadata/config_entity.h.
  *
  * Runs on: loop thread.
  */

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metadata/config_entity.h"
 #include "metadata/store.h"
 #include "metadata/zk_docs.h"
-#include "metadata/zk_json.h"
 #include "quota/quota_doc.h"
 #include "quota/quota_store.h"
 
@@ -24,111 +24,35 @@ typedef struct alter_op {
     gr_broker_t *b;
     gr_quota_entity_t entity;
     char entity_path[GR_STORE_PATH_MAX + 1]; /* "users/<u>/clients/<c>" */
-    char path[GR_STORE_PATH_MAX + 1];        /* "/config/" + entity_path */
     gr_quota_values_t set;
     bool remove[GR_QUOTA_TYPE_COUNT];
-    char *text; /* the znode as written */
-    size_t len;
     gr_quota_store_done_fn *done;
     void *opaque;
 } alter_op_t;
 
-static void finish(alter_op_t *op, gr_kerr_t err)
+static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
+                           size_t *text_len)
 {
-    op->done(op->opaque, err);
-    free(op->text);
-    free(op);
+    alter_op_t *op = arg;
+    return gr_quota_doc_build(current, len, &op->set, op->remove, text, text_len)
+               ? GR_KERR_UNKNOWN_SERVER_ERROR
+               : GR_KERR_NONE;
 }
 
-static gr_kerr_t store_failed(alter_op_t *op, const char *what, int rc)
+static void apply_doc(void *arg, const char *text, size_t len)
 {
-    gr_logf(&op->b->log, GR_LOG_WARN, "quota", "quotas of %s: %s failed: %s", op->entity_path, what,
-            gr_store_rc_name(rc));
-    return GR_KERR_UNKNOWN_SERVER_ERROR;
-}
-
-static void on_notified(void *opaque, int rc, const char *path)
-{
-    (void)path;
-    alter_op_t *op = opaque;
-    op->b->store_pending--;
-    /* The quotas are stored: a lost notification only delays other brokers. */
-    if (rc != GR_STORE_OK && rc != GR_STORE_CLOSING)
-        (void)store_failed(op, "notifying the change", rc);
-    finish(op, GR_KERR_NONE);
-}
-
-static void on_written(alter_op_t *op, int rc)
-{
-    gr_broker_t *b = op->b;
-    b->store_pending--;
-    if (rc != GR_STORE_OK) {
-        finish(op, store_failed(op, "writing", rc));
-        return;
-    }
+    alter_op_t *op = arg;
     gr_quota_values_t values;
-    if (gr_quota_doc_parse(op->text, op->len, &values) == 0)
-        (void)gr_quotas_set(b->quotas, &op->entity, &values);
-    gr_logf(&b->log, GR_LOG_INFO, "quota", "quotas of %s changed", op->entity_path);
-    gr_zk_json_writer_t w;
-    gr_zk_json_writer_init(&w);
-    const char *text = NULL;
-    size_t len = 0;
-    rc = GR_STORE_NOMEM;
-    /* The type is the path's first component; the rest is the "name". */
-    const char *slash = strchr(op->entity_path, '/');
-    char type[sizeof GR_QUOTA_CLIENTS > sizeof GR_QUOTA_USERS ? sizeof GR_QUOTA_CLIENTS
-                                                              : sizeof GR_QUOTA_USERS];
-    snprintf(type, sizeof type, "%.*s", (int)(slash - op->entity_path), op->entity_path);
-    if (gr_zk_doc_config_change_entity(&w, type, slash + 1) == 0 &&
-        gr_zk_json_writer_finish(&w, &text, &len) == 0)
-        rc = gr_store_create(b->store_session,
-                             GR_ZK_CONFIG_CHANGES_PATH "/" GR_ZK_CONFIG_CHANGE_PREFIX, text, len,
-                             GR_STORE_PERSISTENT | GR_STORE_SEQUENTIAL, on_notified, op);
-    gr_zk_json_writer_fini(&w);
-    if (rc == GR_STORE_OK) {
-        b->store_pending++;
-        return;
-    }
-    (void)store_failed(op, "notifying the change", rc);
-    finish(op, GR_KERR_NONE);
+    if (gr_quota_doc_parse(text, len, &values) == 0)
+        (void)gr_quotas_set(op->b->quotas, &op->entity, &values);
+    gr_logf(&op->b->log, GR_LOG_INFO, "quota", "quotas of %s changed", op->entity_path);
 }
 
-static void on_set(void *opaque, int rc, const gr_store_stat_t *stat)
+static void update_done(void *arg, gr_kerr_t err)
 {
-    (void)stat;
-    on_written(opaque, rc);
-}
-
-static void on_created(void *opaque, int rc, const char *path)
-{
-    (void)path;
-    on_written(opaque, rc);
-}
-
-static void on_current(void *opaque, int rc, const void *data, size_t len,
-                       const gr_store_stat_t *stat)
-{
-    alter_op_t *op = opaque;
-    if (rc != GR_STORE_OK && rc != GR_STORE_NONODE) {
-        finish(op, store_failed(op, "reading", rc));
-        return;
-    }
-    bool exists = rc == GR_STORE_OK;
-    if (gr_quota_doc_build(exists ? data : NULL, exists ? len : 0, &op->set, op->remove, &op->text,
-                           &op->len)) {
-        finish(op, GR_KERR_UNKNOWN_SERVER_ERROR);
-        return;
-    }
-    gr_store_session_t *s = op->b->store_session;
-    rc = exists
-             ? gr_store_set(s, op->path, op->text, op->len, stat->version, on_set, op)
-             : gr_store_create(s, op->path, op->text, op->len, GR_STORE_PERSISTENT, on_created, op);
-    if (rc != GR_STORE_OK) {
-        finish(op, store_failed(op, "writing", rc));
-        return;
-    }
-    op->b->store_pending++;
+    alter_op_t *op = arg;
+    op->done(op->opaque, err);
+    free(op);
 }
 
 static void on_parent(void *opaque, int rc, const char *path)
@@ -141,14 +65,15 @@ static void on_parent(void *opaque, int rc, const char *path)
                 gr_store_rc_name(rc));
 }
 
-/* Creates each missing ancestor of op->path below /config, parents first. */
+/* Creates each missing ancestor of the entity's znode below /config, parents first. */
 static void create_parents(alter_op_t *op)
 {
     gr_broker_t *b = op->b;
-    char parent[GR_STORE_PATH_MAX + 1];
-    const char *p = op->path + strlen(GR_ZK_CONFIG_PATH "/");
+    char path[sizeof GR_ZK_CONFIG_PATH + GR_STORE_PATH_MAX + 1], parent[sizeof path];
+    snprintf(path, sizeof path, GR_ZK_CONFIG_PATH "/%s", op->entity_path);
+    const char *p = path + strlen(GR_ZK_CONFIG_PATH "/");
     for (int i = 0; i < MAX_PARENTS && (p = strchr(p, '/')) != NULL; i++, p++) {
-        snprintf(parent, sizeof parent, "%.*s", (int)(p - op->path), op->path);
+        snprintf(parent, sizeof parent, "%.*s", (int)(p - path), path);
         /* A user's own node gets a config document; the folders between are empty. */
         bool user_node = i == 1;
         const char *data = user_node ? EMPTY_ENTITY_DOC : "";
@@ -174,17 +99,14 @@ int gr_quota_store_alter(gr_broker_t *b, const gr_quota_entity_t *e, const gr_qu
     op->done = done;
     op->opaque = opaque;
     int rc = gr_quota_entity_path(e, op->entity_path, sizeof op->entity_path);
-    if (rc == 0 && (size_t)snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_PATH "/%s",
-                                    op->entity_path) >= sizeof op->path)
-        rc = -ENAMETOOLONG;
     if (rc) {
         free(op);
         return rc;
     }
     create_parents(op);
-    if (gr_store_get(b->store_session, op->path, NULL, NULL, on_current, op) != GR_STORE_OK) {
+    gr_config_entity_update_t u = {"quota", build_doc, apply_doc, update_done, op};
+    rc = gr_config_entity_update(b, op->entity_path, &u);
+    if (rc)
         free(op); /* done must not run inside this call */
-        return -EIO;
-    }
-    return 0;
+    return rc;
 }

@@ -2,11 +2,9 @@
 /*
  * SCRAM credentials in the metadata store: see scram_store.h.
  *
- * An alteration is a chain of store operations, one alter_op_t carried
- * through them: get the znode (on_current) -> set or create it (on_written)
- * -> create the notification (on_notified) -> done. The broker's
- * store_pending counts the writes in flight so a stopping broker waits for
- * them.
+ * An alteration rewrites /config/users/<user> (keeping the keys of other
+ * mechanisms and the user's quotas) and notifies the brokers through
+ * metadata/config_entity.h.
  *
  * Runs on: loop thread.
  */
@@ -19,6 +17,7 @@
 
 #include <openssl/crypto.h>
 
+#include "metadata/config_entity.h"
 #include "metadata/store.h"
 #include "metadata/zk_docs.h"
 #include "metadata/zk_json.h"
@@ -91,29 +90,17 @@ void gr_scram_store_load(gr_broker_t *b)
 typedef struct alter_op {
     gr_broker_t *b;
     char user[GR_STORE_PATH_MAX + 1];
-    char path[GR_STORE_PATH_MAX + 1];
     gr_scram_change_t *changes;
     int count;
-    char *text; /* the znode as written */
-    size_t len;
     gr_scram_store_done_fn *done;
     void *opaque;
 } alter_op_t;
 
-static void finish(alter_op_t *op, gr_kerr_t err)
+static void alter_op_free(alter_op_t *op)
 {
-    op->done(op->opaque, err);
     OPENSSL_cleanse(op->changes, (size_t)op->count * sizeof *op->changes);
     free(op->changes);
-    free(op->text);
     free(op);
-}
-
-static gr_kerr_t store_failed(alter_op_t *op, const char *what, int rc)
-{
-    gr_logf(&op->b->log, GR_LOG_WARN, "sasl", "credentials of user %s: %s failed: %s", op->user,
-            what, gr_store_rc_name(rc));
-    return GR_KERR_UNKNOWN_SERVER_ERROR;
 }
 
 /* The change for mechanism name, or NULL. */
@@ -148,9 +135,11 @@ static int write_config(alter_op_t *op, const gr_zk_json_t *old, gr_zk_json_writ
     return 0;
 }
 
-/* The new znode text from the old one (NULL when there is none), into op->text. */
-static gr_kerr_t build_doc(alter_op_t *op, const char *old_text, size_t old_len)
+/* The new znode text from the old one (NULL when there is none). */
+static gr_kerr_t build_doc(void *arg, const char *old_text, size_t old_len, char **out,
+                           size_t *out_len)
 {
+    alter_op_t *op = arg;
     gr_zk_json_t *doc = NULL;
     if (old_text && gr_zk_json_parse(old_text, old_len, &doc))
         doc = NULL; /* a malformed znode is replaced */
@@ -173,90 +162,26 @@ static gr_kerr_t build_doc(alter_op_t *op, const char *old_text, size_t old_len)
     gr_zk_json_object_end(&w);
     gr_zk_json_object_end(&w);
     const char *text = NULL;
-    if (err == GR_KERR_NONE && (rc || gr_zk_json_writer_finish(&w, &text, &op->len) ||
-                                !(op->text = strndup(text, op->len))))
+    if (err == GR_KERR_NONE &&
+        (rc || gr_zk_json_writer_finish(&w, &text, out_len) || !(*out = strndup(text, *out_len))))
         err = GR_KERR_UNKNOWN_SERVER_ERROR;
     gr_zk_json_writer_fini(&w);
     gr_zk_json_free(doc);
     return err;
 }
 
-static void on_notified(void *opaque, int rc, const char *path)
+static void apply_doc(void *arg, const char *text, size_t len)
 {
-    (void)path;
-    alter_op_t *op = opaque;
-    op->b->store_pending--;
-    /* The credentials are stored: a lost notification only delays other brokers. */
-    if (rc != GR_STORE_OK && rc != GR_STORE_CLOSING)
-        (void)store_failed(op, "notifying the change", rc);
-    finish(op, GR_KERR_NONE);
+    alter_op_t *op = arg;
+    (void)gr_scram_users_apply(op->b->scram_users, op->user, text, len);
+    gr_logf(&op->b->log, GR_LOG_INFO, "sasl", "SCRAM credentials of user %s changed", op->user);
 }
 
-static void on_written(void *opaque, int rc)
+static void update_done(void *arg, gr_kerr_t err)
 {
-    alter_op_t *op = opaque;
-    gr_broker_t *b = op->b;
-    b->store_pending--;
-    if (rc != GR_STORE_OK) {
-        finish(op, store_failed(op, "writing " GR_ZK_CONFIG_USERS_PATH, rc));
-        return;
-    }
-    (void)gr_scram_users_apply(b->scram_users, op->user, op->text, op->len);
-    gr_logf(&b->log, GR_LOG_INFO, "sasl", "SCRAM credentials of user %s changed", op->user);
-    gr_zk_json_writer_t w;
-    gr_zk_json_writer_init(&w);
-    const char *text = NULL;
-    size_t len = 0;
-    rc = GR_STORE_NOMEM;
-    if (gr_zk_doc_config_change_entity(&w, USERS_ENTITY, op->user) == 0 &&
-        gr_zk_json_writer_finish(&w, &text, &len) == 0)
-        rc = gr_store_create(b->store_session,
-                             GR_ZK_CONFIG_CHANGES_PATH "/" GR_ZK_CONFIG_CHANGE_PREFIX, text, len,
-                             GR_STORE_PERSISTENT | GR_STORE_SEQUENTIAL, on_notified, op);
-    gr_zk_json_writer_fini(&w);
-    if (rc == GR_STORE_OK) {
-        b->store_pending++;
-        return;
-    }
-    (void)store_failed(op, "notifying the change", rc);
-    finish(op, GR_KERR_NONE);
-}
-
-static void on_set(void *opaque, int rc, const gr_store_stat_t *stat)
-{
-    (void)stat;
-    on_written(opaque, rc);
-}
-
-static void on_created(void *opaque, int rc, const char *path)
-{
-    (void)path;
-    on_written(opaque, rc);
-}
-
-static void on_current(void *opaque, int rc, const void *data, size_t len,
-                       const gr_store_stat_t *stat)
-{
-    alter_op_t *op = opaque;
-    if (rc != GR_STORE_OK && rc != GR_STORE_NONODE) {
-        finish(op, store_failed(op, "reading " GR_ZK_CONFIG_USERS_PATH, rc));
-        return;
-    }
-    bool exists = rc == GR_STORE_OK;
-    gr_kerr_t err = build_doc(op, exists ? data : NULL, exists ? len : 0);
-    if (err) {
-        finish(op, err);
-        return;
-    }
-    gr_store_session_t *s = op->b->store_session;
-    rc = exists
-             ? gr_store_set(s, op->path, op->text, op->len, stat->version, on_set, op)
-             : gr_store_create(s, op->path, op->text, op->len, GR_STORE_PERSISTENT, on_created, op);
-    if (rc != GR_STORE_OK) {
-        finish(op, store_failed(op, "writing " GR_ZK_CONFIG_USERS_PATH, rc));
-        return;
-    }
-    op->b->store_pending++;
+    alter_op_t *op = arg;
+    op->done(op->opaque, err);
+    alter_op_free(op);
 }
 
 int gr_scram_store_alter(gr_broker_t *b, const char *user, const gr_scram_change_t *changes,
@@ -273,14 +198,11 @@ int gr_scram_store_alter(gr_broker_t *b, const char *user, const gr_scram_change
     op->done = done;
     op->opaque = opaque;
     snprintf(op->user, sizeof op->user, "%s", user);
-    snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_USERS_PATH "/%s", user);
-    int rc = b->store_session ? gr_store_get(b->store_session, op->path, NULL, NULL, on_current, op)
-                              : GR_STORE_CLOSING;
-    if (rc != GR_STORE_OK) {
-        /* done must not run inside this call: report through the caller instead. */
-        free(op->changes);
-        free(op);
-        return -EIO;
-    }
-    return 0;
+    char entity_path[GR_STORE_PATH_MAX + 1];
+    snprintf(entity_path, sizeof entity_path, USERS_ENTITY "/%s", user);
+    gr_config_entity_update_t u = {"sasl", build_doc, apply_doc, update_done, op};
+    int rc = gr_config_entity_update(b, entity_path, &u);
+    if (rc)
+        alter_op_free(op); /* done must not run inside this call */
+    return rc;
 }

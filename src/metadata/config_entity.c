@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One config entity's alteration: see config_entity.h. A chain of store
+ * operations carrying one update_op_t: get the znode (on_current) -> set or
+ * create it (on_written) -> create the notification (on_notified) -> done.
+ *
+ * Runs on: loop thread.
+ */
+#include "metadata/config_entity.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metadata/store.h"
+#include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
+
+typedef struct update_op {
+    gr_broker_t *b;
+    gr_config_entity_update_t u;
+    char entity_path[GR_STORE_PATH_MAX + 1]; /* "<type>/<name>" */
+    char path[GR_STORE_PATH_MAX + 1];        /* "/config/" + entity_path */
+    char *text;                              /* the znode as written */
+    size_t len;
+} update_op_t;
+
+static void finish(update_op_t *op, gr_kerr_t err)
+{
+    op->u.done(op->u.arg, err);
+    free(op->text);
+    free(op);
+}
+
+static gr_kerr_t store_failed(update_op_t *op, const char *what, int rc)
+{
+    gr_logf(&op->b->log, GR_LOG_WARN, op->u.log_tag, "%s: %s failed: %s", op->path, what,
+            gr_store_rc_name(rc));
+    return GR_KERR_UNKNOWN_SERVER_ERROR;
+}
+
+static void on_notified(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    update_op_t *op = opaque;
+    op->b->store_pending--;
+    if (rc != GR_STORE_OK && rc != GR_STORE_CLOSING)
+        (void)store_failed(op, "notifying the change", rc);
+    finish(op, GR_KERR_NONE);
+}
+
+/* The notification {"version":2,"entity_path":"<type>/<name>"}. */
+static int notify(update_op_t *op)
+{
+    const char *slash = strchr(op->entity_path, '/');
+    char type[GR_STORE_PATH_MAX + 1];
+    snprintf(type, sizeof type, "%.*s", (int)(slash - op->entity_path), op->entity_path);
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    const char *text = NULL;
+    size_t len = 0;
+    int rc = GR_STORE_NOMEM;
+    if (gr_zk_doc_config_change_entity(&w, type, slash + 1) == 0 &&
+        gr_zk_json_writer_finish(&w, &text, &len) == 0)
+        rc = gr_store_create(op->b->store_session,
+                             GR_ZK_CONFIG_CHANGES_PATH "/" GR_ZK_CONFIG_CHANGE_PREFIX, text, len,
+                             GR_STORE_PERSISTENT | GR_STORE_SEQUENTIAL, on_notified, op);
+    gr_zk_json_writer_fini(&w);
+    return rc;
+}
+
+static void on_written(update_op_t *op, int rc)
+{
+    op->b->store_pending--;
+    if (rc != GR_STORE_OK) {
+        finish(op, store_failed(op, "writing", rc));
+        return;
+    }
+    if (op->u.applied)
+        op->u.applied(op->u.arg, op->text, op->len);
+    rc = notify(op);
+    if (rc == GR_STORE_OK) {
+        op->b->store_pending++;
+        return;
+    }
+    (void)store_failed(op, "notifying the change", rc);
+    finish(op, GR_KERR_NONE);
+}
+
+static void on_set(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    (void)stat;
+    on_written(opaque, rc);
+}
+
+static void on_created(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    on_written(opaque, rc);
+}
+
+static void on_current(void *opaque, int rc, const void *data, size_t len,
+                       const gr_store_stat_t *stat)
+{
+    update_op_t *op = opaque;
+    if (rc != GR_STORE_OK && rc != GR_STORE_NONODE) {
+        finish(op, store_failed(op, "reading", rc));
+        return;
+    }
+    bool exists = rc == GR_STORE_OK;
+    gr_kerr_t err =
+        op->u.build(op->u.arg, exists ? data : NULL, exists ? len : 0, &op->text, &op->len);
+    if (err) {
+        finish(op, err);
+        return;
+    }
+    gr_store_session_t *s = op->b->store_session;
+    rc = exists
+             ? gr_store_set(s, op->path, op->text, op->len, stat->version, on_set, op)
+             : gr_store_create(s, op->path, op->text, op->len, GR_STORE_PERSISTENT, on_created, op);
+    if (rc != GR_STORE_OK) {
+        finish(op, store_failed(op, "writing", rc));
+        return;
+    }
+    op->b->store_pending++;
+}
+
+int gr_config_entity_update(gr_broker_t *b, const char *entity_path,
+                            const gr_config_entity_update_t *u)
+{
+    if (!b->store_session)
+        return -EIO;
+    if (!strchr(entity_path, '/'))
+        return -EINVAL;
+    update_op_t *op = calloc(1, sizeof *op);
+    if (!op)
+        return -ENOMEM;
+    op->b = b;
+    op->u = *u;
+    if ((size_t)snprintf(op->entity_path, sizeof op->entity_path, "%s", entity_path) >=
+            sizeof op->entity_path ||
+        (size_t)snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_PATH "/%s", entity_path) >=
+            sizeof op->path) {
+        free(op);
+        return -ENAMETOOLONG;
+    }
+    if (gr_store_get(b->store_session, op->path, NULL, NULL, on_current, op) != GR_STORE_OK) {
+        free(op);
+        return -EIO;
+    }
+    return 0;
+}
