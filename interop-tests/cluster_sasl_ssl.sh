@@ -18,6 +18,9 @@
 #    bytes. Inter-broker sessions last 3 s (connections.max.reauth.ms on
 #    INTERNAL for SCRAM-SHA-512): the brokers re-authenticate on their
 #    connections, so none is closed for an expired session.
+# 3. A producer_byte_rate quota for alice, written through broker 0, reaches
+#    the other brokers by /config/changes: brokers 1 and 2 throttle her too
+#    (throttle_time_ms in their Produce responses).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/clusterlib.sh"
 source "$(dirname "$0")/tlslib.sh"
@@ -45,6 +48,7 @@ cl_broker_overrides()
     gr_tls_ssl_overrides
     echo "authorizer.class.name=kafka.security.authorizer.AclAuthorizer"
     echo "super.users=User:broker;User:ANONYMOUS"
+    echo "quota.window.num=2" # a short first-burst allowance (see quota_produce.sh)
 }
 admin() { "$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$(cl_addr 0)" "$@"; }
 alice_kcat()
@@ -95,6 +99,19 @@ got=$(alice_kcat -G secure-group $topic -o beginning -e -q | sort -V)
 [ "$got" = "$(seq 1 4000 | sed 's/^/a-/')" ] ||
     gr_fail "alice's group consumer read $(wc -l <<<"$got") records, want the 4000 acknowledged"
 cl_wait_replicas_equal $topic 3
+
+# --- 3: alice's quota, written through broker 0, throttles her everywhere ---
+out=$(admin configs --alter --entity-type users --entity-name alice \
+    --add-config producer_byte_rate=100000 2>&1) || gr_fail "alice's quota: $out"
+line=$(printf 'q%.0s' $(seq 1 1000))
+# Keyed, so the records spread over every partition (unkeyed ones would stick
+# to one partition: the file is read faster than sticky.partitioning.linger.ms).
+for i in $(seq 1 1000); do echo "k$i:q$i-$line"; done >"$GR_TMP/quota-data"
+alice_kcat -P -t $topic -K: -X acks=all -X batch.size=100000 -l "$GR_TMP/quota-data" \
+    2>"$GR_TMP/quota.err" || gr_fail "alice's produce over her quota failed: $(cat "$GR_TMP/quota.err")"
+# kcat names the broker: "% Broker HOST:PORT (<id>) throttled request for N ms".
+grep -Eq '\((1|2)\) throttled request for [1-9]' "$GR_TMP/quota.err" ||
+    gr_fail "no broker but the one that wrote the quota throttled alice: $(grep -i throttl "$GR_TMP/quota.err")"
 # Many 3 s sessions have passed: none was used after it expired (brokers re-authenticate).
 for i in 0 1 2; do
     ! grep "after its SASL session expired" "$(cl_broker_log "$i")" ||
