@@ -43,6 +43,13 @@ int gr_tls_result(gr_tls_t *t, int ret, const char *what)
         return -saved;
     default:
         t->failed = true;
+        if (ERR_GET_REASON(ERR_peek_error()) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+            /* OpenSSL 3's name for a peer that closed without close_notify, as
+             * most Kafka clients do: Kafka's framing notices any truncation. */
+            ERR_clear_error();
+            snprintf(t->error, sizeof t->error, "%s: the peer closed the connection", what);
+            return GR_TLS_CLOSED;
+        }
         gr_tls_take_error(t->error, sizeof t->error, what);
         return -EPROTO;
     }
