@@ -28,6 +28,7 @@ admin_at() # PORT ARGS...
 # Quoted: the JAAS line continues on the next line in the file, as Java reads it.
 cat >"$GR_TMP/admin.properties" <<'P'
 security.protocol=SASL_PLAINTEXT
+# a comment that ends in a backslash does not swallow the next line \
 sasl.mechanism=PLAIN
 sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
     username="admin" password="admin-secret";

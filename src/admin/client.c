@@ -182,16 +182,10 @@ void gr_admin_security_fini(gr_admin_t *a)
     a->sasl_password = a->sasl_user = NULL;
 }
 
-int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
+/* TLS, ApiVersions and the SASL login on the fresh socket. 0 or -1 (printed). */
+static int start_session(gr_admin_t *a, const char *host)
 {
-    for (int i = 0; i < GR_ADMIN_API_MAX; i++)
-        a->max_version[i] = -1;
-    if (!a->bootstrap)
-        a->bootstrap = bootstrap;
-    snprintf(a->addr, sizeof a->addr, "%s", bootstrap);
-    char host[HOST_MAX];
-    a->sock = open_socket(bootstrap, host);
-    if (a->sock < 0 || (a->tls && start_tls(a, host) < 0))
+    if (a->tls && start_tls(a, host) < 0)
         return -1;
     gr_api_versions_request_t req;
     gr_api_versions_request_init(&req);
@@ -205,6 +199,26 @@ int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
             a->max_version[key] = resp.api_keys[i].max_version;
     }
     return a->sasl_user ? gr_admin_sasl_login(a) : 0;
+}
+
+int gr_admin_connect(gr_admin_t *a, const char *bootstrap)
+{
+    for (int i = 0; i < GR_ADMIN_API_MAX; i++)
+        a->max_version[i] = -1;
+    if (!a->bootstrap)
+        a->bootstrap = bootstrap;
+    snprintf(a->addr, sizeof a->addr, "%s", bootstrap);
+    char host[HOST_MAX];
+    a->sock = open_socket(bootstrap, host);
+    if (a->sock < 0)
+        return -1;
+    /* A socket that failed half-way (a broker that did not prove its
+     * credential, say) must not be used for the next request. */
+    if (start_session(a, host) < 0) {
+        gr_admin_close(a);
+        return -1;
+    }
+    return 0;
 }
 
 void gr_admin_close(gr_admin_t *a)

@@ -141,7 +141,8 @@ static bool continues(char *line)
 /*
  * One logical line of a properties file into buf: lines ending in a
  * backslash continue on the next, whose leading blanks are dropped (as Java
- * reads them, so a JAAS line may span several). 1, 0 at the end, -ENOSPC.
+ * reads them, so a JAAS line may span several); a comment line never
+ * continues. 1, 0 at the end, -ENOSPC.
  */
 static int read_logical_line(FILE *f, char *buf, size_t size, int *lineno)
 {
@@ -150,7 +151,9 @@ static int read_logical_line(FILE *f, char *buf, size_t size, int *lineno)
     bool more = true;
     while (more && fgets(part, sizeof part, f)) {
         ++*lineno;
-        more = continues(part);
+        char first = part[strspn(part, " \t\f")];
+        bool comment = used == 0 && (first == '#' || first == '!');
+        more = continues(part) && !comment;
         const char *text = used ? part + strspn(part, " \t\f") : part;
         size_t len = strlen(text);
         if (used + len + 1 > size)

@@ -55,7 +55,7 @@ static int authenticate(gr_admin_t *a, int16_t v, const uint8_t *out, size_t out
         fprintf(stderr, "error: SASL login to %s failed: %s%s%.*s\n", a->addr,
                 gr_kerr_name(resp.error_code), resp.error_message.len > 0 ? ": " : "",
                 resp.error_message.len > 0 ? (int)resp.error_message.len : 0,
-                resp.error_message.ptr);
+                resp.error_message.ptr ? resp.error_message.ptr : "");
         return -1;
     }
     *in = resp.auth_bytes.ptr;

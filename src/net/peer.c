@@ -403,18 +403,38 @@ static int auth_send(gr_peer_t *p, int16_t api_key, int16_t version, const void 
     return 0;
 }
 
-static void auth_begin(gr_peer_t *p)
+/*
+ * Starts an exchange: the callers' unsent requests are set aside and the
+ * SaslHandshake goes first. Allocates before it changes anything, so a
+ * failure (-ENOMEM) leaves the peer as it was.
+ */
+static int auth_start(gr_peer_t *p)
 {
-    p->state = GR_PEER_AUTHENTICATING;
-    p->reauth_at = 0;
-    p->held = p->queue;
-    p->queue = (gr_peer_list_t){NULL, NULL};
-    p->exchange = p->sasl->start(p->sasl->arg);
+    void *exchange = p->sasl->start(p->sasl->arg);
+    if (!exchange)
+        return -ENOMEM;
     gr_sasl_handshake_request_t req;
     gr_sasl_handshake_request_init(&req);
     req.mechanism = gr_str(p->sasl->mechanism);
-    if (!p->exchange ||
-        auth_send(p, GR_API_SASL_HANDSHAKE, AUTH_HANDSHAKE_VERSION, &req, auth_handshake_done))
+    gr_peer_req_t *r;
+    if (new_request(p, GR_API_SASL_HANDSHAKE, AUTH_HANDSHAKE_VERSION, &req, auth_handshake_done, p,
+                    &r)) {
+        p->sasl->end(exchange);
+        return -ENOMEM;
+    }
+    p->state = GR_PEER_AUTHENTICATING;
+    p->reauth_at = 0;
+    p->exchange = exchange;
+    p->held = p->queue;
+    p->queue = (gr_peer_list_t){NULL, NULL};
+    list_push(&p->queue, r);
+    ev_io_start(p->loop, &p->write_watcher);
+    return 0;
+}
+
+static void auth_begin(gr_peer_t *p)
+{
+    if (auth_start(p))
         attempt_failed(p, ENOMEM, "no memory for SASL");
 }
 
@@ -509,17 +529,19 @@ static void auth_authenticate_done(void *opaque, int rc, const void *response)
 
 /*
  * The session the broker granted is ending: log in again on this connection
- * before the next request, unless a request is half written (then at the next
- * send). Requests already in flight are answered first, in order.
+ * before the next request. Only once every queued request is written: a TLS
+ * write that wants a retry must be retried with the same bytes. Requests
+ * already in flight are answered first, in order. Without memory nothing
+ * changes and the next send tries again.
  */
 static void maybe_reauthenticate(gr_peer_t *p)
 {
     if (p->state != GR_PEER_CONNECTED || !p->reauth_at || ev_now(p->loop) < p->reauth_at ||
-        p->wpos > 0)
+        p->queue.head)
         return;
-    gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: re-authenticating with %s",
-            p->node_id, p->host, p->port, p->sasl->mechanism);
-    auth_begin(p);
+    if (auth_start(p) == 0)
+        gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: re-authenticating with %s",
+                p->node_id, p->host, p->port, p->sasl->mechanism);
 }
 
 /* --- TLS transport (gr_peer_set_tls) ------------------------------------- */

@@ -191,6 +191,8 @@ static int scram_final(gr_sasl_client_t *c, const char *server_first)
     int t = rc ? -1 : snprintf((char *)c->token, sizeof c->token, "%s,p=%s", without_proof, proof);
     OPENSSL_cleanse(salted, sizeof salted);
     OPENSSL_cleanse(client_key, sizeof client_key);
+    OPENSSL_cleanse(stored_key, sizeof stored_key);
+    OPENSSL_cleanse(client_sig, sizeof client_sig);
     if (rc)
         return rc;
     if (t < 0 || (size_t)t >= sizeof c->token)

@@ -199,9 +199,13 @@ int gr_scram_store_alter(gr_broker_t *b, const char *user, const gr_scram_change
     op->opaque = opaque;
     snprintf(op->user, sizeof op->user, "%s", user);
     char entity_path[GR_STORE_PATH_MAX + 1];
-    snprintf(entity_path, sizeof entity_path, USERS_ENTITY "/%s", user);
+    int rc = (size_t)snprintf(entity_path, sizeof entity_path, USERS_ENTITY "/%s", user) >=
+                     sizeof entity_path
+                 ? -ENAMETOOLONG
+                 : 0;
     gr_config_entity_update_t u = {"sasl", build_doc, apply_doc, update_done, op};
-    int rc = gr_config_entity_update(b, entity_path, &u);
+    if (rc == 0)
+        rc = gr_config_entity_update(b, entity_path, &u);
     if (rc)
         alter_op_free(op); /* done must not run inside this call */
     return rc;

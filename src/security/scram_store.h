@@ -42,8 +42,8 @@ typedef void gr_scram_store_done_fn(void *opaque, gr_kerr_t err);
  * notifies the brokers. done gets GR_KERR_NONE, RESOURCE_NOT_FOUND (a
  * deletion of a credential the user does not have) or
  * UNKNOWN_SERVER_ERROR (the store failed; logged). changes are copied.
- * Returns 0 (done will be called, never from inside this call), -ENOMEM or
- * -EIO (no store session, or the store refused).
+ * Returns 0 (done will be called, never from inside this call), -ENOMEM,
+ * -ENAMETOOLONG or -EIO (no store session, or the store refused).
  */
 int gr_scram_store_alter(gr_broker_t *b, const char *user, const gr_scram_change_t *changes,
                          int count, gr_scram_store_done_fn *done, void *opaque);
