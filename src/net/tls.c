@@ -60,8 +60,8 @@ static BIO *open_pem(const char *inline_text, const char *path, const char *key,
 {
     BIO *bio = inline_text ? BIO_new_mem_buf(inline_text, -1) : BIO_new_file(path, "r");
     if (!bio) {
-        if (inline_text)
-            snprintf(err, errlen, "%s: out of memory", key);
+        if (inline_text || !path)
+            snprintf(err, errlen, "%s: %s", key, inline_text ? "out of memory" : "not set");
         else
             snprintf(err, errlen, "%s %s: %s", key, path, strerror(errno ? errno : ENOENT));
         ERR_clear_error();
