@@ -141,6 +141,9 @@ typedef struct server_first {
 static int read_server_first(const gr_sasl_client_t *c, const char *msg, server_first_t *sf)
 {
     char salt[SALT_MAX * 2], iterations[16];
+    /* RFC 5802: a leading m= is a mandatory extension; we know none, so we must refuse. */
+    if (strncmp(msg, "m=", 2) == 0)
+        return -EBADMSG;
     if (attribute(msg, 'r', sf->nonce, sizeof sf->nonce) ||
         attribute(msg, 's', salt, sizeof salt) ||
         attribute(msg, 'i', iterations, sizeof iterations))

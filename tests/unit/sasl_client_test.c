@@ -4,7 +4,7 @@
  * against the broker's own server exchanges: SCRAM-SHA-256 and -512 logins
  * that succeed, a wrong password refused by the server, a server that does
  * not know the credential caught by the client, malformed server tokens,
- * and PLAIN's token.
+ * a mandatory extension refused, and PLAIN's token.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -155,6 +155,25 @@ static void test_malformed_server_first(void **state)
     }
 }
 
+/* A server-first opening with m= (an extension we do not know) is refused. */
+static void test_mandatory_extension_refused(void **state)
+{
+    (void)state;
+    gr_sasl_client_t *c = gr_sasl_client_new(GR_SASL_SCRAM_SHA_256, "broker", "pw");
+    const uint8_t *out;
+    size_t out_len;
+    assert_int_equal(gr_sasl_client_step(c, NULL, 0, &out, &out_len), GR_SASL_CLIENT_CONTINUE);
+    char first[256], server_first[512];
+    snprintf(first, sizeof first, "%.*s", (int)out_len, (const char *)out);
+    const char *nonce = strstr(first, ",r=");
+    assert_non_null(nonce);
+    snprintf(server_first, sizeof server_first, "m=ext,r=%sserver,s=c2FsdA==,i=4096", nonce + 3);
+    assert_int_equal(
+        gr_sasl_client_step(c, (const uint8_t *)server_first, strlen(server_first), &out, &out_len),
+        -EBADMSG);
+    gr_sasl_client_free(c);
+}
+
 static void test_plain_token(void **state)
 {
     (void)state;
@@ -177,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_wrong_password_refused_by_server),
         cmocka_unit_test(test_forged_server_signature_refused),
         cmocka_unit_test(test_malformed_server_first),
+        cmocka_unit_test(test_mandatory_extension_refused),
         cmocka_unit_test(test_plain_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
