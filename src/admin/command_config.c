@@ -18,6 +18,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "core/file_read.h"
 #include "security/jaas.h"
 #include "security/sasl.h"
@@ -161,6 +163,7 @@ static int read_logical_line(FILE *f, char *buf, size_t size, int *lineno)
         memcpy(buf + used, text, len + 1);
         used += len;
     }
+    OPENSSL_cleanse(part, sizeof part); /* may hold a password */
     return used || !more ? 1 : 0;
 }
 
@@ -177,6 +180,7 @@ int gr_admin_command_config_load(const char *path, gr_admin_command_config_t *ou
     while (rc == 0 && (rc = read_logical_line(f, line, sizeof line, &lineno)) > 0)
         rc = set_line(out, line, path, lineno);
     fclose(f);
+    OPENSSL_cleanse(line, sizeof line);
     if (rc == -ENOSPC)
         fprintf(stderr, "error: %s:%d: line too long\n", path, lineno);
     const char *p = out->security_protocol;
@@ -251,7 +255,10 @@ int gr_admin_command_config_login(const gr_admin_command_config_t *c, const char
 
 void gr_admin_command_config_fini(gr_admin_command_config_t *c)
 {
-    for (int i = 0; i < c->value_count; i++)
+    /* Values include sasl.password and sasl.jaas.config. */
+    for (int i = 0; i < c->value_count; i++) {
+        OPENSSL_cleanse(c->values[i], strlen(c->values[i]));
         free(c->values[i]);
+    }
     memset(c, 0, sizeof *c);
 }

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 typedef struct scanner {
     const char *p;
     char *err;
@@ -153,6 +155,8 @@ void gr_jaas_fini(gr_jaas_t *j)
 {
     for (size_t i = 0; i < j->count; i++) {
         free(j->options[i].name);
+        /* Option values are passwords (password=, user_<name>=). */
+        OPENSSL_cleanse(j->options[i].value, strlen(j->options[i].value));
         free(j->options[i].value);
     }
     free(j->options);
