@@ -126,6 +126,11 @@ static void on_current(void *opaque, int rc, const void *data, size_t len,
     op->b->store_pending++;
 }
 
+bool gr_config_entity_path_fits(const char *entity_path)
+{
+    return strlen(GR_ZK_CONFIG_PATH "/") + strlen(entity_path) <= GR_STORE_PATH_MAX;
+}
+
 int gr_config_entity_update(gr_broker_t *b, const char *entity_path,
                             const gr_config_entity_update_t *u)
 {
@@ -133,18 +138,15 @@ int gr_config_entity_update(gr_broker_t *b, const char *entity_path,
         return -EIO;
     if (!strchr(entity_path, '/'))
         return -EINVAL;
+    if (!gr_config_entity_path_fits(entity_path))
+        return -ENAMETOOLONG;
     update_op_t *op = calloc(1, sizeof *op);
     if (!op)
         return -ENOMEM;
     op->b = b;
     op->u = *u;
-    if ((size_t)snprintf(op->entity_path, sizeof op->entity_path, "%s", entity_path) >=
-            sizeof op->entity_path ||
-        (size_t)snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_PATH "/%s", entity_path) >=
-            sizeof op->path) {
-        free(op);
-        return -ENAMETOOLONG;
-    }
+    snprintf(op->entity_path, sizeof op->entity_path, "%s", entity_path);
+    snprintf(op->path, sizeof op->path, GR_ZK_CONFIG_PATH "/%s", entity_path);
     if (gr_store_get(b->store_session, op->path, NULL, NULL, on_current, op) != GR_STORE_OK) {
         free(op);
         return -EIO;

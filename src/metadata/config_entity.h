@@ -15,6 +15,7 @@
 #ifndef GR_METADATA_CONFIG_ENTITY_H
 #define GR_METADATA_CONFIG_ENTITY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/context.h"
@@ -37,6 +38,9 @@ typedef struct gr_config_entity_update {
     void (*done)(void *arg, gr_kerr_t err);
     void *arg;
 } gr_config_entity_update_t;
+
+/* Whether /config/<entity_path> fits the store's path limit. */
+bool gr_config_entity_path_fits(const char *entity_path);
 
 /*
  * Starts the update of /config/<entity_path>. Returns 0 (u->done runs

@@ -100,7 +100,7 @@ int gr_quota_store_alter(gr_broker_t *b, const gr_quota_entity_t *e, const gr_qu
     op->opaque = opaque;
     int rc = gr_quota_entity_path(e, op->entity_path, sizeof op->entity_path);
     /* Checked before the parents are created, so a refused path leaves no empty nodes. */
-    if (!rc && strlen(GR_ZK_CONFIG_PATH "/") + strlen(op->entity_path) > GR_STORE_PATH_MAX)
+    if (!rc && !gr_config_entity_path_fits(op->entity_path))
         rc = -ENAMETOOLONG;
     if (rc) {
         free(op);
