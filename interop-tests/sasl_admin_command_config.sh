@@ -75,6 +75,18 @@ out=$(admin_at "$GR_SASL_SSL_PORT" --command-config "$GR_TMP/gssapi.properties" 
 [ "$rc" = 2 ] && grep -q "sasl.mechanism=GSSAPI is not supported" <<<"$out" ||
     gr_fail "GSSAPI: exit $rc: $out"
 
+# A logical line longer than the tool reads (8 KiB), split by continuations.
+{
+    echo "security.protocol=SASL_PLAINTEXT"
+    printf 'sasl.password=%s\\\n' {1..2000}
+    echo "x"
+} >"$GR_TMP/long.properties"
+rc=0
+out=$(admin_at "$GR_SASL_PORT" --command-config "$GR_TMP/long.properties" topics list 2>&1) ||
+    rc=$?
+[ "$rc" = 2 ] && grep -q "long.properties:[0-9]*: line too long" <<<"$out" ||
+    gr_fail "an over-long properties line: exit $rc: $out"
+
 rc=0
 out=$(admin_at "$GR_SASL_PORT" topics list 2>&1) || rc=$?
 [ "$rc" = 3 ] || gr_fail "no command config on the SASL port: exit $rc: $out"

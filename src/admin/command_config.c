@@ -151,20 +151,23 @@ static int read_logical_line(FILE *f, char *buf, size_t size, int *lineno)
     size_t used = 0;
     char part[LINE_MAX_BYTES];
     bool more = true;
-    while (more && fgets(part, sizeof part, f)) {
+    int rc = 0;
+    while (rc == 0 && more && fgets(part, sizeof part, f)) {
         ++*lineno;
         char first = part[strspn(part, " \t\f")];
         bool comment = used == 0 && (first == '#' || first == '!');
         more = continues(part) && !comment;
         const char *text = used ? part + strspn(part, " \t\f") : part;
         size_t len = strlen(text);
-        if (used + len + 1 > size)
-            return -ENOSPC;
+        if (used + len + 1 > size) {
+            rc = -ENOSPC;
+            break;
+        }
         memcpy(buf + used, text, len + 1);
         used += len;
     }
     OPENSSL_cleanse(part, sizeof part); /* may hold a password */
-    return used || !more ? 1 : 0;
+    return rc ? rc : used || !more ? 1 : 0;
 }
 
 int gr_admin_command_config_load(const char *path, gr_admin_command_config_t *out)
