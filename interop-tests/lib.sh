@@ -107,14 +107,29 @@ gr_allow_log_errors()
 
 # Prints a free loopback port: the kernel picks it for a socket bound to
 # port 0, which is then closed (another process could take it in between;
-# the start then fails visibly rather than silently).
+# the start then fails visibly rather than silently). The kernel may hand
+# out a port it just freed again, so the ports this test was given are kept
+# in $GR_TMP/ports and never given twice: a broker's listeners, picked one
+# after the other, get distinct ports.
 gr_free_port()
 {
-    "$GR_PYTHON" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()'
+    "$GR_PYTHON" -c 'import socket, sys
+path = sys.argv[1]
+try:
+    taken = set(open(path).read().split())
+except FileNotFoundError:
+    taken = set()
+for _ in range(100):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = str(s.getsockname()[1])
+    s.close()
+    if port not in taken:
+        break
+else:
+    sys.exit("no free loopback port that this test was not already given")
+open(path, "a").write(port + "\n")
+print(port)' "$GR_TMP/ports"
 }
 
 # True when something accepts TCP connections on 127.0.0.1:$1.
