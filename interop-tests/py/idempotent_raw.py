@@ -7,10 +7,10 @@ DescribeProducers requests by hand and checks the broker's answers.
 Usage: idempotent_raw.py HOST PORT TOPIC STATE_FILE MODE
   MODE "checks": a fresh producer id; a duplicate batch gets the first
                  offset back and appends nothing; a sequence gap gets
-                 OUT_OF_ORDER_SEQUENCE_NUMBER; an epoch bump (InitProducerId
-                 v4) fences the old epoch (INVALID_PRODUCER_EPOCH on Produce,
-                 PRODUCER_FENCED / INVALID_PRODUCER_EPOCH on InitProducerId by
-                 version); a retried bump gets the same epoch; two batches
+                 OUT_OF_ORDER_SEQUENCE_NUMBER; InitProducerId naming an id
+                 and epoch (another producer's, or 0/0) still gets a fresh id
+                 at epoch 0; the producer's own epoch bump fences the old
+                 epoch (INVALID_PRODUCER_EPOCH on Produce); two batches
                  with a producer id are INVALID_RECORD; a transactional id is
                  COORDINATOR_NOT_AVAILABLE; DescribeProducers lists the
                  producer. Saves the last batch it wrote to STATE_FILE.
@@ -36,7 +36,7 @@ from kafka_wire import record, record_batch, string, uvarint
 API_PRODUCE, API_LIST_OFFSETS, API_INIT_PRODUCER_ID, API_DESCRIBE_PRODUCERS = 0, 2, 22, 61
 NONE, COORDINATOR_NOT_AVAILABLE, INVALID_REQUEST = 0, 15, 42
 OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH = 45, 47
-INVALID_RECORD, PRODUCER_FENCED = 87, 90
+INVALID_RECORD = 87
 WAIT_S = 20.0
 EXPIRY_DEADLINE_S = 60
 
@@ -161,14 +161,22 @@ def checks(conn, topic, state_file):
     expect("overlapping batch", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
     expect("log end after rejected batches", log_end_offset(conn, topic), start + 3)
 
-    # Epoch bump (KIP-360), a retried bump, and fencing.
+    # Without a transactional id the id and epoch a request carries are
+    # ignored, as in Kafka: each request gets a fresh id at epoch 0, even one
+    # naming a live producer's id (here id 0 epoch 0, what some clients send
+    # instead of -1/-1), so two producers never share an id.
     expect("InitProducerId v3 one of id/epoch", init_producer_id(conn, 3, pid, -1)[0],
            INVALID_REQUEST)
-    expect("epoch bump", init_producer_id(conn, 4, pid, 0), (NONE, pid, 1))
-    expect("retried epoch bump", init_producer_id(conn, 4, pid, 0), (NONE, pid, 1))
-    expect("bump from a future epoch (v4)", init_producer_id(conn, 4, pid, 7)[0], PRODUCER_FENCED)
-    expect("bump from a future epoch (v3)", init_producer_id(conn, 3, pid, 7)[0],
-           INVALID_PRODUCER_EPOCH)
+    issued = {pid, pid2}
+    for version, ask_pid, ask_epoch in ((4, pid, 0), (4, 0, 0), (3, pid, 7), (5, pid2, 0)):
+        err, got, got_epoch = init_producer_id(conn, version, ask_pid, ask_epoch)
+        expect("InitProducerId v%d naming id %d epoch %d" % (version, ask_pid, ask_epoch),
+               (err, got_epoch), (NONE, 0))
+        if got in issued:
+            fail("InitProducerId v%d naming id %d gave id %d again" % (version, ask_pid, got))
+        issued.add(got)
+    # KIP-360: an idempotent producer bumps its own epoch; the new epoch
+    # starts at sequence 0 and fences the old one.
     err, _ = produce(conn, topic, producer_batch(pid, 1, 5, [b"b"]))
     expect("new epoch not starting at 0", err, OUT_OF_ORDER_SEQUENCE_NUMBER)
     batch2 = producer_batch(pid, 1, 0, [b"b0", b"b1", b"b2"])
@@ -191,7 +199,7 @@ def checks(conn, topic, state_file):
     expect("DescribeProducers entry", producers.get(pid), (1, 2))
     with open(state_file, "w") as f:
         json.dump({"batch": batch2.hex(), "offset": start + 3, "end": start + 6, "pid": pid,
-                   "max_pid": max(pid, pid2)}, f)
+                   "max_pid": max(issued)}, f)
 
 
 def dup(conn, topic, state_file):

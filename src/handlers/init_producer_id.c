@@ -2,14 +2,15 @@
 /*
  * InitProducerId (v0-5) for idempotent producers.
  *
- * No transactional id: a fresh producer id with epoch 0 from the broker's
- * id blocks (producer_ids.h); the request waits when a new block has to be
- * claimed from the metadata store. From v3 a producer may send its current
- * id and epoch to have the epoch bumped (KIP-360): the bumped epoch, the
- * same answer for a retried bump, INVALID_PRODUCER_EPOCH (v0-3) or
- * PRODUCER_FENCED (v4+, KIP-588) for an older epoch, and a fresh id when the
- * broker no longer knows the id. Giving only one of id and epoch is
- * INVALID_REQUEST, as in Kafka.
+ * No transactional id: always a fresh producer id with epoch 0 from the
+ * broker's id blocks (producer_ids.h), whatever id and epoch the request
+ * carries. Kafka does the same: an idempotent producer bumps its epoch on
+ * its own (KIP-360), and nothing ties a non-transactional id to one client,
+ * so honouring a client-supplied id would hand one id to two producers
+ * (whose sequences then collide: acknowledged records lost as duplicates).
+ * The request waits when a new block has to be claimed from the metadata
+ * store. From v3, giving only one of id and epoch is INVALID_REQUEST, as in
+ * Kafka.
  *
  * A transactional id goes to the transaction coordinator (txn/), which
  * answers once the new epoch is in __transaction_state's ISR: its errors
@@ -28,7 +29,8 @@
 #include "txn/txn_coordinator.h"
 
 #define PRODUCER_FENCED_MIN_VERSION 4
-#define EPOCH_BUMP_MIN_VERSION      3
+#define NO_PRODUCER_ID              (-1)
+#define NO_PRODUCER_EPOCH           (-1)
 
 typedef struct init_op {
     gr_producer_id_wait_t wait; /* first: the wait is the op */
@@ -98,7 +100,7 @@ static void on_txn_cancel(gr_resp_slot_t *slot, void *arg)
 
 /* InitProducerId with a transactional id: the coordinator answers, now or later. */
 static void init_transactional(gr_broker_t *b, gr_request_t *req,
-                               const gr_init_producer_id_request_t *in)
+                               const gr_init_producer_id_request_t *in, bool has_id)
 {
     txn_init_op_t *op = gr_request_alloc(req, sizeof *op);
     if (!op) {
@@ -107,7 +109,6 @@ static void init_transactional(gr_broker_t *b, gr_request_t *req,
     }
     op->req = req;
     op->wait.done = on_txn_init;
-    bool has_id = in->producer_id >= 0;
     gr_resp_slot_defer(req->slot, on_txn_cancel, &op->wait);
     gr_txn_init_producer(b->txns, in->transactional_id, in->transaction_timeout_ms,
                          has_id ? in->producer_id : -1, has_id ? in->producer_epoch : -1,
@@ -123,39 +124,27 @@ void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
         respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
         return;
     }
-    bool has_id = in.producer_id >= 0, has_epoch = in.producer_epoch >= 0;
-    if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id != has_epoch) {
-        respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
-        return;
-    }
-    if (in.transactional_id.len > 0) {
+    bool transactional = in.transactional_id.len > 0;
+    if (transactional) {
         if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
-                              GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id))
+                              GR_ACL_RESOURCE_TYPE_TRANSACTIONAL_ID, in.transactional_id)) {
             respond(req, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1, -1);
-        else
-            init_transactional(b, req, &in);
-        return;
-    }
-    /* Kafka: an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on a topic. */
-    if (!gr_authorize_idempotent(b, req->session)) {
+            return;
+        }
+    } else if (!gr_authorize_idempotent(b, req->session)) {
+        /* Kafka: IDEMPOTENT_WRITE on the cluster or WRITE on a topic. */
         respond(req, GR_KERR_CLUSTER_AUTHORIZATION_FAILED, -1, -1);
         return;
     }
-    if (req->api_version >= EPOCH_BUMP_MIN_VERSION && has_id) {
-        int16_t epoch = -1;
-        gr_kerr_t err = gr_producer_ids_bump(b, in.producer_id, in.producer_epoch, &epoch);
-        if (err == GR_KERR_NONE) {
-            respond(req, err, in.producer_id, epoch);
-            return;
-        }
-        if (err == GR_KERR_INVALID_PRODUCER_EPOCH) {
-            respond(req,
-                    req->api_version >= PRODUCER_FENCED_MIN_VERSION
-                        ? GR_KERR_PRODUCER_FENCED
-                        : GR_KERR_INVALID_PRODUCER_EPOCH,
-                    -1, -1);
-            return;
-        }
+    /* Versions before 3 carry neither field: both decode as "none". */
+    bool no_id = in.producer_id == NO_PRODUCER_ID,
+         no_epoch = in.producer_epoch == NO_PRODUCER_EPOCH;
+    if (no_id != no_epoch) {
+        respond(req, GR_KERR_INVALID_REQUEST, -1, -1);
+        return;
     }
-    new_producer_id(b, req);
+    if (transactional)
+        init_transactional(b, req, &in, !no_id);
+    else
+        new_producer_id(b, req);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Producer id blocks, issued ids and producer expiry; the design is in
+ * Producer id blocks and producer expiry; the design is in
  * producer_ids.h.
  *
  * Claim state machine (one claim at a time, ids->claiming):
@@ -38,75 +38,7 @@ void gr_producer_ids_init(gr_producer_ids_t *ids)
 
 void gr_producer_ids_fini(gr_producer_ids_t *ids)
 {
-    free(ids->issued);
-    ids->issued = NULL;
-    ids->issued_count = ids->issued_cap = 0;
-}
-
-/* ---- issued ids -------------------------------------------------------- */
-
-static gr_producer_issued_t *issued_find(gr_producer_ids_t *ids, int64_t producer_id)
-{
-    for (size_t i = 0; i < ids->issued_count; i++)
-        if (ids->issued[i].producer_id == producer_id)
-            return &ids->issued[i];
-    return NULL;
-}
-
-/* Drops ids idle longer than expiration_ms, and the oldest over the cap. */
-static void issued_prune(gr_producer_ids_t *ids, int64_t now_ms, int64_t expiration_ms)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < ids->issued_count; i++) {
-        if (now_ms - ids->issued[i].used_ms >= expiration_ms)
-            continue;
-        ids->issued[kept++] = ids->issued[i];
-    }
-    ids->issued_count = kept;
-    if (kept >= GR_PRODUCER_IDS_REMEMBERED) {
-        /* Issued in id order, so the front is the oldest. */
-        size_t drop = kept - GR_PRODUCER_IDS_REMEMBERED + 1;
-        memmove(ids->issued, ids->issued + drop, (kept - drop) * sizeof *ids->issued);
-        ids->issued_count -= drop;
-    }
-}
-
-static void issued_add(gr_broker_t *b, int64_t producer_id)
-{
-    gr_producer_ids_t *ids = b->producer_ids;
-    int64_t now = gr_broker_now_ms(b);
-    issued_prune(ids, now, b->config.producer_id_expiration_ms);
-    if (ids->issued_count == ids->issued_cap) {
-        size_t cap = ids->issued_cap ? ids->issued_cap * 2 : 64;
-        gr_producer_issued_t *more = realloc(ids->issued, cap * sizeof *more);
-        if (!more)
-            return; /* not remembered: a bump then gets a new id */
-        ids->issued = more;
-        ids->issued_cap = cap;
-    }
-    ids->issued[ids->issued_count++] = (gr_producer_issued_t){producer_id, 0, -1, now};
-}
-
-gr_kerr_t gr_producer_ids_bump(gr_broker_t *b, int64_t producer_id, int16_t epoch,
-                               int16_t *out_epoch)
-{
-    gr_producer_issued_t *p = issued_find(b->producer_ids, producer_id);
-    int64_t now = gr_broker_now_ms(b);
-    if (!p || now - p->used_ms >= b->config.producer_id_expiration_ms)
-        return GR_KERR_UNKNOWN_PRODUCER_ID;
-    if (epoch == p->prev_epoch) {
-        *out_epoch = p->epoch; /* the bump's response was lost: same answer */
-    } else if (epoch != p->epoch) {
-        return GR_KERR_INVALID_PRODUCER_EPOCH;
-    } else if (p->epoch >= GR_PRODUCER_EPOCH_MAX - 1) {
-        return GR_KERR_UNKNOWN_PRODUCER_ID;
-    } else {
-        p->prev_epoch = p->epoch;
-        p->epoch++;
-        *out_epoch = p->epoch;
-    }
-    p->used_ms = now;
-    return GR_KERR_NONE;
+    (void)ids; /* nothing is allocated per id; kept for the init/fini pairing */
 }
 
 /* ---- blocks ------------------------------------------------------------ */
@@ -123,8 +55,6 @@ static void waiters_serve(gr_broker_t *b, gr_kerr_t err)
             ids->tail = NULL;
         w->next = w->prev = NULL;
         int64_t id = err ? -1 : ids->next++;
-        if (!err)
-            issued_add(b, id);
         w->done(w, err, id);
     }
 }
@@ -357,7 +287,6 @@ static void on_expiry_timer(struct ev_loop *loop, ev_timer *t, int revents)
     (void)revents;
     gr_broker_t *b = t->data;
     gr_topics_foreach(b->topics, expire_topic, b);
-    issued_prune(b->producer_ids, gr_broker_now_ms(b), b->config.producer_id_expiration_ms);
 }
 
 void gr_producer_ids_start(gr_broker_t *b)

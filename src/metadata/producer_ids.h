@@ -10,13 +10,9 @@
  * cluster, across brokers. A request that finds the block used up waits
  * (gr_producer_ids_request) until the next claim completes.
  *
- * Epoch bumps (KIP-360, InitProducerId v3+ with an id and epoch): the
- * broker remembers the ids it issued and their epochs for
- * producer.id.expiration.ms. The current epoch is bumped by one; the epoch
- * before a bump gets the bumped one again (a retried bump); any other is
- * fenced. An id it does not know (issued before a restart, or idle too
- * long) gets a fresh id, which is what Kafka gives every non-transactional
- * producer.
+ * Only ids are issued here: an idempotent producer's epoch starts at 0 and
+ * is bumped by the producer itself (KIP-360), so the broker keeps nothing
+ * per issued id (transactional ids keep theirs in txn/).
  *
  * Runs on: the loop thread.
  */
@@ -33,8 +29,6 @@
 #define GR_PRODUCER_ID_BLOCK_SIZE    1000
 #define GR_PRODUCER_ID_BLOCK_PATH    "/latest_producer_id_block"
 #define GR_PRODUCER_ID_BLOCK_VERSION 1
-#define GR_PRODUCER_EPOCH_MAX        INT16_MAX
-#define GR_PRODUCER_IDS_REMEMBERED   100000
 
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_producer_id_wait gr_producer_id_wait_t;
@@ -49,22 +43,12 @@ struct gr_producer_id_wait {
     gr_producer_id_wait_t *prev;
 };
 
-/* An id this broker issued, for epoch bumps. */
-typedef struct gr_producer_issued {
-    int64_t producer_id;
-    int16_t epoch;
-    int16_t prev_epoch; /* before the last bump, -1 if none */
-    int64_t used_ms;
-} gr_producer_issued_t;
-
 typedef struct gr_producer_ids {
     int64_t next; /* next id of the current block */
     int64_t end;  /* last id of the current block; next > end: none left */
     bool claiming;
     int claim_retries;
     gr_producer_id_wait_t *head, *tail;
-    gr_producer_issued_t *issued;
-    size_t issued_count, issued_cap;
     ev_timer expiry_timer;
 } gr_producer_ids_t;
 
@@ -74,24 +58,16 @@ void gr_producer_ids_init(gr_producer_ids_t *ids);
 void gr_producer_ids_start(gr_broker_t *b);
 /* Stops the timer. */
 void gr_producer_ids_stop(gr_broker_t *b);
-/* Frees the issued list. Precondition: no request waiting. */
+/* Releases the state. Precondition: no request waiting. */
 void gr_producer_ids_fini(gr_producer_ids_t *ids);
 
 /*
  * Asks for a fresh producer id: w->done is called now when the block has
  * one, else when the next claim completes (or fails: COORDINATOR_LOAD_IN_PROGRESS,
- * which clients retry). The id is remembered with epoch 0.
+ * which clients retry).
  */
 void gr_producer_ids_request(gr_broker_t *b, gr_producer_id_wait_t *w, gr_producer_id_fn done);
 /* Forgets a waiting request (its connection closed); done is not called. */
 void gr_producer_ids_cancel(gr_broker_t *b, gr_producer_id_wait_t *w);
-
-/*
- * Bumps the epoch of an issued id (see the file comment). Returns NONE with
- * *out_epoch, INVALID_PRODUCER_EPOCH (fenced: the caller maps it by
- * version), or UNKNOWN_PRODUCER_ID (unknown, or out of epochs: issue a new id).
- */
-gr_kerr_t gr_producer_ids_bump(gr_broker_t *b, int64_t producer_id, int16_t epoch,
-                               int16_t *out_epoch /* out */);
 
 #endif

@@ -174,10 +174,10 @@ static bool valid_caller_id(const gr_txn_t *txn, int64_t producer_id, int16_t ep
 static gr_kerr_t bump_epoch(gr_txn_t *txn, int16_t expected, int32_t timeout_ms, gr_txn_image_t *im)
 {
     const gr_txn_image_t *cur = &txn->cur;
-    if (expected == GR_TXN_NO_EPOCH || cur->producer_epoch == GR_TXN_NO_EPOCH) {
+    if (expected == GR_TXN_NO_EPOCH) {
+        /* A fresh InitProducerId, or its retry: the last epoch stays as it was. */
         im->producer_epoch = (int16_t)(cur->producer_epoch + 1);
-        im->last_producer_epoch = GR_TXN_NO_EPOCH;
-    } else if (expected == cur->producer_epoch) {
+    } else if (cur->producer_epoch == GR_TXN_NO_EPOCH || expected == cur->producer_epoch) {
         im->producer_epoch = (int16_t)(cur->producer_epoch + 1);
         im->last_producer_epoch = cur->producer_epoch;
     } else if (expected != cur->last_producer_epoch) {

@@ -4,8 +4,7 @@
  * metadata store: blocks claimed through /latest_producer_id_block in
  * Kafka's JSON, ids unique and increasing across blocks and restarts, a
  * block claimed by someone else skipped, a malformed node failing requests
- * with a retriable error, cancelled waiters never called, and KIP-360 epoch
- * bumps (bump, retried bump, fencing, unknown ids).
+ * with a retriable error, and cancelled waiters never called.
  *
  * Nothing sleeps: the loop runs until a completion arrives, under a deadline.
  */
@@ -227,26 +226,6 @@ static void test_cancelled_waiter_not_called(void **state)
     assert_int_equal(c.id, 1);
 }
 
-static void test_epoch_bumps(void **state)
-{
-    fixture_t *fx = *state;
-    broker_start(fx);
-    int64_t id = take_id(fx);
-    int16_t epoch = -1;
-    assert_int_equal(gr_producer_ids_bump(fx->b, id, 0, &epoch), GR_KERR_NONE);
-    assert_int_equal(epoch, 1);
-    /* The same request again (its response lost): the same answer. */
-    assert_int_equal(gr_producer_ids_bump(fx->b, id, 0, &epoch), GR_KERR_NONE);
-    assert_int_equal(epoch, 1);
-    assert_int_equal(gr_producer_ids_bump(fx->b, id, 1, &epoch), GR_KERR_NONE);
-    assert_int_equal(epoch, 2);
-    /* Now epoch 0 is neither current nor the one before: fenced. */
-    assert_int_equal(gr_producer_ids_bump(fx->b, id, 0, &epoch), GR_KERR_INVALID_PRODUCER_EPOCH);
-    assert_int_equal(gr_producer_ids_bump(fx->b, id, 9, &epoch), GR_KERR_INVALID_PRODUCER_EPOCH);
-    /* Never issued here: the caller hands out a new id. */
-    assert_int_equal(gr_producer_ids_bump(fx->b, id + 100, 0, &epoch), GR_KERR_UNKNOWN_PRODUCER_ID);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,7 +233,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_block_claimed_elsewhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_node_fails_retriably, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancelled_waiter_not_called, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_epoch_bumps, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
