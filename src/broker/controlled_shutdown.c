@@ -142,12 +142,12 @@ static int send_to(gr_controlled_shutdown_t *cs, int32_t controller)
         return -ENOMEM;
     int rc;
     if (controller == b->config.broker_id && gr_zk_member_is_controller(b)) {
-        rc = gr_controller_shutdown_broker(&b->zk->controller, b->config.broker_id,
-                                           UNKNOWN_BROKER_EPOCH, on_local_answer, t);
-        if (rc == GR_CONTROLLER_PENDING)
+        gr_controller_call_t call = gr_controller_shutdown_broker(
+            &b->zk->controller, b->config.broker_id, UNKNOWN_BROKER_EPOCH, on_local_answer, t);
+        if (call.pending)
             return 0;
         free(t);
-        attempt_ended(cs, (int16_t)rc, -1);
+        attempt_ended(cs, call.err, -1);
         return 0;
     }
     const gr_cluster_node_t *node = gr_cluster_view_node(b->cluster, controller);

@@ -124,16 +124,37 @@ void gr_controller_resign(gr_controller_t *c);
 void gr_controller_fini(gr_controller_t *c);
 
 /*
+ * How a controller call that may finish later went: answered at once (err
+ * is the answer, NONE included, and done never runs) or pending (done runs
+ * exactly once, later). A flag rather than a reserved error value, so that
+ * no Kafka error (UNKNOWN_SERVER_ERROR is -1) can read as "pending".
+ */
+typedef struct gr_controller_call {
+    bool pending;
+    int16_t err; /* the answer when !pending */
+} gr_controller_call_t;
+
+static inline gr_controller_call_t gr_controller_answered(int16_t err)
+{
+    return (gr_controller_call_t){.pending = false, .err = err};
+}
+
+static inline gr_controller_call_t gr_controller_pending(void)
+{
+    return (gr_controller_call_t){.pending = true, .err = 0};
+}
+
+/*
  * AlterPartition (controller_alter.c): leader broker asks for p's ISR to be
  * isr (count members), at its leader epoch and the partition epoch it knows.
- * Returns an error at once (NOT_CONTROLLER, UNKNOWN_TOPIC_OR_PARTITION,
+ * Answers at once with an error (NOT_CONTROLLER, UNKNOWN_TOPIC_OR_PARTITION,
  * OPERATION_NOT_ATTEMPTED while another write is out, NOT_LEADER_OR_FOLLOWER,
  * FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INELIGIBLE_REPLICA,
- * INVALID_REQUEST), NONE with *state filled when the ISR is that already,
- * or GR_CONTROLLER_PENDING: done runs once later with the outcome (state and
+ * INVALID_REQUEST, UNKNOWN_SERVER_ERROR when out of memory or the store
+ * refused the write), with NONE and *state filled when the ISR is that
+ * already, or pending: done runs once later with the outcome (state and
  * partition epoch written on NONE).
  */
-#define GR_CONTROLLER_PENDING (-1)
 typedef void gr_controller_alter_done_fn(void *opaque, int16_t err,
                                          const gr_zk_partition_state_t *state,
                                          int32_t partition_epoch);
@@ -146,19 +167,21 @@ typedef struct gr_alter_partition_ask {
     const int32_t *isr;
     int32_t isr_count;
 } gr_alter_partition_ask_t;
-int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_ask_t *ask,
-                                  gr_zk_partition_state_t *state, int32_t *partition_epoch,
-                                  gr_controller_alter_done_fn *done, void *opaque);
+gr_controller_call_t gr_controller_alter_partition(gr_controller_t *c,
+                                                   const gr_alter_partition_ask_t *ask,
+                                                   gr_zk_partition_state_t *state,
+                                                   int32_t *partition_epoch,
+                                                   gr_controller_alter_done_fn *done, void *opaque);
 
 /*
  * ControlledShutdown (controller_shutdown.c): broker id (at broker_epoch, -1
  * when unknown) is stopping. It leads nothing more and leaves every ISR
  * where another in-sync replica can take over; done runs once those state
  * writes ended and brokers were told, with the partitions it still leads
- * (with more than one replica: no in-sync replica could take them). Returns
- * an error at once (NOT_CONTROLLER, BROKER_NOT_AVAILABLE,
- * STALE_BROKER_EPOCH) or GR_CONTROLLER_PENDING. The references passed to
- * done live only during the call.
+ * (with more than one replica: no in-sync replica could take them). Answers
+ * an error at once (NOT_CONTROLLER, BROKER_NOT_AVAILABLE, STALE_BROKER_EPOCH,
+ * UNKNOWN_SERVER_ERROR when out of memory) or is pending. The references
+ * passed to done live only during the call.
  */
 typedef struct gr_ctl_partition_ref {
     const char *topic;
@@ -166,8 +189,10 @@ typedef struct gr_ctl_partition_ref {
 } gr_ctl_partition_ref_t;
 typedef void gr_controller_shutdown_done_fn(void *opaque, int16_t err,
                                             const gr_ctl_partition_ref_t *remaining, int32_t count);
-int gr_controller_shutdown_broker(gr_controller_t *c, int32_t id, int64_t broker_epoch,
-                                  gr_controller_shutdown_done_fn *done, void *opaque);
+gr_controller_call_t gr_controller_shutdown_broker(gr_controller_t *c, int32_t id,
+                                                   int64_t broker_epoch,
+                                                   gr_controller_shutdown_done_fn *done,
+                                                   void *opaque);
 
 /*
  * ElectLeaders (controller_elections.c): type GR_ELECTION_TYPE_* (gen/elect_leaders.h), a preferred

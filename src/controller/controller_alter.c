@@ -56,10 +56,16 @@ static void on_written(void *opaque, int16_t err, const gr_ctl_partition_t *p)
     free(op);
 }
 
-int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_ask_t *ask,
-                                  gr_zk_partition_state_t *state, int32_t *partition_epoch,
-                                  gr_controller_alter_done_fn *done, void *opaque)
+/*
+ * The checks before a write, in Kafka's order: NONE with *already set when
+ * the ISR is the asked one already (*state and *partition_epoch filled), NONE
+ * when a write is needed, else the answer.
+ */
+static gr_kerr_t check_ask(gr_controller_t *c, const gr_alter_partition_ask_t *ask,
+                           gr_ctl_topic_t **out_topic, bool *already,
+                           gr_zk_partition_state_t *state, int32_t *partition_epoch)
 {
+    *already = false;
     if (!c->active || !c->loaded)
         return GR_KERR_NOT_CONTROLLER;
     gr_ctl_topic_t *t = ctl_topic_find(c, ask->topic);
@@ -76,18 +82,32 @@ int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_a
     if (same_members(ask->isr, ask->isr_count, p->state.isr, p->state.isr_count)) {
         *state = p->state; /* a repeat of a change already made */
         *partition_epoch = p->zk_version;
+        *already = true;
         return GR_KERR_NONE;
     }
     if (ask->partition_epoch != p->zk_version)
         return GR_KERR_INVALID_UPDATE_VERSION;
-    gr_kerr_t err = check_isr(c, p, ask);
-    if (err)
-        return err;
+    *out_topic = t;
+    return check_isr(c, p, ask);
+}
+
+gr_controller_call_t gr_controller_alter_partition(gr_controller_t *c,
+                                                   const gr_alter_partition_ask_t *ask,
+                                                   gr_zk_partition_state_t *state,
+                                                   int32_t *partition_epoch,
+                                                   gr_controller_alter_done_fn *done, void *opaque)
+{
+    gr_ctl_topic_t *t = NULL;
+    bool already;
+    gr_kerr_t err = check_ask(c, ask, &t, &already, state, partition_epoch);
+    if (err || already)
+        return gr_controller_answered(err);
     alter_op_t *op = calloc(1, sizeof *op);
     if (!op)
-        return GR_KERR_UNKNOWN_SERVER_ERROR;
+        return gr_controller_answered(GR_KERR_UNKNOWN_SERVER_ERROR);
     op->done = done;
     op->opaque = opaque;
+    const gr_ctl_partition_t *p = &t->partitions[ask->index];
     gr_zk_partition_state_t want = p->state;
     want.controller_epoch = c->epoch;
     want.isr = (int32_t *)ask->isr; /* copied by the write */
@@ -96,7 +116,7 @@ int gr_controller_alter_partition(gr_controller_t *c, const gr_alter_partition_a
             t->name, ask->index, p->state.isr_count, ask->isr_count, ask->broker);
     if (ctl_write_state(c, t, ask->index, &want, on_written, op)) {
         free(op);
-        return GR_KERR_UNKNOWN_SERVER_ERROR;
+        return gr_controller_answered(GR_KERR_UNKNOWN_SERVER_ERROR);
     }
-    return GR_CONTROLLER_PENDING;
+    return gr_controller_pending();
 }

@@ -20,19 +20,21 @@ struct ctl_shutdown_wait {
     ctl_shutdown_wait_t *next;
 };
 
-int gr_controller_shutdown_broker(gr_controller_t *c, int32_t id, int64_t broker_epoch,
-                                  gr_controller_shutdown_done_fn *done, void *opaque)
+gr_controller_call_t gr_controller_shutdown_broker(gr_controller_t *c, int32_t id,
+                                                   int64_t broker_epoch,
+                                                   gr_controller_shutdown_done_fn *done,
+                                                   void *opaque)
 {
     if (!c->active || !c->loaded)
-        return GR_KERR_NOT_CONTROLLER;
+        return gr_controller_answered(GR_KERR_NOT_CONTROLLER);
     gr_ctl_broker_t *br = ctl_broker_find(c, id);
     if (!br)
-        return GR_KERR_BROKER_NOT_AVAILABLE;
-    if (broker_epoch >= 0 && broker_epoch < br->czxid)
-        return GR_KERR_STALE_BROKER_EPOCH; /* from a registration since replaced */
+        return gr_controller_answered(GR_KERR_BROKER_NOT_AVAILABLE);
+    if (broker_epoch >= 0 && broker_epoch < br->czxid) /* a registration since replaced */
+        return gr_controller_answered(GR_KERR_STALE_BROKER_EPOCH);
     ctl_shutdown_wait_t *w = calloc(1, sizeof *w);
     if (!w)
-        return GR_KERR_UNKNOWN_SERVER_ERROR;
+        return gr_controller_answered(GR_KERR_UNKNOWN_SERVER_ERROR);
     if (!br->shutting_down)
         gr_logf(&c->b->log, GR_LOG_INFO, "controller", "broker %d: controlled shutdown", id);
     br->shutting_down = true;
@@ -44,7 +46,7 @@ int gr_controller_shutdown_broker(gr_controller_t *c, int32_t id, int64_t broker
         tail = &(*tail)->next;
     *tail = w;
     ctl_kick(c);
-    return GR_CONTROLLER_PENDING;
+    return gr_controller_pending();
 }
 
 /* Partitions broker still leads that another replica could have taken, into out (or counted). */

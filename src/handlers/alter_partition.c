@@ -139,12 +139,12 @@ static void ask_one(gr_broker_t *b, alter_call_t *call, const char *topic,
     gr_zk_partition_state_t state;
     int32_t partition_epoch = -1;
     r->call = call;
-    int rc = gr_controller_alter_partition(&b->zk->controller, &ask, &state, &partition_epoch,
-                                           on_done, r);
-    if (rc == GR_CONTROLLER_PENDING)
+    gr_controller_call_t rc = gr_controller_alter_partition(&b->zk->controller, &ask, &state,
+                                                            &partition_epoch, on_done, r);
+    if (rc.pending)
         call->pending++;
     else
-        keep_state(r, (int16_t)rc, &state, partition_epoch);
+        keep_state(r, rc.err, &state, partition_epoch);
 }
 
 void gr_handle_alter_partition(gr_broker_t *b, gr_request_t *req)

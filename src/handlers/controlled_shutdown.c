@@ -80,10 +80,11 @@ void gr_handle_controlled_shutdown(gr_broker_t *b, gr_request_t *req)
     }
     call->req = req;
     int64_t epoch = req->api_version >= 2 ? in.broker_epoch : -1;
-    int rc = gr_controller_shutdown_broker(&b->zk->controller, in.broker_id, epoch, on_done, call);
-    if (rc != GR_CONTROLLER_PENDING) {
+    gr_controller_call_t rc =
+        gr_controller_shutdown_broker(&b->zk->controller, in.broker_id, epoch, on_done, call);
+    if (!rc.pending) {
         free(call);
-        respond(req, (int16_t)rc, NULL, 0);
+        respond(req, rc.err, NULL, 0);
         return;
     }
     gr_resp_slot_defer(req->slot, on_cancel, call);
