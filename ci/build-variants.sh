@@ -16,7 +16,7 @@ debug=${2:-build-debug}
 clang=${3:-build-clang}
 jobs=${JOBS:-2}
 cd "$(dirname "$0")/.."
-targets="gregor_core gregor gregor-admin unit_tests"
+targets="layer_checks gregor gregor-admin unit_tests"
 
 # variant <dir> <compiler> <build type>: configures and builds, fails on a
 # warning. CC only counts when the dir is first configured, so a dir

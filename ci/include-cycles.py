@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""Fails when folders of src/ include each other in a cycle.
+"""Fails when folders of src/ include each other out of their layer order,
+or in a cycle.
+
+The order is GR_LAYERS in CMakeLists.txt (lowest first; the build links each
+folder with only the folders before it), with admin/ (the CLI, built apart)
+on top. A folder may include only folders before it, and every folder of
+src/ must be in the order.
 
 An `#include "a/x.h"` in a file under src/b/ is an edge b -> a (a and b both
 folders of src/). Generated headers ("gen/x.h", in the build tree) are not a
@@ -65,8 +71,37 @@ def components(graph):
     return [c for c in out if len(c) > 1]
 
 
+LAYERS = re.compile(r'set\(GR_LAYERS\s+([^)]*)\)')
+TOP = ['admin']
+
+
+def layer_order(root):
+    """The folders in layer order, lowest first, from CMakeLists.txt."""
+    with open(os.path.join(root, 'CMakeLists.txt')) as f:
+        m = LAYERS.search(f.read())
+    if not m:
+        return None
+    return m.group(1).split() + TOP
+
+
+def order_violations(graph, order, src):
+    """Lines naming every folder outside the order and every include upward."""
+    rank = {name: i for i, name in enumerate(order)}
+    out = []
+    for name in sorted(os.listdir(src)):
+        if os.path.isdir(os.path.join(src, name)) and name not in rank:
+            out.append('src/%s/ is not in GR_LAYERS (CMakeLists.txt)' % name)
+    for a in sorted(graph):
+        for b in sorted(graph[a]):
+            if a in rank and b in rank and rank[b] > rank[a]:
+                out.append('src/%s/ includes src/%s/, which is above it:' % (a, b))
+                out.extend('  %s' % why for why in sorted(graph[a][b]))
+    return out
+
+
 def main():
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src')
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    src = os.path.join(root, 'src')
     graph = edges(src)
     if '--dot' in sys.argv[1:]:
         print('digraph src {')
@@ -83,9 +118,13 @@ def main():
                 if b in comp:
                     for why in sorted(graph[a][b]):
                         print('  %s' % why)
-    if not cycles:
-        print('src/ folders: no include cycle')
-    return 1 if cycles else 0
+    order = layer_order(root)
+    violations = order_violations(graph, order, src) if order else ['no GR_LAYERS in CMakeLists.txt']
+    for line in violations:
+        print(line)
+    if not cycles and not violations:
+        print('src/ folders: includes follow the layer order (%s)' % ' < '.join(order))
+    return 1 if cycles or violations else 0
 
 
 if __name__ == '__main__':

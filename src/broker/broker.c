@@ -4,6 +4,7 @@
 #include "core/broker_id.h"
 #include "broker/broker_security.h"
 #include "broker/cleaner.h"
+#include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
 #include "broker/controlled_shutdown.h"
@@ -46,14 +47,6 @@
 /* Kafka's /cluster/id document carries its version as a string. */
 /* Longest a single-node start-up waits for its own controller's metadata. */
 #define GR_SINGLE_NODE_READY_SEC 30
-
-int64_t gr_broker_now_ms(const gr_broker_t *b)
-{
-    (void)b;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * Groups follow the leadership of __consumer_offsets partitions here, and
@@ -145,6 +138,9 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     rc = gr_topics_init(b->topics);
     if (rc == 0)
         rc = gr_coordinator_init(b->groups, b);
+    if (rc == 0)
+        gr_coordinator_set_responders(b->groups, gr_group_membership_respond_join,
+                                      gr_group_membership_respond_sync);
     return rc ? rc : gr_txn_coordinator_init(b->txns, b);
 }
 

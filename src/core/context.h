@@ -131,7 +131,7 @@ struct gr_broker {
     bool started;
 };
 
-/* Wall clock in ms. */
+/* Wall clock in ms (core/clock.c). */
 int64_t gr_broker_now_ms(const gr_broker_t *b);
 
 #endif

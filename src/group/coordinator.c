@@ -279,13 +279,18 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .timer_arm = env_timer_arm,
         .timer_cancel = env_timer_cancel,
         .store_group = gr_coordinator_store_group,
-        .respond_join = gr_coordinator_respond_join,
-        .respond_sync = gr_coordinator_respond_sync,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);
     co->retention_timer.data = co;
     return 0;
+}
+
+void gr_coordinator_set_responders(gr_coordinator_t *co, gr_group_respond_join_fn *join,
+                                   gr_group_respond_sync_fn *sync)
+{
+    co->env.respond_join = join;
+    co->env.respond_sync = sync;
 }
 
 void gr_coordinator_start(gr_coordinator_t *co)

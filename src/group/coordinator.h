@@ -101,6 +101,17 @@ typedef struct gr_offset_commit {
 
 int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b);
 /*
+ * How a JoinGroup or SyncGroup that waited is answered: the group handlers'
+ * functions, passed in by the composition root (broker/), since group/ sits
+ * below handlers/ and may not call into it. Set before the first request.
+ */
+typedef void gr_group_respond_join_fn(void *opaque, gr_group_waiter_t *w,
+                                      const gr_join_result_t *r);
+typedef void gr_group_respond_sync_fn(void *opaque, gr_group_waiter_t *w,
+                                      const gr_sync_result_t *r);
+void gr_coordinator_set_responders(gr_coordinator_t *co, gr_group_respond_join_fn *join,
+                                   gr_group_respond_sync_fn *sync);
+/*
  * After topics are loaded: starts the retention timer and, in single-node
  * mode, elects this broker for every partition of __consumer_offsets if the
  * topic exists (cluster mode waits for LeaderAndIsr).

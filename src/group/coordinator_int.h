@@ -22,10 +22,8 @@ gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 
-/* env callbacks (coordinator_records.c and the group handlers). */
+/* env callback (coordinator_records.c); the responders come from gr_coordinator_set_responders. */
 gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g);
-void gr_coordinator_respond_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r);
-void gr_coordinator_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r);
 
 /* Replay (coordinator_load.c): starts the loader if a partition is LOADING. */
 void gr_coordinator_load_begin(gr_coordinator_t *co);

@@ -89,7 +89,7 @@ static gr_str_t nullable(const char *s, bool allowed)
     return allowed ? (gr_str_t){NULL, GR_NULL_LEN} : gr_str("");
 }
 
-void gr_coordinator_respond_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r)
+void gr_group_membership_respond_join(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r)
 {
     (void)opaque;
     gr_request_t *req = ((group_wait_t *)w)->req;
@@ -141,7 +141,7 @@ static void join_error(gr_request_t *req, gr_kerr_t err, gr_str_t member_id)
     snprintf(id, sizeof id, "%.*s", member_id.len > 0 ? member_id.len : 0,
              member_id.len > 0 ? member_id.ptr : "");
     gr_join_result_t r = {.error = err, .generation = -1, .leader_id = "", .member_id = id};
-    gr_coordinator_respond_join(NULL, &wait.waiter, &r);
+    gr_group_membership_respond_join(NULL, &wait.waiter, &r);
 }
 
 void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
@@ -189,7 +189,7 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
 
 /* --- SyncGroup ------------------------------------------------------------------ */
 
-void gr_coordinator_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r)
+void gr_group_membership_respond_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r)
 {
     (void)opaque;
     gr_request_t *req = ((group_wait_t *)w)->req;
@@ -219,7 +219,7 @@ void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req)
     if (err) {
         group_wait_t wait = {.req = req};
         gr_sync_result_t r = {.error = err};
-        gr_coordinator_respond_sync(NULL, &wait.waiter, &r);
+        gr_group_membership_respond_sync(NULL, &wait.waiter, &r);
         return;
     }
     for (int32_t i = 0; i < in.assignments_count; i++)

@@ -37,6 +37,14 @@ void gr_handle_controlled_shutdown(gr_broker_t *b, gr_request_t *req);
 void gr_handle_find_coordinator(gr_broker_t *b, gr_request_t *req);
 void gr_handle_join_group(gr_broker_t *b, gr_request_t *req);
 void gr_handle_sync_group(gr_broker_t *b, gr_request_t *req);
+/* The answers to a JoinGroup/SyncGroup that waited in its group (gr_coordinator_set_responders). */
+struct gr_group_waiter;
+struct gr_join_result;
+struct gr_sync_result;
+void gr_group_membership_respond_join(void *opaque, struct gr_group_waiter *w,
+                                      const struct gr_join_result *r);
+void gr_group_membership_respond_sync(void *opaque, struct gr_group_waiter *w,
+                                      const struct gr_sync_result *r);
 void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req);
 void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req);
 void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req);
