@@ -20,6 +20,7 @@
  */
 #include "core/config.h"
 #include "core/file_read.h"
+#include "core/kafka_version.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -94,6 +95,11 @@ const gr_listener_spec_t *gr_listener_spec_find(const gr_listener_spec_t *specs,
         .name = n, .type = GR_CONFIG_STRING, .default_value = d, .offset = FIELD(f),               \
         .allowed = set                                                                             \
     }
+#define KEY_STRING_CHECKED(n, f, d, check)                                                         \
+    {                                                                                              \
+        .name = n, .type = GR_CONFIG_STRING, .default_value = d, .offset = FIELD(f),               \
+        .known = check                                                                             \
+    }
 #define KEY_LIST(n, f, d, set)                                                                     \
     {                                                                                              \
         .name = n, .type = GR_CONFIG_LIST, .default_value = d, .offset = FIELD(f), .allowed = set  \
@@ -146,7 +152,8 @@ static const gr_config_def_t config_table[] = {
     KEY_STRING("inter.broker.listener.name", inter_broker_listener_name, NULL, NULL),
     KEY_STRING("security.inter.broker.protocol", security_inter_broker_protocol, "PLAINTEXT",
                security_protocols),
-    KEY_STRING("inter.broker.protocol.version", inter_broker_protocol_version, "3.8-IV0", NULL),
+    KEY_STRING_CHECKED("inter.broker.protocol.version", inter_broker_protocol_version, "3.8-IV0",
+                       gr_kafka_version_known),
     KEY_INT("num.network.threads", num_network_threads, "3", 1, IMAX),
     KEY_INT("num.io.threads", num_io_threads, "8", 1, IMAX),
     KEY_INT("background.threads", background_threads, "10", 1, IMAX),
@@ -220,7 +227,8 @@ static const gr_config_def_t config_table[] = {
              LONG_MAX_TEXT, 0, LMAX),
     KEY_LONG("log.message.timestamp.after.max.ms", log_message_timestamp_after_max_ms,
              LONG_MAX_TEXT, 0, LMAX),
-    KEY_STRING("log.message.format.version", log_message_format_version, "3.0-IV1", NULL),
+    KEY_STRING_CHECKED("log.message.format.version", log_message_format_version, "3.0-IV1",
+                       gr_kafka_version_known),
     KEY_BOOL("log.message.downconversion.enable", log_message_downconversion_enable, "true"),
     KEY_BOOL("log.preallocate", log_preallocate, "false"),
     KEY_LONG("log.segment.delete.delay.ms", log_segment_delete_delay_ms, "60000", 0, LMAX),
@@ -606,6 +614,11 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
             describe_set(def->allowed, set_text, sizeof(set_text));
             seterr(err, errlen, "invalid value '%s' for configuration %s: must be one of: %s",
                    value, def->name, set_text);
+            goto fail;
+        }
+        if (def->known != NULL && !def->known(value)) {
+            seterr(err, errlen, "invalid value '%s' for configuration %s: not a known version",
+                   value, def->name);
             goto fail;
         }
         {

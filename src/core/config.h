@@ -318,6 +318,7 @@ typedef struct gr_config_def {
     int64_t extra;                 /* (compression.gzip.level: -1 or 1..9) */
     double min_double, max_double; /* inclusive bounds for DOUBLE */
     const char *const *allowed;    /* NULL-terminated valid strings (each list item), or NULL */
+    bool (*known)(const char *);   /* STRING: the check of a value no fixed set lists, or NULL */
 } gr_config_def_t;
 
 /* What gr_config_entry() reports for one key. */

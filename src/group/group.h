@@ -127,11 +127,18 @@ typedef struct gr_group_offset {
     int32_t partition;
     int64_t offset;
     int32_t leader_epoch;
-    char *metadata;
+    char *metadata; /* metadata_len bytes (a Kafka string: may hold NULs), then a NUL */
+    int32_t metadata_len;
     int64_t commit_timestamp;
     int64_t expire_timestamp; /* -1: by the retention rules */
     int64_t log_offset; /* base offset of the __consumer_offsets batch holding it, -1 unknown */
 } gr_group_offset_t;
+
+/* The offset's commit metadata, exactly as committed (not up to a NUL). */
+static inline gr_str_t gr_group_offset_metadata(const gr_group_offset_t *o)
+{
+    return (gr_str_t){o->metadata, o->metadata_len};
+}
 
 /* What an offset commit record sets (gr_group_offset_set copies the strings). */
 typedef struct gr_group_offset_value {

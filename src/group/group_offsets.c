@@ -53,6 +53,7 @@ int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
     }
     free(o->metadata);
     o->metadata = meta;
+    o->metadata_len = v->metadata.len >= 0 ? v->metadata.len : 0;
     o->offset = v->offset;
     o->leader_epoch = v->leader_epoch;
     o->commit_timestamp = v->commit_timestamp;

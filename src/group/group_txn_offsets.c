@@ -76,6 +76,7 @@ int gr_group_txn_offset_set(gr_group_t *g, int64_t producer_id, gr_str_t topic, 
     gr_group_offset_t *o = &t->offset;
     free(o->metadata);
     o->metadata = meta;
+    o->metadata_len = v->metadata.len >= 0 ? v->metadata.len : 0;
     o->offset = v->offset;
     o->leader_epoch = v->leader_epoch;
     o->commit_timestamp = v->commit_timestamp;
@@ -132,7 +133,7 @@ static int txn_apply(gr_group_t *g, const gr_group_offset_t *o)
         return 0;
     gr_group_offset_value_t v = {.offset = o->offset,
                                  .leader_epoch = o->leader_epoch,
-                                 .metadata = gr_str(o->metadata),
+                                 .metadata = gr_group_offset_metadata(o),
                                  .commit_timestamp = o->commit_timestamp,
                                  .expire_timestamp = o->expire_timestamp,
                                  .log_offset = o->log_offset};

@@ -228,7 +228,7 @@ static void fetched_fill(gr_group_t *g, gr_str_t topic, int32_t partition, bool 
     } else if (o) {
         out->offset = o->offset;
         out->leader_epoch = o->leader_epoch;
-        out->metadata = gr_str(o->metadata);
+        out->metadata = gr_group_offset_metadata(o);
     }
 }
 

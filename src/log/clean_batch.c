@@ -141,6 +141,11 @@ int gr_clean_batch(const uint8_t *batch, size_t size, const gr_offset_map_t *map
             &h, kept, count,
             stamp ? saturating_add(now_ms, delete_retention_ms) : GR_LOG_NO_TIMESTAMP, out, res);
     }
+    /* The stamp outlives the tombstones it was for (the batch keeps its
+     * header); reported without one, it would make the log due at every
+     * tick for a cleaning that finds nothing to drop. */
+    if (res->tombstones_kept == 0)
+        res->delete_horizon_ms = GR_LOG_NO_TIMESTAMP;
 done:
     free(kept);
     free(records);

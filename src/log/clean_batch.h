@@ -44,7 +44,7 @@ typedef struct gr_clean_batch_result {
     int32_t records_in;        /* records in the batch */
     int32_t records_kept;      /* records written to out */
     int32_t tombstones_kept;   /* of those, null values */
-    int64_t delete_horizon_ms; /* the written batch's delete horizon, -1 if none */
+    int64_t delete_horizon_ms; /* when a kept tombstone or marker goes; -1 if none */
     int64_t max_timestamp;     /* the written batch's max timestamp */
     int64_t last_offset;       /* the written batch's last offset */
 } gr_clean_batch_result_t;

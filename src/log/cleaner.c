@@ -282,7 +282,11 @@ static int job_swap(gr_log_t *log, gr_clean_job_t *job)
             horizon = job->outputs[i].delete_horizon_ms;
     }
     log->clean_first_dirty = job->end_offset;
-    log->clean_horizon_ms = horizon;
+    /* A horizon this cleaning had already passed names nothing a cleaning
+     * can drop (it would have): waiting on it would re-clean the same
+     * segments at every tick. Dirty data or max.compaction.lag.ms bring the
+     * log back. */
+    log->clean_horizon_ms = horizon < job->params.now_ms ? INT64_MAX : horizon;
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "core/context.h"
+#include "core/kafka_version.h"
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
@@ -426,21 +427,6 @@ static bool list_walk(const gr_topic_config_def_t *def, const char *value, char 
     return !(star && items > 1);
 }
 
-/* message.format.version: a Kafka release ("2.8", "0.10.2", "3.0-IV1"). */
-static bool is_release(const char *v)
-{
-    int major, minor, n = 0;
-    if (sscanf(v, "%d.%d%n", &major, &minor, &n) != 2 || major < 0 || minor < 0)
-        return false;
-    v += n;
-    int patch, iv;
-    if (sscanf(v, ".%d%n", &patch, &n) == 1 && patch >= 0)
-        v += n;
-    if (sscanf(v, "-IV%d%n", &iv, &n) == 1 && iv >= 0)
-        v += n;
-    return *v == '\0';
-}
-
 /* Whether the trimmed value v is valid for def; writes Kafka's canonical text into out. */
 static bool value_valid(const gr_topic_config_def_t *def, const char *v, char *out, size_t len)
 {
@@ -466,7 +452,7 @@ static bool value_valid(const gr_topic_config_def_t *def, const char *v, char *o
     case GR_CONFIG_STRING:
         snprintf(out, len, "%s", v);
         if (strcmp(def->name, "message.format.version") == 0)
-            return is_release(v);
+            return gr_kafka_version_known(v);
         return !def->allowed || in_allowed(def->allowed, v, strlen(v));
     case GR_CONFIG_LIST:
         return list_walk(def, v, out);

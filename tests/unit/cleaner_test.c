@@ -230,9 +230,20 @@ static void check_clean_codec(gr_compression_t codec)
                      0);
     assert_int_equal(res.records_kept, 3);
     assert_int_equal(res.tombstones_kept, 0);
+    /* Nothing left for the horizon to delete: no horizon to wait for. */
+    assert_int_equal(res.delete_horizon_ms, GR_LOG_NO_TIMESTAMP);
     assert_int_equal(decode(again.buf, again.len, s, 8), 3);
     assert_int_equal(s[1].offset, 103);
     assert_int_equal(s[1].timestamp, 500030);
+    /* Cleaned again, that batch (stamped, tombstone-free) is copied as is, still without one. */
+    gr_writer_t third;
+    gr_writer_init(&third);
+    assert_int_equal(
+        gr_clean_batch(again.buf, again.len, &m, NOW + 2 * RETENTION, RETENTION, &third, &res), 0);
+    assert_int_equal(third.len, again.len);
+    assert_memory_equal(third.buf, again.buf, again.len);
+    assert_int_equal(res.delete_horizon_ms, GR_LOG_NO_TIMESTAMP);
+    gr_writer_fini(&third);
 
     /* Everything superseded: nothing written. */
     gr_offset_map_clear(&m);
@@ -564,6 +575,40 @@ static void test_tombstones_and_horizon(void **state)
         assert_true(s[i].key != 2 && s[i].key != 5);
     }
     assert_int_equal(n, 6 + 40);
+}
+
+/*
+ * A batch holding a tombstone and a live record: past the horizon the
+ * tombstone goes but the batch stays (stamped). Nothing is left to clean, so
+ * the log must not be due again (it was, at every tick: a cleaner spinning
+ * on the same segment).
+ */
+static void test_horizon_passed_not_due_again(void **state)
+{
+    fixture_t *f = *state;
+    append_rounds(f, 2, 8, GR_COMPRESSION_NONE);
+    int keys[] = {2, 7}, vals[] = {-1, 99};
+    gr_writer_t w;
+    gr_writer_init(&w);
+    build(&w, 0, 2, keys, vals, GR_COMPRESSION_NONE, 0);
+    assert_int_equal(gr_log_append(f->log, w.buf, w.len, 0, NOW, NULL), 0);
+    gr_writer_fini(&w);
+    append_fillers(f);
+    gr_clean_stats_t st;
+    assert_int_equal(clean_once(f, NOW, 1 << 20, &st), 0);
+    assert_true(gr_log_clean_priority(f->log, NOW + RETENTION - 1) == 0);
+    assert_int_equal(clean_once(f, NOW + RETENTION, 1 << 20, &st), 0);
+    seen_t s[256];
+    int n = read_all(f, s, 256), sevens = 0;
+    for (int i = 0; i < n; i++) {
+        assert_true(s[i].val >= 0 && s[i].key != 2);
+        sevens += s[i].key == 7 && s[i].val == 99;
+    }
+    assert_int_equal(sevens, 1);
+    /* Clean, no tombstone left, nothing appended: never due again. */
+    assert_true(gr_log_clean_priority(f->log, NOW + RETENTION + 1) == 0);
+    assert_true(gr_log_clean_priority(f->log, NOW + 100 * RETENTION) == 0);
+    assert_int_equal(clean_once(f, NOW + 100 * RETENTION, 1 << 20, &st), 1);
 }
 
 static void test_multi_pass(void **state)
@@ -1060,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_clean_batch_map_and_whole),
         cmocka_unit_test_setup_teardown(test_clean_log, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tombstones_and_horizon, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_horizon_passed_not_due_again, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multi_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_job_discarded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_swap_completed_at_open, setup, teardown),

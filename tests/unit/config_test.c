@@ -266,6 +266,8 @@ static void test_invalid_values(void **state)
         {"broker.id=-2", "broker.id", "-2"},
         {"compression.gzip.level=0", "compression.gzip.level", "0"},
         {"compression.gzip.level=10", "compression.gzip.level", "10"},
+        {"log.message.format.version=banana", "log.message.format.version", "banana"},
+        {"inter.broker.protocol.version=3.9", "inter.broker.protocol.version", "3.9"},
     };
     (void)state;
 
@@ -296,6 +298,8 @@ static void test_valid_edge_values(void **state)
                            "log.cleaner.min.cleanable.ratio=0.25\n"
                            "num.partitions=+12\n"
                            "compression.gzip.level=9\n"
+                           "log.message.format.version=0.10.0.0\n"
+                           "inter.broker.protocol.version=2.8-IV1\n"
                            "advertised.listeners=\n",
                            err, sizeof(err)),
                      0);
@@ -308,6 +312,8 @@ static void test_valid_edge_values(void **state)
     assert_true(cfg.log_cleaner_min_cleanable_ratio == 0.25);
     assert_int_equal(cfg.num_partitions, 12);
     assert_null(cfg.advertised_listeners); /* empty = unset */
+    assert_string_equal(cfg.log_message_format_version, "0.10.0.0");
+    assert_string_equal(cfg.inter_broker_protocol_version, "2.8-IV1");
     gr_config_fini(&cfg);
 }
 

@@ -583,6 +583,40 @@ static void test_txn_offsets(void **state)
     gr_group_free(g, &f.env);
 }
 
+/* Commit metadata is a Kafka string: every byte kept, a NUL included, committed or pending. */
+static void test_offset_metadata_bytes(void **state)
+{
+    (void)state;
+    static const char meta[] = "Hello\0world!";
+    const gr_str_t m = {meta, (int32_t)sizeof meta - 1};
+    fake_t f;
+    fake_init(&f);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_offset_value_t v = offset_value(5, 10);
+    v.metadata = m;
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
+    gr_str_t got = gr_group_offset_metadata(gr_group_offset_find(g, gr_str("t"), 0));
+    assert_int_equal(got.len, 12);
+    assert_memory_equal(got.ptr, meta, 12);
+
+    v = offset_value(6, 11);
+    v.metadata = m;
+    assert_int_equal(gr_group_txn_offset_set(g, 7, gr_str("t"), 1, &v), 0);
+    assert_int_equal(gr_group_txn_offset_complete(g, 7, true), 0);
+    got = gr_group_offset_metadata(gr_group_offset_find(g, gr_str("t"), 1));
+    assert_int_equal(got.len, 12);
+    assert_memory_equal(got.ptr, meta, 12);
+
+    /* Null is stored as "". */
+    v = offset_value(7, 12);
+    v.metadata = (gr_str_t){NULL, GR_NULL_LEN};
+    assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
+    got = gr_group_offset_metadata(gr_group_offset_find(g, gr_str("t"), 0));
+    assert_int_equal(got.len, 0);
+    assert_non_null(got.ptr);
+    gr_group_free(g, &f.env);
+}
+
 static void test_store_failure_propagates(void **state)
 {
     (void)state;
@@ -696,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_commit_checks),
         cmocka_unit_test(test_txn_commit_checks),
         cmocka_unit_test(test_txn_offsets),
+        cmocka_unit_test(test_offset_metadata_bytes),
         cmocka_unit_test(test_store_failure_propagates),
         cmocka_unit_test(test_protocol_selection_and_states),
         cmocka_unit_test(test_unload_answers_not_coordinator),

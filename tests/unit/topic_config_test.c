@@ -93,6 +93,33 @@ static void test_values(void **state)
     assert_int_equal(gr_topic_config_check_set(lags, 1, err, sizeof err), GR_KERR_NONE);
 }
 
+/* message.format.version: every version Kafka 3.8 knows, in every form it reads. */
+static void test_message_format_versions(void **state)
+{
+    (void)state;
+    static const char *const accepted[] = {
+        "0.8.0",      "0.8.1",    "0.8.2",      "0.9.0",      "0.10.0",  "0.10.0-IV0", "0.10.0-IV1",
+        "0.10.0.0",   "0.10.0.1", "0.10.1-IV0", "0.10.1-IV2", "0.10.1",  "0.10.2-IV0", "0.10.2.2",
+        "0.11.0-IV2", "0.11.0.3", "0.8.2.1",    "1.0",        "1.0-IV0", "1.0.2",      "1.1-IV0",
+        "2.0-IV1",    "2.1-IV2",  "2.4.1",      "2.7-IV2",    "2.8",     "2.8-IV1",    "2.8.2",
+        "3.0",        "3.0-IV0",  "3.0-IV1",    "3.3-IV3",    "3.5-IV2", "3.6-IV2",    "3.7-IV4",
+        "3.8",        "3.8-IV0",  " 3.8-IV0 ",
+    };
+    static const char *const refused[] = {
+        "banana",  "three",   "",        "0.10",     "0.10.0-IV2", "0.10.2-IV1", "0.7.0",
+        "1.0-IV1", "2.8-IV2", "3.8-IV1", "3.9",      "3.9-IV0",    "4.0",        "2.8.",
+        "0.10.0.", "2",       "3.0-iv1", "3.0-IV01", "v3.0",       "3.0 IV1",    ".2.8",
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+        if (gr_topic_config_check("message.format.version", accepted[i], err, sizeof err) !=
+            GR_KERR_NONE)
+            fail_msg("'%s' refused: %s", accepted[i], err);
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        expect_invalid("message.format.version", refused[i]);
+    expect_canonical("message.format.version", "0.10.0.0", "0.10.0.0"); /* kept as written */
+}
+
 static void broker_with(gr_broker_t *b, const char *const *overrides, int n)
 {
     char err[256] = "";
@@ -161,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_is_consistent),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_message_format_versions),
         cmocka_unit_test(test_describe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
