@@ -5,7 +5,8 @@
 # them (TxnOffsetCommit), the last stable offset, fencing by a second
 # producer with the same transactional id, a read_committed consumer seeing
 # exactly the committed records, and the log as Fetch returns it (control
-# batches, aborted-transaction lists).
+# batches, aborted-transaction lists). Checked last: TxnOffsetCommit's
+# commit metadata with a NUL byte ("Hello\0world!") comes back whole.
 . "$(dirname "$0")/lib.sh"
 . "$GR_INTEROP_DIR/platformaticlib.sh"
 gr_require_gregor

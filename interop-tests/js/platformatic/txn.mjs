@@ -7,7 +7,10 @@
 //    first offset) below the high watermark; then commits it;
 //  - consume-transform-produce offsets: a group consumer reads SOURCE; the
 //    offset of its first record goes with a committed transaction, that of
-//    its third with an aborted one: the group's committed offset is 1;
+//    its third with an aborted one: the group's committed offset is 1; each
+//    transaction also commits an offset of TOPIC with TxnOffsetCommit
+//    carrying metadata with a NUL byte ("Hello\0world!"): the committed one
+//    comes back whole (12 bytes; checked last), the aborted one not at all;
 //  - a second producer with the same transactional id gets the same
 //    producer id at a higher epoch and fences the first (its next send or
 //    commit fails);
@@ -19,14 +22,18 @@
 //    high watermark.
 //
 // Usage: node txn.mjs BOOTSTRAP
-import { Admin, Consumer, FetchIsolationLevels, ListOffsetTimestamps, Producer, ProduceAcks } from '@platformatic/kafka';
-import { baseOptions, check, checkEqual, main, note, readBatches, show, take } from './common.mjs';
+import {
+  Admin, Connection, Consumer, FetchIsolationLevels, ListOffsetTimestamps, Producer, ProduceAcks,
+  txnOffsetCommitV3, txnOffsetCommitV4,
+} from '@platformatic/kafka';
+import { baseOptions, bootstrap, check, checkEqual, main, note, readBatches, show, take } from './common.mjs';
 
 const TOPIC = 'pk-txn';
 const SOURCE = 'pk-txn-source';
 const GROUP = 'pk-txn-group';
 const TXN_ID = 'pk-txn-app';
 const RECORDS = 10;
+const METADATA = 'Hello\u0000world!';
 
 function records(prefix) {
   const out = [];
@@ -40,10 +47,23 @@ function producer(name) {
   return new Producer({ ...baseOptions(name), idempotent: true, transactionalId: TXN_ID, acks: ProduceAcks.ALL });
 }
 
-async function committedOffset(admin) {
+async function committedPartition(admin, topic, partition) {
   const [g] = await admin.listConsumerGroupOffsets({ groups: [GROUP] });
-  const p = g.topics.find((t) => t.name === SOURCE)?.partitions.find((x) => x.partitionIndex === 0);
-  return p ? p.committedOffset : -1n;
+  return g.topics.find((t) => t.name === topic)?.partitions.find((x) => x.partitionIndex === partition);
+}
+
+async function committedOffset(admin) {
+  return (await committedPartition(admin, SOURCE, 0))?.committedOffset ?? -1n;
+}
+
+// TxnOffsetCommit as the client sends it, but with commit metadata (the
+// client's own always sends none): offset `offset` of TOPIC-`partition`
+// for the group of `message`, in `producer`'s open transaction.
+async function commitWithMetadata(txnApi, connection, producer, message, partition, offset) {
+  const { groupId, generationId, memberId } = message.metadata.consumer;
+  await txnApi.async(connection, TXN_ID, groupId, producer.producerId, producer.producerEpoch, generationId, memberId, null, [
+    { name: TOPIC, partitions: [{ partitionIndex: partition, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: METADATA }] },
+  ]);
 }
 
 main(async () => {
@@ -57,11 +77,18 @@ main(async () => {
   const sourceStream = await source.consume({ topics: [SOURCE], mode: 'earliest' });
   const sourced = await take(sourceStream, 3);
 
+  const servedTxnCommit = new Map((await admin.listApis()).map((a) => [a.name, a.maxVersion])).get('TxnOffsetCommit');
+  const txnApi = [txnOffsetCommitV4, txnOffsetCommitV3].map((m) => m.api).find((a) => a.version <= servedTxnCommit);
+  const [host, port] = bootstrap.split(':');
+  const raw = new Connection('pk-txn-raw');
+  await raw.connect(host, Number(port));
+
   const first = producer('pk-txn-1');
   let tx = await first.beginTransaction();
   await tx.send({ messages: records('c1') });
   await tx.addConsumer(source);
   await tx.addOffset(sourced[0]);
+  await commitWithMetadata(txnApi, raw, first, sourced[0], 0, 4n);
   await tx.commit();
   checkEqual(await committedOffset(admin), 1n, 'group offset after the committed transaction');
 
@@ -69,7 +96,9 @@ main(async () => {
   await tx.send({ messages: records('a2') });
   await tx.addConsumer(source);
   await tx.addOffset(sourced[2]);
+  await commitWithMetadata(txnApi, raw, first, sourced[2], 1, 9n);
   await tx.abort();
+  await raw.close();
   checkEqual(await committedOffset(admin), 1n, 'group offset after the aborted transaction');
   await sourceStream.close();
   await source.close();
@@ -160,6 +189,14 @@ main(async () => {
     check(!committedValues.some((v) => v.startsWith('a2-')), `read_committed fetch drops the aborted records of ${partition}`);
   }
   note('fetched log: aborted records, markers and the aborted-transaction list as Kafka has them');
+
+  // Last, as it fails on its own: the metadata sent with TxnOffsetCommit.
+  const withMetadata = await committedPartition(admin, TOPIC, 0);
+  checkEqual(withMetadata?.committedOffset, 4n, `TxnOffsetCommit v${txnApi.version} offset, committed`);
+  checkEqual(Buffer.byteLength(withMetadata.metadata ?? ''), 12, `TxnOffsetCommit v${txnApi.version} metadata length (${JSON.stringify(withMetadata.metadata)})`);
+  checkEqual(withMetadata.metadata, METADATA, `TxnOffsetCommit v${txnApi.version} metadata`);
+  checkEqual((await committedPartition(admin, TOPIC, 1))?.committedOffset ?? -1n, -1n, 'TxnOffsetCommit of the aborted transaction');
+  note('TxnOffsetCommit metadata with a NUL byte came back whole');
 
   await reader.close();
   await second.close();
