@@ -99,6 +99,7 @@ main(async () => {
   });
   checkEqual(fetched.responses.length, 1, 'fetch topics');
   checkEqual(fetched.responses[0].topicId, topicId, 'fetch topic id');
+  checkEqual(fetched.responses[0].partitions.map((p) => p.partitionIndex).sort(), CODECS.map((_, p) => p), 'fetched partitions');
   for (const part of fetched.responses[0].partitions) {
     const codec = CODECS[part.partitionIndex];
     checkEqual(part.errorCode, 0, `${codec}: fetch error`);
