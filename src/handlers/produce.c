@@ -5,11 +5,16 @@
  * Per partition: the topic and partition must exist (no auto-creation here,
  * as Kafka); every batch is magic 2 with a good CRC-32C, sound lengths,
  * record count and offset deltas; a batch larger than max.message.bytes is
- * MESSAGE_TOO_LARGE; a record whose CreateTime timestamp is outside the
- * topic's before/after window is INVALID_TIMESTAMP; each batch's header gets
- * the records' max timestamp, or on LogAppendTime topics the broker's time
- * (CRC rewritten; gr_batch_timestamps_validate). The batches are then
- * appended as they came, compressed or not.
+ * MESSAGE_TOO_LARGE; then every record is checked (gr_batch_timestamps_validate):
+ * a record whose CreateTime timestamp is outside the topic's before/after
+ * window makes the batch INVALID_TIMESTAMP, one without a key on a
+ * compacted topic INVALID_RECORD (INVALID_TIMESTAMP if both happen). Such a
+ * batch is refused whole, as Kafka does, and from v8 on the response names
+ * the bad records (record_errors: index and reason) with Kafka's summary in
+ * error_message (KIP-467); older versions drop both fields. Each good
+ * batch's header gets the records' max timestamp, or on LogAppendTime
+ * topics the broker's time (CRC rewritten). The batches are then appended
+ * as they came, compressed or not.
  *
  * acks=-1 fails at once with NOT_ENOUGH_REPLICAS when the ISR is smaller
  * than min.insync.replicas, and otherwise completes when the ISR has the
@@ -50,9 +55,9 @@
 #include "replica/replica.h"
 #include "handlers/handlers.h"
 #include "handlers/isr_wait.h"
-#include "log/clean_batch.h"
 #include "gen/produce.h"
 #include "protocol/batch_timestamps.h"
+#include "protocol/record_errors.h"
 #include "protocol/records.h"
 
 #define GR_ERROR_MAX 200
@@ -69,16 +74,23 @@ static void set_error(gr_request_t *req, gr_produce_response_partition_produce_r
     }
 }
 
-/* Checks every batch in records; returns the first error (msg filled). */
-static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data, size_t len,
-                               char *msg, size_t msglen)
+/*
+ * Checks every batch in records; returns the first error (msg filled). For
+ * a batch refused for some of its records, errors names them (only that
+ * batch's: Kafka numbers records within their batch and stops there).
+ */
+static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, int32_t partition, uint8_t *data,
+                               size_t len, gr_record_errors_t *errors, char *msg, size_t msglen)
 {
     const gr_topic_settings_t *s = &topic->settings;
-    const gr_batch_timestamp_policy_t times = {
+    const gr_batch_timestamp_policy_t rules = {
         .log_append_time = s->timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME,
         .before_max_ms = s->timestamp_before_max_ms,
         .after_max_ms = s->timestamp_after_max_ms,
         .now_ms = gr_broker_now_ms(b),
+        .keys_required = s->log.cleanup_compact,
+        .topic = topic->name,
+        .partition = partition,
     };
     size_t pos = 0;
     int batches = 0;
@@ -124,15 +136,11 @@ static gr_kerr_t check_batches(gr_broker_t *b, gr_topic_t *topic, uint8_t *data,
                      s->max_message_bytes);
             return GR_KERR_MESSAGE_TOO_LARGE;
         }
-        /* Validates; sets the header's timestamp type and max timestamp from the records. */
-        gr_kerr_t err = gr_batch_timestamps_validate(data + pos, size, &times, NULL, msg, msglen);
+        /* Validates, checks each record; sets the header's timestamp type and max timestamp. */
+        gr_kerr_t err =
+            gr_batch_timestamps_validate(data + pos, size, &rules, NULL, errors, msg, msglen);
         if (err)
             return err;
-        if (s->log.cleanup_compact && (err = gr_clean_batch_check_keys(data + pos, size))) {
-            snprintf(msg, msglen, "Compacted topic cannot accept message without key in topic %s",
-                     topic->name);
-            return err;
-        }
         pos += size;
     }
     return GR_KERR_NONE;
@@ -253,6 +261,32 @@ static bool producer_check(gr_request_t *req, gr_partition_t *p, const uint8_t *
     if (out)
         set_error(req, out, GR_KERR_UNKNOWN_SERVER_ERROR, NULL);
     return false;
+}
+
+/*
+ * The bad records of a refused batch into out: record_errors and Kafka's
+ * summary as error_message (v8+ fields: the encoder leaves them out below).
+ * A list cut short by memory is left out whole rather than name some of the
+ * records; the error code alone still tells the client.
+ */
+static void set_record_errors(gr_request_t *req, gr_partition_t *p,
+                              const gr_record_errors_t *errors,
+                              gr_produce_response_partition_produce_response_t *out)
+{
+    /* Kafka answers these with the partition's log start offset. */
+    out->log_start_offset = gr_log_start_offset(p->log);
+    char *summary = errors->err ? NULL : gr_record_errors_summary(errors);
+    gr_produce_response_batch_index_and_error_message_t *list =
+        summary ? gr_request_alloc_array(req, errors->listed, sizeof(*list)) : NULL;
+    if (!list)
+        return;
+    for (int32_t i = 0; i < errors->listed; i++) {
+        list[i].batch_index = errors->list[i].index;
+        list[i].batch_index_error_message = gr_str(errors->list[i].message);
+    }
+    out->record_errors = list;
+    out->record_errors_count = errors->listed;
+    out->error_message = gr_str(summary);
 }
 
 static void settle_partition(void *opaque, gr_kerr_t err)
@@ -441,7 +475,14 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
     }
     uint8_t *data = (uint8_t *)in->records.ptr; /* our frame: see the file comment */
     size_t len = (size_t)in->records.len;
-    gr_kerr_t err = check_batches(b, topic, data, len, msg, sizeof msg);
+    gr_record_errors_t errors;
+    gr_record_errors_init(&errors, req->arena);
+    gr_kerr_t err = check_batches(b, topic, p->index, data, len, &errors, msg, sizeof msg);
+    if (err && errors.count > 0) {
+        set_error(req, out, err, NULL);
+        set_record_errors(req, p, &errors, out);
+        return;
+    }
     if (err) {
         set_error(req, out, err, msg);
         return;

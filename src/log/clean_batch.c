@@ -194,34 +194,3 @@ int gr_clean_batch_write_empty(const uint8_t *batch, size_t size, gr_writer_t *o
     h.base_timestamp = h.max_timestamp;
     return gr_batch_build(out, &h, NULL, 0, GR_COMPRESSION_NONE);
 }
-
-gr_kerr_t gr_clean_batch_check_keys(const uint8_t *batch, size_t size)
-{
-    gr_batch_header_t h;
-    if (gr_batch_header_parse(batch, size, &h) < 0)
-        return GR_KERR_CORRUPT_MESSAGE;
-    if (h.attributes & GR_BATCH_ATTR_CONTROL)
-        return GR_KERR_NONE;
-    uint8_t *records = NULL;
-    size_t len = 0;
-    int rc = gr_batch_decompress(batch, size, &records, &len);
-    if (rc < 0)
-        return rc == -ENOTSUP    ? GR_KERR_UNSUPPORTED_COMPRESSION_TYPE
-               : rc == -EMSGSIZE ? GR_KERR_MESSAGE_TOO_LARGE
-               : rc == -ENOMEM   ? GR_KERR_UNKNOWN_SERVER_ERROR
-                                 : GR_KERR_CORRUPT_MESSAGE;
-    gr_record_iter_t it;
-    gr_record_t rec;
-    gr_kerr_t err = GR_KERR_NONE;
-    gr_record_iter_init(&it, records, len, h.records_count);
-    while ((rc = gr_record_iter_next(&it, &rec)) == 1) {
-        if (rec.key.len < 0) {
-            err = GR_KERR_INVALID_RECORD;
-            break;
-        }
-    }
-    if (rc < 0)
-        err = GR_KERR_INVALID_RECORD;
-    free(records);
-    return err;
-}

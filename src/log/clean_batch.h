@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Compaction of one record batch: what the cleaner keeps of it, and the
- * key rule compacted topics apply on produce.
+ * Compaction of one record batch: what the cleaner keeps of it. (The rule
+ * that gives it keys to keep, no record without one on produce, is checked
+ * with the other per-record rules: protocol/batch_timestamps.h.)
  *
  * A record survives cleaning when it has a key, no later record of that key
  * is in the key map (its offset is >= the map's), and it is not a tombstone
@@ -92,13 +93,5 @@ int gr_clean_batch_stamp_horizon(const uint8_t *batch, size_t size, int64_t hori
  * writer's error.
  */
 int gr_clean_batch_write_empty(const uint8_t *batch, size_t size, gr_writer_t *out);
-
-/*
- * Produce to a compacted topic: every record of a (validated) non-control
- * batch must have a key. Returns GR_KERR_NONE, GR_KERR_INVALID_RECORD for a
- * record without one, or what decompression answers (CORRUPT_MESSAGE,
- * UNSUPPORTED_COMPRESSION_TYPE, MESSAGE_TOO_LARGE, UNKNOWN_SERVER_ERROR).
- */
-gr_kerr_t gr_clean_batch_check_keys(const uint8_t *batch, size_t size);
 
 #endif

@@ -216,12 +216,20 @@ static int64_t add_wrapping(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* What a walk over a batch's records does beside checking them. */
+typedef struct record_walk {
+    int64_t base_timestamp;
+    gr_record_visit_fn visit; /* may be NULL */
+    void *arg;
+} record_walk_t;
+
 /*
- * Checks count records numbered 0..count-1 filling exactly len bytes, and
- * sums up their timestamps (relative to base_timestamp) in *out.
+ * Checks count records numbered 0..count-1 filling exactly len bytes, sums
+ * up their timestamps (relative to the base timestamp) in *out and shows
+ * each well-formed record to the walk's visitor.
  */
 static gr_kerr_t validate_records(const uint8_t *records, size_t len, int32_t count,
-                                  int64_t base_timestamp, gr_batch_summary_t *out)
+                                  const record_walk_t *walk, gr_batch_summary_t *out)
 {
     gr_record_iter_t it;
     gr_record_t rec;
@@ -235,7 +243,9 @@ static gr_kerr_t validate_records(const uint8_t *records, size_t len, int32_t co
             return GR_KERR_INVALID_RECORD;
         if (rec.offset_delta != i)
             return GR_KERR_INVALID_RECORD;
-        int64_t ts = add_wrapping(base_timestamp, rec.timestamp_delta);
+        int64_t ts = add_wrapping(walk->base_timestamp, rec.timestamp_delta);
+        if (walk->visit)
+            walk->visit(walk->arg, i, &rec, ts);
         if (ts > out->max_timestamp) {
             out->max_timestamp = ts;
             out->max_timestamp_index = i;
@@ -258,6 +268,12 @@ gr_kerr_t gr_batch_validate_limit(const uint8_t *batch, size_t size, size_t max_
 gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t max_decompressed,
                                     gr_batch_summary_t *out)
 {
+    return gr_batch_validate_visit(batch, size, max_decompressed, NULL, NULL, out);
+}
+
+gr_kerr_t gr_batch_validate_visit(const uint8_t *batch, size_t size, size_t max_decompressed,
+                                  gr_record_visit_fn visit, void *arg, gr_batch_summary_t *out)
+{
     gr_batch_header_t h;
     if (gr_batch_header_parse(batch, size, &h) != 0)
         return GR_KERR_CORRUPT_MESSAGE;
@@ -277,10 +293,11 @@ gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t ma
         (int64_t)h.last_offset_delta + 1 != h.records_count)
         return GR_KERR_INVALID_RECORD;
 
+    const record_walk_t walk = {.base_timestamp = h.base_timestamp, .visit = visit, .arg = arg};
     const uint8_t *records = batch + GR_RECORD_BATCH_HEADER_SIZE;
     size_t len = size - GR_RECORD_BATCH_HEADER_SIZE;
     if (codec == GR_COMPRESSION_NONE)
-        return validate_records(records, len, h.records_count, h.base_timestamp, out);
+        return validate_records(records, len, h.records_count, &walk, out);
 
     uint8_t *plain;
     size_t plain_len;
@@ -295,7 +312,7 @@ gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t ma
     default:
         return GR_KERR_CORRUPT_MESSAGE;
     }
-    gr_kerr_t kerr = validate_records(plain, plain_len, h.records_count, h.base_timestamp, out);
+    gr_kerr_t kerr = validate_records(plain, plain_len, h.records_count, &walk, out);
     free(plain);
     return kerr;
 }

@@ -195,6 +195,26 @@ gr_kerr_t gr_batch_validate_summary(const uint8_t *batch, size_t size, size_t ma
                                     gr_batch_summary_t *out /* out */);
 
 /*
+ * Shown each record of a batch as validation walks it, in order, once the
+ * record itself is well formed and numbered right: index is its offset
+ * delta, timestamp its own (baseTimestamp + timestampDelta, wrapping). rec
+ * and what it points to are valid only during the call. A later record may
+ * still make the batch invalid: what a visitor gathers counts only if the
+ * walk answers GR_KERR_NONE.
+ */
+typedef void (*gr_record_visit_fn)(void *arg, int32_t index, const gr_record_t *rec,
+                                   int64_t timestamp);
+
+/*
+ * As gr_batch_validate_summary(), calling visit(arg, ...) for every record
+ * on the way (the batch decompressed once, when compressed). visit may be
+ * NULL. A control batch's records are shown too.
+ */
+gr_kerr_t gr_batch_validate_visit(const uint8_t *batch, size_t size, size_t max_decompressed,
+                                  gr_record_visit_fn visit, void *arg,
+                                  gr_batch_summary_t *out /* out */);
+
+/*
  * Copies the records section (what follows the 61-byte header) of a whole
  * batch of size bytes into a new buffer, decompressing it when the batch is
  * compressed; at most GR_BATCH_MAX_DECOMPRESSED bytes. Does not check the CRC.

@@ -6,8 +6,9 @@
  * records' bytes (compressed or not) left as they were; a right header left
  * byte for byte; LogAppendTime; every record's timestamp checked against the
  * before/after window (not just the header's), at the window's edges and at
- * extreme values; batches claiming LogAppendTime; control batches; and
- * malformed batches refused with the batch untouched.
+ * extreme values; batches claiming LogAppendTime; control batches;
+ * malformed batches refused with the batch untouched; and the records named
+ * when some break a rule (keys on compacted topics, timestamps).
  *
  * Batches are in exact-size heap buffers, so a read past their end is caught
  * under AddressSanitizer.
@@ -23,7 +24,9 @@
 
 #include <cmocka.h>
 
+#include "protocol/arena.h"
 #include "protocol/batch_timestamps.h"
+#include "protocol/record_errors.h"
 #include "protocol/records.h"
 
 static const gr_compression_t codecs[] = {GR_COMPRESSION_NONE, GR_COMPRESSION_GZIP,
@@ -64,9 +67,10 @@ static uint8_t *copy_exact(const uint8_t *p, size_t n)
  * A batch of count records with the given timestamps (the first one is the
  * base timestamp, unless base is given), its header's maxTimestamp set to
  * header_max whatever the records say, and attrs ORed into the attributes.
+ * Every record has the key "k" but those whose bit is set in null_keys.
  */
-static uint8_t *build_ts(const int64_t *ts, int count, int64_t base, int64_t header_max,
-                         int16_t attrs, gr_compression_t codec, size_t *size)
+static uint8_t *build_keys(const int64_t *ts, int count, int64_t base, int64_t header_max,
+                           int16_t attrs, unsigned null_keys, gr_compression_t codec, size_t *size)
 {
     assert_true(count > 0 && count <= MAX_RECORDS);
     static const char *const values[MAX_RECORDS] = {"v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7"};
@@ -75,7 +79,8 @@ static uint8_t *build_ts(const int64_t *ts, int count, int64_t base, int64_t hea
     for (int i = 0; i < count; i++) {
         recs[i].timestamp_delta = (int64_t)((uint64_t)ts[i] - (uint64_t)base);
         recs[i].offset_delta = i;
-        recs[i].key = (gr_bytes_t){(const uint8_t *)"k", 1};
+        recs[i].key = (null_keys >> i) & 1 ? (gr_bytes_t){NULL, GR_NULL_LEN}
+                                           : (gr_bytes_t){(const uint8_t *)"k", 1};
         recs[i].value = (gr_bytes_t){(const uint8_t *)values[i], 2};
     }
     gr_batch_header_t h;
@@ -94,6 +99,12 @@ static uint8_t *build_ts(const int64_t *ts, int count, int64_t base, int64_t hea
     *size = w.len;
     gr_writer_fini(&w);
     return b;
+}
+
+static uint8_t *build_ts(const int64_t *ts, int count, int64_t base, int64_t header_max,
+                         int16_t attrs, gr_compression_t codec, size_t *size)
+{
+    return build_keys(ts, count, base, header_max, attrs, 0, codec, size);
 }
 
 static uint8_t *build_plain(const int64_t *ts, int count, int64_t header_max,
@@ -129,7 +140,7 @@ static gr_batch_summary_t validate(uint8_t *b, size_t size, const gr_batch_times
     gr_batch_summary_t sum;
     memset(&sum, 0xa5, sizeof sum);
     char msg[200];
-    gr_kerr_t err = gr_batch_timestamps_validate(b, size, p, &sum, msg, sizeof msg);
+    gr_kerr_t err = gr_batch_timestamps_validate(b, size, p, &sum, NULL, msg, sizeof msg);
     if (err != want)
         fail_msg("got error %d, want %d (%s)", err, want, err ? msg : "");
     if (err == GR_KERR_NONE) {
@@ -387,15 +398,16 @@ static void test_messages(void **state)
     size_t size;
     uint8_t *b = build_plain(ts, 2, NOW, GR_COMPRESSION_NONE, &size);
     char msg[200];
-    assert_int_equal(gr_batch_timestamps_validate(b, size, &create_time, NULL, msg, sizeof msg),
-                     GR_KERR_INVALID_TIMESTAMP);
+    assert_int_equal(
+        gr_batch_timestamps_validate(b, size, &create_time, NULL, NULL, msg, sizeof msg),
+        GR_KERR_INVALID_TIMESTAMP);
     char want[200];
     snprintf(want, sizeof want,
-             "Timestamp %lld of message with offset delta 1 is out of range. The timestamp "
+             "Timestamp %lld of message with offset 1 is out of range. The timestamp "
              "should be within [%lld, %lld]",
              (long long)(NOW + 2 * HOUR), (long long)(NOW - HOUR), (long long)(NOW + HOUR));
     assert_string_equal(msg, want);
-    assert_int_equal(gr_batch_timestamps_validate(b, size, &create_time, NULL, NULL, 0),
+    assert_int_equal(gr_batch_timestamps_validate(b, size, &create_time, NULL, NULL, NULL, 0),
                      GR_KERR_INVALID_TIMESTAMP);
     /* An unbounded window's upper end saturates instead of overflowing. */
     gr_batch_timestamp_policy_t p = create_time;
@@ -403,10 +415,10 @@ static void test_messages(void **state)
     const int64_t old[] = {NOW, 0};
     free(b);
     b = build_plain(old, 2, NOW, GR_COMPRESSION_NONE, &size);
-    assert_int_equal(gr_batch_timestamps_validate(b, size, &p, NULL, msg, sizeof msg),
+    assert_int_equal(gr_batch_timestamps_validate(b, size, &p, NULL, NULL, msg, sizeof msg),
                      GR_KERR_INVALID_TIMESTAMP);
     assert_non_null(strstr(msg, "9223372036854775807]"));
-    assert_non_null(strstr(msg, "Timestamp 0 of message with offset delta 1 "));
+    assert_non_null(strstr(msg, "Timestamp 0 of message with offset 1 "));
     free(b);
 }
 
@@ -446,7 +458,7 @@ static void test_truncated(void **state)
                     fix_framing(p, cut);
                     uint8_t *before = copy_exact(p, cut);
                     gr_kerr_t err =
-                        gr_batch_timestamps_validate(p, cut, policies[k], NULL, NULL, 0);
+                        gr_batch_timestamps_validate(p, cut, policies[k], NULL, NULL, NULL, 0);
                     if (codecs[c] == GR_COMPRESSION_NONE)
                         assert_int_equal(err, GR_KERR_INVALID_RECORD);
                     else
@@ -509,7 +521,7 @@ static void test_garbage(void **state)
         put_be32(b + GR_RECORD_BATCH_OFFSET_ATTRS + 2, (uint32_t)(count - 1));
         fix_framing(b, size);
         uint8_t *before = copy_exact(b, size);
-        gr_kerr_t err = gr_batch_timestamps_validate(b, size, &create_time, NULL, NULL, 0);
+        gr_kerr_t err = gr_batch_timestamps_validate(b, size, &create_time, NULL, NULL, NULL, 0);
         assert_true(err == GR_KERR_NONE || err == GR_KERR_INVALID_RECORD ||
                     err == GR_KERR_INVALID_TIMESTAMP);
         if (err)
@@ -528,12 +540,152 @@ static void test_garbage(void **state)
             uint8_t *p = copy_exact(b, size);
             p[i] = (uint8_t)next_rand(&seed);
             fix_framing(p, size);
-            (void)gr_batch_timestamps_validate(p, size, &create_time, NULL, NULL, 0);
+            (void)gr_batch_timestamps_validate(p, size, &create_time, NULL, NULL, NULL, 0);
             assert_true(gr_batch_crc_ok(p, size));
             free(p);
         }
         free(b);
     }
+}
+
+/* A CreateTime topic with a one-hour window that is also compacted. */
+static const gr_batch_timestamp_policy_t compacted = {.log_append_time = false,
+                                                      .before_max_ms = HOUR,
+                                                      .after_max_ms = HOUR,
+                                                      .now_ms = NOW,
+                                                      .keys_required = true,
+                                                      .topic = "t",
+                                                      .partition = 3};
+
+/*
+ * Validates b under p into a fresh record error list in arena, expecting
+ * want with exactly the records in bad (a bit per index) listed, in order;
+ * b is untouched on an error.
+ */
+static gr_record_errors_t validate_errors(uint8_t *b, size_t size,
+                                          const gr_batch_timestamp_policy_t *p, gr_arena_t *arena,
+                                          gr_kerr_t want, unsigned bad)
+{
+    uint8_t *before = copy_exact(b, size);
+    gr_record_errors_t errors;
+    gr_record_errors_init(&errors, arena);
+    char msg[200] = "";
+    assert_int_equal(gr_batch_timestamps_validate(b, size, p, NULL, &errors, msg, sizeof msg),
+                     want);
+    if (want)
+        assert_memory_equal(before, b, size);
+    unsigned listed = 0;
+    for (int32_t i = 0; i < errors.listed; i++) {
+        assert_true(errors.list[i].index >= 0 && errors.list[i].index < MAX_RECORDS);
+        assert_true(i == 0 || errors.list[i].index > errors.list[i - 1].index);
+        listed |= 1u << errors.list[i].index;
+    }
+    assert_int_equal(listed, bad);
+    assert_int_equal(errors.count, errors.listed);
+    /* msg holds the first bad record's reason. */
+    if (errors.listed)
+        assert_string_equal(msg, errors.list[0].message);
+    free(before);
+    return errors;
+}
+
+/* Records without a key on a compacted topic: each named, one shared reason, any codec. */
+static void test_record_errors_keys(void **state)
+{
+    (void)state;
+    const int64_t ts[] = {NOW, NOW, NOW, NOW, NOW, NOW, NOW};
+    const unsigned nulls = (1u << 1) | (1u << 4) | (1u << 6);
+    for (size_t c = 0; c < CODEC_COUNT; c++) {
+        gr_arena_t arena;
+        gr_arena_init(&arena);
+        size_t size;
+        uint8_t *b = build_keys(ts, 7, NOW, NOW, 0, nulls, codecs[c], &size);
+        gr_record_errors_t e =
+            validate_errors(b, size, &compacted, &arena, GR_KERR_INVALID_RECORD, nulls);
+        for (int32_t i = 0; i < e.listed; i++)
+            assert_string_equal(e.list[i].message, "Compacted topic cannot accept message "
+                                                   "without key in topic partition t-3");
+        assert_ptr_equal(e.list[0].message, e.list[2].message);
+        /* Not compacted: the same batch is fine. */
+        validate_errors(b, size, &create_time, &arena, GR_KERR_NONE, 0);
+        free(b);
+        gr_arena_fini(&arena);
+    }
+}
+
+/*
+ * Both rules broken: INVALID_TIMESTAMP, every bad record named, a record
+ * breaking both named for its key (Kafka checks the key first); the offset
+ * in a timestamp reason is the client's base offset plus the record's delta.
+ */
+static void test_record_errors_mixed(void **state)
+{
+    (void)state;
+    gr_arena_t arena;
+    gr_arena_init(&arena);
+    const int64_t ts[] = {NOW, NOW, NOW + 2 * HOUR, NOW, NOW, NOW - 2 * HOUR};
+    size_t size;
+    uint8_t *b = build_keys(ts, 6, NOW, NOW, 0, (1u << 1) | (1u << 2), GR_COMPRESSION_ZSTD, &size);
+    gr_batch_set_base_offset(b, 40); /* outside the CRC */
+    gr_record_errors_t e = validate_errors(b, size, &compacted, &arena, GR_KERR_INVALID_TIMESTAMP,
+                                           (1u << 1) | (1u << 2) | (1u << 5));
+    assert_non_null(strstr(e.list[1].message, "without key in topic partition t-3"));
+    char want[200];
+    snprintf(want, sizeof want,
+             "Timestamp %lld of message with offset 45 is out of range. The timestamp should be "
+             "within [%lld, %lld]",
+             (long long)(NOW - 2 * HOUR), (long long)(NOW - HOUR), (long long)(NOW + HOUR));
+    assert_string_equal(e.list[2].message, want);
+    free(b);
+    gr_arena_fini(&arena);
+}
+
+/* A client batch claiming LogAppendTime on a LogAppendTime topic: every record, as Java prints it.
+ */
+static void test_record_errors_append_time(void **state)
+{
+    (void)state;
+    gr_arena_t arena;
+    gr_arena_init(&arena);
+    const int64_t ts[] = {NOW - 1, NOW};
+    size_t size;
+    uint8_t *b =
+        build_ts(ts, 2, NOW - 1, NOW, GR_BATCH_ATTR_LOG_APPEND_TIME, GR_COMPRESSION_NONE, &size);
+    gr_record_errors_t e =
+        validate_errors(b, size, &append_time, &arena, GR_KERR_INVALID_TIMESTAMP, 3);
+    char want[200];
+    snprintf(want, sizeof want,
+             "Invalid timestamp type in message DefaultRecord(offset=1, timestamp=%lld, key=1 "
+             "bytes, value=2 bytes). Producer should not set timestamp type to LogAppendTime.",
+             (long long)NOW);
+    assert_string_equal(e.list[1].message, want);
+    free(b);
+    gr_arena_fini(&arena);
+}
+
+/*
+ * A malformed record after bad ones: the batch is refused for its format
+ * and no record is named (Kafka names none for a malformed batch); a
+ * control batch's records are not checked at all.
+ */
+static void test_record_errors_dropped(void **state)
+{
+    (void)state;
+    gr_arena_t arena;
+    gr_arena_init(&arena);
+    const int64_t ts[] = {NOW, NOW, NOW};
+    size_t size;
+    uint8_t *b = build_keys(ts, 3, NOW, NOW, 0, 1u, GR_COMPRESSION_NONE, &size);
+    fix_framing(b, size - 1); /* the last record cut short */
+    gr_record_errors_t e =
+        validate_errors(b, size - 1, &compacted, &arena, GR_KERR_INVALID_RECORD, 0);
+    assert_int_equal(e.count, 0);
+    free(b);
+    b = build_keys(ts, 1, NOW, NOW, GR_BATCH_ATTR_CONTROL | GR_BATCH_ATTR_TRANSACTIONAL, 1u,
+                   GR_COMPRESSION_NONE, &size);
+    validate_errors(b, size, &compacted, &arena, GR_KERR_NONE, 0);
+    free(b);
+    gr_arena_fini(&arena);
 }
 
 /* gr_batch_set_max_timestamp changes only what differs, CRC included. */
@@ -576,6 +728,10 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_count_mismatch),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_record_errors_keys),
+        cmocka_unit_test(test_record_errors_mixed),
+        cmocka_unit_test(test_record_errors_append_time),
+        cmocka_unit_test(test_record_errors_dropped),
         cmocka_unit_test(test_set_max_timestamp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
