@@ -26,6 +26,7 @@
 #include "broker/broker.h"
 #include "controller/zk_member.h"
 #include "log/log_dir.h"
+#include "broker_fixture.h"
 #include "loop_wait.h"
 #include "metadata/store.h"
 #include "metadata/zk_docs.h"
@@ -33,8 +34,7 @@
 #define EXPIRY_MS 2000
 
 typedef struct fixture {
-    char dir[64];
-    struct ev_loop *loop;
+    gr_test_broker_t tb;
     gr_broker_t *b;
     gr_store_session_t *s; /* the test's own session */
 } fixture_t;
@@ -42,21 +42,13 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture_t *fx = calloc(1, sizeof(*fx));
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-changes-purge-XXXXXX");
-    if (!mkdtemp(fx->dir))
+    if (!fx || gr_test_broker_make_dir(&fx->tb, "changes-purge") < 0)
         return -1;
-    char dirs[128], expiry[64];
-    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
+    char expiry[64];
     snprintf(expiry, sizeof expiry, "gregor.config.change.expiration.ms=%d", EXPIRY_MS);
-    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0", expiry};
-    gr_config_t config;
-    char err[256];
-    assert_int_equal(gr_config_load(&config, NULL, overrides, 3, NULL, err, sizeof err), 0);
-    fx->loop = ev_loop_new(EVFLAG_AUTO);
-    fx->b = calloc(1, sizeof(*fx->b));
-    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->b->log.level = GR_LOG_WARN;
-    assert_int_equal(gr_broker_start(fx->b), 0);
+    const char *overrides[] = {expiry};
+    assert_int_equal(gr_test_broker_start(&fx->tb, overrides, 1), 0);
+    fx->b = fx->tb.b;
     assert_int_equal(gr_store_session_open(fx->b->store, NULL, NULL, &fx->s), GR_STORE_OK);
     *state = fx;
     return 0;
@@ -66,10 +58,7 @@ static int teardown(void **state)
 {
     fixture_t *fx = *state;
     gr_store_session_close(fx->s);
-    (void)gr_broker_fini(fx->b);
-    free(fx->b);
-    ev_loop_destroy(fx->loop);
-    gr_log_dir_remove_tree(NULL, fx->dir);
+    gr_test_broker_remove(&fx->tb);
     free(fx);
     return 0;
 }
@@ -108,7 +97,7 @@ static void create_child(fixture_t *fx, const char *name, bool seq, char *out, s
                                      seq ? GR_STORE_SEQUENTIAL : GR_STORE_PERSISTENT, on_created,
                                      &r),
                      GR_STORE_OK);
-    gr_test_wait_flag(fx->loop, &r.done, path);
+    gr_test_wait_flag(fx->tb.loop, &r.done, path);
     assert_int_equal(r.rc, GR_STORE_OK);
     snprintf(out, outlen, "%s", r.path);
 }
@@ -117,7 +106,7 @@ static int node_rc(fixture_t *fx, const char *path)
 {
     op_result_t r = {0};
     assert_int_equal(gr_store_exists(fx->s, path, NULL, NULL, on_stat, &r), GR_STORE_OK);
-    gr_test_wait_flag(fx->loop, &r.done, path);
+    gr_test_wait_flag(fx->tb.loop, &r.done, path);
     return r.rc;
 }
 
@@ -154,11 +143,11 @@ static bool listener_saw(void *arg)
 static void await_purge_pass(fixture_t *fx, const char *path)
 {
     seen_arg_t a = {fx, strtoll(strrchr(path, '_') + 1, NULL, 10)};
-    gr_test_wait(fx->loop, listener_saw, &a, "the listener to see the fresh notification");
+    gr_test_wait(fx->tb.loop, listener_saw, &a, "the listener to see the fresh notification");
     op_result_t r = {0};
     assert_int_equal(gr_store_exists(fx->b->store_session, path, NULL, NULL, on_stat, &r),
                      GR_STORE_OK);
-    gr_test_wait_flag(fx->loop, &r.done, "an exists after the broker's purge pass");
+    gr_test_wait_flag(fx->tb.loop, &r.done, "an exists after the broker's purge pass");
 }
 
 static void test_expired_notifications_purged(void **state)
@@ -173,9 +162,9 @@ static void test_expired_notifications_purged(void **state)
 
     /* No change comes after them: the periodic purge must find them. */
     gone_arg_t g = {fx, first};
-    gr_test_wait(fx->loop, node_gone, &g, "the first notification to be purged");
+    gr_test_wait(fx->tb.loop, node_gone, &g, "the first notification to be purged");
     g.path = second;
-    gr_test_wait(fx->loop, node_gone, &g, "the second notification to be purged");
+    gr_test_wait(fx->tb.loop, node_gone, &g, "the second notification to be purged");
     assert_int_equal(node_rc(fx, other), GR_STORE_OK);
 
     /* A fresh one stays while younger than the expiry (checked only while it is). */
@@ -186,7 +175,7 @@ static void test_expired_notifications_purged(void **state)
     if (gr_broker_now_ms(fx->b) - before <= EXPIRY_MS)
         assert_int_equal(rc, GR_STORE_OK);
     g.path = fresh;
-    gr_test_wait(fx->loop, node_gone, &g, "the fresh notification to be purged in turn");
+    gr_test_wait(fx->tb.loop, node_gone, &g, "the fresh notification to be purged in turn");
     assert_int_equal(node_rc(fx, other), GR_STORE_OK);
 }
 

@@ -24,13 +24,13 @@
 #include <cmocka.h>
 #include <ev.h>
 
+#include "broker_fixture.h"
 #include "loop_wait.h"
 #include "topic_wait.h"
 
 #include "broker/broker.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
-#include "log/log_dir.h"
 #include "metadata/store.h"
 #include "protocol/kerr.h"
 
@@ -39,9 +39,9 @@
 #define ABSENT_BROKER 7
 
 typedef struct fixture {
-    char dir[64];
-    struct ev_loop *loop;
+    gr_test_broker_t tb;
     gr_broker_t *b;
+    struct ev_loop *loop;
     gr_store_ops_t refusing; /* the store's ops with set refusing */
     const gr_store_ops_t *real;
 } fixture_t;
@@ -78,20 +78,11 @@ static bool controller_ready(void *arg)
 static int setup(void **state)
 {
     fixture_t *fx = calloc(1, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-controller-calls-XXXXXX");
-    if (!fx || !mkdtemp(fx->dir))
+    if (!fx || gr_test_broker_make_dir(&fx->tb, "controller-calls") < 0)
         return -1;
-    char dirs[128];
-    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
-    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0"};
-    gr_config_t config;
-    char err[256];
-    assert_int_equal(gr_config_load(&config, NULL, overrides, 2, NULL, err, sizeof err), 0);
-    fx->loop = ev_loop_new(EVFLAG_AUTO);
-    fx->b = calloc(1, sizeof *fx->b);
-    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->b->log.out = NULL; /* quiet */
-    assert_int_equal(gr_broker_start(fx->b), 0);
+    assert_int_equal(gr_test_broker_start(&fx->tb, NULL, 0), 0);
+    fx->b = fx->tb.b;
+    fx->loop = fx->tb.loop;
     (void)gr_test_create_topic(fx->loop, fx->b, TOPIC, 1, NULL, 0);
     gr_test_wait(fx->loop, controller_ready, controller(fx), "the controller to settle");
     fx->real = fx->b->store_session->store->ops;
@@ -105,10 +96,7 @@ static int teardown(void **state)
 {
     fixture_t *fx = *state;
     fx->b->store_session->store->ops = fx->real;
-    (void)gr_broker_fini(fx->b);
-    free(fx->b);
-    ev_loop_destroy(fx->loop);
-    gr_log_dir_remove_tree(NULL, fx->dir);
+    gr_test_broker_remove(&fx->tb);
     free(fx);
     return 0;
 }

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <ev.h>
 
+#include "broker_fixture.h"
 #include "loop_wait.h"
 
 #include "broker/broker.h"
@@ -31,11 +32,7 @@
 
 #define MANY (GR_PRODUCER_ID_BLOCK_SIZE + 5)
 
-typedef struct fixture {
-    char dir[64];
-    struct ev_loop *loop;
-    gr_broker_t *b;
-} fixture_t;
+typedef gr_test_broker_t fixture_t;
 
 /* One request's outcome. */
 typedef struct waiter {
@@ -70,34 +67,19 @@ static void run_until(fixture_t *fx, const bool *flag)
 
 static void broker_start(fixture_t *fx)
 {
-    char dirs[128];
-    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
-    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0"};
-    gr_config_t config;
-    char err[256];
-    assert_int_equal(gr_config_load(&config, NULL, overrides, 2, NULL, err, sizeof err), 0);
-    fx->loop = ev_loop_new(EVFLAG_AUTO);
-    fx->b = calloc(1, sizeof(*fx->b));
-    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->b->log.out = NULL; /* quiet */
-    assert_int_equal(gr_broker_start(fx->b), 0);
+    assert_int_equal(gr_test_broker_start(fx, NULL, 0), 0);
     run_until(fx, NULL);
 }
 
 static void broker_stop(fixture_t *fx)
 {
-    (void)gr_broker_fini(fx->b);
-    free(fx->b);
-    fx->b = NULL;
-    ev_loop_destroy(fx->loop);
-    fx->loop = NULL;
+    gr_test_broker_stop(fx);
 }
 
 static int setup(void **state)
 {
     fixture_t *fx = calloc(1, sizeof(*fx));
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-producer-ids-XXXXXX");
-    if (!mkdtemp(fx->dir))
+    if (!fx || gr_test_broker_make_dir(fx, "producer-ids") < 0)
         return -1;
     *state = fx;
     return 0;
@@ -106,9 +88,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture_t *fx = *state;
-    if (fx->b)
-        broker_stop(fx);
-    gr_log_dir_remove_tree(NULL, fx->dir);
+    gr_test_broker_remove(fx);
     free(fx);
     return 0;
 }

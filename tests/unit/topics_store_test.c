@@ -31,6 +31,7 @@
 #include "broker/broker.h"
 #include "controller/zk_admin.h"
 #include "metadata/cluster_view.h"
+#include "broker_fixture.h"
 #include "loop_wait.h"
 #include "topic_wait.h"
 #include "log/log.h"
@@ -39,14 +40,7 @@
 #include "metadata/zk_json.h"
 #include "log/log_dir.h"
 
-typedef struct fixture {
-    char dir[64];
-    struct ev_loop *loop;
-    gr_broker_t *b;
-    char *log_text; /* the broker's log lines (open_memstream) */
-    size_t log_len;
-    FILE *log_file;
-} fixture_t;
+typedef gr_test_broker_t fixture_t;
 
 /* ---- loop driving ------------------------------------------------------------------ */
 
@@ -60,48 +54,24 @@ static void run_until(fixture_t *fx, const bool *flag)
 
 static int broker_start(fixture_t *fx)
 {
-    char dirs[128];
-    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
-    const char *overrides[] = {dirs, "listeners=PLAINTEXT://127.0.0.1:0"};
-    gr_config_t config;
-    char err[256];
-    assert_int_equal(gr_config_load(&config, NULL, overrides, 2, NULL, err, sizeof err), 0);
-    fx->loop = ev_loop_new(EVFLAG_AUTO);
-    assert_non_null(fx->loop);
-    fx->b = calloc(1, sizeof(*fx->b));
-    assert_non_null(fx->b);
-    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->log_file = open_memstream(&fx->log_text, &fx->log_len);
-    assert_non_null(fx->log_file);
-    fx->b->log.out = fx->log_file;
-    return gr_broker_start(fx->b);
+    return gr_test_broker_start(fx, NULL, 0);
 }
 
 /* Whether the broker logged a line containing text so far. */
 static bool logged(fixture_t *fx, const char *text)
 {
-    fflush(fx->log_file);
-    return fx->log_text && strstr(fx->log_text, text) != NULL;
+    return gr_test_broker_logged(fx, text);
 }
 
 static void broker_stop(fixture_t *fx)
 {
-    (void)gr_broker_fini(fx->b);
-    free(fx->b);
-    fx->b = NULL;
-    ev_loop_destroy(fx->loop);
-    fx->loop = NULL;
-    fclose(fx->log_file);
-    free(fx->log_text);
-    fx->log_text = NULL;
-    fx->log_file = NULL;
+    gr_test_broker_stop(fx);
 }
 
 static int setup(void **state)
 {
     fixture_t *fx = calloc(1, sizeof(*fx));
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-topics-store-XXXXXX");
-    if (!mkdtemp(fx->dir))
+    if (!fx || gr_test_broker_make_dir(fx, "topics-store") < 0)
         return -1;
     *state = fx;
     return 0;
@@ -110,9 +80,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture_t *fx = *state;
-    if (fx->b)
-        broker_stop(fx);
-    gr_log_dir_remove_tree(NULL, fx->dir);
+    gr_test_broker_remove(fx);
     free(fx);
     return 0;
 }
