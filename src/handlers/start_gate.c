@@ -133,12 +133,11 @@ static void on_check(struct ev_loop *loop, ev_prepare *w, int revents)
     gr_zk_member_state_t state = gr_zk_member_state(b);
     if (state == g->logged)
         return;
-    g->logged = state;
-    if (state == GR_ZK_MEMBER_REGISTERED) {
+    /* Said even when the metadata came in the same turn: the log tells each step. */
+    if (g->logged == GR_ZK_MEMBER_UNREGISTERED)
         gr_logf(&b->log, GR_LOG_INFO, "broker",
                 "registered: waiting for metadata from controller before serving clients");
-        return;
-    }
+    g->logged = state;
     if (state != GR_ZK_MEMBER_INFORMED)
         return;
     gr_logf(&b->log, GR_LOG_INFO, "broker",
