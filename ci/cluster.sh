@@ -14,7 +14,10 @@
 # Data is kept across stop/start; remove DIR for a fresh cluster. BUILD names
 # the build tree (default build). Each broker uses config/server.properties
 # with broker.id, listeners, log.dirs and zookeeper.connect (chroot /gregor,
-# session timeout 6 s) overridden.
+# session timeout 6 s) overridden, and the replication a 3-broker cluster is
+# for (server.properties is set up for one broker): topics and the internal
+# topics get 3 replicas, and acks=all waits for 2 of them in sync
+# (REPLICATION below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -25,6 +28,11 @@ SESSION_TIMEOUT_MS=6000
 CONNECTION_TIMEOUT_MS=18000
 STOP_DEADLINE_S=30
 READY_DEADLINE_S=60
+# Replication factor 3 by default, internal topics included; a write with
+# acks=all needs 2 in-sync replicas, so one broker may be down.
+REPLICATION=(default.replication.factor=3 offsets.topic.replication.factor=3
+  transaction.state.log.replication.factor=3 transaction.state.log.min.isr=2
+  min.insync.replicas=2)
 
 die() { echo "ci/cluster.sh: $*" >&2; exit 1; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -50,8 +58,10 @@ start_broker() {
     echo "$port" >"$DIR/b$i.port"
   fi
   mkdir -p "$DIR/b$i/logs"
+  local kv overrides=()
+  for kv in "${REPLICATION[@]}"; do overrides+=(--override "$kv"); done
   # setsid: the broker outlives this script and the terminal's Ctrl-C.
-  setsid "$BUILD/gregor" config/server.properties \
+  setsid "$BUILD/gregor" config/server.properties "${overrides[@]}" \
     --override "broker.id=$i" \
     --override "listeners=PLAINTEXT://localhost:$port" \
     --override "log.dirs=$DIR/b$i/logs" \
@@ -158,7 +168,7 @@ kill | restart)
   fi
   ;;
 *)
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
   ;;
 esac

@@ -11,6 +11,7 @@
 #include "broker/listener_tls.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
+#include "handlers/start_gate.h"
 #include "log/batch_io.h"
 #include "log/log.h"
 #include "log/log_dir.h"
@@ -281,7 +282,8 @@ static int start_listeners(gr_broker_t *b)
     scfg.conn.log = &b->log;
     scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;
     gr_server_init(b->server, b->loop, &scfg);
-    /* Single node: clients wait until the controller here has told this broker everything. */
+    /* Single node: clients wait until the controller here has told this broker everything
+     * (cluster mode's listeners accept at once: its start gate holds requests instead). */
     gr_server_hold(b->server, !b->cluster->zk_mode);
     int rc = gr_broker_tls_open(b);
     if (rc)
@@ -519,6 +521,9 @@ int gr_broker_start(gr_broker_t *b)
     }
     if (rc == 0)
         (void)gr_cleaner_start(b); /* logged; the broker runs without compaction */
+    /* Cluster mode: clients wait for the controller's word (start_gate.h). */
+    if (rc == 0 && b->cluster->zk_mode)
+        rc = gr_start_gate_new(b);
     if (rc == 0)
         rc = start_listeners(b);
     if (rc)
@@ -571,6 +576,7 @@ void gr_broker_stop(gr_broker_t *b)
     gr_txn_coordinator_fini(b->txns);
     gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
+    gr_start_gate_free(b); /* requests it still holds would only wait out the drain */
     gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
 
@@ -594,6 +600,7 @@ static void release_watchers(gr_broker_t *b)
 int gr_broker_fini(gr_broker_t *b)
 {
     int rc = 0;
+    gr_start_gate_free(b); /* a start-up that failed was never stopped */
     if (b->started)
         gr_server_fini(b->server);
     gr_broker_tls_close(b);

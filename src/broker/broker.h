@@ -11,6 +11,12 @@
  * gr_broker_fini (store writes completed, store closed, logs flushed,
  * checkpoints and the clean-shutdown marker written).
  *
+ * Clients are served only once this broker knows the cluster: single-node
+ * mode keeps its listeners paused until its own controller's metadata is
+ * applied (await_own_metadata); cluster mode opens them at once, for the
+ * controller's connection, and parks client requests until it has
+ * registered and heard from the controller (handlers/start_gate.h).
+ *
  * Runs on: loop thread.
  */
 #ifndef GR_BROKER_BROKER_H

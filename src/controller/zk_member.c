@@ -271,6 +271,7 @@ static int attach(gr_broker_t *b, bool id_from_meta)
     m->b = b;
     /* Sequential children count from 0: config_change_0000000000 is new too. */
     m->changes_seen = -1;
+    m->broker_epoch = -1;
     gr_controller_init(&m->controller, b);
     ev_init(&m->retry, NULL);
     ev_init(&m->lost, NULL);
@@ -372,9 +373,39 @@ static void broker_path(const gr_broker_t *b, char *out, size_t len)
     snprintf(out, len, GR_ZK_BROKER_IDS_PATH "/%d", b->config.broker_id);
 }
 
-static void on_registered(gr_zk_member_t *m)
+static void on_own_registration_stat(void *opaque, int rc, const gr_store_stat_t *stat)
+{
+    member_op_t *op = opaque;
+    if (!op_current(op))
+        return;
+    gr_zk_member_t *m = op->m;
+    free(op);
+    if (rc == GR_STORE_OK && stat->ephemeral_owner == gr_store_session_id(m->b->store_session))
+        m->broker_epoch = stat->czxid;
+    else /* asked again when the session reconnects (on_session_state) */
+        gr_logf(&m->b->log, GR_LOG_WARN, "zookeeper", "reading broker %d's registration: %s",
+                m->b->config.broker_id, gr_store_rc_name(rc));
+}
+
+/* The broker epoch: the czxid of the registration this session created. */
+static void learn_broker_epoch(gr_zk_member_t *m)
+{
+    char path[GR_STORE_PATH_MAX + 1];
+    broker_path(m->b, path, sizeof path);
+    member_op_t *op = op_new(m);
+    if (op && gr_store_exists(m->b->store_session, path, NULL, NULL, on_own_registration_stat,
+                              op) != GR_STORE_OK)
+        free(op);
+}
+
+/* czxid: the registration's, or -1 when still to be read. */
+static void on_registered(gr_zk_member_t *m, int64_t czxid)
 {
     m->registered = true;
+    m->broker_epoch = czxid;
+    m->updates_at_registration = m->b->cluster->metadata_updates;
+    if (czxid < 0)
+        learn_broker_epoch(m);
     gr_logf(&m->b->log, GR_LOG_INFO, "zookeeper", "registered broker %d at %s:%d",
             m->b->config.broker_id, m->b->advertised_host, m->b->advertised_port);
     elect(m);
@@ -401,10 +432,12 @@ static void on_old_registration_stat(void *opaque, int rc, const gr_store_stat_t
     if (rc != GR_STORE_OK)
         return retry_later(m);
     if (stat->ephemeral_owner == gr_store_session_id(m->b->store_session))
-        return on_registered(m); /* ours: an earlier attempt did create it */
+        return on_registered(m, stat->czxid); /* ours: an earlier attempt did create it */
     gr_logf(&m->b->log, GR_LOG_WARN, "zookeeper",
-            "broker %d is still registered by an earlier session: waiting for it to expire",
-            m->b->config.broker_id);
+            "waiting for registration: old session of broker %d still holds " GR_ZK_BROKER_IDS_PATH
+            "/%d (it expires within zookeeper.session.timeout.ms, %d ms)",
+            m->b->config.broker_id, m->b->config.broker_id,
+            m->b->config.zookeeper_session_timeout_ms);
 }
 
 static void on_register_created(void *opaque, int rc, const char *path)
@@ -416,7 +449,7 @@ static void on_register_created(void *opaque, int rc, const char *path)
     gr_zk_member_t *m = op->m;
     if (rc == GR_STORE_OK) {
         free(op);
-        return on_registered(m);
+        return on_registered(m, -1);
     }
     if (rc == GR_STORE_NODEEXISTS) {
         char p[GR_STORE_PATH_MAX + 1];
@@ -744,6 +777,7 @@ static void restart_session(gr_zk_member_t *m, const char *why)
     m->gen++;
     m->connected = false;
     m->registered = false;
+    m->broker_epoch = -1;
     if (ev_is_active(&m->retry))
         ev_timer_stop(b->loop, &m->retry);
     if (ev_is_active(&m->lost))
@@ -778,6 +812,8 @@ static void on_session_state(void *opaque, gr_store_session_state_t state)
             ev_timer_stop(b->loop, &m->lost);
         if (m->started && !m->registered)
             register_broker(m);
+        else if (m->registered && m->broker_epoch < 0)
+            learn_broker_epoch(m);
         return;
     }
     if (state == GR_STORE_SESSION_DISCONNECTED) {
@@ -823,6 +859,21 @@ void gr_zk_member_stop(gr_broker_t *b)
         ev_timer_stop(b->loop, &m->purge);
     }
     gr_controller_fini(&m->controller);
+}
+
+gr_zk_member_state_t gr_zk_member_state(const gr_broker_t *b)
+{
+    const gr_zk_member_t *m = b->zk;
+    const gr_cluster_view_t *v = b->cluster;
+    if (!m->b || !m->registered)
+        return GR_ZK_MEMBER_UNREGISTERED;
+    /* Without a broker epoch (UpdateMetadata v0-4): one applied since registering. */
+    bool addressed = v->metadata_broker_epoch < 0 ? v->metadata_updates > m->updates_at_registration
+                                                  : v->metadata_broker_epoch == m->broker_epoch;
+    if (!addressed || v->controller_id == GR_NO_BROKER ||
+        !gr_cluster_view_node(v, b->config.broker_id))
+        return GR_ZK_MEMBER_REGISTERED;
+    return GR_ZK_MEMBER_INFORMED;
 }
 
 bool gr_zk_member_is_controller(const gr_broker_t *b)

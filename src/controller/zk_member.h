@@ -8,7 +8,10 @@
  *    generated broker id when broker.id is still -1 (/brokers/seqid);
  *  - registration: the ephemeral /brokers/ids/<id> with its endpoint; a
  *    registration left by this broker's previous process (killed before its
- *    session expired) is waited out, then replaced;
+ *    session expired) is waited out, then replaced. Its czxid is the broker
+ *    epoch, which the controller puts in its requests to this broker: an
+ *    UpdateMetadata carrying it comes from a controller that knows this
+ *    registration (gr_zk_member_state, for the start gate);
  *  - election: the first broker to create the ephemeral /controller runs the
  *    controller; the others watch the node and race again when it goes;
  *  - /config/changes notifications: topic configs read again and applied;
@@ -38,6 +41,8 @@ typedef struct gr_zk_member {
     bool started; /* registration may begin (listeners bound) */
     bool connected;
     bool registered;
+    int64_t broker_epoch;             /* czxid of this session's registration; -1 until read */
+    uint64_t updates_at_registration; /* the view's metadata_updates when registered */
     bool changes_primed;  /* the first listing was the baseline (kept across sessions, so
                              changes made while cut off are applied on return) */
     int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
@@ -72,6 +77,23 @@ void gr_zk_member_start(gr_broker_t *b);
 
 /* Shutdown: resigns, closes the session (its ephemerals go, so others react at once). */
 void gr_zk_member_stop(gr_broker_t *b);
+
+/* How far this broker has joined the cluster. */
+typedef enum gr_zk_member_state {
+    GR_ZK_MEMBER_UNREGISTERED, /* not registered by this session (yet) */
+    GR_ZK_MEMBER_REGISTERED,   /* registered; no controller has described the cluster to it */
+    /* An UpdateMetadata addressed to this registration (its broker epoch; or,
+     * in versions without one, applied since registering) has been applied:
+     * the live brokers, this one among them, the controller and every topic. */
+    GR_ZK_MEMBER_INFORMED,
+} gr_zk_member_state_t;
+
+/*
+ * Where membership stands now (GR_ZK_MEMBER_UNREGISTERED before
+ * gr_zk_member_open). The start gate (handlers/start_gate.h) asks it until
+ * INFORMED; a new session starts over from UNREGISTERED.
+ */
+gr_zk_member_state_t gr_zk_member_state(const gr_broker_t *b);
 
 /* Whether this broker is the active controller. */
 bool gr_zk_member_is_controller(const gr_broker_t *b);

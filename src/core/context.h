@@ -50,6 +50,7 @@ typedef struct gr_sasl gr_sasl_t;
 typedef struct gr_scram_users gr_scram_users_t;
 typedef struct gr_authorizer gr_authorizer_t;
 typedef struct gr_quotas gr_quotas_t;
+typedef struct gr_start_gate gr_start_gate_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -114,6 +115,8 @@ struct gr_broker {
     /* /config/changes named users/<name>: reload its credentials. May be NULL. */
     void (*on_user_changed)(gr_broker_t *b, const char *user);
     gr_quotas_t *quotas; /* client quotas and their rates (quota/) */
+    /* Cluster mode, until it opens: holds client requests (handlers/start_gate.h). */
+    gr_start_gate_t *start_gate;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_broker_stats_t stats;

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "handlers/handlers.h"
 #include "handlers/quota_throttle.h"
+#include "handlers/start_gate.h"
 #include "gen/api_versions.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
@@ -126,6 +127,8 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         return;
     }
     b->stats.requests++;
+    if (gr_start_gate_holds(b, req, h->handle))
+        return;
     gr_request_handle_measured(b, req, h->handle);
 }
 

@@ -14,6 +14,8 @@
  *       (except ApiVersions: answered at v0 with UNSUPPORTED_VERSION and the
  *       supported list, so clients can downgrade)
  *   -> request header decode (v0/v1/v2 by the API's flexible versions)
+ *   -> start gate (handlers/start_gate.h): a cluster broker not yet told the
+ *      cluster by its controller parks client requests until it is
  *   -> handler(broker, request), which completes or defers the slot.
  * Bytes left after a request body are ignored, as Kafka does.
  *

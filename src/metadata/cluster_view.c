@@ -12,6 +12,7 @@ void gr_cluster_view_init(gr_cluster_view_t *v, bool zk_mode)
     v->zk_mode = zk_mode;
     v->controller_id = GR_NO_BROKER;
     v->controller_epoch = -1;
+    v->metadata_broker_epoch = -1;
 }
 
 static void free_nodes(gr_cluster_node_t *nodes, size_t count)

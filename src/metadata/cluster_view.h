@@ -41,6 +41,11 @@ typedef struct gr_cluster_view {
     size_t node_count;
     int32_t controller_id;    /* GR_NO_BROKER while unknown */
     int32_t controller_epoch; /* highest seen; older controllers are fenced */
+    /* The broker epoch (czxid of this broker's registration) the last
+     * UpdateMetadata applied was addressed to; -1: none yet, or a version
+     * without one (v0-4). */
+    int64_t metadata_broker_epoch;
+    uint64_t metadata_updates; /* UpdateMetadata requests applied */
 } gr_cluster_view_t;
 
 void gr_cluster_view_init(gr_cluster_view_t *v, bool zk_mode);

@@ -9,8 +9,9 @@
  * no live frame points into it; otherwise the tail is copied to a new block.
  *
  * Re-entrancy. depth counts this connection's callbacks on the stack (read
- * and write watchers, the throttle timer). Sending happens only at depth 1 (end of a watcher
- * callback) or from the write watcher, never inside gr_resp_slot_complete,
+ * and write watchers, the throttle timer, gr_resp_slot_resume). Sending
+ * happens only at depth 1 (end of a watcher callback, or of a resumed slot's
+ * handling) or from the write watcher, never inside gr_resp_slot_complete,
  * so a handler never sees its connection freed under it. gr_conn_close at
  * depth > 0 tears down everything but the memory; the last callback to
  * unwind frees it.
@@ -765,6 +766,24 @@ void gr_conn_drain(gr_conn_t *c, const char *reason)
         close_with(c, GR_LOG_INFO, reason);
     else if (c->depth == 0 && c->head->state == GR_SLOT_COMPLETE)
         ev_io_start(c->loop, &c->write_watcher);
+}
+
+/* --- resuming a deferred slot ------------------------------------------- */
+
+void gr_resp_slot_resume(gr_resp_slot_t *slot, gr_resp_slot_resume_fn fn, void *arg)
+{
+    gr_conn_t *c = slot->conn;
+    assert(slot->state == GR_SLOT_DEFERRED);
+    slot->state = GR_SLOT_HANDLING;
+    slot->cancel = NULL;
+    slot->cancel_arg = NULL;
+    c->depth++;
+    fn(slot, arg);
+    if (!c->closing && slot->state == GR_SLOT_HANDLING)
+        close_with(c, GR_LOG_ERROR, "request handler neither completed nor deferred its slot");
+    if (!c->closing)
+        pump(c); /* sends the response if it heads the queue */
+    leave(c);
 }
 
 /* --- throttling ---------------------------------------------------------- */

@@ -26,7 +26,9 @@
  *             Returning from on_frame with neither done is a handler bug:
  *             the connection is closed (the client would otherwise wait
  *             forever for a response that never comes).
- *   DEFERRED  waiting on a subsystem, which holds the slot pointer.
+ *   DEFERRED  waiting on a subsystem, which holds the slot pointer;
+ *             it completes it, or hands it back to HANDLING
+ *             (gr_resp_slot_resume) to run a handler later.
  *   COMPLETE  has its response chain (possibly empty); waits for the slots
  *             before it, then is sent and freed.
  *
@@ -216,6 +218,20 @@ gr_conn_t *gr_resp_slot_conn(gr_resp_slot_t *slot);
  * required.
  */
 void gr_resp_slot_defer(gr_resp_slot_t *slot, gr_resp_slot_cancel_fn cancel, void *arg);
+
+/* Runs a resumed slot's handling (gr_resp_slot_resume); arg as given there. */
+typedef void (*gr_resp_slot_resume_fn)(gr_resp_slot_t *slot, void *arg);
+
+/*
+ * Hands a DEFERRED slot back to HANDLING and runs fn(slot, arg) as if the
+ * frame had just arrived: fn must complete or defer the slot again (else the
+ * connection is closed, as for on_frame). The slot's cancel callback is
+ * dropped first, so the holder must already have forgotten the slot. For a
+ * request parked before its handler ran (handlers/start_gate.h). Call it
+ * from outside the connection's own callbacks; the connection may close
+ * inside fn and is then freed when this returns.
+ */
+void gr_resp_slot_resume(gr_resp_slot_t *slot, gr_resp_slot_resume_fn fn, void *arg);
 
 /*
  * Completes a HANDLING or DEFERRED slot with a response. chain's links are

@@ -8,6 +8,9 @@
  * with StopReplica) and the layer above hears of it (b->on_topic_deleted:
  * the groups coordinated here forget its committed offsets, Kafka's
  * onPartitionsDeleted), also when it had already left the table.
+ * The view keeps the broker epoch the request was addressed to, so a
+ * starting broker knows when the controller has described the cluster to
+ * its current registration (gr_zk_member_state).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -173,6 +176,8 @@ void replica_update_metadata(gr_replica_call_t *call)
                 &in->ungrouped_partition_states[i];
             apply_topic(b, s->topic_name, (gr_uuid_t){0}, s, 1);
         }
+        b->cluster->metadata_broker_epoch = in->broker_epoch;
+        b->cluster->metadata_updates++;
     }
     replica_finish(call, resp);
 }

@@ -606,6 +606,91 @@ static void test_close_from_handler(void **state)
     fixture_free(f);
 }
 
+/* What a resumed slot's handling does (gr_resp_slot_resume). */
+static void resume_echo(gr_resp_slot_t *slot, void *arg)
+{
+    respond(slot, arg, strlen(arg));
+}
+
+static void resume_defer_again(gr_resp_slot_t *slot, void *arg)
+{
+    fixture_t *f = arg;
+    f->slots[1] = slot;
+    gr_resp_slot_defer(slot, on_cancel, f);
+}
+
+static void resume_close(gr_resp_slot_t *slot, void *arg)
+{
+    (void)arg;
+    gr_conn_close(gr_resp_slot_conn(slot), "resumed handler says so");
+}
+
+static void resume_forget(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    (void)arg;
+}
+
+/* A parked request runs later: its response goes out at once, in order. */
+static void test_resume_answers_later(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "one");
+    n += put_frame(stream + n, "two");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 2);
+    gr_resp_slot_t *first = f->slots[0], *second = f->slots[1];
+    f->slots[0] = f->slots[1] = NULL; /* the holder forgets them before resuming */
+    gr_resp_slot_resume(second, resume_defer_again, f);
+    assert_ptr_equal(f->slots[1], second);
+    expect_nothing_to_read(f);
+    gr_resp_slot_resume(first, resume_echo, "r1");
+    expect_response(f, "r1");
+    respond(f->slots[1], "r2", 2);
+    expect_response(f, "r2");
+    assert_int_equal(f->cancels, 0);
+    fixture_free(f);
+}
+
+/* Closing inside the resumed handling cancels the others; the memory goes after. */
+static void test_resume_close_inside(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "one");
+    n += put_frame(stream + n, "two");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 2);
+    gr_resp_slot_t *first = f->slots[0];
+    f->slots[0] = NULL;
+    gr_resp_slot_resume(first, resume_close, NULL);
+    assert_int_equal(f->closed, 1);
+    assert_int_equal(f->cancels, 1);
+    assert_int_equal(f->cancel_order[0], 1);
+    assert_true(log_contains(f, "resumed handler says so"));
+    expect_eof(f);
+    fixture_free(f);
+}
+
+static void test_resume_forgotten_closes(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 4096);
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "lost later");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 1);
+    gr_resp_slot_t *slot = f->slots[0];
+    f->slots[0] = NULL;
+    gr_resp_slot_resume(slot, resume_forget, NULL);
+    expect_eof(f);
+    assert_true(log_contains(f, "neither completed nor deferred"));
+    fixture_free(f);
+}
+
 static void test_forgotten_slot_closes(void **state)
 {
     (void)state;
@@ -872,6 +957,9 @@ int main(void)
         cmocka_unit_test(test_peer_close_cancels_deferred),
         cmocka_unit_test(test_close_from_handler),
         cmocka_unit_test(test_forgotten_slot_closes),
+        cmocka_unit_test(test_resume_answers_later),
+        cmocka_unit_test(test_resume_close_inside),
+        cmocka_unit_test(test_resume_forgotten_closes),
         cmocka_unit_test(test_drain_flushes_then_closes),
         cmocka_unit_test(test_gathered_short_writes),
         cmocka_unit_test(test_file_response),
