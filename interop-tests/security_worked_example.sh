@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The README's security worked example, as a user would run it: one
+# The security worked example (docs/security.md), as a user would run it: one
 # server.properties file (a SASL_SSL listener only, PLAIN for the admin from
 # the JAAS line spread over continued lines, SCRAM-SHA-512 for applications,
 # the ACL authorizer, admin the super user) and the gregor-admin and kcat
-# commands the README gives:
+# commands it gives:
 # - alice cannot log in before her SCRAM credential exists; once it does she
 #   is refused the topic until the ACLs allow her, then produces and reads
 #   everything back in her consumer group;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The benchmark report: one text table (Markdown, so the README can take it
+"""The benchmark report: one text table (Markdown, so docs/performance.md can take it
 as is), the same rows as JSON, and PNG charts drawn by gnuplot."""
 import json
 import os
