@@ -3,7 +3,7 @@
  * Broker configuration: Kafka's server.properties, then --override key=value
  * arguments, into a typed gr_config_t.
  *
- * Known keys live in one const table in config.c (Kafka's names, types, Kafka
+ * Known keys live in one const table in config_keys.c (Kafka's names, types, Kafka
  * 3.8 defaults, valid ranges and value sets); each entry points at its field in
  * gr_config_t. Loading is:
  *
@@ -36,9 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/listeners.h"
 #include "core/logging.h"
 
-/* Room for per-key state; config.c checks its table fits. */
+/* Room for per-key state; config_keys.c checks its table fits. */
 #define GR_CONFIG_KEY_MAX 160
 
 /* Value types, numbered as DescribeConfigs' ConfigType (v3+) numbers them. */
@@ -67,40 +68,6 @@ typedef struct gr_config_list {
     char **items;
     int count;
 } gr_config_list_t;
-
-/* Security protocols a listener name can map to; only PLAINTEXT is served. */
-typedef enum gr_security_protocol {
-    GR_SECURITY_PLAINTEXT = 0,
-    GR_SECURITY_SSL = 1,
-    GR_SECURITY_SASL_PLAINTEXT = 2,
-    GR_SECURITY_SASL_SSL = 3,
-} gr_security_protocol_t;
-
-/* "PLAINTEXT", "SSL", ... */
-const char *gr_security_protocol_name(gr_security_protocol_t p);
-/* Parses a protocol name of len bytes. Returns 0 and *out, or -EINVAL. */
-int gr_security_protocol_parse(const char *name, size_t len, gr_security_protocol_t *out);
-
-#define GR_LISTENER_NAME_MAX 64
-#define GR_LISTENERS_MAX     8 /* listeners one broker may have */
-#define GR_LISTENER_HOST_MAX 256
-
-/* One listener, from "NAME://host:port". */
-typedef struct gr_listener_spec {
-    char name[GR_LISTENER_NAME_MAX]; /* upper-cased, as Kafka normalises listener names */
-    char host[GR_LISTENER_HOST_MAX]; /* "" = all interfaces; IPv6 without brackets */
-    uint16_t port;                   /* 0 = any free port */
-    gr_security_protocol_t protocol;
-} gr_listener_spec_t;
-
-typedef struct gr_listener_list {
-    gr_listener_spec_t *items;
-    int count;
-} gr_listener_list_t;
-
-/* The listener named name among count specs, or NULL. */
-const gr_listener_spec_t *gr_listener_spec_find(const gr_listener_spec_t *specs, int count,
-                                                const char *name);
 
 /*
  * Typed values, one field per known key (dots become underscores). A field
@@ -307,7 +274,7 @@ typedef struct gr_config {
     } per_listener;
 } gr_config_t;
 
-/* One known key, as the table in config.c describes it. */
+/* One known key, as the table in config_keys.c describes it. */
 typedef struct gr_config_def {
     const char *name;
     gr_config_type_t type;
@@ -395,19 +362,6 @@ void gr_config_entry(const gr_config_t *cfg, size_t i, gr_config_entry_t *out /*
 
 /* True when the key (by name) is known and currently null (unset, no default). */
 bool gr_config_is_null(const gr_config_t *cfg, const char *name);
-
-/*
- * Parses a listener list such as "PLAINTEXT://:9092,INTERNAL://[::1]:9093"
- * against a listener.security.protocol.map ("NAME:PROTOCOL,..."; NULL means
- * Kafka's default map, where each protocol name maps to itself). Names are
- * case-insensitive and must be unique; every name must map to a protocol; only
- * PLAINTEXT is supported. Returns 0 and *out (free with
- * gr_config_listeners_free()), -EINVAL with err, or -ENOMEM.
- */
-int gr_config_listeners_parse(const char *list, const char *protocol_map,
-                              gr_listener_list_t *out /* out */, char *err, size_t errlen);
-
-void gr_config_listeners_free(gr_listener_list_t *list);
 
 /*
  * The value of listener.name.<listener in lower case>.<key> if set, else

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Inter-broker client connection: see peer.h for the states, the failure
- * rules and the callback contract.
+ * rules and the callback contract. This file is the connection and request
+ * machinery (IDLE to CONNECTED, queues, timeouts, responses); the SASL login
+ * of the AUTHENTICATING state is peer_sasl.c, the struct both share
+ * peer_int.h.
  *
  * Lists. queue holds encoded frames not yet fully written (the head may be
  * partly written: wpos bytes); inflight holds frames fully written, oldest
@@ -21,6 +24,7 @@
  * Runs on: loop thread.
  */
 #include "net/peer.h"
+#include "net/peer_int.h"
 #include "net/tls.h"
 
 #include <errno.h>
@@ -39,8 +43,6 @@
 #include "core/worker.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
-#include "gen/sasl_authenticate.h"
-#include "gen/sasl_handshake.h"
 #include "protocol/arena.h"
 #include "protocol/writer.h"
 
@@ -49,95 +51,19 @@
 #define GR_PEER_READ_KEEP (1024 * 1024) /* read buffer kept between responses */
 #define GR_PEER_PORT_STR  8
 
-typedef struct gr_peer_req {
-    struct gr_peer_req *next;
-    const gr_api_desc_t *api;
-    int16_t version;
-    int32_t correlation_id;
-    gr_peer_response_fn *cb;
-    void *opaque;
-    ev_tstamp deadline; /* once its first byte is written: when its response is due */
-    uint8_t *frame;     /* size prefix, header, body */
-    size_t len;
-} gr_peer_req_t;
-
-typedef struct gr_peer_list {
-    gr_peer_req_t *head;
-    gr_peer_req_t *tail;
-} gr_peer_list_t;
-
 /*
  * A host name lookup handed to the resolver. The loop thread owns it but for
  * lookup_job's fields (rc, saved_errno, addrs) while the job runs; peer is
  * cleared when the peer stops waiting (freed, moved, timed out), and
  * lookup_done then only frees it.
  */
-typedef struct gr_peer_lookup {
+struct gr_peer_lookup {
     gr_peer_t *peer;
     char *host;
     int32_t port;
     int rc;          /* getaddrinfo's */
     int saved_errno; /* for EAI_SYSTEM */
     struct addrinfo *addrs;
-} gr_peer_lookup_t;
-
-typedef enum gr_peer_state {
-    GR_PEER_IDLE,
-    GR_PEER_RESOLVING,
-    GR_PEER_CONNECTING,
-    GR_PEER_TLS_HANDSHAKE,  /* TCP is up; TLS is being negotiated (tls_ctx set) */
-    GR_PEER_AUTHENTICATING, /* SASL round trips (sasl set); the callers' requests wait in held */
-    GR_PEER_CONNECTED,
-} gr_peer_state_t;
-
-struct gr_peer {
-    struct ev_loop *loop;
-    int32_t node_id;
-    char *host;
-    int32_t port;
-    char *client_id;
-    ev_tstamp request_timeout;
-    const gr_logger_t *log;
-    gr_peer_unsent_t unsent_policy;
-    gr_worker_t *resolver;    /* NULL: names resolved on the loop */
-    gr_peer_lookup_t *lookup; /* RESOLVING: the lookup under way */
-
-    gr_peer_state_t state;
-    int fd;
-    gr_tls_ctx_t *tls_ctx;      /* NULL: plaintext */
-    gr_tls_t *tls;              /* this connection's TLS session, from TLS_HANDSHAKE on */
-    const gr_peer_sasl_t *sasl; /* NULL: no SASL */
-    void *exchange;             /* AUTHENTICATING: this connection's SASL exchange */
-    gr_peer_list_t held;        /* AUTHENTICATING: the callers' queue, set aside */
-    ev_tstamp reauth_at;        /* log in again on this connection from then (KIP-368), or 0 */
-    ev_io read_watcher;
-    ev_io write_watcher;    /* connect completion, then write readiness */
-    ev_timer connect_timer; /* the next attempt */
-    ev_timer timeout_timer; /* connect timeout, or the oldest response's deadline */
-    struct addrinfo *addrs; /* resolved for the attempt under way */
-    struct addrinfo *addr;  /* the address being tried */
-    int attempt_err;        /* last error of this attempt's addresses */
-
-    gr_peer_list_t queue;
-    size_t wpos; /* bytes of queue.head already written */
-    gr_peer_list_t inflight;
-    size_t pending;
-    int32_t next_correlation_id;
-
-    uint8_t *rbuf;
-    size_t rcap;
-    size_t rlen;
-    gr_arena_t arena;
-
-    ev_tstamp backoff;         /* wait after the next failure */
-    ev_tstamp next_attempt_at; /* no attempt before this */
-    bool outage;               /* a failure was logged, no connection since */
-    uint64_t conn_gen;
-    bool unref;    /* the read watcher does not keep the loop alive (idle) */
-    bool answered; /* a response came on this connection */
-    unsigned depth;
-    bool freed;
-    gr_peer_stats_t stats;
 };
 
 static void connect_timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
@@ -145,13 +71,10 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents);
 static void read_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void write_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void start_attempt(gr_peer_t *p);
-static void auth_abandon(gr_peer_t *p);
-static int new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
-                       gr_peer_response_fn *cb, void *opaque, gr_peer_req_t **out);
 
 /* --- lists and callbacks --------------------------------------------------- */
 
-static void list_push(gr_peer_list_t *l, gr_peer_req_t *r)
+void gr_peer_list_push(gr_peer_list_t *l, gr_peer_req_t *r)
 {
     r->next = NULL;
     if (l->tail)
@@ -161,7 +84,7 @@ static void list_push(gr_peer_list_t *l, gr_peer_req_t *r)
     l->tail = r;
 }
 
-static gr_peer_req_t *list_pop(gr_peer_list_t *l)
+gr_peer_req_t *gr_peer_list_pop(gr_peer_list_t *l)
 {
     gr_peer_req_t *r = l->head;
     if (r) {
@@ -173,14 +96,14 @@ static gr_peer_req_t *list_pop(gr_peer_list_t *l)
     return r;
 }
 
-static void req_free(gr_peer_req_t *r)
+void gr_peer_req_free(gr_peer_req_t *r)
 {
     free(r->frame);
     free(r);
 }
 
 /* An idle connection does not keep ev_run alive (peer.h, "Loop liveness"). */
-static void update_liveness(gr_peer_t *p)
+void gr_peer_update_liveness(gr_peer_t *p)
 {
     bool idle = p->pending == 0 && ev_is_active(&p->read_watcher);
     if (idle && !p->unref)
@@ -194,10 +117,10 @@ static void update_liveness(gr_peer_t *p)
 static void complete(gr_peer_t *p, gr_peer_req_t *r, int rc, const void *response)
 {
     p->pending--;
-    update_liveness(p);
+    gr_peer_update_liveness(p);
     if (r->cb)
         r->cb(r->opaque, rc, response);
-    req_free(r);
+    gr_peer_req_free(r);
 }
 
 /*
@@ -209,7 +132,7 @@ static bool fail_list(gr_peer_t *p, gr_peer_list_t *l, int first_rc, int rc)
 {
     bool first = true;
     gr_peer_req_t *r;
-    while (!p->freed && (r = list_pop(l))) {
+    while (!p->freed && (r = gr_peer_list_pop(l))) {
         complete(p, r, first ? first_rc : rc, NULL);
         first = false;
     }
@@ -258,7 +181,7 @@ static void close_socket(gr_peer_t *p)
     gr_tls_free(p->tls);
     p->tls = NULL;
     if (p->state == GR_PEER_AUTHENTICATING)
-        auth_abandon(p);
+        gr_peer_auth_abandon(p);
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
@@ -302,7 +225,7 @@ static void note_failure(gr_peer_t *p, int err, const char *what, const char *de
  * GR_PEER_FAIL_UNSENT the queue fails with -err. Returns false if a callback
  * freed the peer.
  */
-static bool attempt_failed(gr_peer_t *p, int err, const char *detail)
+bool gr_peer_attempt_failed(gr_peer_t *p, int err, const char *detail)
 {
     close_socket(p);
     if (p->addrs)
@@ -343,10 +266,8 @@ static bool connection_lost(gr_peer_t *p, int first_rc, int rc, int err, const c
     return true;
 }
 
-static void auth_begin(gr_peer_t *p);
-
 /* The connection is usable: says so, and writes what waits. */
-static void announce_connected(gr_peer_t *p)
+void gr_peer_announce_connected(gr_peer_t *p)
 {
     p->state = GR_PEER_CONNECTED;
     if (p->outage)
@@ -371,177 +292,12 @@ static void on_connected(gr_peer_t *p)
     p->stats.connections++;
     ev_io_set(&p->read_watcher, p->fd, EV_READ);
     ev_io_start(p->loop, &p->read_watcher);
-    update_liveness(p);
+    gr_peer_update_liveness(p);
     ev_io_set(&p->write_watcher, p->fd, EV_WRITE);
     if (p->sasl)
-        auth_begin(p);
+        gr_peer_auth_begin(p);
     else
-        announce_connected(p);
-}
-
-/* --- SASL (gr_peer_set_sasl) ---------------------------------------------- */
-
-#define AUTH_HANDSHAKE_VERSION    1 /* SaslAuthenticate frames carry the tokens */
-#define AUTH_AUTHENTICATE_VERSION 2
-#define AUTH_WHY_MAX              320
-/* Re-authenticate at this share of the session lifetime, as Kafka's clients (85-95%). */
-#define AUTH_REAUTH_SHARE 0.85
-
-static void auth_handshake_done(void *opaque, int rc, const void *response);
-static void auth_authenticate_done(void *opaque, int rc, const void *response);
-
-/* Queues one SASL request; the callers' requests are held aside meanwhile. */
-static int auth_send(gr_peer_t *p, int16_t api_key, int16_t version, const void *request,
-                     gr_peer_response_fn *cb)
-{
-    gr_peer_req_t *r;
-    int rc = new_request(p, api_key, version, request, cb, p, &r);
-    if (rc)
-        return rc;
-    list_push(&p->queue, r);
-    ev_io_start(p->loop, &p->write_watcher);
-    return 0;
-}
-
-/*
- * Starts an exchange: the callers' unsent requests are set aside and the
- * SaslHandshake goes first. Allocates before it changes anything, so a
- * failure (-ENOMEM) leaves the peer as it was.
- */
-static int auth_start(gr_peer_t *p)
-{
-    void *exchange = p->sasl->start(p->sasl->arg);
-    if (!exchange)
-        return -ENOMEM;
-    gr_sasl_handshake_request_t req;
-    gr_sasl_handshake_request_init(&req);
-    req.mechanism = gr_str(p->sasl->mechanism);
-    gr_peer_req_t *r;
-    if (new_request(p, GR_API_SASL_HANDSHAKE, AUTH_HANDSHAKE_VERSION, &req, auth_handshake_done, p,
-                    &r)) {
-        p->sasl->end(exchange);
-        return -ENOMEM;
-    }
-    p->state = GR_PEER_AUTHENTICATING;
-    p->reauth_at = 0;
-    p->exchange = exchange;
-    p->held = p->queue;
-    p->queue = (gr_peer_list_t){NULL, NULL};
-    list_push(&p->queue, r);
-    ev_io_start(p->loop, &p->write_watcher);
-    return 0;
-}
-
-static void auth_begin(gr_peer_t *p)
-{
-    if (auth_start(p))
-        attempt_failed(p, ENOMEM, "no memory for SASL");
-}
-
-/* The connection closes mid-exchange: SASL requests not written go, the callers' come back. */
-static void auth_abandon(gr_peer_t *p)
-{
-    gr_peer_req_t *r;
-    while ((r = list_pop(&p->queue))) {
-        p->pending--;
-        req_free(r);
-    }
-    p->queue = p->held;
-    p->held = (gr_peer_list_t){NULL, NULL};
-    update_liveness(p);
-    if (p->exchange)
-        p->sasl->end(p->exchange);
-    p->exchange = NULL;
-}
-
-static void auth_done(gr_peer_t *p)
-{
-    p->sasl->end(p->exchange);
-    p->exchange = NULL;
-    gr_peer_req_t *r;
-    while ((r = list_pop(&p->held)))
-        list_push(&p->queue, r);
-    gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: authenticated with %s", p->node_id,
-            p->host, p->port, p->sasl->mechanism);
-    announce_connected(p);
-}
-
-/* Feeds the broker's token (NULL first) to the exchange and sends its answer. */
-static void auth_next(gr_peer_t *p, const uint8_t *in, size_t len)
-{
-    const uint8_t *out = NULL;
-    size_t out_len = 0;
-    int rc = p->sasl->step(p->exchange, in, len, &out, &out_len);
-    if (rc == 0) {
-        auth_done(p);
-        return;
-    }
-    if (rc < 0) {
-        attempt_failed(p, EACCES,
-                       rc == -EACCES ? "SASL: the broker did not prove it knows the credential"
-                                     : "SASL: the broker's token is malformed");
-        return;
-    }
-    gr_sasl_authenticate_request_t req;
-    gr_sasl_authenticate_request_init(&req);
-    req.auth_bytes = (gr_bytes_t){out, (int32_t)out_len};
-    if (auth_send(p, GR_API_SASL_AUTHENTICATE, AUTH_AUTHENTICATE_VERSION, &req,
-                  auth_authenticate_done))
-        attempt_failed(p, ENOMEM, "no memory for SASL");
-}
-
-static void auth_handshake_done(void *opaque, int rc, const void *response)
-{
-    gr_peer_t *p = opaque;
-    if (rc < 0 || p->state != GR_PEER_AUTHENTICATING)
-        return; /* the connection went; close_socket cleaned up */
-    const gr_sasl_handshake_response_t *resp = response;
-    if (resp->error_code) {
-        char why[AUTH_WHY_MAX];
-        snprintf(why, sizeof why, "SASL mechanism %s refused (error %d)", p->sasl->mechanism,
-                 resp->error_code);
-        attempt_failed(p, EACCES, why);
-        return;
-    }
-    auth_next(p, NULL, 0);
-}
-
-static void auth_authenticate_done(void *opaque, int rc, const void *response)
-{
-    gr_peer_t *p = opaque;
-    if (rc < 0 || p->state != GR_PEER_AUTHENTICATING)
-        return;
-    const gr_sasl_authenticate_response_t *resp = response;
-    if (resp->error_code) {
-        char why[AUTH_WHY_MAX];
-        snprintf(why, sizeof why, "SASL authentication failed (error %d): %.*s", resp->error_code,
-                 resp->error_message.len > 0 ? (int)resp->error_message.len : 0,
-                 resp->error_message.ptr ? resp->error_message.ptr : "");
-        attempt_failed(p, EACCES, why);
-        return;
-    }
-    if (resp->session_lifetime_ms > 0)
-        p->reauth_at =
-            ev_now(p->loop) + AUTH_REAUTH_SHARE * (double)resp->session_lifetime_ms / 1000;
-    bool has = resp->auth_bytes.ptr && resp->auth_bytes.len > 0;
-    auth_next(p, has ? resp->auth_bytes.ptr : NULL, has ? (size_t)resp->auth_bytes.len : 0);
-}
-
-/*
- * The session the broker granted is ending: log in again on this connection
- * before the next request. Only once every queued request is written: a TLS
- * write that wants a retry must be retried with the same bytes. Requests
- * already in flight are answered first, in order. Without memory nothing
- * changes and the next send tries again.
- */
-static void maybe_reauthenticate(gr_peer_t *p)
-{
-    if (p->state != GR_PEER_CONNECTED || !p->reauth_at || ev_now(p->loop) < p->reauth_at ||
-        p->queue.head)
-        return;
-    if (auth_start(p) == 0)
-        gr_logf(p->log, GR_LOG_DEBUG, "net", "broker %d at %s:%d: re-authenticating with %s",
-                p->node_id, p->host, p->port, p->sasl->mechanism);
+        gr_peer_announce_connected(p);
 }
 
 /* --- TLS transport (gr_peer_set_tls) ------------------------------------- */
@@ -555,7 +311,7 @@ static void tls_step(gr_peer_t *p)
     if (rc < 0) {
         char why[GR_TLS_ERROR_MAX]; /* the session goes with the socket */
         snprintf(why, sizeof why, "%s", gr_tls_error(p->tls));
-        attempt_failed(p, EPROTO, why);
+        gr_peer_attempt_failed(p, EPROTO, why);
     } else if (rc == GR_TLS_WANT_READ) {
         ev_io_start(p->loop, &p->read_watcher);
     } else if (rc == GR_TLS_WANT_WRITE) {
@@ -575,7 +331,7 @@ static void transport_connected(gr_peer_t *p)
     ev_io_stop(p->loop, &p->write_watcher);
     p->tls = gr_tls_new(p->tls_ctx, p->fd, p->host);
     if (!p->tls) {
-        attempt_failed(p, ENOMEM, "no memory for a TLS session");
+        gr_peer_attempt_failed(p, ENOMEM, "no memory for a TLS session");
         return;
     }
     p->state = GR_PEER_TLS_HANDSHAKE;
@@ -660,7 +416,7 @@ static bool try_addresses(gr_peer_t *p)
         }
         p->attempt_err = rc;
     }
-    return attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED, NULL);
+    return gr_peer_attempt_failed(p, p->attempt_err ? p->attempt_err : ECONNREFUSED, NULL);
 }
 
 /* getaddrinfo's failure as an errno for the callbacks. */
@@ -704,8 +460,8 @@ static void got_addresses(gr_peer_t *p, struct addrinfo *addrs)
 
 static void lookup_failed(gr_peer_t *p, int gai_rc, int saved_errno)
 {
-    attempt_failed(p, lookup_errno(gai_rc, saved_errno),
-                   gai_rc == EAI_SYSTEM ? NULL : gai_strerror(gai_rc));
+    gr_peer_attempt_failed(p, lookup_errno(gai_rc, saved_errno),
+                           gai_rc == EAI_SYSTEM ? NULL : gai_strerror(gai_rc));
 }
 
 /* Runs on a resolver thread: touches only the lookup. */
@@ -737,7 +493,7 @@ static void lookup_done(void *arg, int result)
     enter(p);
     ev_timer_stop(p->loop, &p->timeout_timer);
     if (result) {
-        attempt_failed(p, -result, "host name lookup cancelled");
+        gr_peer_attempt_failed(p, -result, "host name lookup cancelled");
     } else if (l->rc) {
         lookup_failed(p, l->rc, l->saved_errno);
     } else {
@@ -895,7 +651,7 @@ static bool flush(gr_peer_t *p)
             }
             done -= left;
             p->wpos = 0;
-            list_push(&p->inflight, list_pop(&p->queue));
+            gr_peer_list_push(&p->inflight, gr_peer_list_pop(&p->queue));
         }
     }
     ev_io_stop(p->loop, &p->write_watcher);
@@ -931,11 +687,11 @@ static void timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
     gr_peer_t *p = w->data;
     enter(p);
     if (p->state == GR_PEER_RESOLVING) {
-        attempt_failed(p, ETIMEDOUT, "host name lookup timed out");
+        gr_peer_attempt_failed(p, ETIMEDOUT, "host name lookup timed out");
     } else if (p->state == GR_PEER_CONNECTING) {
         connect_done(p, ETIMEDOUT);
     } else if (p->state == GR_PEER_TLS_HANDSHAKE) {
-        attempt_failed(p, ETIMEDOUT, "TLS handshake timed out");
+        gr_peer_attempt_failed(p, ETIMEDOUT, "TLS handshake timed out");
     } else if (p->state == GR_PEER_CONNECTED || p->state == GR_PEER_AUTHENTICATING) {
         ev_tstamp due = oldest_deadline(p);
         if (due && due <= ev_now(p->loop)) {
@@ -1021,7 +777,7 @@ static bool deliver_frames(gr_peer_t *p)
             return false;
         }
         pos += GR_FRAME_SIZE_BYTES + (size_t)size;
-        list_pop(&p->inflight);
+        gr_peer_list_pop(&p->inflight);
         p->stats.responses++;
         /* A SASL answer proves nothing yet: a refused login keeps backing off. */
         if (p->state == GR_PEER_CONNECTED) {
@@ -1156,8 +912,8 @@ static int encode_request(gr_peer_t *p, const gr_api_desc_t *api, int16_t versio
 }
 
 /* A request encoded with the next correlation id, not queued yet. Returns 0 or -errno. */
-static int new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
-                       gr_peer_response_fn *cb, void *opaque, gr_peer_req_t **out)
+int gr_peer_new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const void *request,
+                        gr_peer_response_fn *cb, void *opaque, gr_peer_req_t **out)
 {
     const gr_api_desc_t *api = gr_api_find(api_key);
     if (!api || api_version < api->min_version || api_version > api->max_version || !request)
@@ -1177,7 +933,7 @@ static int new_request(gr_peer_t *p, int16_t api_key, int16_t api_version, const
     }
     p->next_correlation_id = p->next_correlation_id == INT32_MAX ? 0 : p->next_correlation_id + 1;
     p->pending++;
-    update_liveness(p);
+    gr_peer_update_liveness(p);
     *out = r;
     return 0;
 }
@@ -1188,11 +944,11 @@ int gr_peer_send(gr_peer_t *p, int16_t api_key, int16_t api_version, const void 
     if (p->freed)
         return -ECANCELED;
     gr_peer_req_t *r;
-    int rc = new_request(p, api_key, api_version, request, cb, opaque, &r);
+    int rc = gr_peer_new_request(p, api_key, api_version, request, cb, opaque, &r);
     if (rc)
         return rc;
-    maybe_reauthenticate(p);
-    list_push(p->state == GR_PEER_AUTHENTICATING ? &p->held : &p->queue, r);
+    gr_peer_maybe_reauthenticate(p);
+    gr_peer_list_push(p->state == GR_PEER_AUTHENTICATING ? &p->held : &p->queue, r);
     if (p->state == GR_PEER_CONNECTED)
         ev_io_start(p->loop, &p->write_watcher);
     else
@@ -1244,11 +1000,6 @@ void gr_peer_set_tls(gr_peer_t *p, gr_tls_ctx_t *tls)
     p->tls_ctx = tls;
 }
 
-void gr_peer_set_sasl(gr_peer_t *p, const gr_peer_sasl_t *sasl)
-{
-    p->sasl = sasl;
-}
-
 void gr_peer_free(gr_peer_t *p)
 {
     if (!p || p->freed)
@@ -1259,7 +1010,7 @@ void gr_peer_free(gr_peer_t *p)
     /* Callbacks below may call gr_peer_send, which refuses a freed peer. */
     p->freed = true;
     gr_peer_req_t *r;
-    while ((r = list_pop(&p->inflight)) || (r = list_pop(&p->queue)))
+    while ((r = gr_peer_list_pop(&p->inflight)) || (r = gr_peer_list_pop(&p->queue)))
         complete(p, r, -ECANCELED, NULL);
     leave(p);
 }

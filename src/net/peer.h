@@ -22,7 +22,8 @@
  *               Each resolved address is tried in turn; when all fail the
  *               attempt fails (attempt_failed) -> IDLE.
  *   AUTHENTICATING  with gr_peer_set_sasl: the SASL round trips run while
- *               the requests sent meanwhile wait aside (auth_begin, auth_done).
+ *               the requests sent meanwhile wait aside (peer_sasl.c:
+ *               gr_peer_auth_begin, auth_done).
  *   CONNECTED   (on_connected) reading always, writing while the queue has
  *               bytes. A protocol violation, timeout, EOF or socket error
  *               closes it (connection_lost) -> IDLE.
