@@ -23,6 +23,23 @@ gr_kcat_ssl -P -t tls_topic -p 0 <"$GR_TMP/want"
 gr_kcat_ssl -C -t tls_topic -p 0 -o beginning -e -q >"$GR_TMP/got"
 cmp -s "$GR_TMP/want" "$GR_TMP/got" || gr_fail "records consumed over SSL differ"
 
+# Kernel TLS is allowed by default; a kernel without the tls upper layer
+# (asking for it on a fresh socket answers ENOENT) gets the user-space path
+# at once, said once, instead of every session trying and failing.
+ulp=$("$GR_PYTHON" -c '
+import errno, socket
+try:
+    socket.socket().setsockopt(socket.IPPROTO_TCP, 31, b"tls")  # TCP_ULP
+    print("present")
+except OSError as e:
+    print("absent" if e.errno == errno.ENOENT else "present")')
+if [ "$ulp" = absent ]; then
+    grep -q "the kernel has no tls module: user-space TLS" "$GR_LOG" ||
+        gr_fail "no kernel tls module here, and the broker did not say it runs user-space TLS"
+elif grep -q "the kernel has no tls module" "$GR_LOG"; then
+    gr_fail "the broker says the kernel has no tls module, but it has"
+fi
+
 # A plaintext Kafka client on the SSL port: the handshake fails, nothing is served.
 if gr_kcat -L -m 3 >"$GR_TMP/plain.out" 2>&1; then
     gr_fail "a plaintext client got metadata from the SSL port"

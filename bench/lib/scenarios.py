@@ -15,6 +15,7 @@ import re
 import time
 
 from brokers import Broker, Cluster, Unavailable, run_client
+import partitions
 import stats
 import tls
 
@@ -511,4 +512,5 @@ SCENARIOS = {
     "group": scenario_group,
     "replication": scenario_replication,
     "tls": lambda bench: tls.scenario_tls(bench, row),
+    "partitions": lambda bench: partitions.scenario_partitions(bench, row),
 }

@@ -201,7 +201,12 @@ static int open_log_dir(gr_broker_t *b)
             gr_log_dir_was_clean(b->log_dir)
                 ? "clean shutdown marker found, no recovery needed"
                 : "no clean shutdown marker, recovering from checkpoints");
-    return 0;
+    /* Before any partition opens, and before the checkpoint timer can rewrite them. */
+    rc = gr_topics_checkpoints_load(b);
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "log", "cannot load the offset checkpoints: %s",
+                strerror(-rc));
+    return rc;
 }
 
 /* Single-node mode's metadata: the embedded store under the first log dir. */

@@ -31,6 +31,11 @@ static int open_listener(gr_broker_t *b, int i, const gr_listener_spec_t *l)
                 l->protocol == GR_SECURITY_SSL ? "SSL" : "SASL_SSL", err);
         return -EINVAL;
     }
+    if (tc.ktls && !gr_tls_ctx_ktls(b->tls->server[i]))
+        gr_logf(&b->log, GR_LOG_INFO, "net",
+                "listener %s: the kernel has no tls module: user-space TLS (as with "
+                "gregor.ssl.ktls.enable=false)",
+                l->name);
     const char *rules =
         gr_config_listener_text(&b->config, l->name, "ssl.principal.mapping.rules", NULL);
     int rc = gr_principal_rules_parse(rules, &b->tls->rules[i], err, sizeof err);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Batched fsyncs for bulk log creation: see batch_io.h. */
+/* Batched fsyncs for bulk log opening and closing: see batch_io.h. */
 #include "log/batch_io.h"
 
 #include <errno.h>
@@ -9,7 +9,7 @@
 static int batch_fsync(void *ctx, int fd)
 {
     gr_batch_io_t *bio = ctx;
-    if (bio->depth > 0) {
+    if (pthread_equal(pthread_self(), bio->owner) && bio->depth > 0) {
         bio->pending = true;
         return 0;
     }
@@ -25,6 +25,7 @@ void gr_batch_io_init(gr_batch_io_t *bio)
     bio->ops.fsync = batch_fsync;
     bio->depth = 0;
     bio->pending = false;
+    bio->owner = pthread_self();
 }
 
 void gr_batch_io_begin(gr_batch_io_t *bio)

@@ -7,23 +7,26 @@
  * each want an fsync; one syncfs makes them all durable at once, before the
  * creation is acknowledged.
  *
- * A batch is open only while no other log work can run: inside one handler
- * call (topic creation) or during start-up, before the listeners are bound
- * (loading topics).
+ * A batch is open only inside one call on the loop thread that opens many
+ * logs (a LeaderAndIsr request naming new or recovering replicas) or closes
+ * them all (shutdown). Only the loop thread's fsyncs are deferred: a worker
+ * thread's (a cleaning) is done at once, since the batch may end before it.
  *
- * Runs on: loop thread.
+ * Runs on: loop thread (fsync from any thread).
  */
 #ifndef GR_LOG_BATCH_IO_H
 #define GR_LOG_BATCH_IO_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "log/io.h"
 
 typedef struct gr_batch_io {
     gr_io_ops_t ops; /* what the logs use; ops.ctx points back here */
-    int depth;       /* nesting of open batches */
-    bool pending;    /* an fsync was skipped in the current batch */
+    int depth;       /* nesting of open batches; loop thread only */
+    bool pending;    /* an fsync was skipped in the current batch; loop thread only */
+    pthread_t owner; /* the loop thread (gr_batch_io_init's caller) */
 } gr_batch_io_t;
 
 void gr_batch_io_init(gr_batch_io_t *bio);

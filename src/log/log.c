@@ -416,7 +416,11 @@ static int log_load(gr_log_t *log, const gr_log_open_args_t *args, bool rebuild_
         bool sane = gr_segment_indexes_sane(seg);
         if (*out_txn_rebuild == INT64_MAX && (i >= first_recover || !gr_txn_index_sane(seg)))
             *out_txn_rebuild = seg->base_offset;
-        if (i >= first_recover || !sane) {
+        /* Most partitions of a big broker are empty: rescanning one would only
+         * rewrite its empty indexes and epochs, and flush (thousands of
+         * renames and writebacks after a crash). */
+        bool nothing_to_recover = sane && gr_segment_empty(seg);
+        if ((i >= first_recover && !nothing_to_recover) || !sane) {
             if (!sane)
                 stats->indexes_rebuilt++;
             rc = log_recover_segment(log, i, stats);

@@ -170,6 +170,8 @@ int gr_segment_truncate(gr_segment_t *seg, int64_t size, int64_t next_offset);
 int gr_segment_load_indexes(gr_segment_t *seg, int64_t index_interval);
 /* Size-only sanity check of the index files: true when both look usable. */
 bool gr_segment_indexes_sane(gr_segment_t *seg);
+/* True when the .log and both index files are empty: recovery would change nothing. */
+bool gr_segment_empty(gr_segment_t *seg);
 
 /*
  * Appends len bytes of batches (offsets already assigned) at the end of the

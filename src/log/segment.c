@@ -516,6 +516,21 @@ bool gr_segment_indexes_sane(gr_segment_t *seg)
     return true;
 }
 
+bool gr_segment_empty(gr_segment_t *seg)
+{
+    static const char *const index_ext[] = {".index", ".timeindex"};
+    if (seg->size != 0)
+        return false;
+    char path[GR_PATH_MAX];
+    for (size_t i = 0; i < sizeof index_ext / sizeof index_ext[0]; i++) {
+        int64_t size;
+        gr_segment_file(seg, index_ext[i], path, sizeof path);
+        if (seg->io->stat(seg->io->ctx, path, &size, NULL) < 0 || size != 0)
+            return false;
+    }
+    return true;
+}
+
 /* Writes entries [*written, count) of one index file. */
 static int seg_write_index_file(gr_segment_t *seg, const char *ext, size_t entry_size, size_t count,
                                 size_t *written, size_t *on_disk, bool *unsynced, bool sync)

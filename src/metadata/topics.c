@@ -98,6 +98,7 @@ int gr_topics_fini(gr_topics_t *t)
     free(t->id_buckets);
     t->buckets = NULL;
     t->id_buckets = NULL;
+    gr_topics_checkpoints_fini(t);
     return first;
 }
 
@@ -159,8 +160,7 @@ const char *gr_topics_log_dir(const gr_broker_t *b)
     return gr_log_dir_path(b->log_dir);
 }
 
-int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
-                            const gr_topic_checkpoints_t *cp)
+int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index)
 {
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%s-%d", gr_topics_log_dir(b), topic->name, index);
@@ -168,14 +168,10 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
         .io = &b->io->ops,
         .fds = b->fds,
         .clean_shutdown = gr_log_dir_was_clean(b->log_dir),
-        .recovery_point =
-            gr_checkpoint_find(cp->recovery, cp->recovery_count, topic->name, index, -1),
-        .log_start_offset = gr_checkpoint_find(cp->start, cp->start_count, topic->name, index, -1),
-        /* A leader alone in its ISR moves it to the log end at once (partition.h). */
-        .high_watermark = gr_checkpoint_find(cp->high_watermark, cp->high_watermark_count,
-                                             topic->name, index, -1),
         .now_ms = gr_broker_now_ms(b),
     };
+    /* A leader alone in its ISR moves the high watermark to the log end at once (partition.h). */
+    gr_topics_checkpoints_find(b->topics, topic->name, index, &args);
     gr_log_open_stats_t stats;
     gr_partition_t *p = &topic->partitions[index];
     p->topic = topic;
@@ -187,6 +183,7 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
         gr_logf(&b->log, GR_LOG_ERROR, "log", "cannot open %s: %s", path, strerror(-rc));
         return rc;
     }
+    gr_topics_checkpoints_forget(b->topics, topic->name, index); /* the open log's now */
     if (stats.bytes_scanned || stats.bytes_truncated)
         gr_logf(&b->log, GR_LOG_WARN, "log",
                 "recovered %s-%d: %d segment(s) scanned, %" PRId64 " bytes scanned, %" PRId64
@@ -372,65 +369,4 @@ gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topi
     gr_logf(&b->log, GR_LOG_INFO, "topics", "topic %s now has %d config override(s)", topic->name,
             topic->config_count);
     return GR_KERR_NONE;
-}
-
-typedef struct checkpoint_build {
-    gr_checkpoint_entry_t *recovery, *start, *hw;
-    size_t count, cap;
-    int err;
-} checkpoint_build_t;
-
-static void collect_checkpoint(gr_topic_t *topic, void *arg)
-{
-    checkpoint_build_t *cb = arg;
-    for (int32_t i = 0; i < topic->partition_count && !cb->err; i++) {
-        gr_log_t *log = topic->partitions[i].log;
-        if (!log)
-            continue;
-        if (cb->count == cb->cap) {
-            size_t cap = cb->cap ? cb->cap * 2 : 64;
-            gr_checkpoint_entry_t *r = realloc(cb->recovery, cap * sizeof(*r));
-            if (r)
-                cb->recovery = r;
-            gr_checkpoint_entry_t *s = realloc(cb->start, cap * sizeof(*s));
-            if (s)
-                cb->start = s;
-            gr_checkpoint_entry_t *h = realloc(cb->hw, cap * sizeof(*h));
-            if (h)
-                cb->hw = h;
-            if (!r || !s || !h) {
-                cb->err = -ENOMEM;
-                return;
-            }
-            cb->cap = cap;
-        }
-        gr_checkpoint_entry_t *e[3] = {&cb->recovery[cb->count], &cb->start[cb->count],
-                                       &cb->hw[cb->count]};
-        int64_t values[3] = {gr_log_recovery_point(log), gr_log_start_offset(log),
-                             gr_log_high_watermark(log)};
-        for (int k = 0; k < 3; k++) {
-            snprintf(e[k]->topic, sizeof e[k]->topic, "%s", topic->name);
-            e[k]->partition = i;
-            e[k]->offset = values[k];
-        }
-        cb->count++;
-    }
-}
-
-int gr_topics_checkpoint(gr_broker_t *b)
-{
-    checkpoint_build_t cb = {0};
-    gr_topics_foreach(b->topics, collect_checkpoint, &cb);
-    int rc = cb.err;
-    if (!rc)
-        rc = gr_log_dir_write_checkpoint(b->log_dir, GR_CHECKPOINT_RECOVERY_POINT, cb.recovery,
-                                         cb.count);
-    if (!rc)
-        rc = gr_log_dir_write_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, cb.start, cb.count);
-    if (!rc)
-        rc = gr_log_dir_write_checkpoint(b->log_dir, GR_CHECKPOINT_REPLICATION, cb.hw, cb.count);
-    free(cb.recovery);
-    free(cb.start);
-    free(cb.hw);
-    return rc;
 }

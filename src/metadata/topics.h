@@ -78,11 +78,22 @@ struct gr_topic {
     gr_topic_t *next_by_id; /* hash chain by topic id */
 };
 
+/*
+ * The log dir's offset checkpoints of the partitions on disk whose logs are
+ * not open (topics_checkpoints.c): read once at start-up, taken out when a
+ * partition's log opens, put back when it closes without deletion. The
+ * files written are the open logs' offsets plus these.
+ */
+typedef struct gr_topics_checkpoints {
+    struct gr_checkpoint_table *recovery, *start, *high_watermark;
+} gr_topics_checkpoints_t;
+
 typedef struct gr_topics {
     gr_topic_t **buckets;    /* by name */
     gr_topic_t **id_buckets; /* by topic id (Fetch v13+ names topics by id) */
     size_t bucket_count;
     size_t count;
+    gr_topics_checkpoints_t checkpoints;
 } gr_topics_t;
 
 int gr_topics_init(gr_topics_t *t);
@@ -129,6 +140,13 @@ gr_kerr_t gr_topics_create_check(gr_broker_t *b, const char *name, int32_t parti
 gr_kerr_t gr_topics_set_configs(gr_broker_t *b, gr_topic_t *topic, const gr_topic_config_t *configs,
                                 int count, bool validate_only, char *err, size_t errlen);
 
+/*
+ * Reads the recovery-point, log-start and replication checkpoints of the log
+ * dir (once, at start-up, before any partition opens). A file that cannot be
+ * read is logged and counts as empty (its partitions recover as if it had
+ * none). 0 or -ENOMEM.
+ */
+int gr_topics_checkpoints_load(gr_broker_t *b);
 /* Writes the recovery-point, log-start and replication checkpoints. 0 or -errno. */
 int gr_topics_checkpoint(gr_broker_t *b);
 

@@ -118,19 +118,9 @@ int gr_partition_host(gr_broker_t *b, gr_partition_t *p)
 {
     if (p->log)
         return 0;
-    gr_topic_checkpoints_t cp = {0};
-    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_RECOVERY_POINT, &cp.recovery,
-                                     &cp.recovery_count);
-    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_LOG_START, &cp.start,
-                                     &cp.start_count);
-    (void)gr_log_dir_read_checkpoint(b->log_dir, GR_CHECKPOINT_REPLICATION, &cp.high_watermark,
-                                     &cp.high_watermark_count);
     int32_t leader = p->leader_id, epoch = p->leader_epoch;
     gr_topic_t *topic = p->topic;
-    int rc = gr_topic_partition_open(b, topic, p->index, &cp);
-    free(cp.recovery);
-    free(cp.start);
-    free(cp.high_watermark);
+    int rc = gr_topic_partition_open(b, topic, p->index);
     /* partition_open resets the single-node placement: keep the controller's. */
     p->leader_id = leader;
     p->leader_epoch = epoch;
@@ -149,6 +139,12 @@ void gr_partition_unhost(gr_broker_t *b, gr_partition_t *p, bool delete_data)
             gr_partition_dir_delete(b, p->topic->name, strlen(p->topic->name), p->index);
         return;
     }
+    if (delete_data)
+        gr_topics_checkpoints_forget(b->topics, p->topic->name, p->index);
+    else if (gr_topics_checkpoints_keep(b->topics, p->topic->name, p->index, p->log) < 0)
+        gr_logf(&b->log, GR_LOG_WARN, "topics",
+                "%s-%d: no memory to keep its checkpoints: it recovers as after a crash",
+                p->topic->name, p->index);
     int rc = delete_data ? gr_log_delete(p->log) : gr_log_close(p->log);
     p->log = NULL;
     if (rc)
@@ -160,6 +156,9 @@ void gr_partition_dir_delete(gr_broker_t *b, const char *topic, size_t topic_len
 {
     char path[PATH_BUF];
     snprintf(path, sizeof path, "%s/%.*s-%d", gr_topics_log_dir(b), (int)topic_len, topic, index);
+    char name[GR_TOPIC_NAME_LIMIT + 1];
+    snprintf(name, sizeof name, "%.*s", (int)topic_len, topic);
+    gr_topics_checkpoints_forget(b->topics, name, index);
     int rc = gr_log_dir_remove_tree(&b->io->ops, path);
     if (rc && rc != -ENOENT)
         gr_logf(&b->log, GR_LOG_WARN, "topics", "cannot delete %s: %s", path, strerror(-rc));

@@ -16,15 +16,22 @@ gr_topic_t *gr_topic_new(const char *name, int32_t partitions);
 void gr_topic_free(gr_topic_t *topic);
 void gr_topics_insert(gr_topics_t *t, gr_topic_t *topic);
 void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic);
-/* The log dir's offset checkpoints, as read at a partition's opening (each may be NULL/0). */
-typedef struct gr_topic_checkpoints {
-    gr_checkpoint_entry_t *recovery, *start, *high_watermark;
-    size_t recovery_count, start_count, high_watermark_count;
-} gr_topic_checkpoints_t;
-
 /* Opens (creating or recovering) partition index's log. 0 or -errno. */
-int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index,
-                            const gr_topic_checkpoints_t *cp);
+int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index);
+/*
+ * The checkpointed offsets of a partition about to open (-1 for those not
+ * checkpointed), into args' recovery_point, log_start_offset and
+ * high_watermark.
+ */
+void gr_topics_checkpoints_find(const gr_topics_t *t, const char *topic, int32_t index,
+                                gr_log_open_args_t *args /* out: the three offsets */);
+/* Forgets a partition's checkpointed offsets: its log is open (they are its own now) or gone. */
+void gr_topics_checkpoints_forget(gr_topics_t *t, const char *topic, int32_t index);
+/* Keeps the offsets of log, about to close, for the files and a later reopening. 0 or -ENOMEM. */
+int gr_topics_checkpoints_keep(gr_topics_t *t, const char *topic, int32_t index,
+                               const gr_log_t *log);
+/* Frees the tables (gr_topics_fini). */
+void gr_topics_checkpoints_fini(gr_topics_t *t);
 /* Adds (or replaces) one override, copying key and value. 0 or -ENOMEM. */
 int gr_topic_add_config(gr_topic_t *topic, const char *key, const char *value);
 void gr_topic_clear_configs(gr_topic_t *topic);

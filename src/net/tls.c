@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -273,6 +278,29 @@ static int parse_client_auth(const char *text, gr_tls_client_auth_t *out, char *
     return 0;
 }
 
+/*
+ * Whether the kernel has the "tls" TCP upper layer protocol. Asking for it on
+ * a fresh, unconnected socket answers -ENOENT when there is none (no module,
+ * and none loadable from here) and -ENOTCONN when there is. Without it every
+ * session would still have OpenSSL prepare kernel TLS at each key change and
+ * fail, so such a context never asks (the sessions take exactly the
+ * user-space path of gregor.ssl.ktls.enable=false). Unknown counts as present.
+ */
+static bool kernel_tls_present(void)
+{
+#ifdef TCP_ULP
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return true;
+    static const char ulp[] = "tls";
+    bool absent = setsockopt(fd, IPPROTO_TCP, TCP_ULP, ulp, sizeof ulp) < 0 && errno == ENOENT;
+    close(fd);
+    return !absent;
+#else
+    return false;
+#endif
+}
+
 /* What server and client contexts share: protocols, ciphers, write modes, KTLS. */
 static gr_tls_ctx_t *ctx_new(const SSL_METHOD *method, const gr_tls_config_t *cfg, char *err,
                              size_t errlen)
@@ -285,7 +313,8 @@ static gr_tls_ctx_t *ctx_new(const SSL_METHOD *method, const gr_tls_config_t *cf
     }
     /* Responses go out link by link from memory that stays put until written. */
     SSL_CTX_set_mode(ctx->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-    if (cfg->ktls)
+    ctx->ktls = cfg->ktls && kernel_tls_present();
+    if (ctx->ktls)
         SSL_CTX_set_options(ctx->ssl, SSL_OP_ENABLE_KTLS);
     /* Renegotiation only adds attack surface; TLS 1.3 has none anyway. */
     SSL_CTX_set_options(ctx->ssl, SSL_OP_NO_RENEGOTIATION);
@@ -367,6 +396,11 @@ void gr_tls_ctx_free(gr_tls_ctx_t *ctx)
 void gr_tls_ctx_set_app(gr_tls_ctx_t *ctx, const void *app)
 {
     ctx->app = app;
+}
+
+bool gr_tls_ctx_ktls(const gr_tls_ctx_t *ctx)
+{
+    return ctx->ktls;
 }
 
 const void *gr_tls_ctx_app(const gr_tls_ctx_t *ctx)

@@ -85,6 +85,13 @@ gr_tls_ctx_t *gr_tls_ctx_new_client(const gr_tls_config_t *cfg, char *err, size_
 void gr_tls_ctx_free(gr_tls_ctx_t *ctx);
 
 /*
+ * Whether the context's sessions try kernel TLS: allowed by the config and
+ * the kernel has its "tls" module (or can load it). When false they run
+ * exactly the user-space path of gregor.ssl.ktls.enable=false.
+ */
+bool gr_tls_ctx_ktls(const gr_tls_ctx_t *ctx);
+
+/*
  * Opaque data of the layer above, kept with the context (the broker keeps the
  * listener's principal mapping rules here). NULL until set.
  */

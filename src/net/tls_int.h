@@ -19,6 +19,7 @@ struct gr_tls_ctx {
     SSL_CTX *ssl;
     bool server;
     bool verify_host; /* client: check the certificate against the host name */
+    bool ktls;        /* sessions ask OpenSSL for kernel TLS (allowed and the kernel has it) */
     const void *app;
 };
 

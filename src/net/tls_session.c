@@ -150,6 +150,9 @@ int gr_tls_handshake(gr_tls_t *t)
     t->established = true;
     t->subject = format_subject(t->ssl);
     t->ktls_send = BIO_get_ktls_send(SSL_get_wbio(t->ssl)) > 0;
+    /* Refused (a cipher or record size the kernel cannot take): no retry at each KeyUpdate. */
+    if (!t->ktls_send)
+        SSL_clear_options(t->ssl, SSL_OP_ENABLE_KTLS);
     return GR_TLS_OK;
 }
 

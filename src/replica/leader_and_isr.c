@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "log/batch_io.h"
+#include "log/log_dir.h"
 #include "gen/leader_and_isr.h"
 #include "metadata/topic_config_fetch.h"
 #include "metadata/topics.h"
@@ -112,13 +114,40 @@ static int apply_by_topic(gr_replica_call_t *call, gr_leader_and_isr_response_t 
     return 0;
 }
 
+/* Answers err for every partition of resp (already filled). */
+static void fail_all(gr_replica_call_t *call, gr_leader_and_isr_response_t *resp, gr_kerr_t err)
+{
+    if (call->version < TOPIC_IDS_MIN_VERSION) {
+        for (int32_t i = 0; i < resp->partition_errors_count; i++)
+            resp->partition_errors[i].error_code = err;
+        return;
+    }
+    for (int32_t t = 0; t < resp->topics_count; t++)
+        for (int32_t i = 0; i < resp->topics[t].partition_errors_count; i++)
+            resp->topics[t].partition_errors[i].error_code = err;
+}
+
+/*
+ * Opening thousands of logs (a start-up, a big topic creation) makes files
+ * that each want an fsync or two: one I/O batch makes them durable with a
+ * single syncfs before the controller hears that the replicas exist.
+ */
 static void apply_and_finish(gr_replica_call_t *call)
 {
+    gr_broker_t *b = call->b;
     gr_leader_and_isr_response_t *resp = replica_alloc(call, 1, sizeof *resp);
     if (resp) {
         gr_leader_and_isr_response_init(resp);
+        gr_batch_io_begin(b->io);
         int rc = call->version < TOPIC_IDS_MIN_VERSION ? apply_by_name(call, resp)
                                                        : apply_by_topic(call, resp);
+        int sync_rc = gr_batch_io_end(b->io, gr_log_dir_path(b->log_dir));
+        if (sync_rc) {
+            gr_logf(&b->log, GR_LOG_ERROR, "replica", "syncing the opened logs failed: %s",
+                    strerror(-sync_rc));
+            if (!rc)
+                fail_all(call, resp, GR_KERR_KAFKA_STORAGE_ERROR);
+        }
         if (rc)
             resp = NULL;
     }

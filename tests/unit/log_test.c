@@ -564,6 +564,48 @@ static void test_clean_restart_no_scan(void **state)
     assert_int_equal(gr_log_end_offset(f->log), 200);
 }
 
+/* The inode of file in the log dir, or 0 when it is missing. */
+static ino_t file_inode(fixture_t *f, const char *file)
+{
+    char path[600];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", f->dir, file);
+    return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/* After a crash an empty log has nothing to recover: its files are left as they are. */
+static void test_unclean_empty_log_untouched(void **state)
+{
+    fixture_t *f = *state;
+    open_log(f);
+    reopen(f, true); /* the epoch checkpoint exists from here on */
+    ino_t epochs = file_inode(f, "leader-epoch-checkpoint");
+    reopen(f, false);
+    assert_int_equal(f->stats.segments_recovered, 0);
+    assert_int_equal(f->stats.indexes_rebuilt, 0);
+    assert_int_equal(file_inode(f, "leader-epoch-checkpoint"), epochs); /* not rewritten */
+    assert_int_equal(gr_log_end_offset(f->log), 0);
+
+    /* An index entry beside an empty .log is stale: that segment is recovered. */
+    char path[600];
+    snprintf(path, sizeof path, "%s/00000000000000000000.index", f->dir);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite("\0\0\0\0\0\0\0\0", 1, 8, fp), 8);
+    fclose(fp);
+    reopen(f, false);
+    assert_int_equal(f->stats.segments_recovered, 1);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 0);
+
+    /* Data: recovered as before. */
+    append(f, 3, 10, 1000, 0, 1000);
+    reopen(f, false);
+    assert_int_equal(f->stats.segments_recovered, 1);
+    assert_int_equal(gr_log_end_offset(f->log), 3);
+}
+
 static void test_retention_time(void **state)
 {
     fixture_t *f = *state;
@@ -1196,6 +1238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_append_read_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_index_lookup_many, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclean_empty_log_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_roll_by_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_roll_by_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recovery_truncated_tail, setup, teardown),
