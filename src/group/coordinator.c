@@ -2,9 +2,10 @@
 /*
  * The group coordinator's table of groups, the env the groups run in
  * (libev timers, the broker clock, persistence), the offsets topic's
- * creation, offset retention, and forgetting deleted topics' offsets.
- * Records: coordinator_records.c; replay: coordinator_load.c; which
- * partitions are led here and routing: coordinator_leadership.c.
+ * description for the coordinator runtime, offset retention, and forgetting
+ * deleted topics' offsets. Records: coordinator_records.c; replay's record
+ * handler: coordinator_load.c; leadership and routing over the runtime:
+ * coordinator_leadership.c.
  *
  * Runs on: loop thread.
  */
@@ -14,12 +15,10 @@
 #include <string.h>
 
 #include "controller/internal_topic.h"
+#include "coordinator/hash.h"
 #include "core/context.h"
-#include "metadata/cluster_view.h"
 #include "metadata/topics.h"
-#include "metadata/topics_cluster.h"
 #include "group/coordinator.h"
-#include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 
@@ -110,7 +109,7 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
     for (size_t b = 0; b < co->bucket_count; b++)
         for (gr_group_t *g = co->buckets[b]; g; g = g->next)
             if (g->state != GR_GROUP_DEAD &&
-                gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
+                gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
                 fn(g, arg);
 }
 
@@ -118,18 +117,18 @@ void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void 
 
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
 {
-    return gr_topics_find(co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+    return gr_coordinator_runtime_topic(&co->runtime);
 }
 
-/* __consumer_offsets as Kafka creates it on first use (offsets.topic.*). */
-static void describe_topic(gr_coordinator_t *co)
+/* __consumer_offsets as Kafka creates it on first use (offsets.topic.*), and its replay. */
+static void start_runtime(gr_coordinator_t *co)
 {
     const gr_config_t *cfg = &co->broker->config;
     snprintf(co->segment_bytes, sizeof co->segment_bytes, "%d", cfg->offsets_topic_segment_bytes);
     co->topic_configs[0] = (gr_topic_config_t){"cleanup.policy", "compact"};
     co->topic_configs[1] = (gr_topic_config_t){"segment.bytes", co->segment_bytes};
     co->topic_configs[2] = (gr_topic_config_t){"compression.type", "producer"};
-    co->topic = (gr_internal_topic_t){
+    gr_internal_topic_t topic = {
         .name = GR_OFFSETS_TOPIC,
         .factor_key = "offsets.topic.replication.factor",
         .log_tag = "group",
@@ -138,21 +137,25 @@ static void describe_topic(gr_coordinator_t *co)
         .configs = co->topic_configs,
         .config_count = (int)(sizeof co->topic_configs / sizeof co->topic_configs[0]),
     };
+    gr_coordinator_spec_t spec = {
+        .log_tag = "group",
+        .keys = "group(s)",
+        .load_slice = cfg->offsets_load_buffer_size,
+        .reload_on_new_epoch = false,
+        .serve_failed_replay = true,
+    };
+    gr_coordinator_runtime_init(&co->runtime, co->broker, &topic, &spec, &gr_coordinator_handler,
+                                co);
 }
 
 bool gr_coordinator_creating_topic(gr_coordinator_t *co)
 {
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    return co->topic.requested &&
-           !(topic && gr_topic_led(co->broker, topic->name, topic->partition_count));
+    return gr_coordinator_runtime_creating_topic(&co->runtime);
 }
 
 gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
 {
-    if (!co->buckets) /* shut down */
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    return gr_coordinator_topic(co) ? GR_KERR_NONE
-                                    : gr_internal_topic_create(co->broker, &co->topic);
+    return gr_coordinator_runtime_ensure_topic(&co->runtime);
 }
 
 /* --- retention and deleted topics -------------------------------------------------- */
@@ -225,7 +228,7 @@ static void cleanup_groups(gr_coordinator_t *co, offset_match_fn match, const vo
         gr_group_t *g = co->buckets[b];
         while (g) {
             gr_group_t *next = g->next;
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
+            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
                 cleanup_group(co, g, match, arg, why);
             g = next;
         }
@@ -244,7 +247,7 @@ void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic)
      * retention, which shares cleanup_groups, never drops them. */
     for (size_t b = 0; b < co->bucket_count; b++)
         for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
+            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
                 gr_group_txn_offset_drop(g, topic, -1);
     cleanup_groups(co, offset_of_topic, &topic, "removed: Empty without offsets");
 }
@@ -266,9 +269,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
     co->buckets = calloc(co->bucket_count, sizeof(*co->buckets));
     if (!co->buckets)
         return -ENOMEM;
-    co->load_partition = -1;
-    gr_coordinator_slots_init(&co->slots, GR_OFFSETS_TOPIC, "group", &b->log);
-    describe_topic(co);
+    start_runtime(co);
     co->env = (gr_group_env_t){
         .opaque = co,
         .limits = {.min_session_timeout_ms = b->config.group_min_session_timeout_ms,
@@ -307,7 +308,7 @@ void gr_coordinator_fini(gr_coordinator_t *co)
         ev_ref(co->broker->loop);
         ev_timer_stop(co->broker->loop, &co->retention_timer);
     }
-    gr_coordinator_load_stop(co);
+    gr_coordinator_runtime_fini(&co->runtime); /* from now on routing answers NOT_AVAILABLE */
     for (size_t b = 0; b < co->bucket_count; b++) {
         while (co->buckets[b]) {
             gr_group_t *g = co->buckets[b];
@@ -320,5 +321,4 @@ void gr_coordinator_fini(gr_coordinator_t *co)
     co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
     co->bucket_count = 0;
     co->count = 0;
-    gr_coordinator_slots_fini(&co->slots);
 }

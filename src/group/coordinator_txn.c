@@ -106,7 +106,7 @@ void gr_coordinator_txn_complete(gr_coordinator_t *co, int32_t partition, int64_
 void gr_coordinator_txn_marker(gr_coordinator_t *co, int32_t partition, int64_t producer_id,
                                bool commit)
 {
-    if (!co->buckets || gr_coordinator_load_state(co, partition) != GR_LOAD_DONE ||
+    if (!co->buckets || gr_coordinator_load_state(co, partition) != GR_COORDINATOR_LOADED ||
         !gr_coordinator_led_partition(co, partition))
         return;
     gr_coordinator_txn_complete(co, partition, producer_id, commit);

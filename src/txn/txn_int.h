@@ -51,13 +51,14 @@ struct gr_txn {
 };
 
 /* txn_table.c */
-gr_topic_t *gr_txn_topic(gr_txn_coordinator_t *co);
 gr_partition_t *gr_txn_led_partition(gr_txn_coordinator_t *co, int32_t partition);
-gr_partition_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition);
+gr_coordinator_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition);
 int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partition);
 gr_txn_t *gr_txn_lookup(gr_txn_coordinator_t *co, gr_str_t id);
 /* A new id (Empty, no producer id yet) in partition; NULL on -ENOMEM. */
 gr_txn_t *gr_txn_insert(gr_txn_coordinator_t *co, gr_str_t id, int32_t partition);
+/* The runtime's H.unload: frees partition's ids (waiters answered NOT_COORDINATOR); how many. */
+size_t gr_txn_unload(void *owner, int32_t partition);
 /* Unlinks and frees txn (its waiter answered err, its writes and markers dropped). */
 void gr_txn_remove(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err);
 /* Answers txn's waiter (if any) and detaches it. */
@@ -84,9 +85,8 @@ void gr_txn_write_abandon(gr_txn_t *txn);
 int gr_txn_apply_record(gr_txn_coordinator_t *co, int32_t partition, gr_bytes_t key,
                         gr_bytes_t value);
 
-/* txn_load.c */
-void gr_txn_load_begin(gr_txn_coordinator_t *co);
-void gr_txn_load_stop(gr_txn_coordinator_t *co);
+/* txn_load.c: the runtime's record handler (H). */
+extern const gr_coordinator_handler_t gr_txn_handler;
 
 /* txn_ops.c */
 /* Fences txn's producer and aborts its open transaction (a timeout or a new producer). */

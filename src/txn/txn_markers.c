@@ -349,7 +349,7 @@ static void marker_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
     for (size_t b = 0; b < co->bucket_count; b++) {
         for (gr_txn_t *t = co->buckets[b]; t; t = t->next) {
             if (!gr_txn_state_preparing(t->cur.state) || t->pending ||
-                gr_txn_load_state(co, t->partition) != GR_LOAD_DONE)
+                gr_txn_load_state(co, t->partition) != GR_COORDINATOR_LOADED)
                 continue;
             if (t->markers_wanted)
                 gr_txn_markers_start(co, t);

@@ -20,7 +20,7 @@
 static bool ready(gr_txn_coordinator_t *co, const gr_txn_t *t)
 {
     return !t->pending && !t->allocating && !t->waiter && t->cur.producer_id >= 0 &&
-           gr_txn_load_state(co, t->partition) == GR_LOAD_DONE;
+           gr_txn_load_state(co, t->partition) == GR_COORDINATOR_LOADED;
 }
 
 /* The ids to act on are collected first: acting may remove them from the table. */
