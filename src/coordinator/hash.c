@@ -78,6 +78,12 @@ int32_t gr_kafka_abs(int32_t n)
     return n < 0 ? -n : n;
 }
 
+size_t gr_coordinator_key_bucket(gr_str_t id, size_t bucket_count)
+{
+    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
+    return h % bucket_count;
+}
+
 int32_t gr_coordinator_partition_for(const char *id, size_t len, int32_t partitions)
 {
     return gr_kafka_abs(gr_java_string_hash(id, len)) % partitions;

@@ -61,8 +61,7 @@ static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
 
 static size_t bucket_of(const gr_coordinator_t *co, gr_str_t id)
 {
-    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
-    return h % co->bucket_count;
+    return gr_coordinator_key_bucket(id, co->bucket_count);
 }
 
 gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)

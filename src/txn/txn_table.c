@@ -20,8 +20,7 @@
 
 static size_t bucket_of(const gr_txn_coordinator_t *co, gr_str_t id)
 {
-    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
-    return h % co->bucket_count;
+    return gr_coordinator_key_bucket(id, co->bucket_count);
 }
 
 gr_txn_t *gr_txn_lookup(gr_txn_coordinator_t *co, gr_str_t id)
