@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "controller/internal_topic.h"
-#include "coordinator/hash.h"
 #include "core/context.h"
 #include "metadata/topics.h"
 #include "group/coordinator.h"
@@ -59,57 +58,51 @@ static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
 
 /* --- the table ---------------------------------------------------------------- */
 
-static size_t bucket_of(const gr_coordinator_t *co, gr_str_t id)
+static gr_group_t *group_of(gr_coordinator_key_t *k)
 {
-    return gr_coordinator_key_bucket(id, co->bucket_count);
+    return k ? GR_COORDINATOR_ENTRY(k, gr_group_t, key) : NULL;
 }
 
 gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)
 {
-    if (!co->buckets)
-        return NULL;
-    for (gr_group_t *g = co->buckets[bucket_of(co, id)]; g; g = g->next)
-        if (gr_group_str_is(g->id, id))
-            return g;
-    return NULL;
+    return group_of(gr_coordinator_keys_find(&co->table, id));
 }
 
 gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int32_t partition)
 {
     gr_group_t *g = gr_coordinator_find(co, id);
-    if (g || !co->buckets)
+    if (g || !co->table.buckets)
         return g;
     g = gr_group_new(id.ptr, id.len > 0 ? (size_t)id.len : 0, partition, env_now(co));
     if (!g)
         return NULL;
-    size_t b = bucket_of(co, id);
-    g->next = co->buckets[b];
-    co->buckets[b] = g;
-    co->count++;
+    gr_coordinator_keys_add(&co->table, &g->key);
     return g;
 }
 
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g)
 {
-    gr_coordinator_txn_forget(co, g->coordinator_partition, g->id);
-    size_t b = bucket_of(co, gr_str(g->id));
-    for (gr_group_t **p = &co->buckets[b]; *p; p = &(*p)->next) {
-        if (*p == g) {
-            *p = g->next;
-            co->count--;
-            break;
-        }
-    }
+    gr_coordinator_txn_forget(co, g->key.partition, g->key.id);
+    gr_coordinator_keys_remove(&co->table, &g->key);
     gr_group_free(g, &co->env);
+}
+
+gr_group_t *gr_coordinator_first(gr_coordinator_t *co)
+{
+    return group_of(gr_coordinator_keys_first(&co->table));
+}
+
+gr_group_t *gr_coordinator_next(gr_coordinator_t *co, gr_group_t *g)
+{
+    return group_of(gr_coordinator_keys_next(&co->table, &g->key));
 }
 
 void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void *), void *arg)
 {
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (g->state != GR_GROUP_DEAD &&
-                gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
-                fn(g, arg);
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        if (g->state != GR_GROUP_DEAD &&
+            gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            fn(g, arg);
 }
 
 /* --- the offsets topic ---------------------------------------------------------- */
@@ -214,7 +207,7 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
     free(parts);
     /* Pending transactional offsets keep the group (Kafka's hasOffsets). */
     if (g->state == GR_GROUP_EMPTY && g->offset_count == 0 && g->txn_offset_count == 0) {
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->id, why);
+        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->key.id, why);
         (void)gr_coordinator_delete_group(co, g);
     }
 }
@@ -223,14 +216,11 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
 static void cleanup_groups(gr_coordinator_t *co, offset_match_fn match, const void *arg,
                            const char *why)
 {
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_group_t *g = co->buckets[b];
-        while (g) {
-            gr_group_t *next = g->next;
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
-                cleanup_group(co, g, match, arg, why);
-            g = next;
-        }
+    gr_group_t *next;
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = next) {
+        next = gr_coordinator_next(co, g); /* cleanup_group may free g */
+        if (gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            cleanup_group(co, g, match, arg, why);
     }
 }
 
@@ -244,10 +234,9 @@ void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic)
 {
     /* Pending transactional offsets of the topic go too (Kafka's removeOffsets);
      * retention, which shares cleanup_groups, never drops them. */
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_COORDINATOR_LOADED)
-                gr_group_txn_offset_drop(g, topic, -1);
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        if (gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            gr_group_txn_offset_drop(g, topic, -1);
     cleanup_groups(co, offset_of_topic, &topic, "removed: Empty without offsets");
 }
 
@@ -264,9 +253,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
 {
     memset(co, 0, sizeof(*co));
     co->broker = b;
-    co->bucket_count = GR_COORDINATOR_BUCKETS;
-    co->buckets = calloc(co->bucket_count, sizeof(*co->buckets));
-    if (!co->buckets)
+    if (gr_coordinator_keys_init(&co->table, GR_COORDINATOR_BUCKETS) < 0)
         return -ENOMEM;
     start_runtime(co);
     co->env = (gr_group_env_t){
@@ -299,25 +286,23 @@ void gr_coordinator_start(gr_coordinator_t *co)
     ev_unref(co->broker->loop); /* the retention timer alone does not keep the loop running */
 }
 
+/* gr_coordinator_keys_drop's fn: frees the group (waiting requests answered NOT_AVAILABLE). */
+static void free_dropped(gr_coordinator_key_t *k, void *arg)
+{
+    gr_coordinator_t *co = arg;
+    gr_group_free(group_of(k), &co->env);
+}
+
 void gr_coordinator_fini(gr_coordinator_t *co)
 {
-    if (!co->buckets)
+    if (!co->table.buckets)
         return;
     if (ev_is_active(&co->retention_timer)) {
         ev_ref(co->broker->loop);
         ev_timer_stop(co->broker->loop, &co->retention_timer);
     }
     gr_coordinator_runtime_fini(&co->runtime); /* from now on routing answers NOT_AVAILABLE */
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        while (co->buckets[b]) {
-            gr_group_t *g = co->buckets[b];
-            co->buckets[b] = g->next;
-            gr_group_free(g, &co->env);
-        }
-    }
-    free(co->buckets);
+    (void)gr_coordinator_keys_drop(&co->table, -1, free_dropped, co);
+    gr_coordinator_keys_fini(&co->table); /* from now on every group request is NOT_AVAILABLE */
     gr_coordinator_txn_fini(co);
-    co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
-    co->bucket_count = 0;
-    co->count = 0;
 }

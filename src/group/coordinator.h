@@ -39,6 +39,7 @@
 #include <ev.h>
 
 #include "controller/internal_topic.h"
+#include "coordinator/keys.h"
 #include "coordinator/runtime.h"
 #include "group/group.h"
 #include "metadata/topics.h"
@@ -60,9 +61,7 @@ typedef struct gr_coordinator_txn_group {
 typedef struct gr_coordinator {
     gr_broker_t *broker;
     gr_group_env_t env;
-    gr_group_t **buckets;
-    size_t bucket_count;
-    size_t count;
+    gr_coordinator_keys_t table;      /* the groups of the partitions led here, by id */
     gr_coordinator_runtime_t runtime; /* __consumer_offsets: partitions led here, replay */
     ev_timer retention_timer;
     gr_topic_config_t topic_configs[3];     /* __consumer_offsets' configs */

@@ -21,6 +21,9 @@ gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 gr_coordinator_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
 /* The runtime's H.unload: frees partition's groups; how many there were. */
 size_t gr_coordinator_unload(void *owner, int32_t partition);
+/* Iteration over every group in the table (take the next before removing g). */
+gr_group_t *gr_coordinator_first(gr_coordinator_t *co);
+gr_group_t *gr_coordinator_next(gr_coordinator_t *co, gr_group_t *g);
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 

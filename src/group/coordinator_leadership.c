@@ -33,25 +33,19 @@ void gr_coordinator_partition_resigned(gr_coordinator_t *co, int32_t partition,
     gr_coordinator_runtime_resign(&co->runtime, partition, leader_epoch);
 }
 
+/* gr_coordinator_keys_drop's fn: unloads and frees the group. */
+static void unload_group(gr_coordinator_key_t *k, void *arg)
+{
+    gr_coordinator_t *co = arg;
+    gr_group_t *g = GR_COORDINATOR_ENTRY(k, gr_group_t, key);
+    gr_group_unload(g, &co->env);
+    gr_group_free(g, &co->env);
+}
+
 size_t gr_coordinator_unload(void *owner, int32_t partition)
 {
     gr_coordinator_t *co = owner;
-    size_t n = 0;
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_group_t **link = &co->buckets[b];
-        while (*link) {
-            gr_group_t *g = *link;
-            if (g->coordinator_partition != partition) {
-                link = &g->next;
-                continue;
-            }
-            *link = g->next;
-            co->count--;
-            n++;
-            gr_group_unload(g, &co->env);
-            gr_group_free(g, &co->env);
-        }
-    }
+    size_t n = gr_coordinator_keys_drop(&co->table, partition, unload_group, co);
     gr_coordinator_txn_forget(co, partition, NULL); /* the next load rebuilds pending offsets */
     return n;
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coordinator/record.h"
 #include "core/context.h"
 #include "group/coordinator.h"
 #include "gen/consumer_offsets.h"
@@ -56,11 +57,9 @@ static int apply_offset(gr_coordinator_t *co, const gr_coordinator_record_origin
         return 0;
     }
     gr_reader_t vr;
-    gr_reader_init(&vr, value.ptr, (size_t)value.len);
-    int16_t version = gr_read_int16(&vr);
+    int version = gr_coordinator_record_open(value, GR_OFFSET_COMMIT_VALUE_MAX_VERSION, &vr);
     gr_offset_commit_value_t val;
-    if (vr.err || version < 0 || version > GR_OFFSET_COMMIT_VALUE_MAX_VERSION ||
-        gr_offset_commit_value_decode(&vr, version, arena, &val) < 0)
+    if (version < 0 || gr_offset_commit_value_decode(&vr, (int16_t)version, arena, &val) < 0)
         return -EBADMSG;
     gr_group_t *g = group_for(co, origin->partition, key.group);
     if (!g)
@@ -134,11 +133,9 @@ static int apply_group(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr,
         return 0;
     }
     gr_reader_t vr;
-    gr_reader_init(&vr, value.ptr, (size_t)value.len);
-    int16_t v = gr_read_int16(&vr);
+    int v = gr_coordinator_record_open(value, GR_GROUP_METADATA_VALUE_MAX_VERSION, &vr);
     gr_group_metadata_value_t val;
-    if (vr.err || v < 0 || v > GR_GROUP_METADATA_VALUE_MAX_VERSION ||
-        gr_group_metadata_value_decode(&vr, v, arena, &val) < 0)
+    if (v < 0 || gr_group_metadata_value_decode(&vr, (int16_t)v, arena, &val) < 0)
         return -EBADMSG;
     if (!g && !(g = group_for(co, partition, key.group)))
         return -ENOMEM;
@@ -150,12 +147,9 @@ static int apply_record(void *owner, const gr_coordinator_record_origin_t *origi
                         gr_bytes_t value)
 {
     gr_coordinator_t *co = owner;
-    if (key.len < 0)
-        return -EBADMSG;
     gr_reader_t kr;
-    gr_reader_init(&kr, key.ptr, (size_t)key.len);
-    int16_t version = gr_read_int16(&kr);
-    if (kr.err)
+    int version = gr_coordinator_record_open(key, INT16_MAX, &kr);
+    if (version < 0)
         return -EBADMSG;
     gr_arena_t arena;
     gr_arena_init(&arena);
@@ -178,12 +172,11 @@ static void replay_marker(void *owner, int32_t partition, int64_t producer_id, b
     gr_coordinator_txn_complete(owner, partition, producer_id, commit);
 }
 
-static size_t groups_of(const gr_coordinator_t *co, int32_t partition)
+static size_t groups_of(gr_coordinator_t *co, int32_t partition)
 {
     size_t n = 0;
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (const gr_group_t *g = co->buckets[b]; g; g = g->next)
-            n += g->coordinator_partition == partition;
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        n += g->key.partition == partition;
     return n;
 }
 

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "controller/internal_topic.h"
+#include "coordinator/keys.h"
 #include "coordinator/runtime.h"
 #include "metadata/producer_ids.h"
 #include "partition/partition.h"
@@ -68,9 +69,7 @@ typedef struct gr_txn_peer {
 
 typedef struct gr_txn_coordinator {
     gr_broker_t *broker;
-    gr_txn_t **buckets;
-    size_t bucket_count;
-    size_t count;
+    gr_coordinator_keys_t table; /* the ids of the partitions led here */
     /* __transaction_state: partitions led here (a slot's epoch is the coordinator epoch), replay */
     gr_coordinator_runtime_t runtime;
     gr_topic_config_t topic_configs[5]; /* __transaction_state's configs */

@@ -24,10 +24,8 @@ typedef struct gr_txn_marker {
 } gr_txn_marker_t;
 
 struct gr_txn {
-    gr_txn_t *next; /* hash chain */
+    gr_coordinator_key_t key; /* the transactional id, its __transaction_state partition */
     gr_txn_coordinator_t *co;
-    char *id;
-    int32_t partition; /* of __transaction_state */
     gr_txn_image_t cur;
 
     /* A transition in flight: next becomes cur once the write is in the ISR. */
@@ -55,6 +53,9 @@ gr_partition_t *gr_txn_led_partition(gr_txn_coordinator_t *co, int32_t partition
 gr_coordinator_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition);
 int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partition);
 gr_txn_t *gr_txn_lookup(gr_txn_coordinator_t *co, gr_str_t id);
+/* Iteration over every id in the table (take the next before removing t). */
+gr_txn_t *gr_txn_first(gr_txn_coordinator_t *co);
+gr_txn_t *gr_txn_next(gr_txn_coordinator_t *co, gr_txn_t *t);
 /* A new id (Empty, no producer id yet) in partition; NULL on -ENOMEM. */
 gr_txn_t *gr_txn_insert(gr_txn_coordinator_t *co, gr_str_t id, int32_t partition);
 /* The runtime's H.unload: frees partition's ids (waiters answered NOT_COORDINATOR); how many. */

@@ -27,15 +27,13 @@ static void loaded(void *owner, int32_t partition)
 {
     gr_txn_coordinator_t *co = owner;
     size_t ids = 0, resumed = 0;
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        for (gr_txn_t *t = co->buckets[b]; t; t = t->next) {
-            if (t->partition != partition)
-                continue;
-            ids++;
-            if (gr_txn_state_preparing(t->cur.state)) {
-                gr_txn_markers_start(co, t);
-                resumed++;
-            }
+    for (gr_txn_t *t = gr_txn_first(co); t; t = gr_txn_next(co, t)) {
+        if (t->key.partition != partition)
+            continue;
+        ids++;
+        if (gr_txn_state_preparing(t->cur.state)) {
+            gr_txn_markers_start(co, t);
+            resumed++;
         }
     }
     gr_logf(&co->broker->log, GR_LOG_INFO, GR_TXN_LOG_TAG,

@@ -13,24 +13,28 @@
 #include <string.h>
 
 #include "core/context.h"
-#include "coordinator/hash.h"
 #include "txn/txn_int.h"
 
 #define GR_TXN_BUCKETS 1024
 
-static size_t bucket_of(const gr_txn_coordinator_t *co, gr_str_t id)
+static gr_txn_t *txn_of(gr_coordinator_key_t *k)
 {
-    return gr_coordinator_key_bucket(id, co->bucket_count);
+    return k ? GR_COORDINATOR_ENTRY(k, gr_txn_t, key) : NULL;
 }
 
 gr_txn_t *gr_txn_lookup(gr_txn_coordinator_t *co, gr_str_t id)
 {
-    if (!co->buckets)
-        return NULL;
-    for (gr_txn_t *t = co->buckets[bucket_of(co, id)]; t; t = t->next)
-        if (gr_str_eq_c(id, t->id))
-            return t;
-    return NULL;
+    return txn_of(gr_coordinator_keys_find(&co->table, id));
+}
+
+gr_txn_t *gr_txn_first(gr_txn_coordinator_t *co)
+{
+    return txn_of(gr_coordinator_keys_first(&co->table));
+}
+
+gr_txn_t *gr_txn_next(gr_txn_coordinator_t *co, gr_txn_t *t)
+{
+    return txn_of(gr_coordinator_keys_next(&co->table, &t->key));
 }
 
 gr_txn_t *gr_txn_insert(gr_txn_coordinator_t *co, gr_str_t id, int32_t partition)
@@ -43,15 +47,12 @@ gr_txn_t *gr_txn_insert(gr_txn_coordinator_t *co, gr_str_t id, int32_t partition
     }
     memcpy(name, id.ptr, (size_t)id.len);
     name[id.len] = '\0';
-    t->id = name;
+    t->key.id = name;
     t->co = co;
-    t->partition = partition;
+    t->key.partition = partition;
     gr_txn_image_init(&t->cur);
     gr_txn_image_init(&t->next_image);
-    size_t b = bucket_of(co, id);
-    t->next = co->buckets[b];
-    co->buckets[b] = t;
-    co->count++;
+    gr_coordinator_keys_add(&co->table, &t->key);
     return t;
 }
 
@@ -82,21 +83,26 @@ static void txn_free(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err)
     gr_txn_markers_drop(co, txn);
     gr_txn_image_fini(&txn->cur);
     gr_txn_image_fini(&txn->next_image);
-    free(txn->id);
+    free(txn->key.id);
     free(txn);
 }
 
 void gr_txn_remove(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err)
 {
-    size_t b = bucket_of(co, gr_str(txn->id));
-    for (gr_txn_t **p = &co->buckets[b]; *p; p = &(*p)->next) {
-        if (*p == txn) {
-            *p = txn->next;
-            co->count--;
-            break;
-        }
-    }
+    gr_coordinator_keys_remove(&co->table, &txn->key);
     txn_free(co, txn, err);
+}
+
+/* gr_coordinator_keys_drop's fn: frees the id (waiter answered NOT_COORDINATOR). */
+static void unload_txn(gr_coordinator_key_t *k, void *arg)
+{
+    txn_free(arg, txn_of(k), GR_KERR_NOT_COORDINATOR);
+}
+
+/* gr_coordinator_keys_drop's fn at shutdown: waiter answered COORDINATOR_NOT_AVAILABLE. */
+static void free_txn(gr_coordinator_key_t *k, void *arg)
+{
+    txn_free(arg, txn_of(k), GR_KERR_COORDINATOR_NOT_AVAILABLE);
 }
 
 /* --- partitions and routing, over the coordinator runtime ------------------------ */
@@ -119,22 +125,7 @@ int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partiti
 size_t gr_txn_unload(void *owner, int32_t partition)
 {
     gr_txn_coordinator_t *co = owner;
-    size_t n = 0;
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_txn_t **link = &co->buckets[b];
-        while (*link) {
-            gr_txn_t *t = *link;
-            if (t->partition != partition) {
-                link = &t->next;
-                continue;
-            }
-            *link = t->next;
-            co->count--;
-            n++;
-            txn_free(co, t, GR_KERR_NOT_COORDINATOR);
-        }
-    }
-    return n;
+    return gr_coordinator_keys_drop(&co->table, partition, unload_txn, co);
 }
 
 void gr_txn_partition_elected(gr_txn_coordinator_t *co, int32_t partition, int32_t leader_epoch)
@@ -169,11 +160,10 @@ const gr_txn_image_t *gr_txn_find(gr_txn_coordinator_t *co, gr_str_t id)
 void gr_txn_foreach(gr_txn_coordinator_t *co,
                     void (*fn)(const char *id, const gr_txn_image_t *im, void *arg), void *arg)
 {
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (gr_txn_t *t = co->buckets[b]; t; t = t->next)
-            if (t->cur.producer_id >= 0 &&
-                gr_txn_load_state(co, t->partition) == GR_COORDINATOR_LOADED)
-                fn(t->id, &t->cur, arg);
+    for (gr_txn_t *t = gr_txn_first(co); t; t = gr_txn_next(co, t))
+        if (t->cur.producer_id >= 0 &&
+            gr_txn_load_state(co, t->key.partition) == GR_COORDINATOR_LOADED)
+            fn(t->key.id, &t->cur, arg);
 }
 
 bool gr_txn_creating_topic(gr_txn_coordinator_t *co)
@@ -223,9 +213,7 @@ int gr_txn_coordinator_init(gr_txn_coordinator_t *co, gr_broker_t *b)
 {
     memset(co, 0, sizeof *co);
     co->broker = b;
-    co->bucket_count = GR_TXN_BUCKETS;
-    co->buckets = calloc(co->bucket_count, sizeof *co->buckets);
-    if (!co->buckets)
+    if (gr_coordinator_keys_init(&co->table, GR_TXN_BUCKETS) < 0)
         return -ENOMEM;
     start_runtime(co);
     gr_txn_markers_init(co);
@@ -239,21 +227,12 @@ void gr_txn_coordinator_start(gr_txn_coordinator_t *co)
 
 void gr_txn_coordinator_fini(gr_txn_coordinator_t *co)
 {
-    if (!co || !co->buckets)
+    if (!co || !co->table.buckets)
         return;
     co->stopped = true;
     gr_txn_timers_stop(co);
     gr_coordinator_runtime_fini(&co->runtime);
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        while (co->buckets[b]) {
-            gr_txn_t *t = co->buckets[b];
-            co->buckets[b] = t->next;
-            txn_free(co, t, GR_KERR_COORDINATOR_NOT_AVAILABLE);
-        }
-    }
+    (void)gr_coordinator_keys_drop(&co->table, -1, free_txn, co);
     gr_txn_markers_fini(co);
-    free(co->buckets);
-    co->buckets = NULL;
-    co->bucket_count = 0;
-    co->count = 0;
+    gr_coordinator_keys_fini(&co->table);
 }

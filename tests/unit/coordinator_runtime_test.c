@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The coordinator runtime (src/coordinator/): the slots' transitions by
- * epoch, a key's partition (Java's hash, Kafka's abs), and, on a real
- * single-node broker with a test topic as T and a recording handler as H:
- * the loader replaying a partition one batch per loop iteration (load
+ * epoch, a key's partition (Java's hash, Kafka's abs), a record's version
+ * framing, the key table, and, on a real single-node broker with a test
+ * topic as T and a recording handler as H: the loader replaying a partition one batch per loop iteration (load
  * slice of one byte) with each record's origin and each marker, check and
  * locate following the state, resignation unloading (also mid-replay, the
  * next election starting again from the log start), stale elections
@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+
 #include <cmocka.h>
 #include <ev.h>
 
@@ -30,6 +32,8 @@
 
 #include "broker/broker.h"
 #include "coordinator/hash.h"
+#include "coordinator/keys.h"
+#include "coordinator/record.h"
 #include "coordinator/runtime.h"
 #include "coordinator/slots.h"
 #include "log/log_dir.h"
@@ -134,6 +138,77 @@ static void test_partition_for(void **state)
     assert_int_equal(gr_coordinator_partition_for("polygenelubricants", 18, 50), 0);
     /* A malformed byte counts as U+FFFD. */
     assert_int_equal(gr_java_string_hash("\xff", 1), 0xFFFD);
+}
+
+/* ---- a record's version framing ------------------------------------------------- */
+
+static void test_record_open(void **state)
+{
+    (void)state;
+    static const uint8_t v3[] = {0x00, 0x03, 0xab};
+    gr_reader_t r;
+    assert_int_equal(gr_coordinator_record_open((gr_bytes_t){v3, 3}, 3, &r), 3);
+    assert_int_equal(gr_read_int8(&r), (int8_t)0xab); /* left on the schema */
+    assert_int_equal(gr_coordinator_record_open((gr_bytes_t){v3, 3}, 2, &r), -EBADMSG);
+    assert_int_equal(gr_coordinator_record_open((gr_bytes_t){v3, 1}, 3, &r), -EBADMSG);
+    assert_int_equal(gr_coordinator_record_open((gr_bytes_t){NULL, GR_NULL_LEN}, 3, &r), -EBADMSG);
+    static const uint8_t negative[] = {0xff, 0xff};
+    assert_int_equal(gr_coordinator_record_open((gr_bytes_t){negative, 2}, 3, &r), -EBADMSG);
+}
+
+/* ---- the key table ---------------------------------------------------------------- */
+
+typedef struct entry {
+    int value;
+    gr_coordinator_key_t key;
+} entry_t;
+
+static void count_dropped(gr_coordinator_key_t *k, void *arg)
+{
+    *(int *)arg += GR_COORDINATOR_ENTRY(k, entry_t, key)->value;
+}
+
+static void test_key_table(void **state)
+{
+    (void)state;
+    gr_coordinator_keys_t t;
+    assert_int_equal(gr_coordinator_keys_init(&t, 4), 0); /* few buckets: chains */
+    char ids[10][4];
+    entry_t e[10];
+    for (int i = 0; i < 10; i++) {
+        snprintf(ids[i], sizeof ids[i], "k%d", i);
+        e[i] = (entry_t){.value = 1 << i, .key = {.id = ids[i], .partition = i % 3}};
+        assert_null(gr_coordinator_keys_find(&t, gr_str(ids[i])));
+        gr_coordinator_keys_add(&t, &e[i].key);
+    }
+    assert_int_equal(t.count, 10);
+    assert_ptr_equal(gr_coordinator_keys_find(&t, gr_str("k7")), &e[7].key);
+    assert_ptr_equal(GR_COORDINATOR_ENTRY(gr_coordinator_keys_find(&t, gr_str("k7")), entry_t, key),
+                     &e[7]);
+    /* Iteration sees each key once, also while removing the current one. */
+    int seen = 0;
+    gr_coordinator_key_t *next;
+    for (gr_coordinator_key_t *k = gr_coordinator_keys_first(&t); k; k = next) {
+        next = gr_coordinator_keys_next(&t, k);
+        seen += GR_COORDINATOR_ENTRY(k, entry_t, key)->value;
+        if (k == &e[4].key)
+            gr_coordinator_keys_remove(&t, k);
+    }
+    assert_int_equal(seen, (1 << 10) - 1);
+    assert_null(gr_coordinator_keys_find(&t, gr_str("k4")));
+    assert_int_equal(t.count, 9);
+    /* Partition 1's keys: k1, k7 (k4 is gone). */
+    int dropped = 0;
+    assert_int_equal(gr_coordinator_keys_drop(&t, 1, count_dropped, &dropped), 2);
+    assert_int_equal(dropped, (1 << 1) | (1 << 7));
+    assert_null(gr_coordinator_keys_find(&t, gr_str("k1")));
+    assert_non_null(gr_coordinator_keys_find(&t, gr_str("k0")));
+    dropped = 0;
+    assert_int_equal(gr_coordinator_keys_drop(&t, -1, count_dropped, &dropped), 7);
+    assert_int_equal(t.count, 0);
+    assert_null(gr_coordinator_keys_first(&t));
+    gr_coordinator_keys_fini(&t);
+    assert_null(gr_coordinator_keys_find(&t, gr_str("k0")));
 }
 
 /* ---- the runtime on a real broker ------------------------------------------------- */
@@ -486,6 +561,8 @@ int main(void)
         cmocka_unit_test(test_slots_transitions),
         cmocka_unit_test(test_replaced_topic),
         cmocka_unit_test(test_partition_for),
+        cmocka_unit_test(test_record_open),
+        cmocka_unit_test(test_key_table),
         cmocka_unit_test_setup_teardown(test_load_in_slices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_and_locate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resign_and_stale, setup, teardown),
