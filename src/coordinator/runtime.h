@@ -5,10 +5,12 @@
  * __consumer_offsets, the transaction coordinator T = __transaction_state;
  * KIP-848 consumer groups and the KIP-932 share-group coordinator
  * (__share_group_state) are meant to be two more of the same shape. The
- * owner keeps its keys (groups, transactional ids) in its own table; the
- * runtime decides which partitions of T are coordinated here, rebuilds the
- * owner's state of an elected partition by replaying its log through H, and
- * routes a key to its partition and that partition's leader.
+ * owner keeps its entries (groups, transactional ids) in a key table
+ * (keys.h) and decodes its own record schemas (record.h has the version
+ * framing they share); the runtime decides which partitions of T are
+ * coordinated here, rebuilds the owner's state of an elected partition by
+ * replaying its log through H, and routes a key to its partition and that
+ * partition's leader.
  *
  * What the runtime does for its owner:
  *   - slots (slots.h): per partition of T, its state and coordinator epoch;
