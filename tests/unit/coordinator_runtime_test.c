@@ -3,11 +3,12 @@
  * The coordinator runtime (src/coordinator/): the slots' transitions by
  * epoch, a key's partition (Java's hash, Kafka's abs), a record's version
  * framing, the key table, and, on a real single-node broker with a test
- * topic as T and a recording handler as H: the loader replaying a partition one batch per loop iteration (load
- * slice of one byte) with each record's origin and each marker, check and
- * locate following the state, resignation unloading (also mid-replay, the
- * next election starting again from the log start), stale elections
- * ignored, the reload-on-new-epoch policy, and nothing after fini.
+ * topic as T and a recording handler as H: the loader replaying a
+ * partition one batch per loop iteration (load slice of one byte) with each
+ * record's origin and each marker, check and locate following the state,
+ * resignation unloading (also mid-replay, the next election starting again
+ * from the log start), stale elections ignored, the reload-on-new-epoch
+ * policy, and nothing after fini.
  *
  * Nothing sleeps: the loop runs one iteration at a time, or until a
  * condition holds under a deadline.
