@@ -2,9 +2,10 @@
 /*
  * The group coordinator's table of groups, the env the groups run in
  * (libev timers, the broker clock, persistence), the offsets topic's
- * creation, offset retention, and forgetting deleted topics' offsets.
- * Records: coordinator_records.c; replay: coordinator_load.c; which
- * partitions are led here and routing: coordinator_leadership.c.
+ * description for the coordinator runtime, offset retention, and forgetting
+ * deleted topics' offsets. Records: coordinator_records.c; replay's record
+ * handler: coordinator_load.c; leadership and routing over the runtime:
+ * coordinator_leadership.c.
  *
  * Runs on: loop thread.
  */
@@ -15,11 +16,8 @@
 
 #include "controller/internal_topic.h"
 #include "core/context.h"
-#include "metadata/cluster_view.h"
 #include "metadata/topics.h"
-#include "metadata/topics_cluster.h"
 #include "group/coordinator.h"
-#include "group/coordinator_hash.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 
@@ -60,76 +58,69 @@ static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
 
 /* --- the table ---------------------------------------------------------------- */
 
-static size_t bucket_of(const gr_coordinator_t *co, gr_str_t id)
+static gr_group_t *group_of(gr_coordinator_key_t *k)
 {
-    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
-    return h % co->bucket_count;
+    return k ? GR_COORDINATOR_ENTRY(k, gr_group_t, key) : NULL;
 }
 
 gr_group_t *gr_coordinator_find(gr_coordinator_t *co, gr_str_t id)
 {
-    if (!co->buckets)
-        return NULL;
-    for (gr_group_t *g = co->buckets[bucket_of(co, id)]; g; g = g->next)
-        if (gr_group_str_is(g->id, id))
-            return g;
-    return NULL;
+    return group_of(gr_coordinator_keys_find(&co->table, id));
 }
 
 gr_group_t *gr_coordinator_get_or_create(gr_coordinator_t *co, gr_str_t id, int32_t partition)
 {
     gr_group_t *g = gr_coordinator_find(co, id);
-    if (g || !co->buckets)
+    if (g || !co->table.buckets)
         return g;
     g = gr_group_new(id.ptr, id.len > 0 ? (size_t)id.len : 0, partition, env_now(co));
     if (!g)
         return NULL;
-    size_t b = bucket_of(co, id);
-    g->next = co->buckets[b];
-    co->buckets[b] = g;
-    co->count++;
+    gr_coordinator_keys_add(&co->table, &g->key);
     return g;
 }
 
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g)
 {
-    gr_coordinator_txn_forget(co, g->coordinator_partition, g->id);
-    size_t b = bucket_of(co, gr_str(g->id));
-    for (gr_group_t **p = &co->buckets[b]; *p; p = &(*p)->next) {
-        if (*p == g) {
-            *p = g->next;
-            co->count--;
-            break;
-        }
-    }
+    gr_coordinator_txn_forget(co, g->key.partition, g->key.id);
+    gr_coordinator_keys_remove(&co->table, &g->key);
     gr_group_free(g, &co->env);
+}
+
+gr_group_t *gr_coordinator_first(gr_coordinator_t *co)
+{
+    return group_of(gr_coordinator_keys_first(&co->table));
+}
+
+gr_group_t *gr_coordinator_next(gr_coordinator_t *co, gr_group_t *g)
+{
+    return group_of(gr_coordinator_keys_next(&co->table, &g->key));
 }
 
 void gr_coordinator_foreach(gr_coordinator_t *co, void (*fn)(gr_group_t *, void *), void *arg)
 {
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (g->state != GR_GROUP_DEAD &&
-                gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
-                fn(g, arg);
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        if (g->state != GR_GROUP_DEAD &&
+            gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            fn(g, arg);
 }
 
 /* --- the offsets topic ---------------------------------------------------------- */
 
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co)
 {
-    return gr_topics_find(co->broker->topics, GR_OFFSETS_TOPIC, strlen(GR_OFFSETS_TOPIC));
+    return gr_coordinator_runtime_topic(&co->runtime);
 }
 
-/* __consumer_offsets as Kafka creates it on first use (offsets.topic.*). */
-static void describe_topic(gr_coordinator_t *co)
+/* __consumer_offsets as Kafka creates it on first use (offsets.topic.*), and its replay. */
+static void start_runtime(gr_coordinator_t *co)
 {
     const gr_config_t *cfg = &co->broker->config;
     snprintf(co->segment_bytes, sizeof co->segment_bytes, "%d", cfg->offsets_topic_segment_bytes);
     co->topic_configs[0] = (gr_topic_config_t){"cleanup.policy", "compact"};
     co->topic_configs[1] = (gr_topic_config_t){"segment.bytes", co->segment_bytes};
     co->topic_configs[2] = (gr_topic_config_t){"compression.type", "producer"};
-    co->topic = (gr_internal_topic_t){
+    gr_internal_topic_t topic = {
         .name = GR_OFFSETS_TOPIC,
         .factor_key = "offsets.topic.replication.factor",
         .log_tag = "group",
@@ -138,21 +129,25 @@ static void describe_topic(gr_coordinator_t *co)
         .configs = co->topic_configs,
         .config_count = (int)(sizeof co->topic_configs / sizeof co->topic_configs[0]),
     };
+    gr_coordinator_spec_t spec = {
+        .log_tag = "group",
+        .keys = "group(s)",
+        .load_slice = cfg->offsets_load_buffer_size,
+        .reload_on_new_epoch = false,
+        .serve_failed_replay = true,
+    };
+    gr_coordinator_runtime_init(&co->runtime, co->broker, &topic, &spec, &gr_coordinator_handler,
+                                co);
 }
 
 bool gr_coordinator_creating_topic(gr_coordinator_t *co)
 {
-    gr_topic_t *topic = gr_coordinator_topic(co);
-    return co->topic.requested &&
-           !(topic && gr_topic_led(co->broker, topic->name, topic->partition_count));
+    return gr_coordinator_runtime_creating_topic(&co->runtime);
 }
 
 gr_kerr_t gr_coordinator_ensure_topic(gr_coordinator_t *co)
 {
-    if (!co->buckets) /* shut down */
-        return GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    return gr_coordinator_topic(co) ? GR_KERR_NONE
-                                    : gr_internal_topic_create(co->broker, &co->topic);
+    return gr_coordinator_runtime_ensure_topic(&co->runtime);
 }
 
 /* --- retention and deleted topics -------------------------------------------------- */
@@ -212,7 +207,7 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
     free(parts);
     /* Pending transactional offsets keep the group (Kafka's hasOffsets). */
     if (g->state == GR_GROUP_EMPTY && g->offset_count == 0 && g->txn_offset_count == 0) {
-        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->id, why);
+        gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->key.id, why);
         (void)gr_coordinator_delete_group(co, g);
     }
 }
@@ -221,14 +216,11 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
 static void cleanup_groups(gr_coordinator_t *co, offset_match_fn match, const void *arg,
                            const char *why)
 {
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_group_t *g = co->buckets[b];
-        while (g) {
-            gr_group_t *next = g->next;
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
-                cleanup_group(co, g, match, arg, why);
-            g = next;
-        }
+    gr_group_t *next;
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = next) {
+        next = gr_coordinator_next(co, g); /* cleanup_group may free g */
+        if (gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            cleanup_group(co, g, match, arg, why);
     }
 }
 
@@ -242,10 +234,9 @@ void gr_coordinator_topic_deleted(gr_coordinator_t *co, gr_str_t topic)
 {
     /* Pending transactional offsets of the topic go too (Kafka's removeOffsets);
      * retention, which shares cleanup_groups, never drops them. */
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (gr_group_t *g = co->buckets[b]; g; g = g->next)
-            if (gr_coordinator_load_state(co, g->coordinator_partition) == GR_LOAD_DONE)
-                gr_group_txn_offset_drop(g, topic, -1);
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        if (gr_coordinator_load_state(co, g->key.partition) == GR_COORDINATOR_LOADED)
+            gr_group_txn_offset_drop(g, topic, -1);
     cleanup_groups(co, offset_of_topic, &topic, "removed: Empty without offsets");
 }
 
@@ -262,13 +253,9 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
 {
     memset(co, 0, sizeof(*co));
     co->broker = b;
-    co->bucket_count = GR_COORDINATOR_BUCKETS;
-    co->buckets = calloc(co->bucket_count, sizeof(*co->buckets));
-    if (!co->buckets)
+    if (gr_coordinator_keys_init(&co->table, GR_COORDINATOR_BUCKETS) < 0)
         return -ENOMEM;
-    co->load_partition = -1;
-    gr_coordinator_slots_init(&co->slots, GR_OFFSETS_TOPIC, "group", &b->log);
-    describe_topic(co);
+    start_runtime(co);
     co->env = (gr_group_env_t){
         .opaque = co,
         .limits = {.min_session_timeout_ms = b->config.group_min_session_timeout_ms,
@@ -299,26 +286,23 @@ void gr_coordinator_start(gr_coordinator_t *co)
     ev_unref(co->broker->loop); /* the retention timer alone does not keep the loop running */
 }
 
+/* gr_coordinator_keys_drop's fn: frees the group (waiting requests answered NOT_AVAILABLE). */
+static void free_dropped(gr_coordinator_key_t *k, void *arg)
+{
+    gr_coordinator_t *co = arg;
+    gr_group_free(group_of(k), &co->env);
+}
+
 void gr_coordinator_fini(gr_coordinator_t *co)
 {
-    if (!co->buckets)
+    if (!co->table.buckets)
         return;
     if (ev_is_active(&co->retention_timer)) {
         ev_ref(co->broker->loop);
         ev_timer_stop(co->broker->loop, &co->retention_timer);
     }
-    gr_coordinator_load_stop(co);
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        while (co->buckets[b]) {
-            gr_group_t *g = co->buckets[b];
-            co->buckets[b] = g->next;
-            gr_group_free(g, &co->env);
-        }
-    }
-    free(co->buckets);
+    gr_coordinator_runtime_fini(&co->runtime); /* from now on routing answers NOT_AVAILABLE */
+    (void)gr_coordinator_keys_drop(&co->table, -1, free_dropped, co);
+    gr_coordinator_keys_fini(&co->table); /* from now on every group request is NOT_AVAILABLE */
     gr_coordinator_txn_fini(co);
-    co->buckets = NULL; /* from now on every group request is COORDINATOR_NOT_AVAILABLE */
-    co->bucket_count = 0;
-    co->count = 0;
-    gr_coordinator_slots_fini(&co->slots);
 }

@@ -4,28 +4,23 @@
  * internal topic __consumer_offsets, and the event-loop side of the groups'
  * timers.
  *
- * Group ids map to a __consumer_offsets partition (coordinator_hash.h),
- * hashed over the topic's own partition count (the topic may have been
- * created by another broker, with its offsets.topic.num.partitions). This
- * broker coordinates the groups of the partitions it leads: it is told so
- * partition by partition (gr_coordinator_partition_elected / _resigned, from
- * LeaderAndIsr and StopReplica in cluster mode; for every partition when the
- * topic opens or is created in single-node mode). Commits and group metadata
+ It is a coordinator of __consumer_offsets on the coordinator runtime
+ * (coordinator/runtime.h), which places group ids on partitions, tracks
+ * which partitions are led here (gr_coordinator_partition_elected /
+ * _resigned, from LeaderAndIsr and StopReplica in cluster mode; for every
+ * partition when the topic opens or is created in single-node mode) and
+ * replays an elected partition through this coordinator's record handler
+ * (coordinator_load.c). Commits and group metadata
  * are records with Kafka's key/value schemas (offset commit key v1 / value
  * v3, or v1 when an expiry time is set; group metadata key v2 / value v3);
  * deletions are tombstones, written to the log of the group's partition.
  *
- * A partition's states and the function doing each transition:
- *
- *   NONE ──elected──▶ LOADING ──replay reaches the high watermark──▶ DONE
- *   NONE ──elected, empty log──▶ DONE
- *   LOADING / DONE ──resigned──▶ NONE (replay aborted, groups unloaded)
- *
- * Requests for a group answer NOT_COORDINATOR while its partition is NONE
- * (or its leader is another broker), COORDINATOR_LOAD_IN_PROGRESS while
+ A partition's states are the runtime's (NOT_OURS/RESIGNED, LOADING,
+ * LOADED; a new leader epoch of a partition loaded here changes nothing).
+ * Requests for a group answer NOT_COORDINATOR while its partition is not
+ * ours (or its leader is another broker), COORDINATOR_LOAD_IN_PROGRESS while
  * LOADING (replay runs on the loop, a slice at a time), and are served when
- * DONE. Leader epochs order the calls: one older than the last seen for the
- * partition is ignored, and so is an elected at the epoch of a resign.
+ * LOADED. A resignation unloads the partition's groups.
  *
  * Offsets expire on a timer (offsets.retention.check.interval.ms) by
  * Kafka's rules: for a consumer group that is Empty, retention counts from
@@ -44,7 +39,8 @@
 #include <ev.h>
 
 #include "controller/internal_topic.h"
-#include "group/coordinator_slots.h"
+#include "coordinator/keys.h"
+#include "coordinator/runtime.h"
 #include "group/group.h"
 #include "metadata/topics.h"
 #include "protocol/kerr.h"
@@ -65,28 +61,15 @@ typedef struct gr_coordinator_txn_group {
 typedef struct gr_coordinator {
     gr_broker_t *broker;
     gr_group_env_t env;
-    gr_group_t **buckets;
-    size_t bucket_count;
-    size_t count;
-    gr_coordinator_slots_t slots; /* __consumer_offsets partitions led here */
-    ev_idle loader;               /* replays LOADING partitions a slice at a time */
-    int32_t load_partition;       /* partition being replayed, -1: pick the next */
-    int64_t load_offset;          /* next offset to replay */
+    gr_coordinator_keys_t table;      /* the groups of the partitions led here, by id */
+    gr_coordinator_runtime_t runtime; /* __consumer_offsets: partitions led here, replay */
     ev_timer retention_timer;
-    gr_internal_topic_t topic;              /* __consumer_offsets, created on first use */
-    gr_topic_config_t topic_configs[3];     /* its configs */
+    gr_topic_config_t topic_configs[3];     /* __consumer_offsets' configs */
     char segment_bytes[24];                 /* offsets.topic.segment.bytes, as text */
     gr_coordinator_txn_group_t *txn_groups; /* (producer, group) pairs with pending offsets */
     int32_t txn_group_count;
     int32_t txn_group_cap;
 } gr_coordinator_t;
-
-/* The broker coordinating a group, as FindCoordinator names it. */
-typedef struct gr_coordinator_node {
-    int32_t node_id;
-    const char *host; /* owned by the broker's cluster view or config; valid until it changes */
-    int32_t port;
-} gr_coordinator_node_t;
 
 /* One offset to commit. */
 typedef struct gr_offset_commit {

@@ -18,26 +18,20 @@ typedef struct gr_partition gr_partition_t;
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 
 /* Leadership (coordinator_leadership.c). */
-gr_partition_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
+gr_coordinator_load_t gr_coordinator_load_state(const gr_coordinator_t *co, int32_t partition);
+/* The runtime's H.unload: frees partition's groups; how many there were. */
+size_t gr_coordinator_unload(void *owner, int32_t partition);
+/* Iteration over every group in the table (take the next before removing g). */
+gr_group_t *gr_coordinator_first(gr_coordinator_t *co);
+gr_group_t *gr_coordinator_next(gr_coordinator_t *co, gr_group_t *g);
 /* Unlinks and frees g. */
 void gr_coordinator_remove(gr_coordinator_t *co, gr_group_t *g);
 
 /* env callback (coordinator_records.c); the responders come from gr_coordinator_set_responders. */
 gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g);
 
-/* Replay (coordinator_load.c): starts the loader if a partition is LOADING. */
-void gr_coordinator_load_begin(gr_coordinator_t *co);
-void gr_coordinator_load_stop(gr_coordinator_t *co);
-/* Where a replayed record comes from. */
-typedef struct gr_record_origin {
-    int32_t partition;   /* of __consumer_offsets */
-    int64_t producer_id; /* a transactional batch's producer, -1 otherwise */
-    int64_t log_offset;  /* the batch's base offset */
-} gr_record_origin_t;
-
-/* Applies one record of a replayed batch. 0, or -EBADMSG for a record to skip. */
-int gr_coordinator_apply_record(gr_coordinator_t *co, const gr_record_origin_t *origin,
-                                gr_bytes_t key, gr_bytes_t value);
+/* Replay (coordinator_load.c): the runtime's record handler (H). */
+extern const gr_coordinator_handler_t gr_coordinator_handler;
 
 /* Transactional offsets (coordinator_txn.c). */
 /* Holds v pending in g for producer_id and indexes the pair. 0 or -ENOMEM. */

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Replaying the __consumer_offsets partitions this broker was elected for
- * (coordinator_leadership.c): one partition at a time, from its log start
- * offset to the high watermark, at most offsets.load.buffer.size bytes per
- * loop iteration (an ev_idle watcher of the highest priority, so it runs in
- * every iteration, busy or not), so the broker keeps serving while a large
- * partition replays. A partition's groups answer
- * COORDINATOR_LOAD_IN_PROGRESS until its replay ends; a resignation meanwhile
- * unloads what was replayed and the loader moves on.
+ * The group coordinator's record handler (H of coordinator/runtime.h): what
+ * a replayed __consumer_offsets record does to the groups. The runtime
+ * replays an elected partition a slice (offsets.load.buffer.size) per loop
+ * iteration; its groups answer COORDINATOR_LOAD_IN_PROGRESS until the replay
+ * ends.
  *
  * Records apply in log order, so the last one for a key wins, as after
  * compaction: an offset commit sets the offset, its tombstone removes it; a
@@ -30,26 +27,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coordinator/record.h"
 #include "core/context.h"
 #include "group/coordinator.h"
-#include "log/log.h"
-#include "log/log_replay.h"
-#include "metadata/topics.h"
 #include "gen/consumer_offsets.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 #include "protocol/arena.h"
-#include "protocol/control_batch.h"
 #include "protocol/reader.h"
-#include "protocol/records.h"
 
 static gr_group_t *group_for(gr_coordinator_t *co, int32_t partition, gr_str_t id)
 {
     return gr_coordinator_get_or_create(co, id, partition);
 }
 
-static int apply_offset(gr_coordinator_t *co, const gr_record_origin_t *origin, gr_reader_t *kr,
-                        gr_bytes_t value, gr_arena_t *arena)
+static int apply_offset(gr_coordinator_t *co, const gr_coordinator_record_origin_t *origin,
+                        gr_reader_t *kr, gr_bytes_t value, gr_arena_t *arena)
 {
     gr_offset_commit_key_t key;
     if (gr_offset_commit_key_decode(kr, GR_OFFSET_KEY_VERSION, arena, &key) < 0)
@@ -64,11 +57,9 @@ static int apply_offset(gr_coordinator_t *co, const gr_record_origin_t *origin, 
         return 0;
     }
     gr_reader_t vr;
-    gr_reader_init(&vr, value.ptr, (size_t)value.len);
-    int16_t version = gr_read_int16(&vr);
+    int version = gr_coordinator_record_open(value, GR_OFFSET_COMMIT_VALUE_MAX_VERSION, &vr);
     gr_offset_commit_value_t val;
-    if (vr.err || version < 0 || version > GR_OFFSET_COMMIT_VALUE_MAX_VERSION ||
-        gr_offset_commit_value_decode(&vr, version, arena, &val) < 0)
+    if (version < 0 || gr_offset_commit_value_decode(&vr, (int16_t)version, arena, &val) < 0)
         return -EBADMSG;
     gr_group_t *g = group_for(co, origin->partition, key.group);
     if (!g)
@@ -142,26 +133,23 @@ static int apply_group(gr_coordinator_t *co, int32_t partition, gr_reader_t *kr,
         return 0;
     }
     gr_reader_t vr;
-    gr_reader_init(&vr, value.ptr, (size_t)value.len);
-    int16_t v = gr_read_int16(&vr);
+    int v = gr_coordinator_record_open(value, GR_GROUP_METADATA_VALUE_MAX_VERSION, &vr);
     gr_group_metadata_value_t val;
-    if (vr.err || v < 0 || v > GR_GROUP_METADATA_VALUE_MAX_VERSION ||
-        gr_group_metadata_value_decode(&vr, v, arena, &val) < 0)
+    if (v < 0 || gr_group_metadata_value_decode(&vr, (int16_t)v, arena, &val) < 0)
         return -EBADMSG;
     if (!g && !(g = group_for(co, partition, key.group)))
         return -ENOMEM;
     return load_group_value(co, g, &val, arena);
 }
 
-int gr_coordinator_apply_record(gr_coordinator_t *co, const gr_record_origin_t *origin,
-                                gr_bytes_t key, gr_bytes_t value)
+/* Applies one record of a replayed batch (H.replay). 0, -EBADMSG for a record to skip, -ENOMEM. */
+static int apply_record(void *owner, const gr_coordinator_record_origin_t *origin, gr_bytes_t key,
+                        gr_bytes_t value)
 {
-    if (key.len < 0)
-        return -EBADMSG;
+    gr_coordinator_t *co = owner;
     gr_reader_t kr;
-    gr_reader_init(&kr, key.ptr, (size_t)key.len);
-    int16_t version = gr_read_int16(&kr);
-    if (kr.err)
+    int version = gr_coordinator_record_open(key, INT16_MAX, &kr);
+    if (version < 0)
         return -EBADMSG;
     gr_arena_t arena;
     gr_arena_init(&arena);
@@ -175,136 +163,33 @@ int gr_coordinator_apply_record(gr_coordinator_t *co, const gr_record_origin_t *
 }
 
 /*
- * A transaction marker: completes (COMMIT) or drops (ABORT, or a control
- * record of another type, as Kafka's loader) the producer's pending offsets.
+ * A transaction marker (control batch): completes (COMMIT) or drops (ABORT,
+ * or a control record of another type, as Kafka's loader) the producer's
+ * pending offsets.
  */
-static void replay_marker(gr_coordinator_t *co, int32_t partition, const uint8_t *batch,
-                          size_t size, const gr_batch_header_t *h)
+static void replay_marker(void *owner, int32_t partition, int64_t producer_id, bool commit)
 {
-    gr_control_marker_t marker;
-    if (gr_control_batch_parse(batch, size, h, &marker) < 0) {
-        gr_logf(&co->broker->log, GR_LOG_WARN, "group",
-                "%s-%d: skipping an unreadable control batch at offset %" PRId64, GR_OFFSETS_TOPIC,
-                partition, h->base_offset);
-        return;
-    }
-    gr_coordinator_txn_complete(co, partition, h->producer_id,
-                                marker.type == GR_CONTROL_TYPE_COMMIT);
+    gr_coordinator_txn_complete(owner, partition, producer_id, commit);
 }
 
-/* Applies every record of one whole batch. */
-static void replay_batch(gr_coordinator_t *co, int32_t partition, const uint8_t *batch, size_t size,
-                         const gr_batch_header_t *h)
-{
-    if (gr_batch_is_control(h)) {
-        replay_marker(co, partition, batch, size, h);
-        return;
-    }
-    gr_record_origin_t origin = {
-        .partition = partition,
-        .producer_id = gr_batch_is_transactional(h) ? h->producer_id : -1,
-        .log_offset = h->base_offset,
-    };
-    uint8_t *records;
-    size_t len;
-    if (gr_batch_decompress(batch, size, &records, &len) < 0) {
-        gr_logf(&co->broker->log, GR_LOG_WARN, "group",
-                "%s-%d: skipping an unreadable batch at offset %" PRId64, GR_OFFSETS_TOPIC,
-                partition, h->base_offset);
-        return;
-    }
-    gr_record_iter_t it;
-    gr_record_iter_init(&it, records, len, h->records_count);
-    gr_record_t rec;
-    while (gr_record_iter_next(&it, &rec) == 1) {
-        int rc = gr_coordinator_apply_record(co, &origin, rec.key, rec.value);
-        if (rc == -ENOMEM)
-            gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "out of memory replaying %s-%d",
-                    GR_OFFSETS_TOPIC, partition);
-    }
-    free(records);
-}
-
-typedef struct replay_target {
-    gr_coordinator_t *co;
-    int32_t partition;
-} replay_target_t;
-
-static void replay_one(void *arg, const uint8_t *batch, size_t size, const gr_batch_header_t *h)
-{
-    replay_target_t *t = arg;
-    replay_batch(t->co, t->partition, batch, size, h);
-}
-
-/* One slice of p's log (offsets.load.buffer.size). 1 at its end, 0 for more, or -errno. */
-static int replay_slice(gr_coordinator_t *co, gr_partition_t *p)
-{
-    replay_target_t t = {co, p->index};
-    return gr_log_replay_slice(p->log, &co->load_offset,
-                               co->broker->config.offsets_load_buffer_size, replay_one, &t);
-}
-
-static size_t groups_of(const gr_coordinator_t *co, int32_t partition)
+static size_t groups_of(gr_coordinator_t *co, int32_t partition)
 {
     size_t n = 0;
-    for (size_t b = 0; b < co->bucket_count; b++)
-        for (const gr_group_t *g = co->buckets[b]; g; g = g->next)
-            n += g->coordinator_partition == partition;
+    for (gr_group_t *g = gr_coordinator_first(co); g; g = gr_coordinator_next(co, g))
+        n += g->key.partition == partition;
     return n;
 }
 
-/* Picks the partition to replay next; false when none is left (the loader stops). */
-static bool pick_partition(gr_coordinator_t *co)
+static void loaded(void *owner, int32_t partition)
 {
-    if (co->load_partition >= 0 &&
-        gr_coordinator_load_state(co, co->load_partition) == GR_LOAD_LOADING)
-        return true;
-    co->load_partition = gr_coordinator_slots_next_loading(&co->slots);
-    if (co->load_partition < 0)
-        return false;
-    gr_partition_t *p = gr_coordinator_led_partition(co, co->load_partition);
-    co->load_offset = p ? gr_log_start_offset(p->log) : 0;
-    return true;
-}
-
-static void loader_cb(struct ev_loop *loop, ev_idle *w, int revents)
-{
-    (void)revents;
-    gr_coordinator_t *co = w->data;
-    if (!pick_partition(co)) {
-        ev_idle_stop(loop, w);
-        return;
-    }
-    int32_t partition = co->load_partition;
-    /* Resigned partitions leave LOADING at once; one no longer led here has nothing to read. */
-    gr_partition_t *p = gr_coordinator_led_partition(co, partition);
-    int rc = p ? replay_slice(co, p) : -ENOENT;
-    if (rc == 0)
-        return;
-    if (rc < 0)
-        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "replaying %s-%d failed: %s",
-                GR_OFFSETS_TOPIC, partition, strerror(-rc));
-    co->slots.items[partition].load = GR_LOAD_DONE;
-    co->load_partition = -1;
+    gr_coordinator_t *co = owner;
     gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s-%d",
             groups_of(co, partition), GR_OFFSETS_TOPIC, partition);
 }
 
-void gr_coordinator_load_begin(gr_coordinator_t *co)
-{
-    if (ev_is_active(&co->loader) || gr_coordinator_slots_next_loading(&co->slots) < 0)
-        return;
-    ev_idle_init(&co->loader, loader_cb);
-    /* At the default priority an idle watcher runs only when no I/O is pending,
-     * so a busy broker would never finish a replay: one slice per iteration. */
-    ev_set_priority(&co->loader, EV_MAXPRI);
-    co->loader.data = co;
-    ev_idle_start(co->broker->loop, &co->loader);
-}
-
-void gr_coordinator_load_stop(gr_coordinator_t *co)
-{
-    if (ev_is_active(&co->loader))
-        ev_idle_stop(co->broker->loop, &co->loader);
-    co->load_partition = -1;
-}
+const gr_coordinator_handler_t gr_coordinator_handler = {
+    .replay = apply_record,
+    .replay_marker = replay_marker,
+    .loaded = loaded,
+    .unload = gr_coordinator_unload,
+};

@@ -123,7 +123,7 @@ static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
     if (set_reserve(s) < 0)
         return -ENOMEM;
     int32_t i = s->count;
-    gr_group_metadata_key_t key = {.group = gr_str(g->id)};
+    gr_group_metadata_key_t key = {.group = gr_str(g->key.id)};
     s->key_pos[i] = s->buf.len;
     gr_write_int16(&s->buf, GR_GROUP_KEY_VERSION);
     int rc = gr_group_metadata_key_encode(&s->buf, GR_GROUP_KEY_VERSION, &key);
@@ -234,7 +234,7 @@ gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g)
     set_init(&s);
     int rc = add_group(&s, g, false);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);
     return rc ? write_error(rc, false) : GR_KERR_NONE;
 }
@@ -272,11 +272,11 @@ static void commit_write(gr_coordinator_t *co, gr_group_t *g, const batch_produc
                                                                                : gr_str(""),
                                       .commit_timestamp = now,
                                       .expire_timestamp = commits[i].expire_timestamp};
-        rc = add_offset(&s, g->id, commits[i].topic, commits[i].partition, &v);
+        rc = add_offset(&s, g->key.id, commits[i].topic, commits[i].partition, &v);
     }
     int64_t base = -1;
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, producer, &base, written_end);
+        rc = set_append(co, g->key.partition, &s, producer, &base, written_end);
     set_fini(&s);
     for (int32_t i = 0; i < count; i++) {
         gr_offset_commit_t *c = &commits[i];
@@ -299,7 +299,7 @@ void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit
 static bool producer_fenced(gr_coordinator_t *co, const gr_group_t *g, int64_t producer_id,
                             int16_t producer_epoch)
 {
-    gr_partition_t *p = gr_coordinator_led_partition(co, g->coordinator_partition);
+    gr_partition_t *p = gr_coordinator_led_partition(co, g->key.partition);
     const gr_producer_entry_t *e =
         p ? gr_producer_state_find(gr_log_producer_state(p->log), producer_id) : NULL;
     return e && producer_epoch < e->epoch;
@@ -329,9 +329,9 @@ gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, con
     int rc = 0;
     for (int32_t i = 0; i < count && !rc; i++)
         if (gr_group_offset_find(g, topics[i], partitions[i]))
-            rc = add_offset(&s, g->id, topics[i], partitions[i], NULL);
+            rc = add_offset(&s, g->key.id, topics[i], partitions[i], NULL);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     if (!rc) {
         gr_arena_t arena;
         gr_arena_init(&arena);
@@ -356,11 +356,11 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
     set_init(&s);
     int rc = 0;
     for (int32_t i = 0; i < g->offset_count && !rc; i++)
-        rc = add_offset(&s, g->id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
+        rc = add_offset(&s, g->key.id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
     if (!rc)
         rc = add_group(&s, g, true);
     if (!rc)
-        rc = set_append(co, g->coordinator_partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);
     if (rc)
         return write_error(rc, false);

@@ -51,7 +51,7 @@ static bool index_has(const gr_coordinator_t *co, int64_t producer_id, const cha
 
 static int index_add(gr_coordinator_t *co, int64_t producer_id, const gr_group_t *g)
 {
-    if (index_has(co, producer_id, g->id))
+    if (index_has(co, producer_id, g->key.id))
         return 0;
     if (co->txn_group_count == co->txn_group_cap) {
         int32_t cap = co->txn_group_cap ? co->txn_group_cap * 2 : 8;
@@ -61,11 +61,11 @@ static int index_add(gr_coordinator_t *co, int64_t producer_id, const gr_group_t
         co->txn_groups = grown;
         co->txn_group_cap = cap;
     }
-    char *id = strdup(g->id);
+    char *id = strdup(g->key.id);
     if (!id)
         return -ENOMEM;
     co->txn_groups[co->txn_group_count++] =
-        (gr_coordinator_txn_group_t){producer_id, g->coordinator_partition, id};
+        (gr_coordinator_txn_group_t){producer_id, g->key.partition, id};
     return 0;
 }
 
@@ -94,11 +94,11 @@ void gr_coordinator_txn_complete(gr_coordinator_t *co, int32_t partition, int64_
             continue;
         }
         gr_group_t *g = gr_coordinator_find(co, gr_str(e->group_id));
-        if (g && g->coordinator_partition == partition &&
+        if (g && g->key.partition == partition &&
             gr_group_txn_offset_complete(g, producer_id, commit) < 0)
             gr_logf(&co->broker->log, GR_LOG_ERROR, "group",
-                    "group %s: out of memory committing the offsets of producer %" PRId64, g->id,
-                    producer_id);
+                    "group %s: out of memory committing the offsets of producer %" PRId64,
+                    g->key.id, producer_id);
         index_remove_at(co, i); /* slot i now holds another entry */
     }
 }
@@ -106,7 +106,7 @@ void gr_coordinator_txn_complete(gr_coordinator_t *co, int32_t partition, int64_
 void gr_coordinator_txn_marker(gr_coordinator_t *co, int32_t partition, int64_t producer_id,
                                bool commit)
 {
-    if (!co->buckets || gr_coordinator_load_state(co, partition) != GR_LOAD_DONE ||
+    if (!co->table.buckets || gr_coordinator_load_state(co, partition) != GR_COORDINATOR_LOADED ||
         !gr_coordinator_led_partition(co, partition))
         return;
     gr_coordinator_txn_complete(co, partition, producer_id, commit);

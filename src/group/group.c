@@ -938,14 +938,14 @@ gr_group_t *gr_group_new(const char *id, size_t id_len, int32_t coordinator_part
     gr_group_t *g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
-    g->id = malloc(id_len + 1);
-    if (!g->id) {
+    g->key.id = malloc(id_len + 1);
+    if (!g->key.id) {
         free(g);
         return NULL;
     }
-    memcpy(g->id, id, id_len);
-    g->id[id_len] = '\0';
-    g->coordinator_partition = coordinator_partition;
+    memcpy(g->key.id, id, id_len);
+    g->key.id[id_len] = '\0';
+    g->key.partition = coordinator_partition;
     g->state = GR_GROUP_EMPTY;
     g->state_timestamp = now_ms;
     g->join_timer.kind = GR_GROUP_TIMER_JOIN;
@@ -1000,7 +1000,7 @@ void gr_group_free(gr_group_t *g, gr_group_env_t *env)
     gr_group_subscriptions_free(g);
     free(g->protocol_type);
     free(g->protocol_name);
-    free(g->id);
+    free(g->key.id);
     free(g);
 }
 

@@ -41,6 +41,7 @@
 
 #include <ev.h>
 
+#include "coordinator/keys.h"
 #include "protocol/kerr.h"
 #include "protocol/types.h"
 
@@ -162,8 +163,8 @@ typedef struct gr_group_txn_offset {
 } gr_group_txn_offset_t;
 
 struct gr_group {
-    char *id;
-    int32_t coordinator_partition; /* of __consumer_offsets */
+    /* key.id: the group id; key.partition: of __consumer_offsets; the coordinator's table link */
+    gr_coordinator_key_t key;
     gr_group_state_t state;
     int32_t generation;
     char *protocol_type; /* NULL until a member joins (or for commit-only groups) */
@@ -188,8 +189,7 @@ struct gr_group {
     gr_group_txn_offset_t *txn_offsets; /* pending, at most one per producer and partition */
     int32_t txn_offset_count;
     int32_t txn_offset_cap;
-    void *env_data;   /* the env's per-group data */
-    gr_group_t *next; /* the coordinator's hash chain */
+    void *env_data; /* the env's per-group data */
 };
 
 typedef struct gr_join_result {

@@ -290,10 +290,10 @@ static void list_one(gr_group_t *g, void *arg)
     /* Without DESCRIBE on the cluster, Kafka lists only the groups one may describe. */
     if (!ctx->all_visible &&
         !gr_authorize_quiet(ctx->req->broker, ctx->req->session, GR_ACL_OPERATION_DESCRIBE,
-                            GR_ACL_RESOURCE_TYPE_GROUP, g->id, strlen(g->id)))
+                            GR_ACL_RESOURCE_TYPE_GROUP, g->key.id, strlen(g->key.id)))
         return;
     gr_list_groups_response_listed_group_t *out = &ctx->resp->groups[ctx->resp->groups_count++];
-    out->group_id = gr_str(g->id);
+    out->group_id = gr_str(g->key.id);
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->group_type = gr_str(GR_GROUP_TYPE_CLASSIC);
@@ -306,7 +306,7 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
         return;
     gr_list_groups_response_t resp;
     gr_list_groups_response_init(&resp);
-    int32_t cap = (int32_t)b->groups->count;
+    int32_t cap = (int32_t)b->groups->table.count;
     resp.groups = gr_request_alloc_array(req, cap, sizeof(*resp.groups));
     if (!resp.groups) {
         gr_request_fail(req, "out of memory");

@@ -199,7 +199,7 @@ void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
     } else {
         gr_coordinator_commit(b->groups, g, op->commits, op->count, &end);
     }
-    commit_answer(b, op, g ? g->coordinator_partition : -1, end);
+    commit_answer(b, op, g ? g->key.partition : -1, end);
 }
 
 /* --- OffsetFetch ------------------------------------------------------------------ */

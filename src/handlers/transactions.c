@@ -20,7 +20,7 @@
 #include "gen/add_partitions_to_txn.h"
 #include "gen/end_txn.h"
 #include "group/coordinator.h"
-#include "group/coordinator_hash.h"
+#include "coordinator/hash.h"
 #include "security/authorizer.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
@@ -352,7 +352,7 @@ static int32_t offsets_partition(gr_broker_t *b, gr_str_t group)
     int32_t count = topic ? topic->partition_count : b->config.offsets_topic_num_partitions;
     if (!topic)
         (void)gr_coordinator_ensure_topic(b->groups);
-    return gr_group_partition_for(group.ptr, group.len > 0 ? (size_t)group.len : 0, count);
+    return gr_coordinator_partition_for(group.ptr, group.len > 0 ? (size_t)group.len : 0, count);
 }
 
 void gr_handle_add_offsets_to_txn(gr_broker_t *b, gr_request_t *req)

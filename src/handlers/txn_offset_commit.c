@@ -200,5 +200,5 @@ void gr_handle_txn_offset_commit(gr_broker_t *b, gr_request_t *req)
         gr_coordinator_txn_commit(b->groups, g, in.producer_id, in.producer_epoch, op->commits,
                                   op->count, &end);
     }
-    txn_commit_answer(b, op, g ? g->coordinator_partition : -1, end);
+    txn_commit_answer(b, op, g ? g->key.partition : -1, end);
 }

@@ -5,19 +5,23 @@
  * (txn_meta.h), its persistence in that topic, the transaction markers it
  * has partition leaders write, and its timers.
  *
- * Placement follows the group coordinator's: a transactional id maps to
- * partition abs(javaHash(id)) % partitions of __transaction_state (created
- * on first use with transaction.state.log.* settings), and this broker
- * coordinates the ids of the partitions it leads, told so by
- * gr_txn_partition_elected / _resigned (LeaderAndIsr, StopReplica; every
- * partition at start-up in single-node mode). An elected partition replays
- * its log (COORDINATOR_LOAD_IN_PROGRESS meanwhile) and then resumes the
- * markers of every transaction it finds in PrepareCommit or PrepareAbort.
- * The coordinator epoch written into markers is the partition's leader
- * epoch, so a deposed coordinator's markers are refused by the leaders.
+ It is a coordinator of __transaction_state on the coordinator runtime
+ * (coordinator/runtime.h), as the group coordinator is of
+ * __consumer_offsets: a transactional id maps to partition
+ * abs(javaHash(id)) % partitions of __transaction_state (created on first
+ * use with transaction.state.log.* settings), and this broker coordinates
+ * the ids of the partitions it leads, told so by gr_txn_partition_elected /
+ * _resigned (LeaderAndIsr, StopReplica; every partition at start-up in
+ * single-node mode). An elected partition replays its log
+ * (COORDINATOR_LOAD_IN_PROGRESS meanwhile) through txn_load.c's record
+ * handler and then resumes the markers of every transaction it finds in
+ * PrepareCommit or PrepareAbort. The coordinator epoch written into markers
+ * is the partition's leader epoch, so a deposed coordinator's markers are
+ * refused by the leaders; a new leader epoch of a partition loaded here
+ * reloads it, so its markers go out with the new epoch.
  *
  * Files: txn_table.c (ids, partitions, routing), txn_log.c (records and
- * writes), txn_load.c (replay), txn_ops.c (the client operations),
+ * writes), txn_load.c (the replay's record handler), txn_ops.c (the client operations),
  * txn_markers.c (WriteTxnMarkers to the leaders), txn_timers.c (timeouts,
  * expiry).
  *
@@ -31,8 +35,8 @@
 #include <stdint.h>
 
 #include "controller/internal_topic.h"
-#include "group/coordinator.h"
-#include "group/coordinator_slots.h"
+#include "coordinator/keys.h"
+#include "coordinator/runtime.h"
 #include "metadata/producer_ids.h"
 #include "partition/partition.h"
 #include "protocol/kerr.h"
@@ -65,18 +69,12 @@ typedef struct gr_txn_peer {
 
 typedef struct gr_txn_coordinator {
     gr_broker_t *broker;
-    gr_txn_t **buckets;
-    size_t bucket_count;
-    size_t count;
-    /* __transaction_state partitions led here; a slot's epoch is the coordinator epoch */
-    gr_coordinator_slots_t slots;
-    gr_internal_topic_t topic;
-    gr_topic_config_t topic_configs[5];
+    gr_coordinator_keys_t table; /* the ids of the partitions led here */
+    /* __transaction_state: partitions led here (a slot's epoch is the coordinator epoch), replay */
+    gr_coordinator_runtime_t runtime;
+    gr_topic_config_t topic_configs[5]; /* __transaction_state's configs */
     char segment_bytes[24];
     char min_isr[24];
-    ev_idle loader;
-    int32_t load_partition;
-    int64_t load_offset;
     ev_timer abort_timer;  /* transaction.abort.timed.out.transaction.cleanup.interval.ms */
     ev_timer expire_timer; /* transaction.remove.expired.transaction.cleanup.interval.ms */
     ev_timer marker_timer; /* resends markers that failed */

@@ -24,10 +24,8 @@ typedef struct gr_txn_marker {
 } gr_txn_marker_t;
 
 struct gr_txn {
-    gr_txn_t *next; /* hash chain */
+    gr_coordinator_key_t key; /* the transactional id, its __transaction_state partition */
     gr_txn_coordinator_t *co;
-    char *id;
-    int32_t partition; /* of __transaction_state */
     gr_txn_image_t cur;
 
     /* A transition in flight: next becomes cur once the write is in the ISR. */
@@ -51,13 +49,17 @@ struct gr_txn {
 };
 
 /* txn_table.c */
-gr_topic_t *gr_txn_topic(gr_txn_coordinator_t *co);
 gr_partition_t *gr_txn_led_partition(gr_txn_coordinator_t *co, int32_t partition);
-gr_partition_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition);
+gr_coordinator_load_t gr_txn_load_state(const gr_txn_coordinator_t *co, int32_t partition);
 int32_t gr_txn_coordinator_epoch(const gr_txn_coordinator_t *co, int32_t partition);
 gr_txn_t *gr_txn_lookup(gr_txn_coordinator_t *co, gr_str_t id);
+/* Iteration over every id in the table (take the next before removing t). */
+gr_txn_t *gr_txn_first(gr_txn_coordinator_t *co);
+gr_txn_t *gr_txn_next(gr_txn_coordinator_t *co, gr_txn_t *t);
 /* A new id (Empty, no producer id yet) in partition; NULL on -ENOMEM. */
 gr_txn_t *gr_txn_insert(gr_txn_coordinator_t *co, gr_str_t id, int32_t partition);
+/* The runtime's H.unload: frees partition's ids (waiters answered NOT_COORDINATOR); how many. */
+size_t gr_txn_unload(void *owner, int32_t partition);
 /* Unlinks and frees txn (its waiter answered err, its writes and markers dropped). */
 void gr_txn_remove(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err);
 /* Answers txn's waiter (if any) and detaches it. */
@@ -84,9 +86,8 @@ void gr_txn_write_abandon(gr_txn_t *txn);
 int gr_txn_apply_record(gr_txn_coordinator_t *co, int32_t partition, gr_bytes_t key,
                         gr_bytes_t value);
 
-/* txn_load.c */
-void gr_txn_load_begin(gr_txn_coordinator_t *co);
-void gr_txn_load_stop(gr_txn_coordinator_t *co);
+/* txn_load.c: the runtime's record handler (H). */
+extern const gr_coordinator_handler_t gr_txn_handler;
 
 /* txn_ops.c */
 /* Fences txn's producer and aborts its open transaction (a timeout or a new producer). */

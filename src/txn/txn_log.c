@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coordinator/record.h"
 #include "core/context.h"
 #include "gen/transaction_log.h"
 #include "log/log.h"
@@ -114,11 +115,9 @@ static int image_from_value(const gr_transaction_log_value_t *v, gr_txn_image_t 
 static int decode_value(gr_bytes_t value, gr_arena_t *arena, gr_txn_image_t *im)
 {
     gr_reader_t r;
-    gr_reader_init(&r, value.ptr, (size_t)value.len);
-    int16_t version = gr_read_int16(&r);
+    int version = gr_coordinator_record_open(value, GR_TRANSACTION_LOG_VALUE_MAX_VERSION, &r);
     gr_transaction_log_value_t v;
-    if (r.err || version < 0 || version > GR_TRANSACTION_LOG_VALUE_MAX_VERSION ||
-        gr_transaction_log_value_decode(&r, version, arena, &v) < 0)
+    if (version < 0 || gr_transaction_log_value_decode(&r, (int16_t)version, arena, &v) < 0)
         return -EBADMSG;
     return image_from_value(&v, im);
 }
@@ -126,17 +125,16 @@ static int decode_value(gr_bytes_t value, gr_arena_t *arena, gr_txn_image_t *im)
 int gr_txn_apply_record(gr_txn_coordinator_t *co, int32_t partition, gr_bytes_t key,
                         gr_bytes_t value)
 {
-    if (key.len < 0)
+    gr_reader_t kr;
+    int version = gr_coordinator_record_open(key, GR_TXN_KEY_VERSION, &kr); /* the only one */
+    if (version < 0)
         return -EBADMSG;
     gr_arena_t arena;
     gr_arena_init(&arena);
-    gr_reader_t kr;
-    gr_reader_init(&kr, key.ptr, (size_t)key.len);
-    int16_t version = gr_read_int16(&kr);
     gr_transaction_log_key_t k;
     int rc = -EBADMSG;
-    if (!kr.err && version == GR_TXN_KEY_VERSION &&
-        gr_transaction_log_key_decode(&kr, version, &arena, &k) == 0 && k.transactional_id.len > 0)
+    if (gr_transaction_log_key_decode(&kr, (int16_t)version, &arena, &k) == 0 &&
+        k.transactional_id.len > 0)
         rc = 0;
     gr_txn_t *txn = rc ? NULL : gr_txn_lookup(co, k.transactional_id);
     if (rc == 0 && value.len < 0) {
@@ -174,7 +172,7 @@ void gr_txn_write_abandon(gr_txn_t *txn)
 /* Whether the write is in the ISR now; ends it when it is, or when it cannot be. */
 static bool check_written(gr_txn_coordinator_t *co, gr_txn_t *txn, bool gone)
 {
-    gr_partition_t *p = gone ? NULL : gr_txn_led_partition(co, txn->partition);
+    gr_partition_t *p = gone ? NULL : gr_txn_led_partition(co, txn->key.partition);
     if (!p) {
         gr_txn_write_abandon(txn);
         gr_txn_write_done(co, txn, GR_KERR_NOT_COORDINATOR);
@@ -197,7 +195,7 @@ static void on_partition_news(void *owner, gr_partition_t *p, bool gone)
 /* Appends one record (value NULL: a tombstone) to txn's partition. 0 or -errno. */
 static int append_record(gr_txn_coordinator_t *co, gr_txn_t *txn, const gr_txn_image_t *im)
 {
-    gr_partition_t *p = gr_txn_led_partition(co, txn->partition);
+    gr_partition_t *p = gr_txn_led_partition(co, txn->key.partition);
     if (!p)
         return -EREMOTE;
     if (p->isr_count < p->topic->settings.min_insync_replicas)
@@ -205,7 +203,7 @@ static int append_record(gr_txn_coordinator_t *co, gr_txn_t *txn, const gr_txn_i
     gr_writer_t kv, batch;
     gr_writer_init(&kv);
     gr_writer_init(&batch);
-    int rc = encode_key(&kv, txn->id);
+    int rc = encode_key(&kv, txn->key.id);
     size_t key_len = kv.len;
     if (!rc && im)
         rc = encode_value(&kv, im);
@@ -232,7 +230,7 @@ static int append_record(gr_txn_coordinator_t *co, gr_txn_t *txn, const gr_txn_i
     gr_writer_fini(&batch);
     if (rc && rc != -EAGAIN && rc != -EREMOTE)
         gr_logf(&co->broker->log, GR_LOG_ERROR, GR_TXN_LOG_TAG, "writing to %s-%d failed: %s",
-                GR_TRANSACTION_STATE_TOPIC, txn->partition, strerror(-rc));
+                GR_TRANSACTION_STATE_TOPIC, txn->key.partition, strerror(-rc));
     return rc;
 }
 
@@ -247,7 +245,7 @@ static void await_isr(gr_txn_coordinator_t *co, gr_txn_t *txn, int rc)
         return;
     txn->hw_wait.wake = on_partition_news;
     txn->hw_wait.owner = txn;
-    gr_partition_wait(gr_txn_led_partition(co, txn->partition), &txn->hw_wait);
+    gr_partition_wait(gr_txn_led_partition(co, txn->key.partition), &txn->hw_wait);
 }
 
 void gr_txn_write(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_txn_image_t *im, gr_txn_after_t after)

@@ -112,7 +112,7 @@ static void complete(gr_txn_coordinator_t *co, gr_txn_t *txn)
         txn->cur.state == GR_TXN_PREPARE_COMMIT ? GR_TXN_COMPLETE_COMMIT : GR_TXN_COMPLETE_ABORT;
     gr_txn_image_clear_parts(&im);
     im.update_ms = gr_broker_now_ms(co->broker);
-    gr_logf(&co->broker->log, GR_LOG_DEBUG, GR_TXN_LOG_TAG, "transactional id %s: %s", txn->id,
+    gr_logf(&co->broker->log, GR_LOG_DEBUG, GR_TXN_LOG_TAG, "transactional id %s: %s", txn->key.id,
             gr_txn_state_name(im.state));
     gr_txn_write(co, txn, &im, GR_TXN_AFTER_COMPLETE);
     if (gr_txn_state_preparing(txn->cur.state) && !txn->pending)
@@ -155,7 +155,7 @@ static int build_request(gr_txn_t *txn, const marker_send_t *send,
     marker->producer_id = txn->cur.producer_id;
     marker->producer_epoch = txn->cur.producer_epoch;
     marker->transaction_result = txn->cur.state == GR_TXN_PREPARE_COMMIT;
-    marker->coordinator_epoch = gr_txn_coordinator_epoch(txn->co, txn->partition);
+    marker->coordinator_epoch = gr_txn_coordinator_epoch(txn->co, txn->key.partition);
     marker->topics = topics;
     for (int32_t i = 0; i < send->count; i++) {
         const gr_txn_tp_t *tp = &txn->cur.parts[txn->markers[send->markers[i]].tp];
@@ -199,7 +199,7 @@ static bool send_to(gr_txn_coordinator_t *co, gr_txn_t *txn, int32_t leader, mar
 static marker_send_t *send_new(gr_txn_coordinator_t *co, gr_txn_t *txn, int32_t cap)
 {
     marker_send_t *send = malloc(sizeof *send + sizeof(int32_t) * (size_t)cap);
-    char *id = send ? strdup(txn->id) : NULL;
+    char *id = send ? strdup(txn->key.id) : NULL;
     if (!id) {
         free(send);
         return NULL;
@@ -265,11 +265,11 @@ static bool apply_result(gr_txn_coordinator_t *co, gr_txn_t *txn, const marker_s
             gr_logf(&co->broker->log, GR_LOG_WARN, GR_TXN_LOG_TAG,
                     "transactional id %s: %s-%d refused its marker (%s); a newer producer or "
                     "coordinator took over, stopping",
-                    txn->id, tp->topic, tp->partition, gr_kerr_name(err));
+                    txn->key.id, tp->topic, tp->partition, gr_kerr_name(err));
             return false;
         } else {
             gr_logf(&co->broker->log, GR_LOG_DEBUG, GR_TXN_LOG_TAG,
-                    "transactional id %s: marker for %s-%d failed (%s), retrying", txn->id,
+                    "transactional id %s: marker for %s-%d failed (%s), retrying", txn->key.id,
                     tp->topic, tp->partition, gr_kerr_name(err));
         }
     }
@@ -346,16 +346,14 @@ static void marker_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
     if (!co->markers_due)
         return;
     co->markers_due = false;
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        for (gr_txn_t *t = co->buckets[b]; t; t = t->next) {
-            if (!gr_txn_state_preparing(t->cur.state) || t->pending ||
-                gr_txn_load_state(co, t->partition) != GR_LOAD_DONE)
-                continue;
-            if (t->markers_wanted)
-                gr_txn_markers_start(co, t);
-            else if (t->markers) /* NULL: stopped, a newer producer or coordinator has it */
-                send_due(co, t);
-        }
+    for (gr_txn_t *t = gr_txn_first(co); t; t = gr_txn_next(co, t)) {
+        if (!gr_txn_state_preparing(t->cur.state) || t->pending ||
+            gr_txn_load_state(co, t->key.partition) != GR_COORDINATOR_LOADED)
+            continue;
+        if (t->markers_wanted)
+            gr_txn_markers_start(co, t);
+        else if (t->markers) /* NULL: stopped, a newer producer or coordinator has it */
+            send_due(co, t);
     }
 }
 

@@ -73,7 +73,7 @@ static void write_failed(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err)
     gr_txn_image_fini(&txn->next_image);
     gr_txn_image_init(&txn->next_image);
     gr_logf(&co->broker->log, GR_LOG_DEBUG, GR_TXN_LOG_TAG,
-            "transactional id %s: write failed (%s)", txn->id, gr_kerr_name(err));
+            "transactional id %s: write failed (%s)", txn->key.id, gr_kerr_name(err));
     if (txn->cur.producer_id < 0) { /* its first write: the id never existed */
         gr_txn_remove(co, txn, err);
         return;
@@ -91,7 +91,7 @@ void gr_txn_write_done(gr_txn_coordinator_t *co, gr_txn_t *txn, gr_kerr_t err)
     }
     if (txn->after == GR_TXN_AFTER_FORGET) {
         gr_logf(&co->broker->log, GR_LOG_INFO, GR_TXN_LOG_TAG, "transactional id %s expired",
-                txn->id);
+                txn->key.id);
         gr_txn_remove(co, txn, GR_KERR_NOT_COORDINATOR);
         return;
     }
@@ -274,7 +274,7 @@ void gr_txn_fence_and_abort(gr_txn_coordinator_t *co, gr_txn_t *txn)
     im.update_ms = now_ms(co);
     gr_logf(&co->broker->log, GR_LOG_INFO, GR_TXN_LOG_TAG,
             "transactional id %s: fencing producer %lld epoch %d and aborting its transaction",
-            txn->id, (long long)txn->cur.producer_id, txn->cur.producer_epoch);
+            txn->key.id, (long long)txn->cur.producer_id, txn->cur.producer_epoch);
     gr_txn_write(co, txn, &im, txn->waiter ? GR_TXN_AFTER_FENCED : GR_TXN_AFTER_MARKERS);
 }
 

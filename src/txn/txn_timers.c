@@ -20,7 +20,7 @@
 static bool ready(gr_txn_coordinator_t *co, const gr_txn_t *t)
 {
     return !t->pending && !t->allocating && !t->waiter && t->cur.producer_id >= 0 &&
-           gr_txn_load_state(co, t->partition) == GR_LOAD_DONE;
+           gr_txn_load_state(co, t->key.partition) == GR_COORDINATOR_LOADED;
 }
 
 /* The ids to act on are collected first: acting may remove them from the table. */
@@ -30,14 +30,11 @@ typedef void txn_act_fn(gr_txn_coordinator_t *co, gr_txn_t *t);
 static void for_picked(gr_txn_coordinator_t *co, txn_pick_fn *pick, txn_act_fn *act)
 {
     int64_t now = gr_broker_now_ms(co->broker);
-    for (size_t b = 0; b < co->bucket_count; b++) {
-        gr_txn_t *t = co->buckets[b];
-        while (t) {
-            gr_txn_t *next = t->next; /* act may free t, never another id */
-            if (ready(co, t) && pick(co, t, now))
-                act(co, t);
-            t = next;
-        }
+    gr_txn_t *next;
+    for (gr_txn_t *t = gr_txn_first(co); t; t = next) {
+        next = gr_txn_next(co, t); /* act may free t, never another id */
+        if (ready(co, t) && pick(co, t, now))
+            act(co, t);
     }
 }
 
@@ -52,7 +49,7 @@ static void abort_timed_out(gr_txn_coordinator_t *co, gr_txn_t *t)
 {
     gr_logf(&co->broker->log, GR_LOG_INFO, GR_TXN_LOG_TAG,
             "transactional id %s: transaction open longer than its timeout (%d ms), aborting",
-            t->id, t->cur.timeout_ms);
+            t->key.id, t->cur.timeout_ms);
     gr_txn_fence_and_abort(co, t);
 }
 

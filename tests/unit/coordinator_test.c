@@ -51,7 +51,7 @@
 #include "gen/offset_commit.h"
 #include "gen/offset_fetch.h"
 #include "group/coordinator.h"
-#include "group/coordinator_hash.h"
+#include "coordinator/hash.h"
 #include "log/log_dir.h"
 
 #define OFFSETS_PARTS    3
@@ -210,7 +210,7 @@ static void group_on(const char *prefix, int32_t partition, int32_t partitions, 
 {
     for (int i = 0;; i++) {
         snprintf(out, len, "%s-%d", prefix, i);
-        if (gr_group_partition_for(out, strlen(out), partitions) == partition)
+        if (gr_coordinator_partition_for(out, strlen(out), partitions) == partition)
             return;
     }
 }

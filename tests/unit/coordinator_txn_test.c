@@ -47,7 +47,7 @@
 #include "gen/offset_fetch.h"
 #include "gen/txn_offset_commit.h"
 #include "group/coordinator.h"
-#include "group/coordinator_hash.h"
+#include "coordinator/hash.h"
 #include "protocol/control_batch.h"
 
 #define OFFSETS_PARTS    3
@@ -161,7 +161,7 @@ static void group_on0(const char *prefix, char *out, size_t len)
 {
     for (int i = 0;; i++) {
         snprintf(out, len, "%s-%d", prefix, i);
-        if (gr_group_partition_for(out, strlen(out), OFFSETS_PARTS) == 0)
+        if (gr_coordinator_partition_for(out, strlen(out), OFFSETS_PARTS) == 0)
             return;
     }
 }
@@ -640,12 +640,12 @@ static void test_requests(void **state)
     wire_txn_commit(fx, &c, 3, g, "client-x", 1, parts, 1, errs);
     assert_int_equal(errs[0], GR_KERR_UNKNOWN_MEMBER_ID);
     /* A group partition still loading: v1 clients get COORDINATOR_NOT_AVAILABLE. */
-    co_of(fx)->slots.items[0].load = GR_LOAD_LOADING;
+    co_of(fx)->runtime.slots.items[0].state = GR_COORDINATOR_LOADING;
     wire_txn_commit(fx, &c, 1, g, "", -1, parts, 1, errs);
     assert_int_equal(errs[0], GR_KERR_COORDINATOR_NOT_AVAILABLE);
     wire_txn_commit(fx, &c, 2, g, "", -1, parts, 1, errs);
     assert_int_equal(errs[0], GR_KERR_COORDINATOR_LOAD_IN_PROGRESS);
-    co_of(fx)->slots.items[0].load = GR_LOAD_DONE;
+    co_of(fx)->runtime.slots.items[0].state = GR_COORDINATOR_LOADED;
     /* v0 (no member fields) into a new group creates it. */
     char fresh[32];
     group_on0("fresh", fresh, sizeof fresh);

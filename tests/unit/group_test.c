@@ -15,7 +15,6 @@
 
 #include <cmocka.h>
 
-#include "group/coordinator_hash.h"
 #include "group/group.h"
 
 #define MAX_TIMERS    64
@@ -191,34 +190,6 @@ static void sync_member(fake_t *f, gr_group_t *g, const char *member_id, int32_t
                            .assignment_count = count};
     memset(a, 0, sizeof(*a));
     gr_group_sync(g, &f->env, &args, &a->w);
-}
-
-static void test_hash_golden(void **state)
-{
-    (void)state;
-    assert_int_equal(gr_java_string_hash("my-group", 8), -1906497762);
-    assert_int_equal(gr_group_partition_for("my-group", 8, 50), 12);
-    assert_int_equal(gr_java_string_hash("", 0), 0);
-    assert_int_equal(gr_java_string_hash("consumer-group-1", 16), 147483020);
-    assert_int_equal(gr_java_string_hash("gr\xc3\xbc\xc3\x9f"
-                                         "e",
-                                         7),
-                     98768023);
-    const char *japanese = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x82\xb0\xe3\x83\xab\xe3\x83"
-                           "\xbc\xe3\x83\x97";
-    assert_int_equal(gr_java_string_hash(japanese, strlen(japanese)), -305235731);
-    assert_int_equal(gr_group_partition_for(japanese, strlen(japanese), 50), 31);
-    /* Outside the BMP: a surrogate pair, as Java's UTF-16 strings hold it. */
-    const char *emoji = "\xf0\x9f\x98\x80"
-                        "emoji";
-    assert_int_equal(gr_java_string_hash(emoji, strlen(emoji)), -1233692477);
-    assert_int_equal(gr_group_partition_for(emoji, strlen(emoji), 50), 27);
-    /* Hashes to INT32_MIN: Kafka's abs maps it to 0. */
-    assert_int_equal(gr_java_string_hash("polygenelubricants", 18), INT32_MIN);
-    assert_int_equal(gr_kafka_abs(INT32_MIN), 0);
-    assert_int_equal(gr_group_partition_for("polygenelubricants", 18, 50), 0);
-    /* A malformed byte counts as U+FFFD. */
-    assert_int_equal(gr_java_string_hash("\xff", 1), 0xFFFD);
 }
 
 static void test_single_member_lifecycle(void **state)
@@ -721,7 +692,6 @@ static void test_unload_answers_not_coordinator(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hash_golden),
         cmocka_unit_test(test_single_member_lifecycle),
         cmocka_unit_test(test_second_member_rebalances),
         cmocka_unit_test(test_rebalance_timeout_removes_laggard),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Internal-topic partition leadership: see coordinator_slots.h. Runs on: loop thread. */
-#include "group/coordinator_slots.h"
+/* A coordinator's per-partition slots: see slots.h. Runs on: loop thread. */
+#include "coordinator/slots.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +32,23 @@ gr_coordinator_partition_t *gr_coordinator_slots_get(gr_coordinator_slots_t *s, 
         return NULL;
     }
     for (int32_t i = s->count; i < count; i++)
-        grown[i] = (gr_coordinator_partition_t){GR_LOAD_NONE, GR_COORDINATOR_ANY_EPOCH, false};
+        grown[i] = (gr_coordinator_partition_t){GR_COORDINATOR_NOT_OURS, GR_COORDINATOR_ANY_EPOCH};
     s->items = grown;
     s->count = count;
     return &s->items[partition];
 }
 
-gr_partition_load_t gr_coordinator_slots_load(const gr_coordinator_slots_t *s, int32_t partition)
+gr_coordinator_load_t gr_coordinator_slots_state(const gr_coordinator_slots_t *s, int32_t partition)
 {
     if (partition < 0 || partition >= s->count)
-        return GR_LOAD_NONE;
-    return s->items[partition].load;
+        return GR_COORDINATOR_NOT_OURS;
+    return s->items[partition].state;
 }
 
 int32_t gr_coordinator_slots_next_loading(const gr_coordinator_slots_t *s)
 {
     for (int32_t i = 0; i < s->count; i++)
-        if (s->items[i].load == GR_LOAD_LOADING)
+        if (s->items[i].state == GR_COORDINATOR_LOADING)
             return i;
     return -1;
 }
@@ -80,7 +80,8 @@ gr_coordinator_partition_t *gr_coordinator_slots_elect(gr_coordinator_slots_t *s
     gr_coordinator_partition_t *slot = gr_coordinator_slots_get(s, partition);
     if (!slot)
         return NULL;
-    if (leader_epoch < slot->epoch || (leader_epoch == slot->epoch && slot->resigned)) {
+    if (leader_epoch < slot->epoch ||
+        (leader_epoch == slot->epoch && slot->state == GR_COORDINATOR_RESIGNED)) {
         gr_logf(s->log, GR_LOG_INFO, s->log_tag,
                 "%s-%d: ignoring election at leader epoch %d (already at %d)", s->topic, partition,
                 leader_epoch, slot->epoch);
@@ -88,12 +89,13 @@ gr_coordinator_partition_t *gr_coordinator_slots_elect(gr_coordinator_slots_t *s
     }
     *epoch_moved = leader_epoch != slot->epoch;
     slot->epoch = leader_epoch;
-    slot->resigned = false;
+    if (slot->state == GR_COORDINATOR_RESIGNED)
+        slot->state = GR_COORDINATOR_NOT_OURS;
     return slot;
 }
 
 bool gr_coordinator_slots_resign(gr_coordinator_slots_t *s, int32_t partition, int32_t leader_epoch,
-                                 gr_partition_load_t *was)
+                                 gr_coordinator_load_t *was)
 {
     gr_coordinator_partition_t *slot = gr_coordinator_slots_get(s, partition);
     if (!slot)
@@ -104,9 +106,8 @@ bool gr_coordinator_slots_resign(gr_coordinator_slots_t *s, int32_t partition, i
                 partition, leader_epoch, slot->epoch);
         return false;
     }
+    *was = slot->state;
     slot->epoch = leader_epoch >= 0 ? leader_epoch : GR_COORDINATOR_ANY_EPOCH;
-    slot->resigned = leader_epoch >= 0;
-    *was = slot->load;
-    slot->load = GR_LOAD_NONE;
+    slot->state = leader_epoch >= 0 ? GR_COORDINATOR_RESIGNED : GR_COORDINATOR_NOT_OURS;
     return true;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Java's String.hashCode over a UTF-8 group id (see coordinator_hash.h).
+ * Java's String.hashCode over a UTF-8 key (see hash.h).
  * Arithmetic is unsigned so the int32 wrap-around is defined in C.
  */
-#include "group/coordinator_hash.h"
+#include "coordinator/hash.h"
 
 #define GR_UTF16_REPLACEMENT  0xFFFDu
 #define GR_UTF16_SURROGATE_HI 0xD800u
@@ -78,7 +78,13 @@ int32_t gr_kafka_abs(int32_t n)
     return n < 0 ? -n : n;
 }
 
-int32_t gr_group_partition_for(const char *id, size_t len, int32_t partitions)
+size_t gr_coordinator_key_bucket(gr_str_t id, size_t bucket_count)
+{
+    uint32_t h = (uint32_t)gr_java_string_hash(id.ptr, id.len > 0 ? (size_t)id.len : 0);
+    return h % bucket_count;
+}
+
+int32_t gr_coordinator_partition_for(const char *id, size_t len, int32_t partitions)
 {
     return gr_kafka_abs(gr_java_string_hash(id, len)) % partitions;
 }
