@@ -2,7 +2,7 @@
 // kafkajs consumer-group member for the group interop tests: a consumer in
 // GROUP subscribed to TOPIC from the beginning, committing every message as
 // it is processed (autoCommit off, commitOffsets). It prints the same lines
-// as progs/group_member.c, so interop-tests/grouplib.sh reads both:
+// as progs/group_member.c, so interop-tests/lib/grouplib.sh reads both:
 //
 //   assignment COUNT PARTS        after each join (GROUP_JOIN event)
 //   got TOPIC PARTITION OFFSET KEY, committed TOPIC PARTITION OFFSET,

@@ -27,6 +27,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
+
 #define ADMIN_TIMEOUT_MS 60000
 
 /* Parses a decimal int. Returns 0 and sets *out, or -EINVAL. */
@@ -111,17 +113,11 @@ int main(int argc, char **argv)
     rd_kafka_DeleteTopic_t *delete_topic = NULL;
     const char *command;
     int status = 2;
-    int opt;
+    const prog_opt_t opts[] = {PROG_REQUIRED('b', &bootstrap)};
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt(argc, argv, "+b:")) != -1) {
-        if (opt != 'b') {
-            admin_usage();
-            return 2;
-        }
-        bootstrap = optarg;
-    }
-    if (!bootstrap || argc - optind < 2) {
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true) < 0 ||
+        argc - optind < 2) {
         admin_usage();
         return 2;
     }

@@ -29,6 +29,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
+
 #define ADMIN_TIMEOUT_MS 60000
 
 /* Waits for the result event of type; NULL (message on stderr) if none or failed. */
@@ -192,17 +194,11 @@ int main(int argc, char **argv)
 {
     char errstr[512];
     const char *bootstrap = NULL;
-    int opt;
+    const prog_opt_t opts[] = {PROG_REQUIRED('b', &bootstrap)};
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt(argc, argv, "+b:")) != -1) {
-        if (opt != 'b') {
-            usage();
-            return 2;
-        }
-        bootstrap = optarg;
-    }
-    if (!bootstrap || argc - optind < 2) {
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true) < 0 ||
+        argc - optind < 2) {
         usage();
         return 2;
     }

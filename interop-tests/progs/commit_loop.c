@@ -15,12 +15,16 @@
  *
  * Thread: main thread only; commit results arrive through rd_kafka_poll.
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <librdkafka/rdkafka.h>
+
+#include "support/prog_opts.h"
 
 #define COMMIT_TIMEOUT_MS 60000
 #define COMMIT_POLL_EVERY 1000
@@ -111,29 +115,14 @@ int main(int argc, char **argv)
 {
     const char *bootstrap = NULL, *group = NULL, *topic = NULL;
     long count = 0;
-    int read = 0, opt;
-    while ((opt = getopt(argc, argv, "b:g:t:n:r")) != -1) {
-        switch (opt) {
-        case 'b':
-            bootstrap = optarg;
-            break;
-        case 'g':
-            group = optarg;
-            break;
-        case 't':
-            topic = optarg;
-            break;
-        case 'n':
-            count = strtol(optarg, NULL, 10);
-            break;
-        case 'r':
-            read = 1;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!bootstrap || !group || !topic || (!read && count < 1))
+    bool read = false;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &bootstrap),      PROG_REQUIRED('g', &group), PROG_REQUIRED('t', &topic),
+        PROG_LONG('n', &count, 1, LONG_MAX), PROG_FLAG('r', &read),
+    };
+
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ||
+        (!read && count < 1))
         goto usage;
     commit_state_t st = {0};
     rd_kafka_t *rk = commit_consumer(bootstrap, group, &st);

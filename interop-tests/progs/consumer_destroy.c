@@ -61,6 +61,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define CD_PROG "consumer_destroy" /* names it in messages */
@@ -308,58 +309,21 @@ static void cd_usage(void)
                     "[-a strategy] [-d seconds] [-w seconds] [-X key=value]...\n");
 }
 
-/* Parses a decimal int in [min, max]. Returns 0 and sets *out, or -EINVAL. */
-static int cd_parse_int(const char *text, long min, long max, int *out /* out */)
-{
-    long value;
-    int rc = rdk_parse_long(text, min, max, &value);
-
-    if (rc == 0)
-        *out = (int)value;
-    return rc;
-}
-
 /* Parses the command line into opt. Returns 0 or -EINVAL. */
 static int cd_parse_args(cd_options_t *opt, int argc, char **argv)
 {
-    int c;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &opt->bootstrap),
+        PROG_REQUIRED('g', &opt->group),
+        PROG_REQUIRED_LIST('t', opt->topics, &opt->topic_count, CD_MAX_TOPICS),
+        PROG_STRING('a', &opt->strategy),
+        PROG_INT('d', &opt->guard_s, 1, 3600),
+        PROG_OPT_WAIT_S(&opt->wait_s),
+        PROG_OPT_EXTRA(opt->extra, &opt->extra_count, CD_MAX_EXTRA),
+    };
 
-    while ((c = getopt(argc, argv, "b:g:t:a:d:w:X:")) != -1) {
-        switch (c) {
-        case 'b':
-            opt->bootstrap = optarg;
-            break;
-        case 'g':
-            opt->group = optarg;
-            break;
-        case 't':
-            if (opt->topic_count == CD_MAX_TOPICS)
-                return -EINVAL;
-            opt->topics[opt->topic_count++] = optarg;
-            break;
-        case 'a':
-            opt->strategy = optarg;
-            break;
-        case 'd':
-            if (cd_parse_int(optarg, 1, 3600, &opt->guard_s) != 0)
-                return -EINVAL;
-            break;
-        case 'w':
-            if (cd_parse_int(optarg, 1, 86400, &opt->wait_s) != 0)
-                return -EINVAL;
-            break;
-        case 'X':
-            if (opt->extra_count == CD_MAX_EXTRA)
-                return -EINVAL;
-            opt->extra[opt->extra_count++] = optarg;
-            break;
-        default:
-            return -EINVAL;
-        }
-    }
-    if (!opt->bootstrap || !opt->group || opt->topic_count == 0 || optind != argc)
-        return -EINVAL;
-    return 0;
+    return prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ? -EINVAL
+                                                                                        : 0;
 }
 
 int main(int argc, char **argv)

@@ -45,6 +45,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define GA_TIMEOUT_MS     30000
@@ -409,17 +410,11 @@ int main(int argc, char **argv)
     rd_kafka_queue_t *queue = NULL;
     rd_kafka_AdminOptions_t *options = NULL;
     int status = 2;
-    int opt;
+    const prog_opt_t opts[] = {PROG_REQUIRED('b', &bootstrap)};
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt(argc, argv, "+b:")) != -1) {
-        if (opt != 'b') {
-            ga_usage();
-            return 2;
-        }
-        bootstrap = optarg;
-    }
-    if (!bootstrap || argc - optind < 1) {
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true) < 0 ||
+        argc - optind < 1) {
         ga_usage();
         return 2;
     }

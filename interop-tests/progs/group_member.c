@@ -62,6 +62,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define GM_PROG "group_member" /* names it in messages */
@@ -370,67 +371,27 @@ static void gm_usage(void)
 /* Parses the command line into member. Returns 0 or -EINVAL. */
 static int gm_parse_args(gm_member_t *member, int argc, char **argv)
 {
-    long number;
-    int opt;
+    static const char *const commits[] = {
+        [GM_COMMIT_AUTO] = "auto", [GM_COMMIT_SYNC] = "sync", [GM_COMMIT_NONE] = "none", NULL};
+    int commit = (int)member->commit;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &member->bootstrap),
+        PROG_REQUIRED('g', &member->group),
+        PROG_REQUIRED_LIST('t', member->topics, &member->topic_count, GM_MAX_TOPICS),
+        PROG_STRING('a', &member->strategy),
+        PROG_STRING('i', &member->instance_id),
+        PROG_STRING('s', &member->session_ms),
+        PROG_STRING('h', &member->heartbeat_ms),
+        PROG_CHOICE('c', &commit, commits),
+        PROG_LONG('n', &member->max_records, 0, 999999999L),
+        PROG_STRING('o', &member->offset_reset),
+        PROG_OPT_WAIT_S(&member->wait_s),
+        PROG_OPT_EXTRA(member->extra, &member->extra_count, GM_MAX_EXTRA),
+    };
 
-    while ((opt = getopt(argc, argv, "b:g:t:a:i:s:h:c:n:o:w:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            member->bootstrap = optarg;
-            break;
-        case 'g':
-            member->group = optarg;
-            break;
-        case 't':
-            if (member->topic_count == GM_MAX_TOPICS)
-                return -EINVAL;
-            member->topics[member->topic_count++] = optarg;
-            break;
-        case 'a':
-            member->strategy = optarg;
-            break;
-        case 'i':
-            member->instance_id = optarg;
-            break;
-        case 's':
-            member->session_ms = optarg;
-            break;
-        case 'h':
-            member->heartbeat_ms = optarg;
-            break;
-        case 'c':
-            if (strcmp(optarg, "auto") == 0)
-                member->commit = GM_COMMIT_AUTO;
-            else if (strcmp(optarg, "sync") == 0)
-                member->commit = GM_COMMIT_SYNC;
-            else if (strcmp(optarg, "none") == 0)
-                member->commit = GM_COMMIT_NONE;
-            else
-                return -EINVAL;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 0, 999999999L, &member->max_records) != 0)
-                return -EINVAL;
-            break;
-        case 'o':
-            member->offset_reset = optarg;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                return -EINVAL;
-            member->wait_s = (int)number;
-            break;
-        case 'X':
-            if (member->extra_count == GM_MAX_EXTRA)
-                return -EINVAL;
-            member->extra[member->extra_count++] = optarg;
-            break;
-        default:
-            return -EINVAL;
-        }
-    }
-    if (!member->bootstrap || !member->group || member->topic_count == 0 || optind != argc)
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0)
         return -EINVAL;
+    member->commit = (gm_commit_t)commit;
     return 0;
 }
 

@@ -55,6 +55,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define RT_KEY_SIZE       11 /* "k" + 9 digits + NUL is 11 */
@@ -502,8 +503,34 @@ static void rt_usage(void)
             "[-x error_name] [-w seconds] [-X key=value]...\n");
 }
 
+/* -p: the one partition to produce to. */
+static int rt_parse_partition(void *out, const char *arg)
+{
+    long number;
+
+    if (rdk_parse_long(arg, 0, INT32_MAX, &number) != 0)
+        return -EINVAL;
+    *(int32_t *)out = (int32_t)number;
+    return 0;
+}
+
+/* -T: the first record's timestamp; the rest follow it. */
+static int rt_parse_base_ts(void *out, const char *arg)
+{
+    rt_run_t *run = out;
+    long number;
+
+    if (rdk_parse_long(arg, 0, LONG_MAX, &number) != 0)
+        return -EINVAL;
+    run->base_ts = number;
+    run->has_ts = true;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const modes[] = {
+        [RT_BOTH] = "both", [RT_PRODUCE] = "produce", [RT_CONSUME] = "consume", NULL};
     rt_run_t run = {
         .codec = "none",
         .acks = "all",
@@ -513,82 +540,30 @@ int main(int argc, char **argv)
         .wait_s = RT_DEFAULT_WAIT_S,
         .partition = RD_KAFKA_PARTITION_UA,
     };
-    long number;
+    int mode = RT_BOTH;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('t', &run.topic),
+        PROG_LONG('n', &run.count, 0, 999999999L),
+        PROG_STRING('z', &run.codec),
+        PROG_STRING('a', &run.acks),
+        PROG_LONG('s', &run.value_size, 0, 512L * 1024 * 1024),
+        PROG_CHOICE('m', &mode, modes),
+        PROG_FLAG('E', &run.each_partition),
+        PROG_CUSTOM('p', &run.partition, rt_parse_partition),
+        PROG_CUSTOM('T', &run, rt_parse_base_ts),
+        PROG_FLAG('A', &run.print_acks),
+        PROG_FLAG('L', &run.print_consumed),
+        PROG_STRING('x', &run.expect_error),
+        PROG_OPT_WAIT_S(&run.wait_s),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, RT_MAX_EXTRA),
+    };
     int status = 2;
-    int opt;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while ((opt = getopt(argc, argv, "b:t:n:z:a:s:m:Ep:T:ALx:w:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 't':
-            run.topic = optarg;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 0, 999999999L, &run.count) != 0)
-                goto usage;
-            break;
-        case 'z':
-            run.codec = optarg;
-            break;
-        case 'a':
-            run.acks = optarg;
-            break;
-        case 's':
-            if (rdk_parse_long(optarg, 0, 512L * 1024 * 1024, &run.value_size) != 0)
-                goto usage;
-            break;
-        case 'm':
-            if (strcmp(optarg, "both") == 0)
-                run.mode = RT_BOTH;
-            else if (strcmp(optarg, "produce") == 0)
-                run.mode = RT_PRODUCE;
-            else if (strcmp(optarg, "consume") == 0)
-                run.mode = RT_CONSUME;
-            else
-                goto usage;
-            break;
-        case 'E':
-            run.each_partition = true;
-            break;
-        case 'p':
-            if (rdk_parse_long(optarg, 0, INT32_MAX, &number) != 0)
-                goto usage;
-            run.partition = (int32_t)number;
-            break;
-        case 'T':
-            if (rdk_parse_long(optarg, 0, LONG_MAX, &number) != 0)
-                goto usage;
-            run.base_ts = number;
-            run.has_ts = true;
-            break;
-        case 'A':
-            run.print_acks = true;
-            break;
-        case 'L':
-            run.print_consumed = true;
-            break;
-        case 'x':
-            run.expect_error = optarg;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                goto usage;
-            run.wait_s = (int)number;
-            break;
-        case 'X':
-            if (run.extra_count == RT_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.topic || optind != argc)
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0)
         goto usage;
+    run.mode = (rt_mode_t)mode;
     if (run.each_partition && run.mode == RT_CONSUME)
         run.count = 0; /* learnt from the metadata; checked per partition */
 

@@ -46,6 +46,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define SP_MAX_EXTRA        64
@@ -239,38 +240,18 @@ static void sp_usage(void)
 int main(int argc, char **argv)
 {
     sp_run_t run = {.count = -1};
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('t', &run.topic),
+        PROG_LONG('n', &run.count, 0, SP_MAX_COUNT),
+        PROG_REQUIRED('o', &run.out_path),
+        PROG_LONG('r', &run.rate, 0, SP_MAX_RATE),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, SP_MAX_EXTRA),
+    };
     int status;
-    int opt;
 
-    while ((opt = getopt(argc, argv, "b:t:n:o:r:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 't':
-            run.topic = optarg;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 0, SP_MAX_COUNT, &run.count) != 0)
-                goto usage;
-            break;
-        case 'o':
-            run.out_path = optarg;
-            break;
-        case 'r':
-            if (rdk_parse_long(optarg, 0, SP_MAX_RATE, &run.rate) != 0)
-                goto usage;
-            break;
-        case 'X':
-            if (run.extra_count == SP_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.topic || !run.out_path || run.count < 0 || optind != argc)
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ||
+        run.count < 0)
         goto usage;
     run.out = fopen(run.out_path, "w");
     if (!run.out) {

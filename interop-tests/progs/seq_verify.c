@@ -54,6 +54,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 
 #define SV_MAX_EXTRA        64
@@ -442,41 +443,18 @@ static void sv_usage(void)
 int main(int argc, char **argv)
 {
     sv_run_t run = {.count = -1, .wait_s = SV_DEFAULT_WAIT_S};
-    long number;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('t', &run.topic),
+        PROG_REQUIRED('i', &run.acked_path),
+        PROG_LONG('n', &run.count, 0, SV_MAX_SEQ + 1),
+        PROG_OPT_WAIT_S(&run.wait_s),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, SV_MAX_EXTRA),
+    };
     int status = 2;
     bool ok;
-    int opt;
 
-    while ((opt = getopt(argc, argv, "b:t:i:n:w:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 't':
-            run.topic = optarg;
-            break;
-        case 'i':
-            run.acked_path = optarg;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 0, SV_MAX_SEQ + 1, &run.count) != 0)
-                goto usage;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                goto usage;
-            run.wait_s = (int)number;
-            break;
-        case 'X':
-            if (run.extra_count == SV_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.topic || !run.acked_path || optind != argc)
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0)
         goto usage;
     if (sv_load_acked(&run) != 0 || sv_read_topic(&run) != 0)
         goto done;

@@ -57,6 +57,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 #include "support/txn_util.h"
 
@@ -523,64 +524,24 @@ static void pl_usage(void)
 int main(int argc, char **argv)
 {
     pl_run_t run = {.batch_max = PL_DEFAULT_BATCH, .crash_at = -1, .wait_s = PL_DEFAULT_WAIT_S};
-    long number;
-    int opt;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('g', &run.group),
+        PROG_REQUIRED('i', &run.in_topic),
+        PROG_REQUIRED('o', &run.out_topic),
+        PROG_REQUIRED('T', &run.txn_id),
+        PROG_LONG('B', &run.batch_max, 1, PL_MAX_BATCH),
+        PROG_LONG('a', &run.abort_every, 1, INT32_MAX),
+        PROG_LONG('x', &run.crash_at, 0, INT32_MAX),
+        PROG_LONG('n', &run.stop_after, 1, INT32_MAX),
+        PROG_FLAG('E', &run.stop_at_end),
+        PROG_FLAG('H', &run.hold),
+        PROG_OPT_WAIT_S(&run.wait_s),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, PL_MAX_EXTRA),
+    };
 
-    while ((opt = getopt(argc, argv, "b:g:i:o:T:B:a:x:n:EHw:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 'g':
-            run.group = optarg;
-            break;
-        case 'i':
-            run.in_topic = optarg;
-            break;
-        case 'o':
-            run.out_topic = optarg;
-            break;
-        case 'T':
-            run.txn_id = optarg;
-            break;
-        case 'B':
-            if (rdk_parse_long(optarg, 1, PL_MAX_BATCH, &run.batch_max) != 0)
-                goto usage;
-            break;
-        case 'a':
-            if (rdk_parse_long(optarg, 1, INT32_MAX, &run.abort_every) != 0)
-                goto usage;
-            break;
-        case 'x':
-            if (rdk_parse_long(optarg, 0, INT32_MAX, &run.crash_at) != 0)
-                goto usage;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 1, INT32_MAX, &run.stop_after) != 0)
-                goto usage;
-            break;
-        case 'E':
-            run.stop_at_end = true;
-            break;
-        case 'H':
-            run.hold = true;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                goto usage;
-            run.wait_s = (int)number;
-            break;
-        case 'X':
-            if (run.extra_count == PL_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.group || !run.in_topic || !run.out_topic || !run.txn_id ||
-        optind != argc || (!run.stop_after && !run.stop_at_end))
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ||
+        (!run.stop_after && !run.stop_at_end))
         goto usage;
     sigemptyset(&run.signals);
     sigaddset(&run.signals, SIGUSR1);

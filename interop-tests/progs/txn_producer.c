@@ -76,6 +76,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 #include "support/txn_util.h"
 
@@ -459,9 +460,10 @@ done:
     return status;
 }
 
-/* Parses "-p 0,2,5". 0 or -1. */
-static int tp_parse_partitions(tp_run_t *run, const char *text)
+/* Parses "-p 0,2,5" into the run OUT. 0 or -EINVAL. */
+static int tp_parse_partitions(void *out, const char *text)
 {
+    tp_run_t *run = out;
     char *end = NULL;
 
     run->partition_count = 0;
@@ -469,16 +471,18 @@ static int tp_parse_partitions(tp_run_t *run, const char *text)
         long p = strtol(text, &end, 10);
 
         if (end == text || p < 0 || p > INT32_MAX || (*end && *end != ','))
-            return -1;
+            return -EINVAL;
         run->partitions[run->partition_count++] = (int32_t)p;
         text = *end ? end + 1 : end;
     }
-    return run->partition_count > 0 && !*text ? 0 : -1;
+    return run->partition_count > 0 && !*text ? 0 : -EINVAL;
 }
 
-/* Parses -e: letters from "chax", or one of the words. 0 or -1. */
-static int tp_parse_endings(tp_run_t *run, const char *text)
+/* Parses -e into the run OUT: letters from "chax", or one of the words. 0 or
+ * -EINVAL. */
+static int tp_parse_endings(void *out, const char *text)
 {
+    tp_run_t *run = out;
     static const char *const words[][2] = {
         {"commit", "c"}, {"abort", "a"}, {"alternate", "ca"}, {"hang", "h"}, {"exit", "x"},
     };
@@ -487,7 +491,7 @@ static int tp_parse_endings(tp_run_t *run, const char *text)
         if (strcmp(text, words[i][0]) == 0)
             text = words[i][1];
     if (!*text || strlen(text) >= sizeof(run->endings) || strspn(text, "cahx") != strlen(text))
-        return -1;
+        return -EINVAL;
     strcpy(run->endings, text);
     return 0;
 }
@@ -502,80 +506,41 @@ static void tp_usage(void)
                     "[-X key=value]...\n");
 }
 
+/* -T: transaction.timeout.ms, a positive int32, handed on as given. */
+static int tp_parse_timeout(void *out, const char *arg)
+{
+    long number;
+
+    if (rdk_parse_long(arg, 1, INT32_MAX, &number) != 0)
+        return -EINVAL;
+    *(const char **)out = arg;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     tp_run_t run = {.count = TP_DEFAULT_COUNT, .txns = 1, .wait_s = TP_DEFAULT_WAIT_S};
-    long number;
-    int opt;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('t', &run.topic),
+        PROG_REQUIRED('i', &run.txn_id),
+        PROG_LONG('n', &run.count, 1, TP_MAX_COUNT),
+        PROG_LONG('r', &run.txns, 1, TP_MAX_TXNS),
+        PROG_LONG('s', &run.first_txn, 0, TP_MAX_TXNS),
+        PROG_CUSTOM('e', &run, tp_parse_endings),
+        PROG_STRING('l', &run.label),
+        PROG_LONG('k', &run.keys, 1, TP_MAX_COUNT),
+        PROG_CUSTOM('p', &run, tp_parse_partitions),
+        PROG_CUSTOM('T', &run.timeout_ms, tp_parse_timeout),
+        PROG_OPT_WAIT_S(&run.wait_s),
+        PROG_FLAG('H', &run.hold),
+        PROG_FLAG('A', &run.accept_aborts),
+        PROG_FLAG('F', &run.fence),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, TP_MAX_EXTRA),
+    };
 
     strcpy(run.endings, "c");
-    while ((opt = getopt(argc, argv, "b:t:i:n:r:s:e:l:k:p:T:w:HAFX:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 't':
-            run.topic = optarg;
-            break;
-        case 'i':
-            run.txn_id = optarg;
-            break;
-        case 'n':
-            if (rdk_parse_long(optarg, 1, TP_MAX_COUNT, &run.count) != 0)
-                goto usage;
-            break;
-        case 'r':
-            if (rdk_parse_long(optarg, 1, TP_MAX_TXNS, &run.txns) != 0)
-                goto usage;
-            break;
-        case 's':
-            if (rdk_parse_long(optarg, 0, TP_MAX_TXNS, &run.first_txn) != 0)
-                goto usage;
-            break;
-        case 'e':
-            if (tp_parse_endings(&run, optarg) != 0)
-                goto usage;
-            break;
-        case 'l':
-            run.label = optarg;
-            break;
-        case 'k':
-            if (rdk_parse_long(optarg, 1, TP_MAX_COUNT, &run.keys) != 0)
-                goto usage;
-            break;
-        case 'p':
-            if (tp_parse_partitions(&run, optarg) != 0)
-                goto usage;
-            break;
-        case 'T':
-            if (rdk_parse_long(optarg, 1, INT32_MAX, &number) != 0)
-                goto usage;
-            run.timeout_ms = optarg;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                goto usage;
-            run.wait_s = (int)number;
-            break;
-        case 'H':
-            run.hold = true;
-            break;
-        case 'A':
-            run.accept_aborts = true;
-            break;
-        case 'F':
-            run.fence = true;
-            break;
-        case 'X':
-            if (run.extra_count == TP_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.topic || !run.txn_id || optind != argc ||
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ||
         (run.fence && run.txns < 2))
         goto usage;
     if (!run.label)

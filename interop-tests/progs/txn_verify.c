@@ -56,6 +56,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "support/prog_opts.h"
 #include "support/rdk_util.h"
 #include "support/txn_util.h"
 
@@ -438,47 +439,20 @@ static void tv_usage(void)
 
 int main(int argc, char **argv)
 {
+    static const char *const isolations[] = {"read_committed", "read_uncommitted", NULL};
     tv_run_t run = {.isolation = "read_committed", .want_foreign = -1, .wait_s = TV_DEFAULT_WAIT_S};
-    long number;
-    int status, opt;
+    const prog_opt_t opts[] = {
+        PROG_REQUIRED('b', &run.bootstrap),
+        PROG_REQUIRED('t', &run.topic),
+        PROG_LIST('i', run.inputs, &run.input_count, TV_MAX_INPUTS),
+        {.letter = 'I', .kind = PROG_OPT_STRING, .out = &run.isolation, .choices = isolations},
+        PROG_LONG('f', &run.want_foreign, 0, INT32_MAX),
+        PROG_OPT_WAIT_S(&run.wait_s),
+        PROG_OPT_EXTRA(run.extra, &run.extra_count, TV_MAX_EXTRA),
+    };
+    int status;
 
-    while ((opt = getopt(argc, argv, "b:t:i:I:f:w:X:")) != -1) {
-        switch (opt) {
-        case 'b':
-            run.bootstrap = optarg;
-            break;
-        case 't':
-            run.topic = optarg;
-            break;
-        case 'i':
-            if (run.input_count == TV_MAX_INPUTS)
-                goto usage;
-            run.inputs[run.input_count++] = optarg;
-            break;
-        case 'I':
-            if (strcmp(optarg, "read_committed") != 0 && strcmp(optarg, "read_uncommitted") != 0)
-                goto usage;
-            run.isolation = optarg;
-            break;
-        case 'f':
-            if (rdk_parse_long(optarg, 0, INT32_MAX, &run.want_foreign) != 0)
-                goto usage;
-            break;
-        case 'w':
-            if (rdk_parse_long(optarg, 1, 86400, &number) != 0)
-                goto usage;
-            run.wait_s = (int)number;
-            break;
-        case 'X':
-            if (run.extra_count == TV_MAX_EXTRA)
-                goto usage;
-            run.extra[run.extra_count++] = optarg;
-            break;
-        default:
-            goto usage;
-        }
-    }
-    if (!run.bootstrap || !run.topic || optind != argc)
+    if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0)
         goto usage;
     for (int i = 0; i < run.input_count; i++)
         if (tv_load(&run, run.inputs[i]) != 0)

@@ -3,7 +3,7 @@
 """kafka-python (Debian's python3-kafka) consumer-group member for the group
 interop tests: a KafkaConsumer in GROUP subscribed to TOPIC, committing every
 record synchronously. It prints the same lines as progs/group_member.c, so
-interop-tests/grouplib.sh reads both:
+interop-tests/lib/grouplib.sh reads both:
 
   rebalance assign|revoke PARTS, assignment COUNT PARTS,
   got TOPIC PARTITION OFFSET KEY, committed TOPIC PARTITION OFFSET,
