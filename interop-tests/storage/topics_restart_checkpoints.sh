@@ -8,7 +8,7 @@
 # the restarted broker is still opening its partitions: a partition not open
 # yet must keep its line (the files are read once at start-up, not once per
 # partition from whatever the timer last wrote).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
 gr_allow_log_errors 'recover'
 
