@@ -11,9 +11,19 @@ debug_build=${4:-build-debug}
 clang_build=${5:-build-clang}
 cd "$(dirname "$0")/.."
 status=0
-# Folders of src/ must depend on each other one way (see README, Source layout).
+started=$SECONDS
+# Each phase's wall time, so a run that grows shows where (make test's budget is 30 min).
+phase() {
+    echo "ci/test.sh: $1 took $((SECONDS - phase_start)) s ($((SECONDS - started)) s in all)"
+    phase_start=$SECONDS
+}
+phase_start=$SECONDS
+# Folders of src/ must depend on each other one way, in the order of GR_LAYERS.
 python3 ci/include-cycles.py || status=1
 (cd "$build" && ctest -j2 --output-on-failure) || status=1
+phase "the normal build's tests"
 bash ci/build-variants.sh "$release_build" "$debug_build" "$clang_build" || status=1
+phase "the build variants"
 bash ci/test-asan.sh "$asan_build" || status=1
+phase "the sanitizer build and its tests"
 exit $status
