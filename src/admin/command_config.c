@@ -22,7 +22,7 @@
 
 #include "core/file_read.h"
 #include "security/jaas.h"
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 
 #define LINE_MAX_BYTES 8192
 #define PEM_FILE_MAX   (1024 * 1024)

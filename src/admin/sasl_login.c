@@ -13,7 +13,7 @@
 #include "gen/sasl_authenticate.h"
 #include "gen/sasl_handshake.h"
 #include "protocol/kerr.h"
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 #include "security/sasl_client.h"
 
 #define SASL_HANDSHAKE_VERSION 1 /* then SaslAuthenticate frames, not raw tokens */

@@ -8,7 +8,7 @@
 
 #include "net/peer.h"
 #include "quota/quota_store.h"
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 #include "security/sasl_client.h"
 #include "security/scram_store.h"
 #include "security/scram_users.h"

@@ -26,7 +26,7 @@
 #include "handlers/request.h"
 #include "protocol/frame.h"
 #include "protocol/writer.h"
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 #include "security/sasl_server.h"
 #include "security/session.h"
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 
 #define GR_SASL_CLIENT_CONTINUE 1 /* a token to send, then the server's answer to step */
 #define GR_SASL_CLIENT_DONE     0 /* authenticated */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The broker's SASL settings from its configuration: see sasl.h. Runs on: main thread. */
-#include "security/sasl.h"
+/* The broker's SASL settings from its configuration: see sasl_config.h. Runs on: main thread. */
+#include "security/sasl_config.h"
 
 #include <ctype.h>
 #include <errno.h>

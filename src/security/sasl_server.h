@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "protocol/kerr.h"
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 #include "security/scram_users.h"
 
 typedef struct gr_sasl_server gr_sasl_server_t;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 
 #define GR_SCRAM_HASH_MAX 64 /* SHA-512's output */
 /* Kafka's bounds on a credential's iteration count (ScramMechanism). */

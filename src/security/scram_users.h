@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "security/sasl.h"
+#include "security/sasl_config.h"
 #include "security/scram_crypto.h"
 
 #define GR_SCRAM_SALT_MAX       128

@@ -18,8 +18,8 @@
  *
  * Immutable after gr_sasl_new. Runs on: loop thread.
  */
-#ifndef GR_SECURITY_SASL_H
-#define GR_SECURITY_SASL_H
+#ifndef GR_SECURITY_SASL_CONFIG_H
+#define GR_SECURITY_SASL_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
