@@ -33,7 +33,7 @@ typedef struct gr_server gr_server_t;
 typedef struct gr_log_dir gr_log_dir_t;
 typedef struct gr_fd_cache gr_fd_cache_t;
 typedef struct gr_batch_io gr_batch_io_t;
-typedef struct gr_cleaner gr_cleaner_t;
+typedef struct gr_log_manager gr_log_manager_t;
 typedef struct gr_topics gr_topics_t;
 typedef struct gr_cluster_view gr_cluster_view_t;
 typedef struct gr_zk_member gr_zk_member_t;
@@ -94,7 +94,7 @@ struct gr_broker {
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_batch_io_t *io;                 /* the logs' I/O table */
-    gr_cleaner_t *cleaner;             /* log compaction, on threads of its own */
+    gr_log_manager_t *log_manager;     /* retention, flush, checkpoints, compaction */
     gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
     gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
     gr_zk_member_t *zk;                /* membership, election and the controller */
@@ -125,11 +125,8 @@ struct gr_broker {
     int32_t advertised_port;
     gr_listener_spec_t advertised[GR_LISTENERS_MAX]; /* every listener's, ports bound */
     int advertised_count;
-    ev_timer retention_timer;
-    ev_timer flush_timer;
     ev_signal sigterm;
     ev_signal sigint;
-    ev_timer checkpoint_timer;
     bool stopping;
     bool started;
 };
