@@ -6,8 +6,8 @@
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
-#include "broker/controlled_shutdown.h"
 #include "broker/listener_tls.h"
+#include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "handlers/start_gate.h"
@@ -20,6 +20,7 @@
 #include "metadata/store.h"
 #include "metadata/topics.h"
 #include "net/server.h"
+#include "replica/controlled_shutdown.h"
 #include "replica/replication.h"
 #include "security/authorizer.h"
 #include "security/session.h"
@@ -126,6 +127,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     b->on_leadership = on_leadership;
     b->on_topic_deleted = on_topic_deleted;
     b->on_txn_marker = on_txn_marker;
+    b->ask_own_controller_shutdown = gr_controller_shutdown_local;
     int rc = alloc_parts(b);
     if (rc) {
         free_parts(b);

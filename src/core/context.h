@@ -78,6 +78,17 @@ typedef void gr_topic_deleted_fn(gr_broker_t *b, const char *name, size_t name_l
  * offsets when p is a __consumer_offsets partition.
  */
 typedef void gr_txn_marker_fn(gr_broker_t *b, gr_partition_t *p, int64_t producer_id, bool commit);
+/*
+ * Asks this broker's own controller, in-process, for a ControlledShutdown of
+ * broker id at broker_epoch (-1 when unknown): replica/controlled_shutdown.c
+ * asks through it because controller/ sits above replica/. Returns false,
+ * and never answers, when this broker is not the active controller (ask it
+ * over the network instead); else true, and the answer comes through
+ * gr_controlled_shutdown_answered(opaque, ...) (replica/controlled_shutdown.h),
+ * at once or later. The composition root sets gr_controller_shutdown_local.
+ */
+typedef bool gr_own_controller_shutdown_fn(gr_broker_t *b, int32_t id, int64_t broker_epoch,
+                                           void *opaque);
 
 struct gr_broker {
     struct ev_loop *loop;
@@ -105,7 +116,8 @@ struct gr_broker {
     int store_pending;                 /* store writes issued and not yet completed */
     gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
     gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
-    gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
+    gr_controlled_shutdown_t *controlled_shutdown;              /* NULL unless one was started */
+    gr_own_controller_shutdown_fn *ask_own_controller_shutdown; /* may be NULL: network only */
     gr_authorizer_t *authorizer;     /* ACLs (security/authorizer.h); NULL: everything allowed */
     gr_leadership_fn *on_leadership; /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
