@@ -3,23 +3,24 @@
 #include "broker/broker.h"
 #include "core/broker_id.h"
 #include "broker/broker_security.h"
-#include "broker/cleaner.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "metadata/zk_json.h"
-#include "broker/controlled_shutdown.h"
 #include "broker/listener_tls.h"
+#include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "handlers/start_gate.h"
 #include "log/batch_io.h"
 #include "log/log.h"
 #include "log/log_dir.h"
+#include "log_manager/log_manager.h"
 #include "metadata/cluster_view.h"
 #include "metadata/producer_ids.h"
 #include "metadata/store.h"
 #include "metadata/topics.h"
 #include "net/server.h"
+#include "replica/controlled_shutdown.h"
 #include "replica/replication.h"
 #include "security/authorizer.h"
 #include "security/session.h"
@@ -37,9 +38,7 @@
 #include <unistd.h>
 
 #define GR_STOP_DEADLINE_SEC 10.0
-#define GR_MS_PER_SEC        1000.0
 #define GR_CLUSTER_ID_BYTES  16
-#define GR_FLUSH_TICK_SEC    1.0
 
 /* The metadata store's directory under the first log dir (no "-<n>": not a partition). */
 #define GR_STORE_DIR "__gregor_metadata"
@@ -89,27 +88,27 @@ static int alloc_parts(gr_broker_t *b)
 {
     b->server = calloc(1, sizeof *b->server);
     b->io = calloc(1, sizeof *b->io);
-    b->cleaner = calloc(1, sizeof *b->cleaner);
+    b->log_manager = calloc(1, sizeof *b->log_manager);
     b->topics = calloc(1, sizeof *b->topics);
     b->cluster = calloc(1, sizeof *b->cluster);
     b->zk = calloc(1, sizeof *b->zk);
     b->groups = calloc(1, sizeof *b->groups);
     b->producer_ids = calloc(1, sizeof *b->producer_ids);
     b->txns = calloc(1, sizeof *b->txns);
-    bool all = b->server && b->io && b->cleaner && b->topics && b->cluster && b->zk && b->groups &&
-               b->producer_ids && b->txns;
+    bool all = b->server && b->io && b->log_manager && b->topics && b->cluster && b->zk &&
+               b->groups && b->producer_ids && b->txns;
     return all ? 0 : -ENOMEM;
 }
 
 static void free_parts(gr_broker_t *b)
 {
-    void *parts[] = {b->server, b->io,     b->cleaner,      b->topics, b->cluster,
+    void *parts[] = {b->server, b->io,     b->log_manager,  b->topics, b->cluster,
                      b->zk,     b->groups, b->producer_ids, b->txns};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         free(parts[i]);
     b->server = NULL;
     b->io = NULL;
-    b->cleaner = NULL;
+    b->log_manager = NULL;
     b->topics = NULL;
     b->cluster = NULL;
     b->zk = NULL;
@@ -128,12 +127,14 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     b->on_leadership = on_leadership;
     b->on_topic_deleted = on_topic_deleted;
     b->on_txn_marker = on_txn_marker;
+    b->ask_own_controller_shutdown = gr_controller_shutdown_local;
     int rc = alloc_parts(b);
     if (rc) {
         free_parts(b);
         return rc;
     }
     gr_batch_io_init(b->io);
+    gr_log_manager_init(b->log_manager);
     gr_producer_ids_init(b->producer_ids);
     gr_cluster_view_init(b->cluster, b->config.zookeeper_connect != NULL);
     rc = gr_topics_init(b->topics);
@@ -313,57 +314,6 @@ static int start_listeners(gr_broker_t *b)
     return 0;
 }
 
-static void enforce_retention(gr_topic_t *topic, void *arg)
-{
-    gr_broker_t *b = arg;
-    for (int32_t i = 0; i < topic->partition_count; i++) {
-        gr_log_t *log = topic->partitions[i].log;
-        if (!log)
-            continue;
-        int rc = gr_log_enforce_retention(log, gr_broker_now_ms(b));
-        if (rc > 0)
-            gr_logf(&b->log, GR_LOG_INFO, "log", "retention deleted %d segment(s) of %s-%d", rc,
-                    topic->name, i);
-        else if (rc < 0)
-            gr_logf(&b->log, GR_LOG_ERROR, "log", "retention on %s-%d failed: %s", topic->name, i,
-                    strerror(-rc));
-    }
-}
-
-static void on_retention_timer(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)loop;
-    (void)revents;
-    gr_broker_t *b = w->data;
-    gr_topics_foreach(b->topics, enforce_retention, b);
-}
-
-static void flush_topic(gr_topic_t *topic, void *arg)
-{
-    gr_broker_t *b = arg;
-    for (int32_t i = 0; i < topic->partition_count; i++)
-        if (topic->partitions[i].log)
-            (void)gr_log_maybe_flush(topic->partitions[i].log, gr_broker_now_ms(b));
-}
-
-static void on_flush_timer(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)loop;
-    (void)revents;
-    gr_broker_t *b = w->data;
-    gr_topics_foreach(b->topics, flush_topic, b);
-}
-
-static void on_checkpoint_timer(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)loop;
-    (void)revents;
-    gr_broker_t *b = w->data;
-    int rc = gr_topics_checkpoint(b);
-    if (rc)
-        gr_logf(&b->log, GR_LOG_ERROR, "log", "writing checkpoints failed: %s", strerror(-rc));
-}
-
 static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 {
     (void)loop;
@@ -375,15 +325,6 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
         gr_controlled_shutdown_start(b, gr_broker_stop) == 0)
         return;
     gr_broker_stop(b);
-}
-
-static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *, ev_timer *, int),
-                        double every_sec)
-{
-    ev_timer_init(t, cb, every_sec, every_sec);
-    t->data = b;
-    ev_timer_start(b->loop, t);
-    ev_unref(b->loop); /* timers alone do not keep the loop running */
 }
 
 typedef struct hosted_check {
@@ -480,13 +421,9 @@ static int open_identity(gr_broker_t *b)
     return gr_log_dir_write_meta(b->log_dir, &meta);
 }
 
+/* Producer id expiry and the signal watchers (unreferenced: they alone do not keep the loop). */
 static void start_timers(gr_broker_t *b)
 {
-    start_timer(b, &b->retention_timer, on_retention_timer,
-                (double)b->config.log_retention_check_interval_ms / GR_MS_PER_SEC);
-    start_timer(b, &b->flush_timer, on_flush_timer, GR_FLUSH_TICK_SEC);
-    start_timer(b, &b->checkpoint_timer, on_checkpoint_timer,
-                (double)b->config.log_flush_offset_checkpoint_interval_ms / GR_MS_PER_SEC);
     gr_producer_ids_start(b);
     ev_signal_init(&b->sigterm, on_signal, SIGTERM);
     b->sigterm.data = b;
@@ -525,7 +462,7 @@ int gr_broker_start(gr_broker_t *b)
         b->worker_started = rc == 0;
     }
     if (rc == 0)
-        (void)gr_cleaner_start(b); /* logged; the broker runs without compaction */
+        gr_log_manager_start(b); /* retention, flush, checkpoint timers; the cleaner */
     /* Cluster mode: clients wait for the controller's word (start_gate.h). */
     if (rc == 0 && b->cluster->zk_mode)
         rc = gr_start_gate_new(b);
@@ -556,16 +493,10 @@ static void on_server_stopped(gr_server_t *srv, void *arg)
     ev_break(b->loop, EVBREAK_ALL);
 }
 
-/* Stops the periodic timers; they were started unreferenced (see start_timer). */
+/* Stops the periodic timers (the log manager's, producer id expiry). */
 static void release_timers(gr_broker_t *b)
 {
-    ev_timer *timers[] = {&b->retention_timer, &b->flush_timer, &b->checkpoint_timer};
-    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
-        if (ev_is_active(timers[i])) {
-            ev_ref(b->loop);
-            ev_timer_stop(b->loop, timers[i]);
-        }
-    }
+    gr_log_manager_stop(b);
     gr_producer_ids_stop(b);
 }
 
@@ -612,7 +543,7 @@ int gr_broker_fini(gr_broker_t *b)
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)
         gr_worker_fini(&b->worker);
-    gr_cleaner_stop(b);
+    gr_log_manager_fini(b); /* cleanings cancelled, cleaner checkpoint written */
     if (b->started) {
         gr_logf(&b->log, GR_LOG_INFO, "net",
                 "handled %" PRIu64 " requests; sent %" PRIu64 " bytes with sendfile and %" PRIu64

@@ -6,7 +6,8 @@
  *
  * Lifecycle: gr_broker_init (config loaded) -> gr_broker_start (log dir
  * locked, metadata store opened under it, topics loaded from the store and
- * their partitions opened and recovered, listeners bound, timers armed)
+ * their partitions opened and recovered, the log manager's timers and
+ * cleaner started (log_manager/), listeners bound)
  * -> ev_run -> gr_broker_stop (stop accepting, drain responses) ->
  * gr_broker_fini (store writes completed, store closed, logs flushed,
  * checkpoints and the clean-shutdown marker written).

@@ -193,6 +193,13 @@ gr_controller_call_t gr_controller_shutdown_broker(gr_controller_t *c, int32_t i
                                                    int64_t broker_epoch,
                                                    gr_controller_shutdown_done_fn *done,
                                                    void *opaque);
+/*
+ * The same asked by this broker of its own controller, in-process: the
+ * b->ask_own_controller_shutdown hook (core/context.h has the contract; the
+ * answer goes to gr_controlled_shutdown_answered in replica/). False when
+ * this broker is not the active controller.
+ */
+bool gr_controller_shutdown_local(gr_broker_t *b, int32_t id, int64_t broker_epoch, void *opaque);
 
 /*
  * ElectLeaders (controller_elections.c): type GR_ELECTION_TYPE_* (gen/elect_leaders.h), a preferred

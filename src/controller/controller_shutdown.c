@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "controller/controller_int.h"
+#include "controller/zk_member.h"
 #include "protocol/kerr.h"
+#include "replica/controlled_shutdown.h"
 
 struct ctl_shutdown_wait {
     int32_t broker;
@@ -100,4 +102,22 @@ void ctl_shutdown_drop(gr_controller_t *c)
         w->done(w->opaque, GR_KERR_NOT_CONTROLLER, NULL, 0);
         free(w);
     }
+}
+
+static void on_local_done(void *opaque, int16_t err, const gr_ctl_partition_ref_t *remaining,
+                          int32_t count)
+{
+    (void)remaining;
+    gr_controlled_shutdown_answered(opaque, err, count);
+}
+
+bool gr_controller_shutdown_local(gr_broker_t *b, int32_t id, int64_t broker_epoch, void *opaque)
+{
+    if (!gr_zk_member_is_controller(b))
+        return false;
+    gr_controller_call_t call =
+        gr_controller_shutdown_broker(&b->zk->controller, id, broker_epoch, on_local_done, opaque);
+    if (!call.pending)
+        gr_controlled_shutdown_answered(opaque, call.err, -1); /* remaining unknown */
+    return true;
 }

@@ -14,9 +14,8 @@
  *    registration (gr_zk_member_state, for the start gate);
  *  - election: the first broker to create the ephemeral /controller runs the
  *    controller; the others watch the node and race again when it goes;
- *  - /config/changes notifications: topic configs read again and applied;
- *    notifications older than gregor.config.change.expiration.ms deleted,
- *    whenever the list is read and on a timer;
+ *  - /config/changes notifications, once registered: read and applied by
+ *    config_changes.c (config_changes.h), which this file starts and stops;
  *  - session expiry: the controller resigns, a new session is opened, and
  *    registration, election and watches start over. Being disconnected for
  *    a whole session timeout counts as expiry (see on_connection_lost_too_long).
@@ -30,6 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "controller/config_changes.h"
 #include "controller/controller.h"
 
 typedef struct gr_broker gr_broker_t;
@@ -43,12 +43,9 @@ typedef struct gr_zk_member {
     bool registered;
     int64_t broker_epoch;             /* czxid of this session's registration; -1 until read */
     uint64_t updates_at_registration; /* the view's metadata_updates when registered */
-    bool changes_primed;  /* the first listing was the baseline (kept across sessions, so
-                             changes made while cut off are applied on return) */
-    int64_t changes_seen; /* highest config_change sequence handled (-1 none) */
-    ev_timer retry;       /* retries a failed registration or election */
-    ev_timer lost;        /* disconnected: a session timeout later, take it as expired */
-    ev_timer purge;       /* deletes expired /config/changes notifications */
+    gr_config_changes_t changes;      /* the /config/changes reader (config_changes.h) */
+    ev_timer retry;                   /* retries a failed registration or election */
+    ev_timer lost; /* disconnected: a session timeout later, take it as expired */
 } gr_zk_member_t;
 
 /*

@@ -33,7 +33,7 @@ typedef struct gr_server gr_server_t;
 typedef struct gr_log_dir gr_log_dir_t;
 typedef struct gr_fd_cache gr_fd_cache_t;
 typedef struct gr_batch_io gr_batch_io_t;
-typedef struct gr_cleaner gr_cleaner_t;
+typedef struct gr_log_manager gr_log_manager_t;
 typedef struct gr_topics gr_topics_t;
 typedef struct gr_cluster_view gr_cluster_view_t;
 typedef struct gr_zk_member gr_zk_member_t;
@@ -78,6 +78,17 @@ typedef void gr_topic_deleted_fn(gr_broker_t *b, const char *name, size_t name_l
  * offsets when p is a __consumer_offsets partition.
  */
 typedef void gr_txn_marker_fn(gr_broker_t *b, gr_partition_t *p, int64_t producer_id, bool commit);
+/*
+ * Asks this broker's own controller, in-process, for a ControlledShutdown of
+ * broker id at broker_epoch (-1 when unknown): replica/controlled_shutdown.c
+ * asks through it because controller/ sits above replica/. Returns false,
+ * and never answers, when this broker is not the active controller (ask it
+ * over the network instead); else true, and the answer comes through
+ * gr_controlled_shutdown_answered(opaque, ...) (replica/controlled_shutdown.h),
+ * at once or later. The composition root sets gr_controller_shutdown_local.
+ */
+typedef bool gr_own_controller_shutdown_fn(gr_broker_t *b, int32_t id, int64_t broker_epoch,
+                                           void *opaque);
 
 struct gr_broker {
     struct ev_loop *loop;
@@ -94,7 +105,7 @@ struct gr_broker {
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
     gr_batch_io_t *io;                 /* the logs' I/O table */
-    gr_cleaner_t *cleaner;             /* log compaction, on threads of its own */
+    gr_log_manager_t *log_manager;     /* retention, flush, checkpoints, compaction */
     gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
     gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
     gr_zk_member_t *zk;                /* membership, election and the controller */
@@ -105,7 +116,8 @@ struct gr_broker {
     int store_pending;                 /* store writes issued and not yet completed */
     gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
     gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
-    gr_controlled_shutdown_t *controlled_shutdown; /* NULL unless one was started */
+    gr_controlled_shutdown_t *controlled_shutdown;              /* NULL unless one was started */
+    gr_own_controller_shutdown_fn *ask_own_controller_shutdown; /* may be NULL: network only */
     gr_authorizer_t *authorizer;     /* ACLs (security/authorizer.h); NULL: everything allowed */
     gr_leadership_fn *on_leadership; /* may be NULL */
     gr_topic_deleted_fn *on_topic_deleted; /* may be NULL */
@@ -125,11 +137,8 @@ struct gr_broker {
     int32_t advertised_port;
     gr_listener_spec_t advertised[GR_LISTENERS_MAX]; /* every listener's, ports bound */
     int advertised_count;
-    ev_timer retention_timer;
-    ev_timer flush_timer;
     ev_signal sigterm;
     ev_signal sigint;
-    ev_timer checkpoint_timer;
     bool stopping;
     bool started;
 };

@@ -130,7 +130,7 @@ typedef struct seen_arg {
 static bool listener_saw(void *arg)
 {
     seen_arg_t *a = arg;
-    return a->fx->b->zk->changes_seen >= a->seq;
+    return a->fx->b->zk->changes.seen >= a->seq;
 }
 
 /*

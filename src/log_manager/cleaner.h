@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The broker's log cleaner: schedules compaction of the compacted
- * partitions (log/cleaner.h does the cleaning) on threads of its own, so a
- * long cleaning never delays produce recompression or anything else on the
- * broker's worker, and keeps <log.dir>/cleaner-offset-checkpoint.
+ * The log cleaner, the log manager's compaction (log_manager.h): schedules
+ * compaction of the compacted partitions (log/cleaner.h does the cleaning)
+ * on threads of its own, so a long cleaning never delays produce
+ * recompression or anything else on the broker's worker, and keeps
+ * <log.dir>/cleaner-offset-checkpoint.
  *
  * Every log.cleaner.backoff.ms, and again as soon as a cleaning finishes,
  * the dirtiest due logs are started, at most log.cleaner.threads at once,
@@ -11,15 +12,16 @@
  * cleaning is swapped in on the loop thread and the checkpoint rewritten (on
  * a cleaner thread). log.cleaner.enable=false or threads=0: no cleaning.
  *
- * Lifecycle: gr_cleaner_start (after the topics are loaded: applies the
- * checkpoint, starts threads and timer) → ... → gr_cleaner_stop (before the
- * logs close: cancels running cleanings, whose output is discarded, and
- * writes the checkpoint).
+ * Lifecycle (driven by gr_log_manager_start and gr_log_manager_fini):
+ * gr_cleaner_start (after the topics are loaded: applies the checkpoint,
+ * starts threads and timer) → ... → gr_cleaner_stop (before the logs close:
+ * cancels running cleanings, whose output is discarded, and writes the
+ * checkpoint). Its state is b->log_manager->cleaner.
  *
  * Runs on: the loop thread.
  */
-#ifndef GR_BROKER_CLEANER_H
-#define GR_BROKER_CLEANER_H
+#ifndef GR_LOG_MANAGER_CLEANER_H
+#define GR_LOG_MANAGER_CLEANER_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

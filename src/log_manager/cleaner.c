@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The broker's log cleaner: scheduling and the cleaner checkpoint (see
+ * The log cleaner: scheduling and the cleaner checkpoint (see
  * cleaner.h). A cleaning's job and its done callback both carry a
  * clean_task; the task remembers the partition's name for the log lines,
  * because the log may be gone (topic deleted) by the time it returns.
@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broker/broker.h"
-#include "broker/cleaner.h"
+#include "core/context.h"
 #include "log/cleaner.h"
 #include "log/log.h"
 #include "log/log_dir.h"
+#include "log_manager/log_manager.h"
 #include "metadata/topics.h"
 
 #define GR_MS_PER_SEC_F 1000.0
@@ -84,20 +84,21 @@ static void checkpoint_done(void *arg, int result)
 {
     checkpoint_task_t *t = arg;
     gr_broker_t *b = t->b;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     if (result < 0 && result != -ECANCELED)
         gr_logf(&b->log, GR_LOG_ERROR, "cleaner", "writing %s failed: %s", GR_CHECKPOINT_CLEANER,
                 strerror(-result));
     free(t->entries);
     free(t);
-    b->cleaner->checkpoint_writing = false;
-    if (b->cleaner->checkpoint_dirty && b->cleaner->started && !b->stopping)
+    c->checkpoint_writing = false;
+    if (c->checkpoint_dirty && c->started && !b->stopping)
         checkpoint_write(b);
 }
 
 /* Writes the checkpoint on a cleaner thread; one write at a time. */
 static void checkpoint_write(gr_broker_t *b)
 {
-    gr_cleaner_t *c = b->cleaner;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     if (c->checkpoint_writing) {
         c->checkpoint_dirty = true;
         return;
@@ -150,7 +151,7 @@ static void clean_done(void *arg, int result)
 {
     clean_task_t *t = arg;
     gr_broker_t *b = t->b;
-    gr_cleaner_t *c = b->cleaner;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     gr_clean_stats_t st;
     int rc = gr_clean_job_finish(t->job, result, &st, NULL);
     c->running--;
@@ -203,7 +204,7 @@ static void pick_dirtiest(gr_topic_t *topic, void *arg)
 /* Starts cleanings of the dirtiest due logs while threads are free. */
 static void cleaner_pass(gr_broker_t *b)
 {
-    gr_cleaner_t *c = b->cleaner;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     const gr_config_t *cfg = &b->config;
     while (c->running < c->threads) {
         pick_t p = {.now_ms = gr_broker_now_ms(b)};
@@ -249,13 +250,13 @@ static void on_cleaner_timer(struct ev_loop *loop, ev_timer *w, int revents)
 
 void gr_cleaner_wake(gr_broker_t *b)
 {
-    if (b->cleaner->started && !b->stopping)
+    if (b->log_manager->cleaner.started && !b->stopping)
         cleaner_pass(b);
 }
 
 int gr_cleaner_start(gr_broker_t *b)
 {
-    gr_cleaner_t *c = b->cleaner;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     const gr_config_t *cfg = &b->config;
     if (!cleaner_enabled(cfg))
         return 0;
@@ -295,7 +296,7 @@ int gr_cleaner_start(gr_broker_t *b)
 
 void gr_cleaner_stop(gr_broker_t *b)
 {
-    gr_cleaner_t *c = b->cleaner;
+    gr_cleaner_t *c = &b->log_manager->cleaner;
     if (!c->started)
         return;
     c->started = false;

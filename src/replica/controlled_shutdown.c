@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Asking the controller to move leadership off this broker; see controlled_shutdown.h. */
-#include "broker/controlled_shutdown.h"
+#include "replica/controlled_shutdown.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "controller/controller.h"
-#include "controller/zk_member.h"
 #include "core/context.h"
 #include "gen/controlled_shutdown.h"
 #include "metadata/cluster_view.h"
 #include "net/peer.h"
+#include "protocol/kerr.h"
 
 #define CONTROLLED_SHUTDOWN_VERSION 3
 #define MS_PER_SEC                  1000.0
@@ -89,13 +88,11 @@ static gr_controlled_shutdown_t *ticket_take(attempt_ticket_t *t)
     return current ? cs : NULL;
 }
 
-static void on_local_answer(void *opaque, int16_t err, const gr_ctl_partition_ref_t *remaining,
-                            int32_t count)
+void gr_controlled_shutdown_answered(void *opaque, int16_t err, int32_t remaining)
 {
-    (void)remaining;
     gr_controlled_shutdown_t *cs = ticket_take(opaque);
     if (cs)
-        attempt_ended(cs, err, count);
+        attempt_ended(cs, err, remaining);
 }
 
 static void on_answer(void *opaque, int rc, const void *response)
@@ -141,15 +138,10 @@ static int send_to(gr_controlled_shutdown_t *cs, int32_t controller)
     if (!t)
         return -ENOMEM;
     int rc;
-    if (controller == b->config.broker_id && gr_zk_member_is_controller(b)) {
-        gr_controller_call_t call = gr_controller_shutdown_broker(
-            &b->zk->controller, b->config.broker_id, UNKNOWN_BROKER_EPOCH, on_local_answer, t);
-        if (call.pending)
-            return 0;
-        free(t);
-        attempt_ended(cs, call.err, -1);
+    /* The answer, now or later, comes through gr_controlled_shutdown_answered. */
+    if (controller == b->config.broker_id && b->ask_own_controller_shutdown &&
+        b->ask_own_controller_shutdown(b, b->config.broker_id, UNKNOWN_BROKER_EPOCH, t))
         return 0;
-    }
     const gr_cluster_node_t *node = gr_cluster_view_node(b->cluster, controller);
     gr_peer_t *peer = node ? controller_peer(cs, node) : NULL;
     gr_controlled_shutdown_request_t req;
