@@ -34,6 +34,25 @@ function records(txn) {
   return messages;
 }
 
+// AddOffsetsToTxn sent while the previous transaction's markers are still
+// being written is answered CONCURRENT_TRANSACTIONS, by Kafka as by Gregor;
+// the Java producer retries it after a back-off, kafkajs 2.2.4 throws. Retry
+// as Java does (a slow broker, e.g. under the sanitizers, hits the window).
+const CONCURRENT_TRANSACTIONS = 'CONCURRENT_TRANSACTIONS';
+const SEND_OFFSETS_TRIES = 50;
+const SEND_OFFSETS_BACKOFF_MS = 100;
+
+async function sendOffsetsRetrying(t, offsets) {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await t.sendOffsets(offsets);
+    } catch (e) {
+      if (e.type !== CONCURRENT_TRANSACTIONS || tried >= SEND_OFFSETS_TRIES) throw e;
+      await new Promise((resolve) => setTimeout(resolve, SEND_OFFSETS_BACKOFF_MS));
+    }
+  }
+}
+
 async function produce(kafka) {
   const producer = kafka.producer({
     transactionalId: 'kjs-app',
@@ -49,7 +68,7 @@ async function produce(kafka) {
   }
   for (const [offset, commit] of [[OFFSET_COMMITTED, true], [OFFSET_ABORTED, false]]) {
     const t = await producer.transaction();
-    await t.sendOffsets({
+    await sendOffsetsRetrying(t, {
       consumerGroupId: offsetsGroup,
       topics: [{ topic, partitions: [{ partition: 0, offset }] }],
     });
