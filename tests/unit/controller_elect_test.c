@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The controller's leadership rules, run by the real controller of a
+ * single-node broker (id 0) over fakes: brokers 1, 2 and 3 exist only as
+ * registrations in its store, the fake peer (support/fake_peer.h) takes
+ * what the controller sends them and answers success, and the fake store
+ * (support/fake_store.h) refuses or holds its writes. Topics here have their
+ * replicas on 1..3 only, so broker 0 hosts none of them; their assignment
+ * and state nodes are written directly, as another controller would have.
+ *
+ * Each test takes a broker away (deletes its registration, as its session
+ * expiring would) or edits the controller's view, and checks the state
+ * written and what LeaderAndIsr / UpdateMetadata carry afterwards.
+ *
+ * Nothing sleeps: the loop runs until the controller's view shows the
+ * outcome, under a deadline.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <ev.h>
+
+#include "broker_fixture.h"
+#include "fake_peer.h"
+#include "fake_store.h"
+#include "loop_wait.h"
+
+#include "broker/broker.h"
+#include "controller/controller.h"
+#include "controller/zk_member.h"
+#include "gen/leader_and_isr.h"
+#include "gen/stop_replica.h"
+#include "gen/update_metadata.h"
+#include "metadata/store.h"
+#include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
+
+#define TOPIC       "elect"
+#define LOCAL       0
+#define OTHERS      3
+#define DEAD_PORT   1 /* the fake peer answers for them: nothing connects */
+#define PATH_STATES GR_ZK_BROKER_TOPICS_PATH "/" TOPIC "/partitions"
+
+typedef struct fixture {
+    gr_test_broker_t tb;
+    gr_broker_t *b;
+    struct ev_loop *loop;
+    gr_fake_peer_t peer;
+    gr_fake_store_t store;
+} fixture_t;
+
+static gr_controller_t *controller(fixture_t *fx)
+{
+    return &fx->b->zk->controller;
+}
+
+static bool controller_settled(void *arg)
+{
+    gr_controller_t *c = arg;
+    return c->active && c->loaded && c->writes_pending == 0 && c->reads_pending == 0;
+}
+
+static const gr_ctl_broker_t *find_broker(gr_controller_t *c, int32_t id)
+{
+    for (size_t i = 0; i < c->broker_count; i++)
+        if (c->brokers[i].node.id == id)
+            return &c->brokers[i];
+    return NULL;
+}
+
+static gr_ctl_topic_t *find_topic(gr_controller_t *c, const char *name)
+{
+    for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+/* Writes json into path (created), through the broker's session; no completion wanted. */
+static void create_node(fixture_t *fx, const char *path, gr_zk_json_writer_t *json)
+{
+    const char *text = "";
+    size_t len = 0;
+    if (json)
+        assert_int_equal(gr_zk_json_writer_finish(json, &text, &len), 0);
+    assert_int_equal(
+        gr_store_create(fx->b->store_session, path, text, len, GR_STORE_PERSISTENT, NULL, NULL),
+        GR_STORE_OK);
+    if (json)
+        gr_zk_json_writer_fini(json);
+}
+
+/* Registers broker id as this one's twin on a port nothing listens on. */
+static void register_broker(fixture_t *fx, int32_t id)
+{
+    gr_cluster_node_t node = find_broker(controller(fx), LOCAL)->node;
+    node.id = id;
+    node.port = DEAD_PORT;
+    node.rack = NULL;
+    for (int32_t i = 0; i < node.endpoint_count; i++)
+        node.endpoints[i].port = DEAD_PORT;
+    gr_zk_json_writer_t json;
+    gr_zk_json_writer_init(&json);
+    assert_int_equal(gr_zk_doc_broker(&json, &node, 0), 0);
+    char path[64];
+    snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%d", id);
+    create_node(fx, path, &json);
+}
+
+typedef struct broker_wait {
+    gr_controller_t *c;
+    int32_t id;
+    bool present;
+} broker_wait_t;
+
+static bool broker_known(void *arg)
+{
+    broker_wait_t *w = arg;
+    return (find_broker(w->c, w->id) != NULL) == w->present && controller_settled(w->c);
+}
+
+static void unregister_broker(fixture_t *fx, int32_t id)
+{
+    char path[64];
+    snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%d", id);
+    assert_int_equal(gr_store_delete(fx->b->store_session, path, GR_STORE_ANY_VERSION, NULL, NULL),
+                     GR_STORE_OK);
+}
+
+/* Creates TOPIC, one partition on replicas, with a state of leader, isr and leader epoch. */
+static void make_topic(fixture_t *fx, const int32_t *replicas, int32_t count, int32_t leader,
+                       const int32_t *isr, int32_t isr_count, int32_t leader_epoch)
+{
+    int32_t *lists[1] = {(int32_t *)replicas};
+    int32_t counts[1] = {count};
+    gr_zk_assignment_t a = {
+        .has_id = true, .partition_count = 1, .replicas = lists, .replica_counts = counts};
+    memset(a.id.b, 0x42, sizeof a.id.b);
+    gr_zk_json_writer_t json;
+    gr_zk_json_writer_init(&json);
+    assert_int_equal(gr_zk_doc_assignment(&json, &a), 0);
+    create_node(fx, GR_ZK_BROKER_TOPICS_PATH "/" TOPIC, &json);
+    create_node(fx, PATH_STATES, NULL);
+    create_node(fx, PATH_STATES "/0", NULL);
+    gr_zk_partition_state_t st = {.leader = leader,
+                                  .leader_epoch = leader_epoch,
+                                  .controller_epoch = controller(fx)->epoch,
+                                  .isr = (int32_t *)isr,
+                                  .isr_count = isr_count};
+    gr_zk_json_writer_init(&json);
+    assert_int_equal(gr_zk_doc_partition_state(&json, &st), 0);
+    create_node(fx, PATH_STATES "/0/state", &json);
+}
+
+typedef struct epoch_wait {
+    gr_controller_t *c;
+    int32_t leader_epoch;
+} epoch_wait_t;
+
+/* The controller knows TOPIC-0 at leader epoch (or later) and has nothing in flight. */
+static bool at_epoch(void *arg)
+{
+    epoch_wait_t *w = arg;
+    gr_ctl_topic_t *t = find_topic(w->c, TOPIC);
+    return t && t->partition_count > 0 && t->partitions[0].state_read &&
+           t->partitions[0].has_state && t->partitions[0].state.leader_epoch >= w->leader_epoch &&
+           controller_settled(w->c);
+}
+
+static const gr_ctl_partition_t *wait_epoch(fixture_t *fx, int32_t leader_epoch)
+{
+    epoch_wait_t w = {controller(fx), leader_epoch};
+    gr_test_wait(fx->loop, at_epoch, &w, "the partition's leader epoch");
+    return &find_topic(controller(fx), TOPIC)->partitions[0];
+}
+
+static void assert_ids(const int32_t *ids, int32_t count, const int32_t *want, int32_t want_count)
+{
+    assert_int_equal(count, want_count);
+    for (int32_t i = 0; i < count; i++)
+        assert_int_equal(ids[i], want[i]);
+}
+
+static int setup(void **state)
+{
+    fixture_t *fx = calloc(1, sizeof *fx);
+    if (!fx || gr_test_broker_make_dir(&fx->tb, "controller-elect") < 0)
+        return -1;
+    assert_int_equal(gr_test_broker_start(&fx->tb, NULL, 0), 0);
+    fx->b = fx->tb.b;
+    fx->loop = fx->tb.loop;
+    gr_test_wait(fx->loop, controller_settled, controller(fx), "the controller to settle");
+    gr_fake_peer_install(&fx->peer, controller(fx), fx->loop, LOCAL, true);
+    gr_fake_store_install(&fx->store, fx->b);
+    for (int32_t id = 1; id <= OTHERS; id++) {
+        register_broker(fx, id);
+        broker_wait_t w = {controller(fx), id, true};
+        gr_test_wait(fx->loop, broker_known, &w, "the broker's registration");
+    }
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *fx = *state;
+    gr_fake_store_remove(&fx->store);
+    gr_fake_peer_remove(&fx->peer);
+    gr_test_broker_remove(&fx->tb);
+    free(fx);
+    return 0;
+}
+
+/* Takes broker id away and waits for the controller to see it gone. */
+static void lose_broker(fixture_t *fx, int32_t id)
+{
+    unregister_broker(fx, id);
+    broker_wait_t w = {controller(fx), id, false};
+    gr_test_wait(fx->loop, broker_known, &w, "the broker to be gone");
+}
+
+/* The newest LeaderAndIsr to broker for TOPIC-0, or NULL. */
+static const gr_leader_and_isr_request_leader_and_isr_partition_state_t *
+last_leader_and_isr(fixture_t *fx, int32_t broker)
+{
+    const gr_leader_and_isr_request_t *r =
+        gr_fake_peer_last(&fx->peer, broker, GR_API_LEADER_AND_ISR);
+    for (int32_t i = 0; r && i < r->topic_states_count; i++)
+        if (gr_str_eq_c(r->topic_states[i].topic_name, TOPIC))
+            return &r->topic_states[i].partition_states[0];
+    return NULL;
+}
+
+/* TOPIC-0 in the newest UpdateMetadata to broker, or NULL. */
+static const gr_update_metadata_request_update_metadata_partition_state_t *
+last_update_metadata(fixture_t *fx, int32_t broker)
+{
+    const gr_update_metadata_request_t *r =
+        gr_fake_peer_last(&fx->peer, broker, GR_API_UPDATE_METADATA);
+    for (int32_t i = 0; r && i < r->topic_states_count; i++)
+        if (gr_str_eq_c(r->topic_states[i].topic_name, TOPIC))
+            return &r->topic_states[i].partition_states[0];
+    return NULL;
+}
+
+typedef struct told_wait {
+    fixture_t *fx;
+    int32_t broker;
+    int32_t leader_epoch;
+} told_wait_t;
+
+static bool told(void *arg)
+{
+    told_wait_t *w = arg;
+    const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s =
+        last_leader_and_isr(w->fx, w->broker);
+    return s && s->leader_epoch >= w->leader_epoch;
+}
+
+/* Waits for broker to get a LeaderAndIsr of TOPIC-0 at leader_epoch, and returns it. */
+static const gr_leader_and_isr_request_leader_and_isr_partition_state_t *
+wait_told(fixture_t *fx, int32_t broker, int32_t leader_epoch)
+{
+    told_wait_t w = {fx, broker, leader_epoch};
+    gr_test_wait(fx->loop, told, &w, "LeaderAndIsr at the new leader epoch");
+    return last_leader_and_isr(fx, broker);
+}
+
+/* The leader gone: the first replica in assignment order that is live and in the ISR leads. */
+static void test_dead_leader_gives_way_to_first_live_isr_replica(void **state)
+{
+    fixture_t *fx = *state;
+    /* ISR order (3, 2) differs from assignment order (2, 3): assignment order wins. */
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {1, 3, 2};
+    make_topic(fx, replicas, 3, 1, isr, 3, 5);
+    (void)wait_epoch(fx, 5);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 6);
+    assert_int_equal(p->state.leader, 2);
+    assert_int_equal(p->state.leader_epoch, 6);
+    static const int32_t want_isr[] = {3, 2};
+    assert_ids(p->state.isr, p->state.isr_count, want_isr, 2);
+    assert_int_equal(p->state.controller_epoch, controller(fx)->epoch);
+}
+
+/* A live replica outside the ISR is not elected, even when it comes first. */
+static void test_out_of_sync_replica_not_elected(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {3, 2};
+    make_topic(fx, replicas, 3, 3, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    lose_broker(fx, 3);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(p->state.leader, 2);
+    static const int32_t want_isr[] = {2};
+    assert_ids(p->state.isr, p->state.isr_count, want_isr, 1);
+}
+
+/* A follower lost: the leader stays, the ISR shrinks, the leader epoch moves on. */
+static void test_follower_loss_shrinks_isr(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {1, 2, 3};
+    make_topic(fx, replicas, 3, 1, isr, 3, 2);
+    (void)wait_epoch(fx, 2);
+    lose_broker(fx, 3);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 3);
+    assert_int_equal(p->state.leader, 1);
+    static const int32_t want_isr[] = {1, 2};
+    assert_ids(p->state.isr, p->state.isr_count, want_isr, 2);
+}
+
+/* No ISR member alive, unclean election off: offline (leader -1), the ISR kept. */
+static void test_no_live_isr_goes_offline(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1};
+    make_topic(fx, replicas, 2, 1, isr, 1, 4);
+    (void)wait_epoch(fx, 4);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 5);
+    assert_int_equal(p->state.leader, GR_NO_BROKER);
+    assert_ids(p->state.isr, p->state.isr_count, isr, 1);
+}
+
+/* The same with unclean.leader.election.enable: the live out-of-sync replica leads alone. */
+static void test_unclean_election_when_enabled(void **state)
+{
+    fixture_t *fx = *state;
+    fx->b->config.unclean_leader_election_enable = true;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1};
+    make_topic(fx, replicas, 2, 1, isr, 1, 4);
+    (void)wait_epoch(fx, 4);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 5);
+    assert_int_equal(p->state.leader, 2);
+    static const int32_t want_isr[] = {2};
+    assert_ids(p->state.isr, p->state.isr_count, want_isr, 1);
+    assert_true(gr_test_broker_logged(&fx->tb, "unclean leader election of broker 2"));
+}
+
+/* A broker shutting down is not elected and leaves the ISR at the next change. */
+static void test_shutting_down_broker_not_elected(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {1, 2, 3};
+    make_topic(fx, replicas, 3, 1, isr, 3, 0);
+    (void)wait_epoch(fx, 0);
+    /* The flag a ControlledShutdown sets, set here directly. */
+    gr_ctl_broker_t *two = (gr_ctl_broker_t *)find_broker(controller(fx), 2);
+    two->shutting_down = true;
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(p->state.leader, 3);
+    static const int32_t want_isr[] = {3};
+    assert_ids(p->state.isr, p->state.isr_count, want_isr, 1);
+}
+
+/* After the change the replicas hear of it: LeaderAndIsr to each live one, UpdateMetadata to all.
+ */
+static void test_brokers_told_after_change(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {1, 2, 3};
+    make_topic(fx, replicas, 3, 1, isr, 3, 7);
+    (void)wait_epoch(fx, 7);
+    lose_broker(fx, 1);
+    (void)wait_epoch(fx, 8);
+    static const int32_t want_isr[] = {2, 3};
+    for (int32_t id = 2; id <= 3; id++) {
+        const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s = wait_told(fx, id, 8);
+        assert_non_null(s);
+        assert_int_equal(s->leader, 2);
+        assert_int_equal(s->leader_epoch, 8);
+        assert_int_equal(s->controller_epoch, controller(fx)->epoch);
+        assert_ids(s->isr, s->isr_count, want_isr, 2);
+        assert_ids(s->replicas, s->replicas_count, replicas, 3);
+        const gr_leader_and_isr_request_t *r =
+            gr_fake_peer_last(&fx->peer, id, GR_API_LEADER_AND_ISR);
+        assert_int_equal(r->controller_id, LOCAL);
+    }
+    /* Broker 0 hosts no replica of it: metadata only, through the in-process path. */
+    assert_null(last_leader_and_isr(fx, LOCAL));
+    for (int32_t id = 0; id <= 3; id += 3) {
+        const gr_update_metadata_request_update_metadata_partition_state_t *u =
+            last_update_metadata(fx, id);
+        assert_non_null(u);
+        assert_int_equal(u->leader, 2);
+        assert_int_equal(u->leader_epoch, 8);
+        assert_ids(u->isr, u->isr_count, want_isr, 2);
+        static const int32_t offline[] = {1};
+        assert_ids(u->offline_replicas, u->offline_replicas_count, offline, 1);
+    }
+    /* The gone broker is told nothing of it. */
+    const gr_update_metadata_request_update_metadata_partition_state_t *gone =
+        last_update_metadata(fx, 1);
+    assert_true(gone == NULL || gone->leader == 1);
+}
+
+/*
+ * A state write the store refuses (a closed session's answer) loses nothing:
+ * the controller retries a moment later and the election happens.
+ */
+static void test_refused_state_write_retried(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    make_topic(fx, replicas, 2, 1, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    gr_fake_store_fail(&fx->store, GR_FAKE_OP_SET, PATH_STATES, 1, GR_STORE_CLOSING,
+                       GR_FAKE_REFUSE);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(fx->store.failed, 1);
+    assert_int_equal(p->state.leader, 2);
+    const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s = wait_told(fx, 2, 1);
+    assert_int_equal(s->leader, 2);
+}
+
+/*
+ * A state write that fails in its completion (ZooKeeper's CONNLOSS, or
+ * BADVERSION when another controller wrote first): the controller reads
+ * the node again before deciding, then writes.
+ */
+static void test_failed_state_write_reread_and_redone(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    make_topic(fx, replicas, 2, 1, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    gr_fake_store_fail(&fx->store, GR_FAKE_OP_SET, PATH_STATES, 1, GR_STORE_BADVERSION,
+                       GR_FAKE_ANSWER);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(fx->store.failed, 1);
+    assert_int_equal(p->state.leader, 2);
+    assert_int_equal(p->state.leader_epoch, 1);
+    assert_true(gr_test_broker_logged(&fx->tb, "writing the state of " TOPIC "-0: BADVERSION"));
+}
+
+static bool held_one(void *arg)
+{
+    return gr_fake_store_held(arg) > 0;
+}
+
+/* While the write is in flight brokers hear nothing of it; once it lands they do. */
+static void test_brokers_told_only_after_write_lands(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    make_topic(fx, replicas, 2, 1, isr, 2, 3);
+    (void)wait_epoch(fx, 3);
+    gr_fake_store_hold(&fx->store, GR_FAKE_OP_SET, PATH_STATES);
+    unregister_broker(fx, 1);
+    gr_test_wait(fx->loop, held_one, &fx->store, "the state write");
+    gr_ctl_partition_t *p = &find_topic(controller(fx), TOPIC)->partitions[0];
+    assert_true(p->writing);
+    assert_int_equal(p->state.leader_epoch, 3);
+    const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s =
+        last_leader_and_isr(fx, 2);
+    assert_true(s == NULL || s->leader_epoch == 3);
+    gr_fake_store_release(&fx->store);
+    (void)wait_epoch(fx, 4);
+    s = wait_told(fx, 2, 4);
+    assert_int_equal(s->leader, 2);
+    assert_int_equal(s->leader_epoch, 4);
+}
+
+typedef struct topic_wait {
+    gr_controller_t *c;
+    bool gone;
+} topic_wait_t;
+
+static bool topic_gone(void *arg)
+{
+    topic_wait_t *w = arg;
+    return find_topic(w->c, TOPIC) == NULL;
+}
+
+static bool stop_sent_to_all(void *arg)
+{
+    fixture_t *fx = arg;
+    for (int32_t id = 1; id <= OTHERS; id++)
+        if (gr_fake_peer_count(&fx->peer, id, GR_API_STOP_REPLICA) == 0)
+            return false;
+    return true;
+}
+
+/*
+ * Deletion: announced (leader -2), StopReplica with deletion to every
+ * replica, and the topic's nodes removed only once all have answered.
+ */
+static void test_topic_deletion_waits_for_every_replica(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2, 3}, isr[] = {1, 2, 3};
+    make_topic(fx, replicas, 3, 1, isr, 3, 0);
+    (void)wait_epoch(fx, 0);
+    fx->peer.auto_answer = false;
+    create_node(fx, GR_ZK_DELETE_TOPICS_PATH "/" TOPIC, NULL);
+    gr_test_wait(fx->loop, stop_sent_to_all, fx, "StopReplica to every replica");
+    for (int32_t id = 1; id <= OTHERS; id++) {
+        const gr_stop_replica_request_t *r = gr_fake_peer_last(&fx->peer, id, GR_API_STOP_REPLICA);
+        assert_int_equal(r->topic_states_count, 1);
+        assert_true(gr_str_eq_c(r->topic_states[0].topic_name, TOPIC));
+        assert_true(r->topic_states[0].partition_states[0].delete_partition);
+        assert_int_equal(r->controller_epoch, controller(fx)->epoch);
+    }
+    const gr_update_metadata_request_update_metadata_partition_state_t *u =
+        last_update_metadata(fx, LOCAL);
+    assert_non_null(u);
+    assert_int_equal(u->leader, GR_LEADER_DURING_DELETE);
+    /* Unanswered, the topic stays. */
+    gr_test_wait(fx->loop, controller_settled, controller(fx), "the controller to settle");
+    gr_ctl_topic_t *t = find_topic(controller(fx), TOPIC);
+    assert_non_null(t);
+    assert_true(t->deleting);
+    assert_false(t->znodes_deleting);
+    gr_fake_peer_answer(&fx->peer, 0);
+    fx->peer.auto_answer = true;
+    topic_wait_t w = {controller(fx), true};
+    gr_test_wait(fx->loop, topic_gone, &w, "the topic to be deleted");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_dead_leader_gives_way_to_first_live_isr_replica, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_sync_replica_not_elected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_follower_loss_shrinks_isr, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_live_isr_goes_offline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclean_election_when_enabled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutting_down_broker_not_elected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_brokers_told_after_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_state_write_retried, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_state_write_reread_and_redone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_brokers_told_only_after_write_lands, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_topic_deletion_waits_for_every_replica, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
