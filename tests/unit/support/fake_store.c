@@ -138,13 +138,16 @@ static int intercept(gr_fake_store_t *fs, int op, const char *path, void *cb, vo
     return GR_STORE_OK;
 }
 
-/* With the session's own store in place, as the backend expects of s->store. */
-#define FORWARD(fs, s, call)                                                                       \
-    do {                                                                                           \
-        (s)->store = (fs)->real;                                                                   \
-        rc = (call);                                                                               \
-        (s)->store = &(fs)->base;                                                                  \
-    } while (0)
+/* The backend expects its own store in s->store during a call: swapped around each one. */
+static void as_backend(gr_fake_store_t *fs, gr_store_session_t *s)
+{
+    s->store = fs->real;
+}
+
+static void as_fake(gr_fake_store_t *fs, gr_store_session_t *s)
+{
+    s->store = &fs->base;
+}
 
 static int fake_create(gr_store_session_t *s, const char *path, const void *data, size_t len,
                        int flags, gr_store_create_fn *cb, void *opaque)
@@ -154,7 +157,9 @@ static int fake_create(gr_store_session_t *s, const char *path, const void *data
     int rc = intercept(fs, GR_FAKE_OP_CREATE, path, (void *)cb, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
-    FORWARD(fs, s, fs->real->ops->create(s, path, data, len, flags, on_created, fc));
+    as_backend(fs, s);
+    rc = fs->real->ops->create(s, path, data, len, flags, on_created, fc);
+    as_fake(fs, s);
     if (rc != GR_STORE_OK)
         free(fc);
     return rc;
@@ -168,7 +173,9 @@ static int fake_set(gr_store_session_t *s, const char *path, const void *data, s
     int rc = intercept(fs, GR_FAKE_OP_SET, path, (void *)cb, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
-    FORWARD(fs, s, fs->real->ops->set(s, path, data, len, version, on_set, fc));
+    as_backend(fs, s);
+    rc = fs->real->ops->set(s, path, data, len, version, on_set, fc);
+    as_fake(fs, s);
     if (rc != GR_STORE_OK)
         free(fc);
     return rc;
@@ -182,7 +189,9 @@ static int fake_delete(gr_store_session_t *s, const char *path, int32_t version,
     int rc = intercept(fs, GR_FAKE_OP_DELETE, path, (void *)cb, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
-    FORWARD(fs, s, fs->real->ops->del(s, path, version, on_deleted, fc));
+    as_backend(fs, s);
+    rc = fs->real->ops->del(s, path, version, on_deleted, fc);
+    as_fake(fs, s);
     if (rc != GR_STORE_OK)
         free(fc);
     return rc;
@@ -193,7 +202,9 @@ static int fake_get(gr_store_session_t *s, const char *path, gr_store_watch_fn *
 {
     gr_fake_store_t *fs = fake_of(s);
     int rc;
-    FORWARD(fs, s, fs->real->ops->get(s, path, watch, watch_opaque, cb, opaque));
+    as_backend(fs, s);
+    rc = fs->real->ops->get(s, path, watch, watch_opaque, cb, opaque);
+    as_fake(fs, s);
     return rc;
 }
 
@@ -202,7 +213,9 @@ static int fake_exists(gr_store_session_t *s, const char *path, gr_store_watch_f
 {
     gr_fake_store_t *fs = fake_of(s);
     int rc;
-    FORWARD(fs, s, fs->real->ops->exists(s, path, watch, watch_opaque, cb, opaque));
+    as_backend(fs, s);
+    rc = fs->real->ops->exists(s, path, watch, watch_opaque, cb, opaque);
+    as_fake(fs, s);
     return rc;
 }
 
@@ -211,7 +224,9 @@ static int fake_children(gr_store_session_t *s, const char *path, gr_store_watch
 {
     gr_fake_store_t *fs = fake_of(s);
     int rc;
-    FORWARD(fs, s, fs->real->ops->children(s, path, watch, watch_opaque, cb, opaque));
+    as_backend(fs, s);
+    rc = fs->real->ops->children(s, path, watch, watch_opaque, cb, opaque);
+    as_fake(fs, s);
     return rc;
 }
 
