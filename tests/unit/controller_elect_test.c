@@ -15,6 +15,7 @@
  * Nothing sleeps: the loop runs until the controller's view shows the
  * outcome, under a deadline.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@
 #include <ev.h>
 
 #include "broker_fixture.h"
+#include "fake_cluster.h"
 #include "fake_peer.h"
 #include "fake_store.h"
 #include "loop_wait.h"
@@ -35,17 +37,16 @@
 #include "broker/broker.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
+#include "gen/common.h"
 #include "gen/leader_and_isr.h"
 #include "gen/stop_replica.h"
 #include "gen/update_metadata.h"
 #include "metadata/store.h"
 #include "metadata/zk_docs.h"
-#include "metadata/zk_json.h"
 
 #define TOPIC       "elect"
 #define LOCAL       0
 #define OTHERS      3
-#define DEAD_PORT   1 /* the fake peer answers for them: nothing connects */
 #define PATH_STATES GR_ZK_BROKER_TOPICS_PATH "/" TOPIC "/partitions"
 
 typedef struct fixture {
@@ -61,102 +62,21 @@ static gr_controller_t *controller(fixture_t *fx)
     return &fx->b->zk->controller;
 }
 
-static bool controller_settled(void *arg)
-{
-    gr_controller_t *c = arg;
-    return c->active && c->loaded && c->writes_pending == 0 && c->reads_pending == 0;
-}
-
-static const gr_ctl_broker_t *find_broker(gr_controller_t *c, int32_t id)
-{
-    for (size_t i = 0; i < c->broker_count; i++)
-        if (c->brokers[i].node.id == id)
-            return &c->brokers[i];
-    return NULL;
-}
-
 static gr_ctl_topic_t *find_topic(gr_controller_t *c, const char *name)
 {
-    for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
-        if (strcmp(t->name, name) == 0)
-            return t;
-    return NULL;
+    return gr_fake_cluster_topic(c, name);
 }
 
-/* Writes json into path (created), through the broker's session; no completion wanted. */
-static void create_node(fixture_t *fx, const char *path, gr_zk_json_writer_t *json)
+static bool controller_settled(void *arg)
 {
-    const char *text = "";
-    size_t len = 0;
-    if (json)
-        assert_int_equal(gr_zk_json_writer_finish(json, &text, &len), 0);
-    assert_int_equal(
-        gr_store_create(fx->b->store_session, path, text, len, GR_STORE_PERSISTENT, NULL, NULL),
-        GR_STORE_OK);
-    if (json)
-        gr_zk_json_writer_fini(json);
+    return gr_fake_cluster_settled(arg);
 }
 
-/* Registers broker id as this one's twin on a port nothing listens on. */
-static void register_broker(fixture_t *fx, int32_t id)
-{
-    gr_cluster_node_t node = find_broker(controller(fx), LOCAL)->node;
-    node.id = id;
-    node.port = DEAD_PORT;
-    node.rack = NULL;
-    for (int32_t i = 0; i < node.endpoint_count; i++)
-        node.endpoints[i].port = DEAD_PORT;
-    gr_zk_json_writer_t json;
-    gr_zk_json_writer_init(&json);
-    assert_int_equal(gr_zk_doc_broker(&json, &node, 0), 0);
-    char path[64];
-    snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%d", id);
-    create_node(fx, path, &json);
-}
-
-typedef struct broker_wait {
-    gr_controller_t *c;
-    int32_t id;
-    bool present;
-} broker_wait_t;
-
-static bool broker_known(void *arg)
-{
-    broker_wait_t *w = arg;
-    return (find_broker(w->c, w->id) != NULL) == w->present && controller_settled(w->c);
-}
-
-static void unregister_broker(fixture_t *fx, int32_t id)
-{
-    char path[64];
-    snprintf(path, sizeof path, GR_ZK_BROKER_IDS_PATH "/%d", id);
-    assert_int_equal(gr_store_delete(fx->b->store_session, path, GR_STORE_ANY_VERSION, NULL, NULL),
-                     GR_STORE_OK);
-}
-
-/* Creates TOPIC, one partition on replicas, with a state of leader, isr and leader epoch. */
 static void make_topic(fixture_t *fx, const int32_t *replicas, int32_t count, int32_t leader,
                        const int32_t *isr, int32_t isr_count, int32_t leader_epoch)
 {
-    int32_t *lists[1] = {(int32_t *)replicas};
-    int32_t counts[1] = {count};
-    gr_zk_assignment_t a = {
-        .has_id = true, .partition_count = 1, .replicas = lists, .replica_counts = counts};
-    memset(a.id.b, 0x42, sizeof a.id.b);
-    gr_zk_json_writer_t json;
-    gr_zk_json_writer_init(&json);
-    assert_int_equal(gr_zk_doc_assignment(&json, &a), 0);
-    create_node(fx, GR_ZK_BROKER_TOPICS_PATH "/" TOPIC, &json);
-    create_node(fx, PATH_STATES, NULL);
-    create_node(fx, PATH_STATES "/0", NULL);
-    gr_zk_partition_state_t st = {.leader = leader,
-                                  .leader_epoch = leader_epoch,
-                                  .controller_epoch = controller(fx)->epoch,
-                                  .isr = (int32_t *)isr,
-                                  .isr_count = isr_count};
-    gr_zk_json_writer_init(&json);
-    assert_int_equal(gr_zk_doc_partition_state(&json, &st), 0);
-    create_node(fx, PATH_STATES "/0/state", &json);
+    gr_fake_cluster_topic_write(fx->b, TOPIC, replicas, count, leader, isr, isr_count,
+                                leader_epoch);
 }
 
 typedef struct epoch_wait {
@@ -199,11 +119,8 @@ static int setup(void **state)
     gr_test_wait(fx->loop, controller_settled, controller(fx), "the controller to settle");
     gr_fake_peer_install(&fx->peer, controller(fx), fx->loop, LOCAL, true);
     gr_fake_store_install(&fx->store, fx->b);
-    for (int32_t id = 1; id <= OTHERS; id++) {
-        register_broker(fx, id);
-        broker_wait_t w = {controller(fx), id, true};
-        gr_test_wait(fx->loop, broker_known, &w, "the broker's registration");
-    }
+    for (int32_t id = 1; id <= OTHERS; id++)
+        gr_fake_cluster_join(fx->b, id);
     *state = fx;
     return 0;
 }
@@ -218,12 +135,10 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Takes broker id away and waits for the controller to see it gone. */
+/* Takes broker id away (its session expired) and waits for the controller to see it gone. */
 static void lose_broker(fixture_t *fx, int32_t id)
 {
-    unregister_broker(fx, id);
-    broker_wait_t w = {controller(fx), id, false};
-    gr_test_wait(fx->loop, broker_known, &w, "the broker to be gone");
+    gr_fake_cluster_leave(fx->b, id);
 }
 
 /* The newest LeaderAndIsr to broker for TOPIC-0, or NULL. */
@@ -355,7 +270,7 @@ static void test_shutting_down_broker_not_elected(void **state)
     make_topic(fx, replicas, 3, 1, isr, 3, 0);
     (void)wait_epoch(fx, 0);
     /* The flag a ControlledShutdown sets, set here directly. */
-    gr_ctl_broker_t *two = (gr_ctl_broker_t *)find_broker(controller(fx), 2);
+    gr_ctl_broker_t *two = gr_fake_cluster_broker(controller(fx), 2);
     two->shutting_down = true;
     lose_broker(fx, 1);
     const gr_ctl_partition_t *p = wait_epoch(fx, 1);
@@ -459,7 +374,7 @@ static void test_brokers_told_only_after_write_lands(void **state)
     make_topic(fx, replicas, 2, 1, isr, 2, 3);
     (void)wait_epoch(fx, 3);
     gr_fake_store_hold(&fx->store, GR_FAKE_OP_SET, PATH_STATES);
-    unregister_broker(fx, 1);
+    gr_fake_cluster_unregister(fx->b, 1);
     gr_test_wait(fx->loop, held_one, &fx->store, "the state write");
     gr_ctl_partition_t *p = &find_topic(controller(fx), TOPIC)->partitions[0];
     assert_true(p->writing);
@@ -505,7 +420,7 @@ static void test_topic_deletion_waits_for_every_replica(void **state)
     make_topic(fx, replicas, 3, 1, isr, 3, 0);
     (void)wait_epoch(fx, 0);
     fx->peer.auto_answer = false;
-    create_node(fx, GR_ZK_DELETE_TOPICS_PATH "/" TOPIC, NULL);
+    gr_fake_cluster_create(fx->b, GR_ZK_DELETE_TOPICS_PATH "/" TOPIC, NULL, 0);
     gr_test_wait(fx->loop, stop_sent_to_all, fx, "StopReplica to every replica");
     for (int32_t id = 1; id <= OTHERS; id++) {
         const gr_stop_replica_request_t *r = gr_fake_peer_last(&fx->peer, id, GR_API_STOP_REPLICA);
@@ -530,6 +445,111 @@ static void test_topic_deletion_waits_for_every_replica(void **state)
     gr_test_wait(fx->loop, topic_gone, &w, "the topic to be deleted");
 }
 
+/* LeaderAndIsr requests of type FULL sent to broker. */
+static size_t full_leader_and_isr_count(fixture_t *fx, int32_t broker)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fx->peer.count; i++) {
+        const gr_fake_request_t *r = fx->peer.requests[i];
+        const gr_leader_and_isr_request_t *req = r->request;
+        n += r->broker_id == broker && r->api_key == GR_API_LEADER_AND_ISR &&
+             req->type == GR_CONTROL_REQUEST_TYPE_FULL;
+    }
+    return n;
+}
+
+/* An offline partition gets its leader back when an ISR member returns. */
+static void test_offline_partition_back_when_isr_member_returns(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1};
+    make_topic(fx, replicas, 2, 1, isr, 1, 0);
+    (void)wait_epoch(fx, 0);
+    lose_broker(fx, 1);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(p->state.leader, GR_NO_BROKER);
+    size_t full_before = full_leader_and_isr_count(fx, 1);
+    gr_fake_cluster_join(fx->b, 1);
+    p = wait_epoch(fx, 2);
+    assert_int_equal(p->state.leader, 1);
+    assert_ids(p->state.isr, p->state.isr_count, isr, 1);
+    assert_int_equal(wait_told(fx, 1, 2)->leader, 1);
+    /* The returning broker was told everything (a full LeaderAndIsr) on joining. */
+    assert_true(full_leader_and_isr_count(fx, 1) > full_before);
+}
+
+typedef struct count_wait {
+    fixture_t *fx;
+    int32_t broker;
+    size_t above;
+} count_wait_t;
+
+static bool more_leader_and_isr(void *arg)
+{
+    count_wait_t *w = arg;
+    return gr_fake_peer_count(&w->fx->peer, w->broker, GR_API_LEADER_AND_ISR) > w->above;
+}
+
+/* A request a broker never answered (connection lost): that broker is sent everything again. */
+static void test_failed_send_resends_everything(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    fx->peer.auto_answer = false;
+    make_topic(fx, replicas, 2, 1, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    (void)wait_told(fx, 2, 0);
+    count_wait_t w = {fx, 2, gr_fake_peer_count(&fx->peer, 2, GR_API_LEADER_AND_ISR)};
+    gr_fake_peer_answer(&fx->peer, -ECONNRESET);
+    fx->peer.auto_answer = true;
+    gr_test_wait(fx->loop, more_leader_and_isr, &w, "LeaderAndIsr sent again");
+    const gr_leader_and_isr_request_t *r = gr_fake_peer_last(&fx->peer, 2, GR_API_LEADER_AND_ISR);
+    assert_int_equal(r->type, GR_CONTROL_REQUEST_TYPE_FULL);
+    const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s =
+        last_leader_and_isr(fx, 2);
+    assert_non_null(s);
+    assert_int_equal(s->leader, 1);
+}
+
+static bool active_at(void *arg)
+{
+    gr_controller_t *c = arg;
+    return c->epoch >= 0 && controller_settled(c);
+}
+
+/*
+ * A controller that resigned drops the completions of what it started (a
+ * state write answered late is not taken as its own), and the next one
+ * runs at a higher controller epoch, which every request it sends carries.
+ */
+static void test_new_controller_epoch_and_late_write_dropped(void **state)
+{
+    fixture_t *fx = *state;
+    gr_controller_t *c = controller(fx);
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    make_topic(fx, replicas, 2, 1, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    int32_t epoch = c->epoch;
+    gr_fake_store_hold(&fx->store, GR_FAKE_OP_SET, PATH_STATES);
+    gr_fake_cluster_unregister(fx->b, 1);
+    gr_test_wait(fx->loop, held_one, &fx->store, "the state write");
+    gr_controller_resign(c);
+    gr_fake_store_release(&fx->store); /* must not touch the resigned controller's state */
+    assert_null(c->topics);
+    assert_int_equal(c->writes_pending, 0);
+    gr_controller_activate(c);
+    gr_test_wait(fx->loop, active_at, c, "the controller to be back");
+    assert_int_equal(c->epoch, epoch + 1);
+    /* The write did land: the new controller reads it and has nothing more to decide. */
+    const gr_ctl_partition_t *p = wait_epoch(fx, 1);
+    assert_int_equal(p->state.leader, 2);
+    const gr_leader_and_isr_request_t *r;
+    const gr_leader_and_isr_request_leader_and_isr_partition_state_t *s = wait_told(fx, 2, 1);
+    r = gr_fake_peer_last(&fx->peer, 2, GR_API_LEADER_AND_ISR);
+    assert_int_equal(r->controller_epoch, epoch + 1);
+    assert_int_equal(s->controller_epoch, epoch + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +565,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_state_write_reread_and_redone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_brokers_told_only_after_write_lands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_topic_deletion_waits_for_every_replica, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_offline_partition_back_when_isr_member_returns, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_failed_send_resends_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_controller_epoch_and_late_write_dropped, setup,
                                         teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
