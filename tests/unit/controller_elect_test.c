@@ -88,10 +88,8 @@ typedef struct epoch_wait {
 static bool at_epoch(void *arg)
 {
     epoch_wait_t *w = arg;
-    gr_ctl_topic_t *t = find_topic(w->c, TOPIC);
-    return t && t->partition_count > 0 && t->partitions[0].state_read &&
-           t->partitions[0].has_state && t->partitions[0].state.leader_epoch >= w->leader_epoch &&
-           controller_settled(w->c);
+    gr_ctl_partition_t *p = gr_fake_cluster_partition(w->c, TOPIC, 0);
+    return p && p->state.leader_epoch >= w->leader_epoch && controller_settled(w->c);
 }
 
 static const gr_ctl_partition_t *wait_epoch(fixture_t *fx, int32_t leader_epoch)

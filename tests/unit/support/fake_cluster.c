@@ -38,6 +38,15 @@ gr_ctl_topic_t *gr_fake_cluster_topic(gr_controller_t *c, const char *name)
     return NULL;
 }
 
+gr_ctl_partition_t *gr_fake_cluster_partition(gr_controller_t *c, const char *name, int32_t index)
+{
+    gr_ctl_topic_t *t = gr_fake_cluster_topic(c, name);
+    if (!t || index >= t->partition_count)
+        return NULL; /* partitions are known once the assignment was read */
+    gr_ctl_partition_t *p = &t->partitions[index];
+    return p->state_read && p->has_state ? p : NULL;
+}
+
 void gr_fake_cluster_create(gr_broker_t *b, const char *path, const char *data, size_t len)
 {
     assert_int_equal(gr_store_create(b->store_session, path, data ? data : "", data ? len : 0,

@@ -29,6 +29,9 @@ gr_ctl_broker_t *gr_fake_cluster_broker(gr_controller_t *c, int32_t id);
 /* The controller's topic name, or NULL. */
 gr_ctl_topic_t *gr_fake_cluster_topic(gr_controller_t *c, const char *name);
 
+/* Partition index of topic name once its state was read and exists, else NULL. */
+gr_ctl_partition_t *gr_fake_cluster_partition(gr_controller_t *c, const char *name, int32_t index);
+
 /* Registers broker id and waits until the controller counts it live. */
 void gr_fake_cluster_join(gr_broker_t *b, int32_t id);
 /* Deletes broker id's registration and waits until the controller dropped it. */
