@@ -38,6 +38,7 @@
 #include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "gen/common.h"
+#include "gen/elect_leaders.h"
 #include "gen/leader_and_isr.h"
 #include "gen/stop_replica.h"
 #include "gen/update_metadata.h"
@@ -548,6 +549,60 @@ static void test_new_controller_epoch_and_late_write_dropped(void **state)
     assert_int_equal(s->controller_epoch, epoch + 1);
 }
 
+typedef struct elected {
+    bool done;
+    int16_t error;
+} elected_t;
+
+static void on_elected(void *opaque, const gr_election_result_t *results, int32_t count)
+{
+    elected_t *e = opaque;
+    assert_int_equal(count, 1);
+    e->error = results[0].error;
+    e->done = true;
+}
+
+/* A preferred election of TOPIC-0: the partition's outcome. */
+static int16_t elect_preferred(fixture_t *fx)
+{
+    gr_ctl_partition_ref_t ref = {.topic = TOPIC, .index = 0};
+    elected_t e = {0};
+    assert_int_equal(gr_controller_elect_leaders(controller(fx), GR_ELECTION_TYPE_PREFERRED, &ref,
+                                                 1, on_elected, &e),
+                     0);
+    gr_test_wait_flag(fx->loop, &e.done, "the election's outcome");
+    return e.error;
+}
+
+/* Preferred election: the first replica leads again when live and in sync, and only then. */
+static void test_preferred_replica_elected_when_live_and_in_sync(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, in_sync[] = {2, 1};
+    make_topic(fx, replicas, 2, 2, in_sync, 2, 4);
+    (void)wait_epoch(fx, 4);
+    assert_int_equal(elect_preferred(fx), GR_KERR_NONE);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 5);
+    assert_int_equal(p->state.leader, 1);
+    assert_int_equal(wait_told(fx, 2, 5)->leader, 1);
+    /* Leading already: nothing to do. */
+    assert_int_equal(elect_preferred(fx), GR_KERR_ELECTION_NOT_NEEDED);
+}
+
+static void test_preferred_replica_out_of_sync_not_elected(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {2};
+    make_topic(fx, replicas, 2, 2, isr, 1, 4);
+    (void)wait_epoch(fx, 4);
+    assert_int_equal(elect_preferred(fx), GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE);
+    gr_fake_cluster_leave(fx->b, 1);
+    assert_int_equal(elect_preferred(fx), GR_KERR_PREFERRED_LEADER_NOT_AVAILABLE);
+    const gr_ctl_partition_t *p = wait_epoch(fx, 4);
+    assert_int_equal(p->state.leader, 2);
+    assert_int_equal(p->state.leader_epoch, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +622,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_offline_partition_back_when_isr_member_returns, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_failed_send_resends_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_preferred_replica_elected_when_live_and_in_sync, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_preferred_replica_out_of_sync_not_elected, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_new_controller_epoch_and_late_write_dropped, setup,
                                         teardown),
     };

@@ -147,12 +147,17 @@ static int16_t produce_to(fixture_t *fx, const char *topic, int32_t partition)
     return resp.responses[0].partition_responses[0].error_code;
 }
 
-/* Fetch (version v) of topic-0 at offset, without waiting: the partition's error. */
-static int16_t fetch_version_at(fixture_t *fx, int16_t v, const char *topic, int64_t offset)
+/*
+ * Fetch (version v) of topic-0 at offset, without waiting, by a consumer
+ * that knows leader epoch current (-1: skip the check): the partition's error.
+ */
+static int16_t fetch_fenced_at(fixture_t *fx, int16_t v, const char *topic, int64_t offset,
+                               int32_t current)
 {
     gr_fetch_request_fetch_partition_t fp;
     gr_fetch_request_fetch_partition_init(&fp);
     fp.partition = 0;
+    fp.current_leader_epoch = current;
     fp.fetch_offset = offset;
     fp.partition_max_bytes = 1024;
     gr_fetch_request_fetch_topic_t ft;
@@ -172,6 +177,11 @@ static int16_t fetch_version_at(fixture_t *fx, int16_t v, const char *topic, int
     assert_int_equal(resp.responses_count, 1);
     assert_int_equal(resp.responses[0].partitions_count, 1);
     return resp.responses[0].partitions[0].error_code;
+}
+
+static int16_t fetch_version_at(fixture_t *fx, int16_t v, const char *topic, int64_t offset)
+{
+    return fetch_fenced_at(fx, v, topic, offset, -1);
 }
 
 /* Fetch v11, the first with the consumer's rack (KIP-392). */
@@ -249,6 +259,20 @@ static void test_fetch_out_of_range_and_follower(void **state)
     int16_t err = fetch_version_at(fx, 10, TOPIC, 0);
     p->leader_id = leader;
     assert_int_equal(err, GR_KERR_NOT_LEADER_OR_FOLLOWER);
+}
+
+/* A consumer behind the leader epoch is fenced; one ahead of it is told the epoch is unknown. */
+static void test_fetch_leader_epoch_fencing(void **state)
+{
+    fixture_t *fx = *state;
+    gr_partition_t *p = &fx->topic->partitions[0];
+    int32_t epoch = p->leader_epoch;
+    assert_int_equal(fetch_fenced_at(fx, 12, TOPIC, 0, epoch), GR_KERR_NONE);
+    assert_int_equal(fetch_fenced_at(fx, 12, TOPIC, 0, epoch + 1), GR_KERR_UNKNOWN_LEADER_EPOCH);
+    p->leader_epoch = epoch + 2; /* as after two leader changes */
+    int16_t err = fetch_fenced_at(fx, 12, TOPIC, 0, epoch + 1);
+    p->leader_epoch = epoch;
+    assert_int_equal(err, GR_KERR_FENCED_LEADER_EPOCH);
 }
 
 static void test_list_offsets_unknown_partition(void **state)
@@ -369,6 +393,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_produce_without_batches_is_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_produce_to_follower, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fetch_out_of_range_and_follower, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fetch_leader_epoch_fencing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_offsets_unknown_partition, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_topics_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_topics_not_controller, setup, teardown),
