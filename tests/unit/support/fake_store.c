@@ -5,15 +5,18 @@
 
 #include "fake_store.h"
 
+/* The caller's completion, by operation kind. */
+typedef union fake_cb {
+    gr_store_create_fn *create;
+    gr_store_stat_fn *stat;
+    gr_store_done_fn *done;
+} fake_cb_t;
+
 /* A completion in flight through the wrapper: forwarded, held or faulted. */
 struct gr_fake_completion {
     gr_fake_store_t *fs;
     int op;
-    union {
-        gr_store_create_fn *create;
-        gr_store_stat_fn *stat;
-        gr_store_done_fn *done;
-    } cb;
+    fake_cb_t cb;
     void *opaque;
     bool hold;
     /* The result, once the backend gave it (held) or the fault decided it. */
@@ -105,7 +108,7 @@ static void on_answer_timer(struct ev_loop *loop, ev_timer *t, int revents)
  * wrapped), or a refusal to return, or GR_STORE_OK with *out NULL (an
  * ANSWER fault queued).
  */
-static int intercept(gr_fake_store_t *fs, int op, const char *path, void *cb, void *opaque,
+static int intercept(gr_fake_store_t *fs, int op, const char *path, fake_cb_t cb, void *opaque,
                      gr_fake_completion_t **out)
 {
     *out = NULL;
@@ -120,8 +123,7 @@ static int intercept(gr_fake_store_t *fs, int op, const char *path, void *cb, vo
         gr_fake_completion_t *fc = calloc(1, sizeof *fc);
         if (!fc)
             return GR_STORE_NOMEM;
-        *fc = (gr_fake_completion_t){.fs = fs, .op = op, .opaque = opaque, .rc = r->rc};
-        fc->cb.create = cb; /* the union's members are all function pointers */
+        *fc = (gr_fake_completion_t){.fs = fs, .op = op, .cb = cb, .opaque = opaque, .rc = r->rc};
         append(&fs->answers, fc);
         if (!ev_is_active(&fs->answer_timer))
             ev_timer_start(fs->loop, &fs->answer_timer);
@@ -130,8 +132,7 @@ static int intercept(gr_fake_store_t *fs, int op, const char *path, void *cb, vo
     gr_fake_completion_t *fc = calloc(1, sizeof *fc);
     if (!fc)
         return GR_STORE_NOMEM;
-    *fc = (gr_fake_completion_t){.fs = fs, .op = op, .opaque = opaque};
-    fc->cb.create = cb;
+    *fc = (gr_fake_completion_t){.fs = fs, .op = op, .cb = cb, .opaque = opaque};
     for (int i = 0; i < fs->hold_count; i++)
         fc->hold |= rule_matches(&fs->holds[i], op, path);
     *out = fc;
@@ -154,7 +155,7 @@ static int fake_create(gr_store_session_t *s, const char *path, const void *data
 {
     gr_fake_store_t *fs = fake_of(s);
     gr_fake_completion_t *fc;
-    int rc = intercept(fs, GR_FAKE_OP_CREATE, path, (void *)cb, opaque, &fc);
+    int rc = intercept(fs, GR_FAKE_OP_CREATE, path, (fake_cb_t){.create = cb}, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
     as_backend(fs, s);
@@ -170,7 +171,7 @@ static int fake_set(gr_store_session_t *s, const char *path, const void *data, s
 {
     gr_fake_store_t *fs = fake_of(s);
     gr_fake_completion_t *fc;
-    int rc = intercept(fs, GR_FAKE_OP_SET, path, (void *)cb, opaque, &fc);
+    int rc = intercept(fs, GR_FAKE_OP_SET, path, (fake_cb_t){.stat = cb}, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
     as_backend(fs, s);
@@ -186,7 +187,7 @@ static int fake_delete(gr_store_session_t *s, const char *path, int32_t version,
 {
     gr_fake_store_t *fs = fake_of(s);
     gr_fake_completion_t *fc;
-    int rc = intercept(fs, GR_FAKE_OP_DELETE, path, (void *)cb, opaque, &fc);
+    int rc = intercept(fs, GR_FAKE_OP_DELETE, path, (fake_cb_t){.done = cb}, opaque, &fc);
     if (rc != GR_STORE_OK || !fc)
         return rc;
     as_backend(fs, s);
