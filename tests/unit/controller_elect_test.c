@@ -388,6 +388,30 @@ static void test_brokers_told_only_after_write_lands(void **state)
     assert_int_equal(s->leader_epoch, 4);
 }
 
+typedef struct told_metadata {
+    fixture_t *fx;
+    int32_t broker;
+} told_metadata_t;
+
+static bool metadata_sent(void *arg)
+{
+    told_metadata_t *w = arg;
+    return gr_fake_peer_count(&w->fx->peer, w->broker, GR_API_UPDATE_METADATA) > 0 &&
+           controller_settled(controller(w->fx));
+}
+
+/*
+ * Makes the controller reconcile once more and waits until it did: a new
+ * broker joins, and UpdateMetadata goes to it (from the broadcast that
+ * precedes each round's deletion progress).
+ */
+static void reconcile_once_more(fixture_t *fx, int32_t new_broker)
+{
+    gr_fake_cluster_join(fx->b, new_broker);
+    told_metadata_t w = {fx, new_broker};
+    gr_test_wait(fx->loop, metadata_sent, &w, "UpdateMetadata to the new broker");
+}
+
 typedef struct topic_wait {
     gr_controller_t *c;
     bool gone;
@@ -432,8 +456,8 @@ static void test_topic_deletion_waits_for_every_replica(void **state)
         last_update_metadata(fx, LOCAL);
     assert_non_null(u);
     assert_int_equal(u->leader, GR_LEADER_DURING_DELETE);
-    /* Unanswered, the topic stays. */
-    gr_test_wait(fx->loop, controller_settled, controller(fx), "the controller to settle");
+    /* Unanswered, the topic stays, even when the controller reconciles again. */
+    reconcile_once_more(fx, OTHERS + 1);
     gr_ctl_topic_t *t = find_topic(controller(fx), TOPIC);
     assert_non_null(t);
     assert_true(t->deleting);
@@ -442,6 +466,35 @@ static void test_topic_deletion_waits_for_every_replica(void **state)
     fx->peer.auto_answer = true;
     topic_wait_t w = {controller(fx), true};
     gr_test_wait(fx->loop, topic_gone, &w, "the topic to be deleted");
+}
+
+static bool stop_sent_to_one(void *arg)
+{
+    fixture_t *fx = arg;
+    return gr_fake_peer_count(&fx->peer, 1, GR_API_STOP_REPLICA) > 0 &&
+           controller_settled(controller(fx));
+}
+
+/* A replica on a broker that is down is deleted when it returns; the topic waits for it. */
+static void test_topic_deletion_waits_for_down_broker(void **state)
+{
+    fixture_t *fx = *state;
+    static const int32_t replicas[] = {1, 2}, isr[] = {1, 2};
+    make_topic(fx, replicas, 2, 1, isr, 2, 0);
+    (void)wait_epoch(fx, 0);
+    lose_broker(fx, 2);
+    gr_fake_cluster_create(fx->b, GR_ZK_DELETE_TOPICS_PATH "/" TOPIC, NULL, 0);
+    gr_test_wait(fx->loop, stop_sent_to_one, fx, "StopReplica to the live replica");
+    /* Broker 1 answered (auto_answer); broker 2's replica is still owed. */
+    reconcile_once_more(fx, OTHERS + 1);
+    gr_ctl_topic_t *t = find_topic(controller(fx), TOPIC);
+    assert_non_null(t);
+    assert_false(t->znodes_deleting);
+    assert_int_equal(gr_fake_peer_count(&fx->peer, 2, GR_API_STOP_REPLICA), 0);
+    gr_fake_cluster_join(fx->b, 2);
+    topic_wait_t w = {controller(fx), true};
+    gr_test_wait(fx->loop, topic_gone, &w, "the topic to be deleted");
+    assert_int_equal(gr_fake_peer_count(&fx->peer, 2, GR_API_STOP_REPLICA), 1);
 }
 
 /* LeaderAndIsr requests of type FULL sent to broker. */
@@ -619,6 +672,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_brokers_told_only_after_write_lands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_topic_deletion_waits_for_every_replica, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_topic_deletion_waits_for_down_broker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_offline_partition_back_when_isr_member_returns, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_failed_send_resends_everything, setup, teardown),
