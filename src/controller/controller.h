@@ -92,6 +92,21 @@ typedef struct ctl_election ctl_election_t;
 typedef struct ctl_reassign ctl_reassign_t;
 typedef struct ctl_zk_reassign ctl_zk_reassign_t;
 
+/*
+ * A tap on the controller's requests to brokers (LeaderAndIsr,
+ * UpdateMetadata, StopReplica), for unit tests: NULL in a running broker.
+ * It sees each request (a struct of the API's request type, valid only
+ * during the call) for broker_id and returns GR_CONTROLLER_TAP_PASS to
+ * deliver it as usual, 0 when it took the request (then cb(cb_opaque, ...)
+ * must run exactly once, later, on the loop, as gr_peer's would), or a
+ * -errno (not sent; cb never runs).
+ */
+#define GR_CONTROLLER_TAP_PASS 1
+typedef int gr_controller_tap_fn(void *opaque, int32_t broker_id, int16_t api_key, int16_t version,
+                                 const void *request,
+                                 void (*cb)(void *cb_opaque, int rc, const void *response),
+                                 void *cb_opaque);
+
 typedef struct gr_controller {
     gr_broker_t *b;
     bool active;
@@ -113,6 +128,8 @@ typedef struct gr_controller {
     ev_timer rebalance;                  /* the preferred-leader check (auto.leader.rebalance) */
     ctl_reassign_t *reassigns;           /* AlterPartitionReassignments waiting, oldest first */
     ctl_zk_reassign_t *zk_reassign;      /* partitions /admin/reassign_partitions asked for */
+    gr_controller_tap_fn *tap;           /* tests only (see above); NULL */
+    void *tap_opaque;
 } gr_controller_t;
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);

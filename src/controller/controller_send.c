@@ -99,6 +99,11 @@ static void on_update_metadata(void *opaque, int rc, const void *response)
 static int deliver(gr_controller_t *c, gr_ctl_broker_t *br, int16_t key, int16_t version,
                    const void *req, gr_peer_response_fn *cb, ctl_op_t *op)
 {
+    if (c->tap) {
+        int rc = c->tap(c->tap_opaque, br->node.id, key, version, req, cb, op);
+        if (rc != GR_CONTROLLER_TAP_PASS)
+            return rc;
+    }
     if (br->node.id == c->b->config.broker_id)
         return ctl_local_send(c, key, version, req, cb, op);
     gr_peer_t *peer = broker_peer(c, br);
