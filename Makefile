@@ -3,14 +3,13 @@
 #   make cluster  the same for ZooKeeper and 3 brokers on localhost:9092-9094
 #                 (make cluster-stop stops them; see ci/cluster.sh)
 #   make test   install, build, run every test (normal and sanitizer builds;
-#               Release, Debug and clang builds warning-free, unit tests in Debug)
+#               gcc Release and clang builds warning-free; the sanitizer build is gcc Debug)
 #   make bench  benchmarks beside librdkafka's mock cluster (SCENARIO=name[,name] for some)
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-# Variants ci/test.sh also builds (ci/build-variants.sh): gcc Release, gcc
-# Debug (unit tests run there) and clang.
+# Variants ci/test.sh also builds (ci/build-variants.sh): gcc Release and
+# clang (gcc Debug is the sanitizer build).
 RELEASE_BUILD ?= build-release
-DEBUG_BUILD   ?= build-debug
 CLANG_BUILD   ?= build-clang
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
@@ -46,7 +45,7 @@ cluster-stop:
 	@BUILD=$(BUILD) bash ci/cluster.sh stop
 
 test: deps compile
-	@bash ci/test.sh $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(DEBUG_BUILD) $(CLANG_BUILD)
+	@bash ci/test.sh $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD)
 
 test-unit: compile
 	@cd $(BUILD) && ctest -L unit -j $(JOBS) --output-on-failure
@@ -67,4 +66,4 @@ format:
 	@git ls-files '*.c' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD) $(DEBUG_BUILD) $(CLANG_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD)
