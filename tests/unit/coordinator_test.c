@@ -26,16 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <ev.h>
 
+#include "broker_fixture.h"
 #include "loop_wait.h"
+#include "wire_client.h"
 #include "topic_wait.h"
 
 #include "broker/broker.h"
@@ -62,12 +61,7 @@
 #define SMALL_LOAD_BYTES "1" /* offsets.load.buffer.size: one batch per slice */
 #define MAX_RETRIES      10000
 
-typedef struct fixture {
-    char dir[64];
-    struct ev_loop *loop;
-    gr_broker_t *b;
-    FILE *log_file; /* the broker's log, kept out of the test output */
-} fixture_t;
+typedef gr_test_broker_t fixture_t;
 
 /* A JoinGroup waiting in a group, answered through the env's respond_join. */
 typedef struct answer {
@@ -102,63 +96,30 @@ static void record_sync(void *opaque, gr_group_waiter_t *w, const gr_sync_result
 
 static void broker_start(fixture_t *fx, const char *partitions, const char *load_bytes)
 {
-    char dirs[128], parts[64], load[64];
-    snprintf(dirs, sizeof dirs, "log.dirs=%s", fx->dir);
+    char parts[64], load[64];
     snprintf(parts, sizeof parts, "offsets.topic.num.partitions=%s", partitions);
     snprintf(load, sizeof load, "offsets.load.buffer.size=%s", load_bytes);
-    const char *overrides[] = {dirs,
-                               "listeners=PLAINTEXT://127.0.0.1:0",
-                               "offsets.topic.replication.factor=1",
-                               "group.initial.rebalance.delay.ms=0",
-                               parts,
-                               load};
-    gr_config_t config;
-    char err[256];
+    const char *overrides[] = {"offsets.topic.replication.factor=1",
+                               "group.initial.rebalance.delay.ms=0", parts, load};
     int n = (int)(sizeof overrides / sizeof overrides[0]);
-    assert_int_equal(gr_config_load(&config, NULL, overrides, n, NULL, err, sizeof err), 0);
-    fx->loop = ev_loop_new(EVFLAG_AUTO);
-    assert_non_null(fx->loop);
-    fx->b = calloc(1, sizeof(*fx->b));
-    assert_non_null(fx->b);
-    assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    /* The broker's log only when asked: GR_TEST_LOG=1. */
-    fx->log_file = getenv("GR_TEST_LOG") ? fdopen(dup(2), "w") : fopen("/dev/null", "w");
-    assert_non_null(fx->log_file);
-    fx->b->log.out = fx->log_file;
-    assert_int_equal(gr_broker_start(fx->b), 0);
+    assert_int_equal(gr_test_broker_start(fx, overrides, n), 0);
     fx->b->groups->env.respond_join = record_join;
     fx->b->groups->env.respond_sync = record_sync;
 }
 
 static void broker_stop(fixture_t *fx)
 {
-    (void)gr_broker_fini(fx->b);
-    free(fx->b);
-    fx->b = NULL;
-    ev_loop_destroy(fx->loop);
-    fx->loop = NULL;
-    fclose(fx->log_file);
-    fx->log_file = NULL;
+    gr_test_broker_stop(fx);
 }
 
 static int setup(void **state)
 {
-    fixture_t *fx = calloc(1, sizeof(*fx));
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/gr-coordinator-XXXXXX");
-    if (!mkdtemp(fx->dir))
-        return -1;
-    *state = fx;
-    return 0;
+    return gr_test_broker_new(state, "coordinator");
 }
 
 static int teardown(void **state)
 {
-    fixture_t *fx = *state;
-    if (fx->b)
-        broker_stop(fx);
-    gr_log_dir_remove_tree(NULL, fx->dir);
-    free(fx);
-    return 0;
+    return gr_test_broker_free(state);
 }
 
 static bool coordinator_loaded(void *arg)
@@ -579,104 +540,25 @@ static void test_partition_count_from_topic(void **state)
 
 /* ---- requests over the wire, to the broker on this loop ------------------------------ */
 
-typedef struct wire {
-    int sock;
-    int32_t correlation_id;
-    gr_arena_t arena; /* responses, until the test ends */
-} wire_t;
-
-static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
-{
-    (void)revents;
-    ev_io_stop(loop, w);
-    *(bool *)w->data = true;
-}
-
-/*
- * Reads exactly n bytes, running the loop (the broker) while none are
- * there. -1 when the broker closed the connection or nothing came in time.
- * Asserts nothing while its watchers are on the loop.
- */
-static int wire_read(fixture_t *fx, wire_t *c, uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t got = recv(c->sock, p, n, MSG_DONTWAIT);
-        if (got > 0) {
-            p += got;
-            n -= (size_t)got;
-            continue;
-        }
-        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-            return -1;
-        bool readable = false;
-        ev_io io;
-        ev_io_init(&io, on_readable, c->sock, EV_READ);
-        io.data = &readable;
-        ev_io_start(fx->loop, &io);
-        bool came =
-            gr_test_run_until(fx->loop, gr_test_flag_is_set, &readable, GR_TEST_WAIT_DEADLINE_S);
-        ev_io_stop(fx->loop, &io);
-        if (!came)
-            return -1;
-    }
-    return 0;
-}
+/* The shared wire client (support/wire_client.h), failing the test on no answer. */
+typedef gr_wire_client_t wire_t;
 
 /* Sends one request (api key, version v) and decodes its response into resp. */
 static void wire_call(fixture_t *fx, wire_t *c, int16_t key, int16_t v, const void *msg, void *resp)
 {
-    const gr_api_desc_t *api = gr_api_find(key);
-    assert_non_null(api);
-    bool flexible = api->flexible_min != GR_VERSION_NONE && v >= api->flexible_min;
-    gr_writer_t w;
-    gr_writer_init(&w);
-    size_t size_pos = gr_write_reserve(&w, 4);
-    gr_request_header_t h;
-    gr_request_header_init(&h);
-    h.request_api_key = key;
-    h.request_api_version = v;
-    h.correlation_id = ++c->correlation_id;
-    h.client_id = gr_str("coordinator-test");
-    assert_int_equal(gr_request_header_encode(&w, flexible ? 2 : 1, &h), 0);
-    assert_int_equal(api->request->encode(&w, v, msg), 0);
-    gr_writer_put_int32(&w, size_pos, (int32_t)(w.len - 4));
-    assert_false(w.err);
-    assert_int_equal(send(c->sock, w.buf, w.len, 0), (ssize_t)w.len);
-    gr_writer_fini(&w);
-    uint8_t size_buf[4];
-    if (wire_read(fx, c, size_buf, 4) < 0)
-        fail_msg("%s v%d: no response (connection closed or timed out)", api->name, v);
-    uint32_t size =
-        (uint32_t)size_buf[0] << 24 | size_buf[1] << 16 | size_buf[2] << 8 | size_buf[3];
-    uint8_t *buf = gr_arena_alloc(&c->arena, size);
-    assert_non_null(buf);
-    if (wire_read(fx, c, buf, size) < 0)
-        fail_msg("%s v%d: truncated response", api->name, v);
-    gr_reader_t r;
-    gr_reader_init(&r, buf, size);
-    gr_response_header_t rh;
-    assert_int_equal(gr_response_header_decode(&r, flexible ? 1 : 0, &c->arena, &rh), 0);
-    assert_int_equal(rh.correlation_id, c->correlation_id);
-    assert_int_equal(api->response->decode(&r, v, &c->arena, resp), 0);
+    (void)fx;
+    if (gr_wire_call(c, key, v, msg, resp) < 0)
+        fail_msg("api %d v%d: no response (connection closed or timed out)", key, v);
 }
 
 static void wire_open(fixture_t *fx, wire_t *c)
 {
-    memset(c, 0, sizeof(*c));
-    gr_arena_init(&c->arena);
-    c->sock = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(c->sock >= 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_port = htons((uint16_t)fx->b->advertised_port),
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    /* The listener's backlog completes the handshake without the loop. */
-    assert_int_equal(connect(c->sock, (struct sockaddr *)&addr, sizeof addr), 0);
+    gr_wire_open(c, fx->loop, fx->b->advertised_port);
 }
 
 static void wire_close(wire_t *c)
 {
-    close(c->sock);
-    gr_arena_fini(&c->arena);
+    gr_wire_close(c);
 }
 
 static int16_t wire_find_coordinator(fixture_t *fx, wire_t *c, const char *id, int32_t *node_id,

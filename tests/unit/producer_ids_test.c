@@ -78,19 +78,12 @@ static void broker_stop(fixture_t *fx)
 
 static int setup(void **state)
 {
-    fixture_t *fx = calloc(1, sizeof(*fx));
-    if (!fx || gr_test_broker_make_dir(fx, "producer-ids") < 0)
-        return -1;
-    *state = fx;
-    return 0;
+    return gr_test_broker_new(state, "producer-ids");
 }
 
 static int teardown(void **state)
 {
-    fixture_t *fx = *state;
-    gr_test_broker_remove(fx);
-    free(fx);
-    return 0;
+    return gr_test_broker_free(state);
 }
 
 /* A fresh id (err NONE expected). */

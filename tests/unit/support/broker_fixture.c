@@ -75,3 +75,22 @@ bool gr_test_broker_logged(gr_test_broker_t *tb, const char *text)
     fflush(tb->log_file);
     return tb->log_text && strstr(tb->log_text, text) != NULL;
 }
+
+int gr_test_broker_new(void **state, const char *name)
+{
+    gr_test_broker_t *tb = calloc(1, sizeof *tb);
+    if (!tb || gr_test_broker_make_dir(tb, name) < 0) {
+        free(tb);
+        return -1;
+    }
+    *state = tb;
+    return 0;
+}
+
+int gr_test_broker_free(void **state)
+{
+    gr_test_broker_t *tb = *state;
+    gr_test_broker_remove(tb);
+    free(tb);
+    return 0;
+}

@@ -45,6 +45,14 @@ void gr_test_broker_stop(gr_test_broker_t *tb);
 /* Stops the broker if running and removes the dir and everything in it. */
 void gr_test_broker_remove(gr_test_broker_t *tb);
 
+/*
+ * cmocka set-up and tear-down halves for tests whose state is the fixture
+ * itself: a new gr_test_broker_t with its dir made (name as above) into
+ * *state, 0 or -1; and its removal and free.
+ */
+int gr_test_broker_new(void **state, const char *name);
+int gr_test_broker_free(void **state);
+
 /* Whether the broker has logged a line containing text since it started. */
 bool gr_test_broker_logged(gr_test_broker_t *tb, const char *text);
 
