@@ -4,8 +4,8 @@
  * ControlledShutdown, controller/controller.h) on a real single-node broker
  * and its own controller: each either answers at once, done never called,
  * or is pending, done called exactly once later. Their failing paths are
- * reached through the store's vtable (a copy whose set refuses, as a
- * session that closed under the controller would): such a failure is an
+ * reached through the fake store (support/fake_store.h: a set refused, as
+ * a session that closed under the controller would): such a failure is an
  * answer (UNKNOWN_SERVER_ERROR), never a request left waiting for a done
  * that cannot come. Before gr_controller_call_t, "pending" was -1, which is
  * UNKNOWN_SERVER_ERROR's code, so exactly these failures hung.
@@ -25,6 +25,7 @@
 #include <ev.h>
 
 #include "broker_fixture.h"
+#include "fake_store.h"
 #include "loop_wait.h"
 #include "topic_wait.h"
 
@@ -42,8 +43,7 @@ typedef struct fixture {
     gr_test_broker_t tb;
     gr_broker_t *b;
     struct ev_loop *loop;
-    gr_store_ops_t refusing; /* the store's ops with set refusing */
-    const gr_store_ops_t *real;
+    gr_fake_store_t store; /* installed for the test's life */
 } fixture_t;
 
 /* How a done callback was called. */
@@ -55,13 +55,6 @@ typedef struct outcome {
 static bool called(void *arg)
 {
     return ((outcome_t *)arg)->calls > 0;
-}
-
-static int refuse_set(gr_store_session_t *s, const char *path, const void *data, size_t len,
-                      int32_t version, gr_store_stat_fn *cb, void *opaque)
-{
-    (void)s, (void)path, (void)data, (void)len, (void)version, (void)cb, (void)opaque;
-    return GR_STORE_NOMEM;
 }
 
 static gr_controller_t *controller(fixture_t *fx)
@@ -85,9 +78,7 @@ static int setup(void **state)
     fx->loop = fx->tb.loop;
     (void)gr_test_create_topic(fx->loop, fx->b, TOPIC, 1, NULL, 0);
     gr_test_wait(fx->loop, controller_ready, controller(fx), "the controller to settle");
-    fx->real = fx->b->store_session->store->ops;
-    fx->refusing = *fx->real;
-    fx->refusing.set = refuse_set;
+    gr_fake_store_install(&fx->store, fx->b);
     *state = fx;
     return 0;
 }
@@ -95,7 +86,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture_t *fx = *state;
-    fx->b->store_session->store->ops = fx->real;
+    gr_fake_store_remove(&fx->store);
     gr_test_broker_remove(&fx->tb);
     free(fx);
     return 0;
@@ -151,9 +142,8 @@ static void test_alter_store_refusal_is_an_answer(void **state)
     fixture_t *fx = *state;
     gr_ctl_partition_t *p = partition_needing_write(fx);
     outcome_t o = {0};
-    fx->b->store_session->store->ops = &fx->refusing;
+    gr_fake_store_fail(&fx->store, GR_FAKE_OP_SET, "/", 1, GR_STORE_NOMEM, GR_FAKE_REFUSE);
     gr_controller_call_t rc = ask_isr_of_local(fx, p, &o);
-    fx->b->store_session->store->ops = fx->real;
     assert_false(rc.pending);
     assert_int_equal(rc.err, GR_KERR_UNKNOWN_SERVER_ERROR);
     assert_false(p->writing);
