@@ -61,6 +61,8 @@
 #include "protocol/records.h"
 
 #define GR_ERROR_MAX 200
+/* Produce v8 added record_errors and error_message (KIP-467). */
+#define RECORD_ERRORS_MIN_VERSION 8
 
 static void set_error(gr_request_t *req, gr_produce_response_partition_produce_response_t *out,
                       gr_kerr_t err, const char *msg)
@@ -184,6 +186,7 @@ struct produce_op {
     gr_isr_wait_t isr_wait; /* acks=-1 */
     recompress_job_t **jobs;
     int job_count;
+    int32_t record_errors_left; /* of the request's GR_RECORD_ERRORS_MAX (v8+) */
 };
 
 static bool needs_recompression(int target, const uint8_t *data, size_t len)
@@ -275,10 +278,13 @@ static void set_record_errors(gr_request_t *req, gr_partition_t *p,
 {
     /* Kafka answers these with the partition's log start offset. */
     out->log_start_offset = gr_log_start_offset(p->log);
+    if (!errors->arena)
+        return; /* counted only: a version without record_errors */
     char *summary = errors->err ? NULL : gr_record_errors_summary(errors);
-    gr_produce_response_batch_index_and_error_message_t *list =
-        summary ? gr_request_alloc_array(req, errors->listed, sizeof(*list)) : NULL;
-    if (!list)
+    if (!summary)
+        return;
+    gr_produce_response_batch_index_and_error_message_t *list = NULL;
+    if (errors->listed > 0 && !(list = gr_request_alloc_array(req, errors->listed, sizeof(*list))))
         return;
     for (int32_t i = 0; i < errors->listed; i++) {
         list[i].batch_index = errors->list[i].index;
@@ -475,9 +481,13 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
     }
     uint8_t *data = (uint8_t *)in->records.ptr; /* our frame: see the file comment */
     size_t len = (size_t)in->records.len;
+    /* Before v8 the response has no room for them: count, list nothing. */
+    bool listed = req->api_version >= RECORD_ERRORS_MIN_VERSION;
     gr_record_errors_t errors;
-    gr_record_errors_init(&errors, req->arena);
+    gr_record_errors_init(&errors, listed ? req->arena : NULL);
+    errors.max = op->record_errors_left;
     gr_kerr_t err = check_batches(b, topic, p->index, data, len, &errors, msg, sizeof msg);
+    op->record_errors_left -= errors.listed;
     if (err && errors.count > 0) {
         set_error(req, out, err, NULL);
         set_record_errors(req, p, &errors, out);
@@ -531,6 +541,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->acks = in.acks;
+    op->record_errors_left = GR_RECORD_ERRORS_MAX;
     op->throttle_ms =
         gr_quotas_enabled(b->quotas, GR_QUOTA_PRODUCE)
             ? gr_request_quota_record(req, GR_QUOTA_PRODUCE, (double)record_bytes(&in))

@@ -26,6 +26,7 @@ void gr_record_errors_init(gr_record_errors_t *e, gr_arena_t *arena)
 {
     memset(e, 0, sizeof(*e));
     e->arena = arena;
+    e->max = GR_RECORD_ERRORS_MAX;
 }
 
 void gr_record_errors_clear(gr_record_errors_t *e)
@@ -39,13 +40,13 @@ void gr_record_errors_clear(gr_record_errors_t *e)
 /* True if the next error will be listed: room is made for it when needed. */
 static bool make_room(gr_record_errors_t *e)
 {
-    if (!e->arena || e->err || e->listed >= GR_RECORD_ERRORS_MAX)
+    if (!e->arena || e->err || e->listed >= e->max)
         return false;
     if (e->listed < e->cap)
         return true;
     int32_t cap = e->cap ? e->cap * 2 : LIST_MIN;
-    if (cap > GR_RECORD_ERRORS_MAX)
-        cap = GR_RECORD_ERRORS_MAX;
+    if (cap > e->max)
+        cap = e->max;
     gr_record_error_t *list = gr_arena_alloc_array(e->arena, cap, sizeof(*list));
     if (!list) {
         e->err = -ENOMEM;

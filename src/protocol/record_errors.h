@@ -25,7 +25,12 @@
 #include "arena.h"
 #include "kerr.h"
 
-/* Record errors listed for one batch at most (more are counted, not listed). */
+/*
+ * Record errors a collection lists by default (more are counted, not
+ * listed). The produce handler spends one such budget per request, across
+ * its partitions, so a request of many small compressed batches of bad
+ * records cannot make it build megabytes of reasons.
+ */
 #define GR_RECORD_ERRORS_MAX 10000
 
 typedef struct gr_record_error {
@@ -37,6 +42,7 @@ typedef struct gr_record_errors {
     gr_arena_t *arena;       /* where the list and its messages live; NULL: count only */
     gr_record_error_t *list; /* the first `listed` errors, in the order added */
     int32_t listed;
+    int32_t max;    /* listed stops here: GR_RECORD_ERRORS_MAX after init */
     int32_t cap;    /* entries list has room for */
     int64_t count;  /* every error added since init or clear, listed or not */
     bool timestamp; /* one of them is GR_KERR_INVALID_TIMESTAMP */

@@ -111,6 +111,28 @@ static void test_list_limit(void **state)
     gr_arena_fini(&arena);
 }
 
+/* A smaller budget (what is left of a request's): listing stops there, counting does not. */
+static void test_budget(void **state)
+{
+    (void)state;
+    gr_arena_t arena;
+    gr_arena_init(&arena);
+    gr_record_errors_t e;
+    gr_record_errors_init(&e, &arena);
+    e.max = 2;
+    for (int32_t i = 0; i < 5; i++)
+        addf(&e, GR_KERR_INVALID_RECORD, i, "record %d", (int)i);
+    assert_int_equal(e.listed, 2);
+    assert_int_equal(e.count, 5);
+    e.max = 0; /* spent */
+    gr_record_errors_clear(&e);
+    addf(&e, GR_KERR_INVALID_RECORD, 0, "%s", "no key");
+    assert_int_equal(e.listed, 0);
+    assert_int_equal(e.count, 1);
+    assert_non_null(gr_record_errors_summary(&e));
+    gr_arena_fini(&arena);
+}
+
 /* Without an arena: the error and count only, no list, no summary. */
 static void test_count_only(void **state)
 {
@@ -129,9 +151,8 @@ static void test_count_only(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_summary),
-        cmocka_unit_test(test_timestamp_wins),
-        cmocka_unit_test(test_list_limit),
+        cmocka_unit_test(test_record_summary), cmocka_unit_test(test_timestamp_wins),
+        cmocka_unit_test(test_list_limit),     cmocka_unit_test(test_budget),
         cmocka_unit_test(test_count_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
