@@ -127,7 +127,7 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
         return;
     }
     b->stats.requests++;
-    if (gr_start_gate_holds(b, req, h->handle))
+    if (b->start_gate && gr_start_gate_holds(b, req, h->handle))
         return;
     gr_request_handle_measured(b, req, h->handle);
 }

@@ -33,9 +33,9 @@ struct parked {
     gr_handler_fn handle;
 };
 
+/* Exists while CLOSED: opening frees it, so an open gate costs requests nothing. */
 struct gr_start_gate {
     gr_broker_t *b;
-    bool open;
     gr_zk_member_state_t logged; /* the last state announced */
     ev_prepare check;            /* while CLOSED: looks at membership each iteration */
     ev_timer deadline;
@@ -105,18 +105,26 @@ static void stop_watching(gr_start_gate_t *g)
     }
 }
 
-/* CLOSED -> OPEN: the parked requests run, oldest first; new ones pass. */
+/*
+ * CLOSED -> OPEN: the parked requests run, oldest first, then the gate is
+ * freed and new requests pass. One at a time from the head: running one may
+ * close a connection, whose other parked requests then leave the list
+ * (on_parked_cancel). A resumed slot may let its connection read further
+ * frames (room under queued.max.requests); those are parked behind the ones
+ * still waiting, as the gate stays closed until the list is empty, so each
+ * connection's requests still run in the order they came.
+ */
 static void open_gate(gr_start_gate_t *g)
 {
-    g->open = true;
+    gr_broker_t *b = g->b;
     stop_watching(g);
-    /* One at a time from the head: running one may close a connection,
-     * whose other parked requests then leave the list (on_parked_cancel). */
     while (g->head) {
         parked_t *p = g->head;
         unlink_parked(p);
         gr_resp_slot_resume(p->req->slot, run_parked, p);
     }
+    b->start_gate = NULL;
+    free(g);
 }
 
 static double waited_sec(const gr_start_gate_t *g)
@@ -188,7 +196,7 @@ int gr_start_gate_new(gr_broker_t *b)
 bool gr_start_gate_holds(gr_broker_t *b, gr_request_t *req, gr_handler_fn handle)
 {
     gr_start_gate_t *g = b->start_gate;
-    if (!g || g->open || served_at_once(req->api_key))
+    if (!g || served_at_once(req->api_key))
         return false;
     parked_t *p = gr_request_alloc(req, sizeof *p);
     if (!p) {

@@ -35,10 +35,12 @@
  * States (created CLOSED by gr_start_gate_new; on_check runs before the
  * loop blocks, each iteration, while CLOSED):
  *   CLOSED -> OPEN  membership INFORMED: logged, parked requests run in
- *                   arrival order (gr_resp_slot_resume), later ones pass;
+ *                   arrival order (gr_resp_slot_resume; frames read
+ *                   meanwhile queue behind them), then the gate is freed:
+ *                   b->start_gate NULL, later requests pass untouched;
  *   CLOSED -> OPEN  the deadline (zookeeper.session.timeout.ms + 60 s): a
  *                   WARN naming what was still missing, then as above;
- *   any -> freed    gr_start_gate_free (broker stop): the connections of
+ *   CLOSED -> freed gr_start_gate_free (broker stop): the connections of
  *                   requests still parked are closed.
  * What it waits for is logged as it changes: registration (zk_member.c says
  * when an old session still holds /brokers/ids/<id>), then the controller's
@@ -61,8 +63,9 @@ int gr_start_gate_new(gr_broker_t *b);
 
 /*
  * Whether the gate took req: parked until the gate opens, then run with
- * handle (or ended, out of memory). false: run it now (no gate, gate open,
- * or an API served at once). Call after the request header is decoded.
+ * handle (or ended, out of memory). false: run it now (no gate: none in
+ * single-node mode, none once open; or an API served at once). Call after
+ * the request header is decoded.
  */
 bool gr_start_gate_holds(gr_broker_t *b, gr_request_t *req, gr_handler_fn handle);
 
