@@ -13,6 +13,10 @@
 
 /* A NUL-terminated copy (NULL for a null string or on -ENOMEM). */
 char *gr_group_strdup(gr_str_t s);
+/* v's metadata as an owned copy (null as empty, NULs kept); NULL on -ENOMEM. */
+char *gr_group_offset_metadata_dup(const gr_group_offset_value_t *v);
+/* Stores v in o, which takes meta (from gr_group_offset_metadata_dup) and frees its old one. */
+void gr_group_offset_assign(gr_group_offset_t *o, char *meta, const gr_group_offset_value_t *v);
 /* Does the C string equal s (NULL equals null)? */
 bool gr_group_str_is(const char *c, gr_str_t s);
 

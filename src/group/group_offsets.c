@@ -40,17 +40,13 @@ static gr_group_offset_t *offset_add(gr_group_t *g, gr_str_t topic, int32_t part
     return o;
 }
 
-int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
-                        const gr_group_offset_value_t *v)
+char *gr_group_offset_metadata_dup(const gr_group_offset_value_t *v)
 {
-    char *meta = gr_group_strdup(v->metadata.len >= 0 ? v->metadata : gr_str(""));
-    if (!meta)
-        return -ENOMEM;
-    gr_group_offset_t *o = gr_group_offset_find(g, topic, partition);
-    if (!o && !(o = offset_add(g, topic, partition))) {
-        free(meta);
-        return -ENOMEM;
-    }
+    return gr_group_strdup(v->metadata.len >= 0 ? v->metadata : gr_str(""));
+}
+
+void gr_group_offset_assign(gr_group_offset_t *o, char *meta, const gr_group_offset_value_t *v)
+{
     free(o->metadata);
     o->metadata = meta;
     o->metadata_len = v->metadata.len >= 0 ? v->metadata.len : 0;
@@ -59,6 +55,20 @@ int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
     o->commit_timestamp = v->commit_timestamp;
     o->expire_timestamp = v->expire_timestamp;
     o->log_offset = v->log_offset;
+}
+
+int gr_group_offset_set(gr_group_t *g, gr_str_t topic, int32_t partition,
+                        const gr_group_offset_value_t *v)
+{
+    char *meta = gr_group_offset_metadata_dup(v);
+    if (!meta)
+        return -ENOMEM;
+    gr_group_offset_t *o = gr_group_offset_find(g, topic, partition);
+    if (!o && !(o = offset_add(g, topic, partition))) {
+        free(meta);
+        return -ENOMEM;
+    }
+    gr_group_offset_assign(o, meta, v);
     return 0;
 }
 

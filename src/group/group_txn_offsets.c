@@ -65,7 +65,7 @@ static void txn_remove_at(gr_group_t *g, int32_t i)
 int gr_group_txn_offset_set(gr_group_t *g, int64_t producer_id, gr_str_t topic, int32_t partition,
                             const gr_group_offset_value_t *v)
 {
-    char *meta = gr_group_strdup(v->metadata.len >= 0 ? v->metadata : gr_str(""));
+    char *meta = gr_group_offset_metadata_dup(v);
     if (!meta)
         return -ENOMEM;
     gr_group_txn_offset_t *t = txn_find(g, producer_id, topic, partition);
@@ -73,15 +73,7 @@ int gr_group_txn_offset_set(gr_group_t *g, int64_t producer_id, gr_str_t topic, 
         free(meta);
         return -ENOMEM;
     }
-    gr_group_offset_t *o = &t->offset;
-    free(o->metadata);
-    o->metadata = meta;
-    o->metadata_len = v->metadata.len >= 0 ? v->metadata.len : 0;
-    o->offset = v->offset;
-    o->leader_epoch = v->leader_epoch;
-    o->commit_timestamp = v->commit_timestamp;
-    o->expire_timestamp = v->expire_timestamp;
-    o->log_offset = v->log_offset;
+    gr_group_offset_assign(&t->offset, meta, v);
     return 0;
 }
 
