@@ -563,7 +563,6 @@ int gr_broker_fini(gr_broker_t *b)
     gr_authorizer_free(b->authorizer); /* before the store its session belongs to */
     b->authorizer = NULL;
     close_store(b);
-    gr_producer_ids_fini(b->producer_ids);
     if (b->log_dir) {
         /* Closing flushes every partition's files: one syncfs instead of
          * thousands of fsyncs, done before the clean marker is written. */

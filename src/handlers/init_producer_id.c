@@ -100,7 +100,7 @@ static void on_txn_cancel(gr_resp_slot_t *slot, void *arg)
 
 /* InitProducerId with a transactional id: the coordinator answers, now or later. */
 static void init_transactional(gr_broker_t *b, gr_request_t *req,
-                               const gr_init_producer_id_request_t *in, bool has_id)
+                               const gr_init_producer_id_request_t *in)
 {
     txn_init_op_t *op = gr_request_alloc(req, sizeof *op);
     if (!op) {
@@ -110,9 +110,8 @@ static void init_transactional(gr_broker_t *b, gr_request_t *req,
     op->req = req;
     op->wait.done = on_txn_init;
     gr_resp_slot_defer(req->slot, on_txn_cancel, &op->wait);
-    gr_txn_init_producer(b->txns, in->transactional_id, in->transaction_timeout_ms,
-                         has_id ? in->producer_id : -1, has_id ? in->producer_epoch : -1,
-                         &op->wait);
+    gr_txn_init_producer(b->txns, in->transactional_id, in->transaction_timeout_ms, in->producer_id,
+                         in->producer_epoch, &op->wait);
 }
 
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
@@ -144,7 +143,7 @@ void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req)
         return;
     }
     if (transactional)
-        init_transactional(b, req, &in, !no_id);
+        init_transactional(b, req, &in);
     else
         new_producer_id(b, req);
 }

@@ -36,11 +36,6 @@ void gr_producer_ids_init(gr_producer_ids_t *ids)
     ids->end = -1;
 }
 
-void gr_producer_ids_fini(gr_producer_ids_t *ids)
-{
-    (void)ids; /* nothing is allocated per id; kept for the init/fini pairing */
-}
-
 /* ---- blocks ------------------------------------------------------------ */
 
 static void waiters_serve(gr_broker_t *b, gr_kerr_t err)

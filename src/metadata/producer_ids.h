@@ -58,9 +58,6 @@ void gr_producer_ids_init(gr_producer_ids_t *ids);
 void gr_producer_ids_start(gr_broker_t *b);
 /* Stops the timer. */
 void gr_producer_ids_stop(gr_broker_t *b);
-/* Releases the state. Precondition: no request waiting. */
-void gr_producer_ids_fini(gr_producer_ids_t *ids);
-
 /*
  * Asks for a fresh producer id: w->done is called now when the block has
  * one, else when the next claim completes (or fails: COORDINATOR_LOAD_IN_PROGRESS,
