@@ -284,7 +284,8 @@ static int parse_client_auth(const char *text, gr_tls_client_auth_t *out, char *
  * and none loadable from here) and -ENOTCONN when there is. Without it every
  * session would still have OpenSSL prepare kernel TLS at each key change and
  * fail, so such a context never asks (the sessions take exactly the
- * user-space path of gregor.ssl.ktls.enable=false). Unknown counts as present.
+ * user-space path of gregor.ssl.ktls.enable=false). A probe that cannot run
+ * (no socket) counts as present; a build without TCP_ULP has none.
  */
 static bool kernel_tls_present(void)
 {

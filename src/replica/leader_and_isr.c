@@ -141,7 +141,8 @@ static void apply_and_finish(gr_replica_call_t *call)
         gr_batch_io_begin(b->io);
         int rc = call->version < TOPIC_IDS_MIN_VERSION ? apply_by_name(call, resp)
                                                        : apply_by_topic(call, resp);
-        int sync_rc = gr_batch_io_end(b->io, gr_log_dir_path(b->log_dir));
+        /* No log dir (a broker hosting nothing): nothing was written to sync. */
+        int sync_rc = b->log_dir ? gr_batch_io_end(b->io, gr_log_dir_path(b->log_dir)) : 0;
         if (sync_rc) {
             gr_logf(&b->log, GR_LOG_ERROR, "replica", "syncing the opened logs failed: %s",
                     strerror(-sync_rc));
