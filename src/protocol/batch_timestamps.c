@@ -118,6 +118,19 @@ static void check_record(void *arg, int32_t index, const gr_record_t *rec, int64
     }
 }
 
+/*
+ * Whether check_record could refuse any record of the batch: not under
+ * Kafka's defaults (no key rule, both limits unlimited, no LogAppendTime
+ * claimed), where the walk then skips the per-record call.
+ */
+static bool can_refuse(const gr_batch_timestamp_policy_t *p, const gr_batch_header_t *h,
+                       bool parsed)
+{
+    return p->keys_required || p->before_max_ms != GR_BATCH_TIMESTAMP_NO_LIMIT ||
+           p->after_max_ms != GR_BATCH_TIMESTAMP_NO_LIMIT ||
+           (parsed && (h->attributes & GR_BATCH_ATTR_LOG_APPEND_TIME));
+}
+
 gr_kerr_t gr_batch_timestamps_validate(uint8_t *batch, size_t size,
                                        const gr_batch_timestamp_policy_t *policy,
                                        gr_batch_summary_t *out, gr_record_errors_t *errors,
@@ -133,10 +146,11 @@ gr_kerr_t gr_batch_timestamps_validate(uint8_t *batch, size_t size,
     record_check_t check = {
         .policy = policy, .header = &h, .errors = errors, .msg = msg, .msglen = msglen};
     /* Markers are never refused for their records: only their header is set. */
-    bool control =
-        gr_batch_header_parse(batch, size, &h) == 0 && (h.attributes & GR_BATCH_ATTR_CONTROL);
-    gr_kerr_t err = gr_batch_validate_visit(batch, size, GR_BATCH_MAX_DECOMPRESSED,
-                                            control ? NULL : check_record, &check, &sum);
+    bool parsed = gr_batch_header_parse(batch, size, &h) == 0;
+    bool control = parsed && (h.attributes & GR_BATCH_ATTR_CONTROL);
+    gr_kerr_t err = gr_batch_validate_visit(
+        batch, size, GR_BATCH_MAX_DECOMPRESSED,
+        control || !can_refuse(policy, &h, parsed) ? NULL : check_record, &check, &sum);
     if (err) {
         gr_record_errors_clear(errors);
         if (msg)
