@@ -1,11 +1,12 @@
 # Admin tool inspects groups that use the new (KIP-848) consumer protocol.
 
 api 69 ConsumerGroupDescribe
-request ConsumerGroupDescribeRequest versions 0 flexible 0+
+serve 0-1 gr_handle_consumer_group_describe
+request ConsumerGroupDescribeRequest versions 0-1 flexible 0+
   GroupIds []string 0+ -- groups to describe
   IncludeAuthorizedOperations bool 0+ -- also return allowed operations bitfield
 
-response ConsumerGroupDescribeResponse versions 0 flexible 0+
+response ConsumerGroupDescribeResponse versions 0-1 flexible 0+
   ThrottleTimeMs int32 0+ -- quota throttle delay in ms, 0 if none
   Groups []DescribedGroup 0+ -- per-group descriptions
     ErrorCode int16 0+ -- Kafka error code, 0 on success
@@ -26,6 +27,7 @@ response ConsumerGroupDescribeResponse versions 0 flexible 0+
       SubscribedTopicRegex string 0+ nullable=0+ default=null -- subscription regex, or null
       Assignment Assignment 0+ -- partitions the member owns now
       TargetAssignment Assignment 0+ -- partitions the member should own
+      MemberType int8 1+ default=-1 -- -1 unknown, 0 classic member, 1 consumer member
     AuthorizedOperations int32 0+ default=-2147483648 -- bitfield of allowed operations
 
 struct TopicPartitions versions 0+

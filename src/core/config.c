@@ -23,6 +23,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -667,6 +668,53 @@ static bool is_set(const gr_config_t *cfg, const char *name)
     return !gr_config_is_null(cfg, name);
 }
 
+/*
+ * Kafka's checks of the consumer-group settings: each value within its
+ * min and max, and the heartbeat interval below the session timeout.
+ */
+static int check_consumer_group(const gr_config_t *cfg, char *err, size_t errlen)
+{
+    static const struct {
+        const char *key, *min_key, *max_key;
+        size_t value, min, max;
+    } ranges[] = {
+        {"group.consumer.heartbeat.interval.ms", "group.consumer.min.heartbeat.interval.ms",
+         "group.consumer.max.heartbeat.interval.ms",
+         offsetof(gr_config_t, group_consumer_heartbeat_interval_ms),
+         offsetof(gr_config_t, group_consumer_min_heartbeat_interval_ms),
+         offsetof(gr_config_t, group_consumer_max_heartbeat_interval_ms)},
+        {"group.consumer.session.timeout.ms", "group.consumer.min.session.timeout.ms",
+         "group.consumer.max.session.timeout.ms",
+         offsetof(gr_config_t, group_consumer_session_timeout_ms),
+         offsetof(gr_config_t, group_consumer_min_session_timeout_ms),
+         offsetof(gr_config_t, group_consumer_max_session_timeout_ms)},
+    };
+    const char *base = (const char *)cfg;
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+        int32_t v = *(const int32_t *)(base + ranges[i].value);
+        int32_t lo = *(const int32_t *)(base + ranges[i].min);
+        int32_t hi = *(const int32_t *)(base + ranges[i].max);
+        if (v < lo || v > hi) {
+            gr_config_seterr(err, errlen, "%s (%d) must be between %s (%d) and %s (%d)",
+                             ranges[i].key, v, ranges[i].min_key, lo, ranges[i].max_key, hi);
+            return -EINVAL;
+        }
+    }
+    if (cfg->group_consumer_heartbeat_interval_ms >= cfg->group_consumer_session_timeout_ms) {
+        gr_config_seterr(err, errlen,
+                         "group.consumer.heartbeat.interval.ms (%d) must be less than "
+                         "group.consumer.session.timeout.ms (%d)",
+                         cfg->group_consumer_heartbeat_interval_ms,
+                         cfg->group_consumer_session_timeout_ms);
+        return -EINVAL;
+    }
+    if (cfg->group_consumer_assignors.count == 0) {
+        gr_config_seterr(err, errlen, "group.consumer.assignors names no assignor");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_t errlen)
 {
     int rc;
@@ -734,6 +782,9 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
             cfg->group_min_session_timeout_ms, cfg->group_max_session_timeout_ms);
         return -EINVAL;
     }
+
+    if (check_consumer_group(cfg, err, errlen) < 0)
+        return -EINVAL;
 
     if (cfg->inter_broker_listener_name != NULL &&
         cfg->source[gr_config_find("security.inter.broker.protocol")] != GR_CONFIG_SOURCE_DEFAULT) {

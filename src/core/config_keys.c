@@ -21,6 +21,7 @@ static const char *const compression_types[] = {"uncompressed", "zstd",     "lz4
                                                 "gzip",         "producer", NULL};
 static const char *const timestamp_types[] = {"CreateTime", "LogAppendTime", NULL};
 static const char *const cleanup_policies[] = {"compact", "delete", NULL};
+static const char *const consumer_assignors[] = {"uniform", "range", NULL};
 static const char *const ssl_client_auths[] = {"none", "requested", "required", NULL};
 
 #define LONG_MAX_TEXT "9223372036854775807"
@@ -208,6 +209,22 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("group.min.session.timeout.ms", group_min_session_timeout_ms, "6000", IMIN, IMAX),
     KEY_INT("group.max.session.timeout.ms", group_max_session_timeout_ms, "1800000", IMIN, IMAX),
     KEY_INT("group.max.size", group_max_size, INT_MAX_TEXT, 1, IMAX),
+    /* KIP-848 consumer groups, with Kafka 4.0's defaults and bounds. */
+    KEY_INT("group.consumer.heartbeat.interval.ms", group_consumer_heartbeat_interval_ms, "5000", 1,
+            IMAX),
+    KEY_INT("group.consumer.min.heartbeat.interval.ms", group_consumer_min_heartbeat_interval_ms,
+            "5000", 1, IMAX),
+    KEY_INT("group.consumer.max.heartbeat.interval.ms", group_consumer_max_heartbeat_interval_ms,
+            "15000", 1, IMAX),
+    KEY_INT("group.consumer.session.timeout.ms", group_consumer_session_timeout_ms, "45000", 1,
+            IMAX),
+    KEY_INT("group.consumer.min.session.timeout.ms", group_consumer_min_session_timeout_ms, "45000",
+            1, IMAX),
+    KEY_INT("group.consumer.max.session.timeout.ms", group_consumer_max_session_timeout_ms, "60000",
+            1, IMAX),
+    KEY_INT("group.consumer.max.size", group_consumer_max_size, INT_MAX_TEXT, 1, IMAX),
+    KEY_LIST("group.consumer.assignors", group_consumer_assignors, "uniform,range",
+             consumer_assignors),
     KEY_INT("offset.metadata.max.bytes", offset_metadata_max_bytes, "4096", 0, IMAX),
 
     KEY_INT("transaction.state.log.num.partitions", transaction_state_log_num_partitions, "50", 1,

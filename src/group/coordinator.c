@@ -17,6 +17,7 @@
 #include "controller/internal_topic.h"
 #include "core/context.h"
 #include "metadata/topics.h"
+#include "group/cgroup.h"
 #include "group/coordinator.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
@@ -54,6 +55,18 @@ static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
 {
     gr_coordinator_t *co = opaque;
     ev_timer_stop(co->broker->loop, &t->watcher);
+}
+
+/* A consumer group's view of a topic: its id and partition count. */
+static bool env_topic_find(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out)
+{
+    gr_coordinator_t *co = opaque;
+    gr_topic_t *t = gr_topics_find(co->broker->topics, name.ptr, name.len > 0 ? (size_t)name.len : 0);
+    if (!t)
+        return false;
+    out->id = t->id;
+    out->partition_count = t->partition_count;
+    return true;
 }
 
 /* --- the table ---------------------------------------------------------------- */
@@ -160,6 +173,10 @@ static bool offset_expired(const gr_coordinator_t *co, const gr_group_t *g,
     int64_t retention = (int64_t)co->broker->config.offsets_retention_minutes * GR_MS_PER_MINUTE;
     if (o->expire_timestamp >= 0)
         return now >= o->expire_timestamp;
+    /* A consumer group keeps what its members subscribe to; the rest expires from its commit. */
+    if (g->consumer)
+        return !gr_cgroup_subscribed_to(g->consumer, gr_str(o->topic)) &&
+               now - o->commit_timestamp >= retention;
     if (!g->protocol_type) /* commit-only group */
         return now - o->commit_timestamp >= retention;
     if (g->state == GR_GROUP_EMPTY)
@@ -266,6 +283,14 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .timer_arm = env_timer_arm,
         .timer_cancel = env_timer_cancel,
         .store_group = gr_coordinator_store_group,
+        .consumer_limits = {.heartbeat_interval_ms =
+                                b->config.group_consumer_heartbeat_interval_ms,
+                            .session_timeout_ms = b->config.group_consumer_session_timeout_ms,
+                            .max_size = b->config.group_consumer_max_size,
+                            .assignors =
+                                (const char *const *)b->config.group_consumer_assignors.items,
+                            .assignor_count = b->config.group_consumer_assignors.count},
+        .topic_find = env_topic_find,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);

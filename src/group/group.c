@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/random.h>
 
+#include "group/cgroup.h"
 #include "group/group_int.h"
 
 /* How long a new member may wait in a rebalance before it is dropped (Kafka's 5 min). */
@@ -670,6 +671,12 @@ void gr_group_join(gr_group_t *g, gr_group_env_t *env, const gr_join_args_t *a,
         join_error(env, w, GR_KERR_INVALID_SESSION_TIMEOUT, id);
         return;
     }
+    /* An empty consumer group turns classic; one with members does not take classic members
+     * (that is the migration of KIP-848, not done here). */
+    if (g->type == GR_GROUP_TYPE_CONSUMER && !gr_group_become_classic(g, env)) {
+        join_error(env, w, GR_KERR_INCONSISTENT_GROUP_PROTOCOL, id);
+        return;
+    }
     if (g->state == GR_GROUP_DEAD) {
         join_error(env, w, GR_KERR_COORDINATOR_NOT_AVAILABLE, id);
         return;
@@ -742,7 +749,8 @@ void gr_group_sync(gr_group_t *g, gr_group_env_t *env, const gr_sync_args_t *a,
 {
     w->kind = GR_WAIT_SYNC;
     w->member = NULL;
-    gr_kerr_t err = check_sync(g, a);
+    /* A consumer group has no classic member. */
+    gr_kerr_t err = g->type == GR_GROUP_TYPE_CONSUMER ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
     if (!err && g->state == GR_GROUP_EMPTY)
         err = GR_KERR_UNKNOWN_MEMBER_ID;
     if (!err && g->state == GR_GROUP_PREPARING_REBALANCE)
@@ -774,6 +782,8 @@ gr_kerr_t gr_group_heartbeat(gr_group_t *g, gr_group_env_t *env, gr_str_t member
 {
     if (g->state == GR_GROUP_DEAD)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    if (g->type == GR_GROUP_TYPE_CONSUMER)
+        return GR_KERR_UNKNOWN_MEMBER_ID;
     gr_kerr_t err = check_member(g, member_id, instance_id);
     if (err)
         return err;
@@ -798,6 +808,8 @@ static void remove_and_update(gr_group_t *g, gr_group_env_t *env, gr_member_t *m
 gr_kerr_t gr_group_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
                          gr_str_t instance_id)
 {
+    if (g->type == GR_GROUP_TYPE_CONSUMER)
+        return GR_KERR_UNKNOWN_MEMBER_ID;
     if (member_id.len <= 0) {
         /* Administrative removal by instance id. */
         gr_member_t *m = gr_group_find_static(g, instance_id);
@@ -824,6 +836,8 @@ gr_kerr_t gr_group_check_commit(gr_group_t *g, gr_group_env_t *env, gr_str_t mem
 {
     if (g->state == GR_GROUP_DEAD)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    if (g->type == GR_GROUP_TYPE_CONSUMER) /* the generation is the member epoch */
+        return gr_cgroup_check_commit(g->consumer, member_id, generation);
     if (generation >= 0 || member_id.len > 0 || instance_id.len >= 0) {
         gr_kerr_t err = check_member(g, member_id, instance_id);
         if (err)
@@ -849,6 +863,10 @@ gr_kerr_t gr_group_check_txn_commit(const gr_group_t *g, gr_str_t member_id, gr_
 {
     if (g->state == GR_GROUP_DEAD)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    if (g->type == GR_GROUP_TYPE_CONSUMER)
+        return generation < 0 && member_id.len <= 0
+                   ? GR_KERR_NONE
+                   : gr_cgroup_check_commit(g->consumer, member_id, generation);
     if (generation < 0 && g->state == GR_GROUP_EMPTY)
         return GR_KERR_NONE;
     /* A producer that names no member (TxnOffsetCommit v0-2, or a producer
@@ -927,6 +945,10 @@ void gr_group_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
     case GR_GROUP_TIMER_SYNC:
         sync_timer_fired(t->owner, env);
         break;
+    case GR_GROUP_TIMER_CONSUMER_SESSION:
+    case GR_GROUP_TIMER_CONSUMER_REBALANCE:
+        gr_cgroup_timer_fired(t, env);
+        break;
     }
 }
 
@@ -977,9 +999,19 @@ void gr_group_clear(gr_group_t *g, gr_group_env_t *env)
     remove_everyone(g, env, GR_KERR_COORDINATOR_NOT_AVAILABLE);
 }
 
+/* A consumer group's members go with it (their next heartbeat finds no group). */
+static void drop_consumer_state(gr_group_t *g, gr_group_env_t *env)
+{
+    if (!g->consumer)
+        return;
+    gr_cgroup_free(g->consumer, env);
+    g->consumer = NULL;
+}
+
 void gr_group_mark_dead(gr_group_t *g, gr_group_env_t *env)
 {
     remove_everyone(g, env, GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    drop_consumer_state(g, env);
     set_state(g, env, GR_GROUP_DEAD);
 }
 
@@ -987,6 +1019,7 @@ void gr_group_unload(gr_group_t *g, gr_group_env_t *env)
 {
     /* NOT_COORDINATOR sends the members to FindCoordinator, which names the new leader. */
     remove_everyone(g, env, GR_KERR_NOT_COORDINATOR);
+    drop_consumer_state(g, env);
     set_state(g, env, GR_GROUP_DEAD);
 }
 
@@ -995,6 +1028,7 @@ void gr_group_free(gr_group_t *g, gr_group_env_t *env)
     if (!g)
         return;
     remove_everyone(g, env, GR_KERR_COORDINATOR_NOT_AVAILABLE);
+    drop_consumer_state(g, env);
     gr_group_offsets_free(g);
     gr_group_txn_offsets_free(g);
     gr_group_subscriptions_free(g);

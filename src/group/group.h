@@ -63,18 +63,32 @@ typedef enum gr_group_timer_kind {
     GR_GROUP_TIMER_PENDING, /* a pending member (MEMBER_ID_REQUIRED) did not come back */
     GR_GROUP_TIMER_JOIN,    /* the rebalance's join phase ends */
     GR_GROUP_TIMER_SYNC,    /* members that have not synced are removed */
+    GR_GROUP_TIMER_CONSUMER_SESSION,   /* a consumer-group member's heartbeat expiry (cgroup.h) */
+    GR_GROUP_TIMER_CONSUMER_REBALANCE, /* a consumer-group member did not revoke in time */
 } gr_group_timer_kind_t;
 
 typedef struct gr_group_timer {
     ev_timer watcher; /* for the env's use */
     gr_group_timer_kind_t kind;
-    void *owner; /* gr_member_t * (SESSION), gr_pending_member_t * (PENDING) or gr_group_t * */
+    /* gr_member_t * (SESSION), gr_pending_member_t * (PENDING), gr_cmember_t * (CONSUMER_*)
+     * or gr_group_t * */
+    void *owner;
     bool armed;
     int64_t deadline_ms; /* when armed: now + delay at arming */
 } gr_group_timer_t;
 
 typedef struct gr_group gr_group_t;
 typedef struct gr_member gr_member_t;
+typedef struct gr_cgroup gr_cgroup_t;
+
+/*
+ * A group id is one kind of group or the other: classic (JoinGroup/SyncGroup,
+ * this file) or consumer (KIP-848's ConsumerGroupHeartbeat, cgroup.h).
+ */
+typedef enum gr_group_type {
+    GR_GROUP_TYPE_CLASSIC,
+    GR_GROUP_TYPE_CONSUMER,
+} gr_group_type_t;
 
 typedef enum gr_group_waiter_kind { GR_WAIT_JOIN, GR_WAIT_SYNC } gr_group_waiter_kind_t;
 
@@ -165,6 +179,8 @@ typedef struct gr_group_txn_offset {
 struct gr_group {
     /* key.id: the group id; key.partition: of __consumer_offsets; the coordinator's table link */
     gr_coordinator_key_t key;
+    gr_group_type_t type;
+    gr_cgroup_t *consumer; /* the consumer group's state when type is CONSUMER, else NULL */
     gr_group_state_t state;
     int32_t generation;
     char *protocol_type; /* NULL until a member joins (or for commit-only groups) */
@@ -219,6 +235,21 @@ typedef struct gr_group_limits {
     int32_t max_size;
 } gr_group_limits_t;
 
+/* Consumer groups' settings (group.consumer.*). */
+typedef struct gr_cgroup_limits {
+    int32_t heartbeat_interval_ms;
+    int32_t session_timeout_ms;
+    int32_t max_size;
+    const char *const *assignors; /* names; the first is the default */
+    int32_t assignor_count;
+} gr_cgroup_limits_t;
+
+/* A topic of the broker's metadata, as the env's topic_find reports it. */
+typedef struct gr_cgroup_topic_info {
+    gr_uuid_t id;
+    int32_t partition_count;
+} gr_cgroup_topic_info_t;
+
 /* What the group needs from outside. */
 typedef struct gr_group_env {
     void *opaque;
@@ -231,6 +262,9 @@ typedef struct gr_group_env {
     /* Answers a waiter; the result's pointers are valid only during the call. */
     void (*respond_join)(void *opaque, gr_group_waiter_t *w, const gr_join_result_t *r);
     void (*respond_sync)(void *opaque, gr_group_waiter_t *w, const gr_sync_result_t *r);
+    /* Consumer groups: their settings, and the broker's topic of that name (false: none). */
+    gr_cgroup_limits_t consumer_limits;
+    bool (*topic_find)(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out);
 } gr_group_env_t;
 
 typedef struct gr_join_protocol {

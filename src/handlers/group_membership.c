@@ -45,7 +45,7 @@ static void wait_cancel(gr_resp_slot_t *slot, void *arg)
 }
 
 /* Kafka reports the client address as InetAddress.toString: "/host". */
-static gr_str_t client_host(gr_request_t *req)
+gr_str_t gr_group_client_host(gr_request_t *req)
 {
     const char *peer = gr_conn_peer(req->conn);
     const char *colon = strrchr(peer, ':');
@@ -171,7 +171,7 @@ void gr_handle_join_group(gr_broker_t *b, gr_request_t *req)
         .member_id = in.member_id,
         .instance_id = in.group_instance_id,
         .client_id = req->client_id,
-        .client_host = client_host(req),
+        .client_host = gr_group_client_host(req),
         .session_timeout_ms = in.session_timeout_ms,
         /* v0 has no rebalance timeout: the session timeout serves as both. */
         .rebalance_timeout_ms =

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private to the consumer-group files (cgroup*.c). */
+#ifndef GR_GROUP_CGROUP_INT_H
+#define GR_GROUP_CGROUP_INT_H
+
+#include "group/cgroup.h"
+#include "group/group_int.h"
+
+#define gr_cgroup_strdup gr_group_strdup
+
+/* A member with its id, no subscription, epoch 0, state Stable. NULL on -ENOMEM. */
+gr_cmember_t *gr_cmember_new(gr_cgroup_t *cg, gr_str_t member_id);
+/* Cancels its timers and frees (the caller unlinked it). */
+void gr_cmember_free(gr_cmember_t *m, gr_group_env_t *env);
+/* Takes topics (count owned strings; NULL, 0 for none), freeing the old ones. */
+void gr_cmember_set_subscription(gr_cmember_t *m, char **topics, int32_t count);
+void gr_cgroup_link(gr_cgroup_t *cg, gr_cmember_t *m);
+void gr_cgroup_unlink(gr_cgroup_t *cg, gr_cmember_t *m);
+
+/* group epoch + 1. */
+void gr_cgroup_bump_epoch(gr_cgroup_t *cg);
+/*
+ * Recomputes the subscribed topics' metadata from the members'
+ * subscriptions and the broker's topics; true if it changed (the caller
+ * bumps the group epoch). On -ENOMEM the old metadata stays.
+ */
+bool gr_cgroup_refresh_topics(gr_cgroup_t *cg, gr_group_env_t *env);
+/*
+ * A new target assignment at the group epoch through the group's assignor.
+ * NONE or UNKNOWN_SERVER_ERROR (-ENOMEM; targets unchanged).
+ */
+gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env);
+/* (Re)arms m's session timer: it heartbeated. */
+void gr_cgroup_session_timer(gr_cmember_t *m, gr_group_env_t *env);
+/* Arms or cancels m's rebalance timer after its state changed. */
+void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env);
+
+#endif

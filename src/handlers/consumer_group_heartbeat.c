@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ConsumerGroupHeartbeat (v0-1, KIP-848): a consumer-group member joins,
+ * heartbeats, reports the partitions it owns and receives its assignment,
+ * all through this one request. In Kafka's order: READ on the group
+ * (GROUP_AUTHORIZATION_FAILED), DESCRIBE on each subscribed topic
+ * (TOPIC_AUTHORIZATION_FAILED), this broker coordinating the group,
+ * the request's own validity, then the group's state machine
+ * (src/group/cgroup_heartbeat.c).
+ *
+ * The group id names one kind of group: a member joining (epoch 0) creates
+ * a consumer group, or turns an Empty classic group into one; a classic
+ * group with members answers GROUP_ID_NOT_FOUND (no migration here). A
+ * heartbeat for a group this broker does not hold (never created, or lost
+ * with the coordinator: consumer-group state is not yet durable) answers
+ * UNKNOWN_MEMBER_ID, so the member rejoins instead of failing.
+ *
+ * Runs on: loop thread.
+ */
+#include "core/context.h"
+#include "gen/consumer_group_heartbeat.h"
+#include "group/cgroup.h"
+#include "group/coordinator.h"
+#include "handlers/handlers.h"
+#include "handlers/request.h"
+#include "security/authorizer.h"
+
+/* The request's owned partitions as a set; NULL when it sent null. -1 on -ENOMEM. */
+static int owned_partitions(const gr_consumer_group_heartbeat_request_t *in, gr_assignment_t *out,
+                            const gr_assignment_t **owned)
+{
+    *owned = NULL;
+    if (in->topic_partitions_null)
+        return 0;
+    for (int32_t t = 0; t < in->topic_partitions_count; t++)
+        for (int32_t i = 0; i < in->topic_partitions[t].partitions_count; i++)
+            if (gr_assignment_add(out, in->topic_partitions[t].topic_id,
+                                  in->topic_partitions[t].partitions[i]) < 0)
+                return -1;
+    *owned = out;
+    return 0;
+}
+
+static gr_consumer_group_heartbeat_response_assignment_t *
+encode_assignment(gr_request_t *req, const gr_assignment_t *a)
+{
+    gr_consumer_group_heartbeat_response_assignment_t *out = gr_request_alloc(req, sizeof(*out));
+    if (!out)
+        return NULL;
+    gr_consumer_group_heartbeat_response_assignment_init(out);
+    out->topic_partitions =
+        gr_request_alloc_array(req, a->topic_count, sizeof(*out->topic_partitions));
+    if (!out->topic_partitions)
+        return NULL;
+    for (int32_t t = 0; t < a->topic_count; t++) {
+        gr_consumer_group_heartbeat_response_topic_partitions_t *tp = &out->topic_partitions[t];
+        gr_consumer_group_heartbeat_response_topic_partitions_init(tp);
+        tp->topic_id = a->topics[t].topic_id;
+        tp->partitions = gr_request_alloc_array(req, a->topics[t].partition_count, sizeof(int32_t));
+        if (!tp->partitions)
+            return NULL;
+        for (int32_t i = 0; i < a->topics[t].partition_count; i++)
+            tp->partitions[i] = a->topics[t].partitions[i];
+        tp->partitions_count = a->topics[t].partition_count;
+    }
+    out->topic_partitions_count = a->topic_count;
+    return out;
+}
+
+/* Kafka 4.x: every subscribed topic needs DESCRIBE, or the whole heartbeat fails. */
+static bool topics_authorized(gr_broker_t *b, gr_request_t *req,
+                              const gr_consumer_group_heartbeat_request_t *in)
+{
+    for (int32_t i = 0; i < in->subscribed_topic_names_count; i++)
+        if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                              GR_ACL_RESOURCE_TYPE_TOPIC, in->subscribed_topic_names[i]))
+            return false;
+    return true;
+}
+
+/*
+ * The group the heartbeat is for, created or converted when a member
+ * joins. NULL with *err set when there is none to serve it.
+ */
+static gr_group_t *find_group(gr_broker_t *b, const gr_consumer_group_heartbeat_request_t *in,
+                              int32_t partition, gr_kerr_t *err)
+{
+    bool joining = in->member_epoch == GR_CGROUP_JOIN_EPOCH;
+    bool leaving = in->member_epoch < 0;
+    gr_group_t *g = gr_coordinator_find(b->groups, in->group_id);
+    if (!g && !joining) {
+        *err = leaving ? GR_KERR_GROUP_ID_NOT_FOUND : GR_KERR_UNKNOWN_MEMBER_ID;
+        return NULL;
+    }
+    if (!g)
+        g = gr_coordinator_get_or_create(b->groups, in->group_id, partition);
+    if (!g) {
+        *err = GR_KERR_UNKNOWN_SERVER_ERROR;
+        return NULL;
+    }
+    if (g->state == GR_GROUP_DEAD) {
+        *err = GR_KERR_COORDINATOR_NOT_AVAILABLE;
+        return NULL;
+    }
+    if (g->type == GR_GROUP_TYPE_CLASSIC) {
+        *err = joining ? gr_group_become_consumer(g, &b->groups->env)
+                       : GR_KERR_GROUP_ID_NOT_FOUND;
+        if (*err)
+            return NULL;
+    }
+    return g;
+}
+
+static gr_cgroup_heartbeat_args_t args_of(gr_request_t *req,
+                                          const gr_consumer_group_heartbeat_request_t *in,
+                                          const gr_assignment_t *owned)
+{
+    return (gr_cgroup_heartbeat_args_t){
+        .version = req->api_version,
+        .member_id = in->member_id,
+        .member_epoch = in->member_epoch,
+        .instance_id = in->instance_id,
+        .rack_id = in->rack_id,
+        .rebalance_timeout_ms = in->rebalance_timeout_ms,
+        .subscribed_topics = in->subscribed_topic_names,
+        .subscribed_count = in->subscribed_topic_names_null ? -1 : in->subscribed_topic_names_count,
+        .subscribed_regex = in->subscribed_topic_regex,
+        .server_assignor = in->server_assignor,
+        .owned = owned,
+        .client_id = req->client_id,
+        .client_host = gr_group_client_host(req),
+    };
+}
+
+static gr_kerr_t serve(gr_broker_t *b, gr_request_t *req,
+                       const gr_consumer_group_heartbeat_request_t *in,
+                       const gr_cgroup_heartbeat_args_t *a,
+                       gr_consumer_group_heartbeat_response_t *resp, const char **message)
+{
+    int32_t partition;
+    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
+                          in->group_id))
+        return GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    if (!topics_authorized(b, req, in))
+        return GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+    if (in->group_id.len <= 0) {
+        *message = "GroupId can't be empty.";
+        return GR_KERR_INVALID_REQUEST;
+    }
+    gr_kerr_t err = gr_coordinator_check(b->groups, in->group_id, &partition);
+    if (!err)
+        err = gr_cgroup_heartbeat_validate(&b->groups->env, a, message);
+    if (err)
+        return err;
+    gr_group_t *g = find_group(b, in, partition, &err);
+    if (!g)
+        return err;
+    gr_cgroup_heartbeat_result_t r;
+    gr_cgroup_heartbeat(g, &b->groups->env, a, &r);
+    *message = r.error_message;
+    if (r.error)
+        return r.error;
+    resp->member_id = r.member_id ? gr_str(r.member_id) : in->member_id; /* a leave echoes it */
+    resp->member_epoch = r.member_epoch;
+    resp->heartbeat_interval_ms = r.heartbeat_interval_ms;
+    if (r.assignment && !(resp->assignment = encode_assignment(req, r.assignment)))
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    return GR_KERR_NONE;
+}
+
+void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req)
+{
+    gr_consumer_group_heartbeat_request_t in;
+    if (gr_request_decode(req, &in))
+        return;
+    gr_consumer_group_heartbeat_response_t resp;
+    gr_consumer_group_heartbeat_response_init(&resp);
+    gr_assignment_t owned_set = GR_ASSIGNMENT_INIT;
+    const gr_assignment_t *owned;
+    const char *message = NULL;
+    gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    if (owned_partitions(&in, &owned_set, &owned) == 0) {
+        gr_cgroup_heartbeat_args_t a = args_of(req, &in, owned);
+        err = serve(b, req, &in, &a, &resp, &message);
+    }
+    gr_assignment_free(&owned_set);
+    if (err) {
+        /* Kafka answers an error with the request's member id and epoch untouched. */
+        gr_consumer_group_heartbeat_response_init(&resp);
+        resp.error_code = err;
+        resp.error_message = message ? gr_str(message) : (gr_str_t){NULL, GR_NULL_LEN};
+    }
+    gr_request_respond(req, &resp);
+}
