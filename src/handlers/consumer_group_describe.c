@@ -107,8 +107,8 @@ static void describe_group(gr_broker_t *b, gr_request_t *req, const gr_cgroup_t 
     out->assignor_name = gr_str(cg->assignor ? cg->assignor : "");
     if (!members_authorized(b, req, cg)) {
         out->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
-        out->error_message =
-            gr_str("The group has described topic(s) that the client is not authorized to describe.");
+        out->error_message = gr_str(
+            "The group has described topic(s) that the client is not authorized to describe.");
         return;
     }
     out->members = gr_request_alloc_array(req, cg->member_count, sizeof(*out->members));
@@ -151,9 +151,9 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
         return;
     }
     out->authorized_operations =
-        include_ops ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_GROUP, id.ptr,
-                                        (size_t)id.len)
-                    : GR_ACL_OPS_UNKNOWN;
+        include_ops
+            ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_GROUP, id.ptr, (size_t)id.len)
+            : GR_ACL_OPS_UNKNOWN;
     describe_group(b, req, g->consumer, out);
 }
 
