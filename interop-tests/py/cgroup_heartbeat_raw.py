@@ -20,7 +20,12 @@ only), for the paths clients rarely take.
   INCONSISTENT_GROUP_PROTOCOL, ConsumerGroupDescribe of a classic or
   unknown group GROUP_ID_NOT_FOUND, of an empty id INVALID_GROUP_ID;
 - ConsumerGroupDescribe: state, epochs, assignor, members with topic names,
-  member type (v1).
+  member type (v1);
+- offsets with member epochs: OffsetCommit v9 takes the member epoch as
+  its generation (STALE_MEMBER_EPOCH, FENCED_MEMBER_EPOCH,
+  UNKNOWN_MEMBER_ID; v8 from a member UNSUPPORTED_VERSION; an admin commit
+  only while the group is empty), OffsetFetch v9 checks it
+  (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID).
 
 Usage: cgroup_heartbeat_raw.py HOST PORT TOPIC (TOPIC has 2 partitions)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
@@ -30,12 +35,13 @@ import sys
 import kafka_wire
 from kafka_wire import Reader, Writer, int32, string
 
-API_FIND_COORDINATOR, API_JOIN_GROUP = 10, 11
+API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR, API_JOIN_GROUP = 8, 9, 10, 11
 API_CG_HEARTBEAT, API_CG_DESCRIBE = 68, 69
 NONE, INVALID_GROUP_ID, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 0, 24, 25, 23
 INVALID_REQUEST, GROUP_ID_NOT_FOUND, MEMBER_ID_REQUIRED = 42, 69, 79
 GROUP_MAX_SIZE_REACHED, FENCED_INSTANCE_ID = 81, 82
 FENCED_MEMBER_EPOCH, UNRELEASED_INSTANCE_ID, UNSUPPORTED_ASSIGNOR = 110, 111, 112
+STALE_MEMBER_EPOCH, UNSUPPORTED_VERSION = 113, 35
 
 
 def fail(msg):
@@ -236,6 +242,64 @@ def one_kind_per_id(c, topic):
             ("", INVALID_GROUP_ID)])
 
 
+def commit(c, group, member, epoch, topic, version=9):
+    w = Writer(flexible=True).str(group).i32(epoch).str(member).str(None)
+
+    def part(w, p):
+        w.i32(p).i64(1).i32(-1).str("").tags()
+
+    w.arr([topic], lambda w, t: w.str(t).arr([0], part).tags()).tags()
+    r = c.call(API_OFFSET_COMMIT, version, bytes(w.data))
+    r.i32()
+    errors = r.arr(lambda r: (r.str(), r.arr(lambda r: (r.i32(), r.i16(), r.tags())[1]), r.tags())[1])
+    return errors[0][0]
+
+
+def fetch(c, group, member, epoch, topic):
+    w = Writer(flexible=True)
+    w.arr([group], lambda w, g: w.str(g).str(member).i32(epoch)
+          .arr([topic], lambda w, t: w.str(t).arr([0], lambda w, p: w.i32(p)).tags()).tags())
+    w.i8(0).tags()
+    r = c.call(API_OFFSET_FETCH, 9, bytes(w.data))
+    r.i32()
+
+    def part(r):
+        r.i32()
+        off = r.i64()
+        r.i32()
+        r.str()
+        err = r.i16()
+        r.tags()
+        return off, err
+
+    def group(r):
+        r.str()
+        topics = r.arr(lambda r: (r.str(), r.arr(part), r.tags())[1])
+        err = r.i16()
+        r.tags()
+        return err, topics
+
+    return r.arr(group)[0]
+
+
+def offset_checks(c, topic):
+    expect("admin commit to an empty group", commit(c, "cg-o", "", -1, topic), NONE)
+    err, _, epoch, _ = join(c, "cg-o", "o-1", topic=topic)
+    expect("join", (err, epoch), (NONE, 1))
+    expect("admin commit while a member consumes", commit(c, "cg-o", "", -1, topic),
+           UNKNOWN_MEMBER_ID)
+    expect("commit at the member epoch", commit(c, "cg-o", "o-1", 1, topic), NONE)
+    expect("commit at an older epoch", commit(c, "cg-o", "o-1", 0, topic), STALE_MEMBER_EPOCH)
+    expect("commit at a newer epoch", commit(c, "cg-o", "o-1", 5, topic), FENCED_MEMBER_EPOCH)
+    expect("commit by an unknown member", commit(c, "cg-o", "o-9", 1, topic), UNKNOWN_MEMBER_ID)
+    expect("commit v8 by a member", commit(c, "cg-o", "o-1", 1, topic, version=8),
+           UNSUPPORTED_VERSION)
+    expect("fetch at the member epoch", fetch(c, "cg-o", "o-1", 1, topic)[0], NONE)
+    expect("fetch at an older epoch", fetch(c, "cg-o", "o-1", 0, topic)[0], STALE_MEMBER_EPOCH)
+    expect("fetch by an unknown member", fetch(c, "cg-o", "o-9", 1, topic)[0], UNKNOWN_MEMBER_ID)
+    expect("fetch by an admin", fetch(c, "cg-o", None, -1, topic), (NONE, [[(1, NONE)]]))
+
+
 def main():
     host, port, topic = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with Conn(host, port) as c:
@@ -244,6 +308,7 @@ def main():
         two_members(c, topic)
         static_members(c, topic)
         one_kind_per_id(c, topic)
+        offset_checks(c, topic)
 
 
 if __name__ == "__main__":
