@@ -207,6 +207,8 @@ def two_members(c, topic):
            [(2, [topic], 1), (2, [topic], 1)])
     names = {n for m in members for n, _ in m["assignment"]}
     expect("assignment topic names", names, {topic})
+    g0 = describe(c, ["cg"], version=0)[0]  # v0 has no MemberType
+    expect("describe v0", (g0["error"], len(g0["members"])), (NONE, 2))
     # A classic JoinGroup cannot join a consumer group with members.
     expect("classic join to a consumer group", classic_join(c, "cg")[0],
            INCONSISTENT_GROUP_PROTOCOL)
