@@ -34,6 +34,7 @@ typedef struct gr_plan {
     int32_t member_count;
     int32_t topic_count;
     int32_t total;        /* partitions of all topics */
+    int32_t largest;      /* partitions of the biggest topic */
     int32_t *first;       /* topic_count + 1 offsets */
     int32_t *owner;       /* total entries */
     int32_t *size;        /* member_count entries */

@@ -66,6 +66,7 @@ static int index_topics(gr_plan_t *plan)
     for (int32_t t = 0; t < in->topic_count; t++) {
         int32_t count = in->topics[t].partition_count > 0 ? in->topics[t].partition_count : 0;
         plan->first[t + 1] = plan->first[t] + count;
+        plan->largest = count > plan->largest ? count : plan->largest;
         refs[t] = (topic_ref_t){in->topics[t].id, t};
     }
     qsort(refs, (size_t)in->topic_count, sizeof *refs, topic_ref_cmp);

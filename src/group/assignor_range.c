@@ -337,11 +337,7 @@ static int range_groups(range_t *r)
 static int range_alloc(range_t *r)
 {
     const gr_plan_t *plan = r->plan;
-    int32_t largest = 0;
-    for (int32_t t = 0; t < plan->topic_count; t++) {
-        if (plan->first[t + 1] - plan->first[t] > largest)
-            largest = plan->first[t + 1] - plan->first[t];
-    }
+    int32_t largest = plan->largest;
     size_t members = (size_t)plan->member_count + 1, topics = (size_t)plan->topic_count + 1;
     r->rank = malloc(members * sizeof *r->rank);
     r->tsub_first = calloc(topics, sizeof *r->tsub_first);

@@ -147,11 +147,7 @@ static int hetero_index(hetero_t *h)
 {
     gr_plan_t *plan = h->plan;
     size_t topics = (size_t)plan->topic_count + 1, members = (size_t)plan->member_count + 1;
-    int32_t largest = 0;
-    for (int32_t t = 0; t < plan->topic_count; t++) {
-        if (plan->first[t + 1] - plan->first[t] > largest)
-            largest = plan->first[t + 1] - plan->first[t];
-    }
+    int32_t largest = plan->largest;
     h->tsub_first = calloc(topics, sizeof *h->tsub_first);
     h->tsub = malloc(((size_t)plan->sub_first[plan->member_count] + 1) * sizeof *h->tsub);
     h->order = malloc(topics * sizeof *h->order);
