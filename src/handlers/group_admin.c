@@ -221,8 +221,10 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
-    if (!g)
-        return; /* an unknown group is described as Dead, without error */
+    /* An unknown group is described as Dead, without error; so is a consumer group (KIP-848),
+     * as Kafka's DescribeGroups describes classic groups only (ConsumerGroupDescribe shows it). */
+    if (!g || g->type == GR_GROUP_TYPE_CONSUMER)
+        return;
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
     if (g->state == GR_GROUP_STABLE && g->protocol_name)
