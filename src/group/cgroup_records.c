@@ -376,7 +376,8 @@ static int replay_group_record(gr_coordinator_t *co, int32_t partition, int vers
                                gr_reader_t *kr, gr_bytes_t value, gr_arena_t *a)
 {
     gr_consumer_group_metadata_key_t key;
-    if (gr_consumer_group_metadata_key_decode(kr, (int16_t)version, a, &key) < 0)
+    if (gr_consumer_group_metadata_key_decode(kr, GR_CONSUMER_GROUP_METADATA_KEY_MAX_VERSION, a,
+                                              &key) < 0)
         return -EBADMSG;
     if (value.len < 0) {
         gr_group_t *g = gr_coordinator_find(co, key.group_id);
@@ -465,7 +466,8 @@ static int replay_member_record(gr_coordinator_t *co, int32_t partition, int ver
                                 gr_reader_t *kr, gr_bytes_t value, gr_arena_t *a)
 {
     gr_consumer_group_member_metadata_key_t key;
-    if (gr_consumer_group_member_metadata_key_decode(kr, (int16_t)version, a, &key) < 0)
+    if (gr_consumer_group_member_metadata_key_decode(
+            kr, GR_CONSUMER_GROUP_MEMBER_METADATA_KEY_MAX_VERSION, a, &key) < 0)
         return -EBADMSG;
     if (value.len < 0) {
         gr_group_t *g = gr_coordinator_find(co, key.group_id);
