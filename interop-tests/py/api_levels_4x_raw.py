@@ -11,8 +11,9 @@ adds checked:
    topic id, with the KRaft-only tagged fields (replica directory id,
    high watermark) set, read back the produced batches byte for byte;
    Produce v13 and Fetch v18 to an unknown id answer UNKNOWN_TOPIC_ID;
- - ListOffsets v9's latest-tiered timestamp (-5) finds nothing (offset -1,
-   nothing is tiered) and v10, with its timeout, answers latest and earliest;
+ - ListOffsets v9's latest-tiered (-5) and v11's earliest-pending-upload
+   (-6) timestamps find nothing (offset -1, nothing is tiered) and v10, with
+   its timeout, answers latest and earliest;
  - OffsetCommit v10 and OffsetFetch v10 name topics by id: commit by id,
    fetch back by id (and in the every-topic form, by id), an unknown id's
    partitions answer UNKNOWN_TOPIC_ID;
@@ -37,7 +38,7 @@ COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR = 14, 1
 API_PRODUCE, API_FETCH, API_LIST_OFFSETS, API_METADATA = 0, 1, 2, 3
 API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR = 8, 9, 10
 API_DESCRIBE_GROUPS, API_API_VERSIONS, API_DESCRIBE_CLUSTER = 15, 18, 60
-LATEST, EARLIEST, LATEST_TIERED = -1, -2, -5
+LATEST, EARLIEST, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = -1, -2, -5, -6
 KEY_TYPE_GROUP, KEY_TYPE_SHARE = 0, 2
 TIMEOUT_S = 20
 
@@ -45,7 +46,7 @@ TIMEOUT_S = 20
 WANT_MAX = {
     API_PRODUCE: 13,
     API_FETCH: 18,
-    API_LIST_OFFSETS: 10,
+    API_LIST_OFFSETS: 11,
     API_METADATA: 13,
     API_OFFSET_COMMIT: 10,
     API_OFFSET_FETCH: 10,
@@ -298,6 +299,8 @@ def list_offsets(c, version, topic, timestamp):
 def check_list_offsets(c):
     got = list_offsets(c, 9, TOPIC, LATEST_TIERED)
     check(got == (NONE, -1, -1, -1), "ListOffsets v9 latest tiered: %s, want nothing" % (got,))
+    got = list_offsets(c, 11, TOPIC, EARLIEST_PENDING_UPLOAD)
+    check(got == (NONE, -1, -1, -1), "ListOffsets v11 earliest pending upload: %s" % (got,))
     err, _, offset, _ = list_offsets(c, 10, TOPIC, LATEST)
     check(err == NONE and offset == 3, "ListOffsets v10 latest: error %d offset %d" % (err, offset))
     err, _, offset, _ = list_offsets(c, 10, TOPIC, EARLIEST)

@@ -170,11 +170,11 @@ KAFKA_4X = {
         ((), "append", {"name": "ErrorCode", "type": "int16", "versions": "13+",
                         "ignorable": True}),
     ]),
-    "ListOffsetsRequest": ("0-10", [
+    "ListOffsetsRequest": ("0-11", [
         ((), "append", {"name": "TimeoutMs", "type": "int32", "versions": "10+",
                         "ignorable": True, "default": "30000"}),
     ]),
-    "ListOffsetsResponse": ("0-10", []),
+    "ListOffsetsResponse": ("0-11", []),
     "FetchRequest": ("0-18", [
         (("Topics", "Partitions"), "append",
          {"name": "ReplicaDirectoryId", "type": "uuid", "versions": "17+",
