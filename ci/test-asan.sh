@@ -8,12 +8,12 @@
 set -euo pipefail
 build=${1:-build-asan}
 cd "$(dirname "$0")/.."
+. ci/ctestlib.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DGR_SANITIZE=ON >/dev/null
 cmake --build "$build" -j 2
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-cd "$build"
 status=0
-ctest -j2 -LE cluster --output-on-failure || status=1
-ctest -j2 -L sanitize --output-on-failure || status=1
+gr_ctest "$build" -LE cluster --output-on-failure || status=1
+gr_ctest "$build" -L sanitize --output-on-failure || status=1
 exit $status

@@ -9,6 +9,7 @@ asan_build=${2:-build-asan}
 release_build=${3:-build-release}
 clang_build=${4:-build-clang}
 cd "$(dirname "$0")/.."
+. ci/ctestlib.sh
 status=0
 started=$SECONDS
 # Each phase's wall time, so a run that grows shows where (make test's budget is 30 min).
@@ -19,7 +20,7 @@ phase() {
 phase_start=$SECONDS
 # Folders of src/ must depend on each other one way, in the order of GR_LAYERS.
 python3 ci/include-cycles.py || status=1
-(cd "$build" && ctest -j2 --output-on-failure) || status=1
+gr_ctest "$build" --output-on-failure || status=1
 phase "the normal build's tests"
 bash ci/build-variants.sh "$release_build" "$clang_build" || status=1
 phase "the build variants"

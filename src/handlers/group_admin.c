@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Finding and administering groups: FindCoordinator (v0-5, batched keys
- * from v4), DescribeGroups (v0-5), ListGroups (v0-5, state filter from v4,
+ * Finding and administering groups: FindCoordinator (v0-6, batched keys
+ * from v4), DescribeGroups (v0-6), ListGroups (v0-5, state filter from v4,
  * type filter from v5) and DeleteGroups (v0-2).
+ *
+ * FindCoordinator v6 adds share-group keys (KIP-932); without a share
+ * coordinator they get INVALID_REQUEST after Kafka's CLUSTER_ACTION check,
+ * as a Kafka broker without share groups answers. DescribeGroups v6
+ * (KIP-1043) answers an unknown group GROUP_ID_NOT_FOUND with a message
+ * where older versions describe it as Dead without error.
  *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
@@ -14,6 +20,8 @@
  *
  * Runs on: loop thread.
  */
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "core/context.h"
@@ -32,9 +40,10 @@
 #include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
 
-#define GR_FIND_COORDINATOR_BATCH_VERSION 4
-#define GR_GROUP_TYPE_CLASSIC             "classic"
-#define GR_GROUP_TYPE_CONSUMER_NAME       "consumer"
+#define GR_FIND_COORDINATOR_BATCH_VERSION    4
+#define GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION 6 /* KIP-1043 */
+#define GR_GROUP_TYPE_CLASSIC                "classic"
+#define GR_GROUP_TYPE_CONSUMER_NAME          "consumer"
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
  * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers
@@ -69,7 +78,10 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, 
         a.error = gr_coordinator_locate(b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
         a.error = gr_txn_locate(b->txns, key, &node);
-    else
+    else if (key_type == GR_COORDINATOR_TYPE_SHARE &&
+             !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION))
+        a.error = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    else /* no share coordinator here; share keys before v6 are invalid too */
         a.error = GR_KERR_INVALID_REQUEST;
     if (a.error)
         return a;
@@ -201,6 +213,20 @@ static int describe_members(gr_request_t *req, const gr_group_t *g,
     return 0;
 }
 
+/* Kafka's GROUP_ID_NOT_FOUND message for DescribeGroups v6+ (null if out of memory). */
+static gr_str_t not_found_message(gr_request_t *req, gr_str_t id, bool consumer_group)
+{
+    const char *fmt =
+        consumer_group ? "Group %.*s is not a classic group." : "Group %.*s not found.";
+    int len = id.len > 0 ? id.len : 0;
+    size_t cap = (size_t)len + strlen(fmt) + 1;
+    char *msg = gr_request_alloc(req, cap);
+    if (!msg)
+        return (gr_str_t){NULL, GR_NULL_LEN};
+    snprintf(msg, cap, fmt, len, id.ptr ? id.ptr : "");
+    return gr_str(msg);
+}
+
 static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool include_ops,
                          gr_describe_groups_response_described_group_t *out)
 {
@@ -221,9 +247,18 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
-    /* An unknown group is described as Dead, without error; so is a consumer group (KIP-848),
-     * as Kafka's DescribeGroups describes classic groups only (ConsumerGroupDescribe shows it). */
-    if (!g || g->type == GR_GROUP_TYPE_CONSUMER)
+    /*
+     * DescribeGroups describes classic groups only (ConsumerGroupDescribe shows a
+     * KIP-848 group): an unknown or consumer group is Dead before v6, and
+     * GROUP_ID_NOT_FOUND with Kafka's message from v6.
+     */
+    bool consumer = g && g->type == GR_GROUP_TYPE_CONSUMER;
+    if ((!g || consumer) && !out->error_code &&
+        req->api_version >= GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION) {
+        out->error_code = GR_KERR_GROUP_ID_NOT_FOUND;
+        out->error_message = not_found_message(req, id, consumer);
+    }
+    if (!g || consumer)
         return;
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
