@@ -163,6 +163,18 @@ def strip_comments(text):
 # field's keys with arg, "after" inserts the field arg after it, "append"
 # adds arg at the end of path's fields (the root for an empty path).
 KAFKA_4X = {
+    "ConsumerGroupHeartbeatRequest": ("0-1", [
+        (("SubscribedTopicNames",), "after",
+         {"name": "SubscribedTopicRegex", "type": "string", "versions": "1+",
+          "nullableVersions": "1+", "default": "null", "ignorable": True}),
+    ]),
+    "ConsumerGroupHeartbeatResponse": ("0-1", []),
+    "ConsumerGroupDescribeRequest": ("0-1", []),
+    "ConsumerGroupDescribeResponse": ("0-1", [
+        (("Groups", "Members"), "append",
+         {"name": "MemberType", "type": "int8", "versions": "1+", "default": "-1",
+          "ignorable": True}),
+    ]),
     "ApiVersionsRequest": ("0-4", []),
     "ApiVersionsResponse": ("0-4", []),
     "MetadataRequest": ("0-13", []),
