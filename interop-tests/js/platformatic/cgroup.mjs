@@ -28,6 +28,10 @@
 // Usage:
 //   node cgroup.mjs BOOTSTRAP churn  [--members N=3] [--partitions P=4] [--records K=200]
 //                                    [--exactly-once] [--group G] [--topic T] [--assignor NAME]
+//                                    [--replicas R=1] [--pause-ms MS=0]
+// churn's --replicas is the topic's replication factor (a cluster test kills
+// brokers under it) and --pause-ms a pause after each round, noted as
+// "round N produced", so that a test can act in the middle of the run.
 //   node cgroup.mjs BOOTSTRAP static [--partitions P=3] [--others N=1] [--instance ID]
 //                                    [--group G] [--topic T] [--assignor NAME]
 // Both take --protocol classic to run the same checks over the classic
@@ -178,7 +182,9 @@ async function churn() {
   Object.assign(summary, { members, partitions, produced: 0, consumed: 0, unique: 0, duplicates: 0, rewinds: 0, joins: 0, leaves: 0 });
 
   const admin = new Admin(baseOptions('pk-cgroup-admin'));
-  await admin.createTopics({ topics: [topic], partitions, replicas: 1 });
+  const replicas = Number(opts.replicas ?? 1);
+  const pauseMs = Number(opts['pause-ms'] ?? 0);
+  await admin.createTopics({ topics: [topic], partitions, replicas });
   const producer = new Producer({ ...baseOptions('pk-cgroup-producer'), acks: ProduceAcks.ALL });
   const log = { consumed: [], commits: [], failedCommits: 0, seq: 0 };
   let next = 0;
@@ -209,6 +215,8 @@ async function churn() {
     }
     await producer.send({ messages });
     summary.produced += count;
+    note(`round ${round} produced (${summary.produced} records)`);
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     // Rounds 2-4 add the late members; rounds 5 on replace the first ones.
     if (round >= 2 && live.length < members) await join();
     else if (round >= 5 && summary.leaves < first) {
@@ -272,7 +280,9 @@ async function staticMember() {
   Object.assign(summary, { instanceId, partitions, others });
 
   const admin = new Admin(baseOptions('pk-cgroup-admin'));
-  await admin.createTopics({ topics: [topic], partitions, replicas: 1 });
+  const replicas = Number(opts.replicas ?? 1);
+  const pauseMs = Number(opts['pause-ms'] ?? 0);
+  await admin.createTopics({ topics: [topic], partitions, replicas });
   const start = async (name, extra) => {
     const c = new Consumer(consumerOptions(name, group, extra));
     const s = await c.consume({ topics: [topic], mode: 'committed', fallbackMode: 'earliest' });
