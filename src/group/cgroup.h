@@ -136,9 +136,9 @@ typedef struct gr_cgroup_heartbeat_args {
     gr_str_t rack_id;
     int32_t rebalance_timeout_ms; /* -1: unchanged */
     const gr_str_t *subscribed_topics;
-    int32_t subscribed_count; /* -1: null (unchanged) */
-    gr_str_t subscribed_regex; /* v1; null: none */
-    gr_str_t server_assignor;  /* null: unchanged */
+    int32_t subscribed_count;     /* -1: null (unchanged) */
+    gr_str_t subscribed_regex;    /* v1; null: none */
+    gr_str_t server_assignor;     /* null: unchanged */
     const gr_assignment_t *owned; /* NULL: unchanged */
     gr_str_t client_id;
     gr_str_t client_host;

@@ -120,8 +120,7 @@ void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *
 }
 
 /* Kafka's validateMemberEpoch: a newer epoch is fenced, an older one stale. */
-static gr_kerr_t check_member(const gr_cgroup_t *cg, gr_str_t member_id,
-                                               int32_t member_epoch)
+static gr_kerr_t check_member(const gr_cgroup_t *cg, gr_str_t member_id, int32_t member_epoch)
 {
     const gr_cmember_t *m = gr_cgroup_find_member(cg, member_id);
     if (!m)

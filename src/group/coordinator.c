@@ -61,7 +61,8 @@ static void env_timer_cancel(void *opaque, gr_group_timer_t *t)
 static bool env_topic_find(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out)
 {
     gr_coordinator_t *co = opaque;
-    gr_topic_t *t = gr_topics_find(co->broker->topics, name.ptr, name.len > 0 ? (size_t)name.len : 0);
+    gr_topic_t *t =
+        gr_topics_find(co->broker->topics, name.ptr, name.len > 0 ? (size_t)name.len : 0);
     if (!t)
         return false;
     out->id = t->id;
@@ -283,8 +284,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .timer_arm = env_timer_arm,
         .timer_cancel = env_timer_cancel,
         .store_group = gr_coordinator_store_group,
-        .consumer_limits = {.heartbeat_interval_ms =
-                                b->config.group_consumer_heartbeat_interval_ms,
+        .consumer_limits = {.heartbeat_interval_ms = b->config.group_consumer_heartbeat_interval_ms,
                             .session_timeout_ms = b->config.group_consumer_session_timeout_ms,
                             .max_size = b->config.group_consumer_max_size,
                             .assignors =

@@ -750,7 +750,8 @@ void gr_group_sync(gr_group_t *g, gr_group_env_t *env, const gr_sync_args_t *a,
     w->kind = GR_WAIT_SYNC;
     w->member = NULL;
     /* A consumer group has no classic member. */
-    gr_kerr_t err = g->type == GR_GROUP_TYPE_CONSUMER ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
+    gr_kerr_t err =
+        g->type == GR_GROUP_TYPE_CONSUMER ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
     if (!err && g->state == GR_GROUP_EMPTY)
         err = GR_KERR_UNKNOWN_MEMBER_ID;
     if (!err && g->state == GR_GROUP_PREPARING_REBALANCE)

@@ -59,10 +59,10 @@ const char *gr_group_state_name(gr_group_state_t s);
 int gr_group_state_parse(gr_str_t name);
 
 typedef enum gr_group_timer_kind {
-    GR_GROUP_TIMER_SESSION, /* a member's heartbeat expiry */
-    GR_GROUP_TIMER_PENDING, /* a pending member (MEMBER_ID_REQUIRED) did not come back */
-    GR_GROUP_TIMER_JOIN,    /* the rebalance's join phase ends */
-    GR_GROUP_TIMER_SYNC,    /* members that have not synced are removed */
+    GR_GROUP_TIMER_SESSION,            /* a member's heartbeat expiry */
+    GR_GROUP_TIMER_PENDING,            /* a pending member (MEMBER_ID_REQUIRED) did not come back */
+    GR_GROUP_TIMER_JOIN,               /* the rebalance's join phase ends */
+    GR_GROUP_TIMER_SYNC,               /* members that have not synced are removed */
     GR_GROUP_TIMER_CONSUMER_SESSION,   /* a consumer-group member's heartbeat expiry (cgroup.h) */
     GR_GROUP_TIMER_CONSUMER_REBALANCE, /* a consumer-group member did not revoke in time */
 } gr_group_timer_kind_t;

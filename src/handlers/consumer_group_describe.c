@@ -26,6 +26,7 @@
 #include "security/authorizer.h"
 
 #define GR_CGROUP_MEMBER_TYPE_CONSUMER 1
+#define GR_CGROUP_MEMBER_TYPE_VERSION  1 /* MemberType from v1 */
 
 typedef gr_consumer_group_describe_response_described_group_t described_t;
 typedef gr_consumer_group_describe_response_member_t described_member_t;
@@ -91,7 +92,8 @@ static int describe_member(gr_broker_t *b, gr_request_t *req, const gr_cmember_t
     for (int32_t i = 0; i < m->subscribed_count; i++)
         d->subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     d->subscribed_topic_names_count = m->subscribed_count;
-    d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
+    if (req->api_version >= GR_CGROUP_MEMBER_TYPE_VERSION)
+        d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
     if (encode_assignment(b, req, &m->assigned, &d->assignment) < 0 ||
         encode_assignment(b, req, &m->target, &d->target_assignment) < 0)
         return -1;
@@ -107,8 +109,8 @@ static void describe_group(gr_broker_t *b, gr_request_t *req, const gr_cgroup_t 
     out->assignor_name = gr_str(cg->assignor ? cg->assignor : "");
     if (!members_authorized(b, req, cg)) {
         out->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
-        out->error_message =
-            gr_str("The group has described topic(s) that the client is not authorized to describe.");
+        out->error_message = gr_str(
+            "The group has described topic(s) that the client is not authorized to describe.");
         return;
     }
     out->members = gr_request_alloc_array(req, cg->member_count, sizeof(*out->members));
@@ -151,9 +153,9 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
         return;
     }
     out->authorized_operations =
-        include_ops ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_GROUP, id.ptr,
-                                        (size_t)id.len)
-                    : GR_ACL_OPS_UNKNOWN;
+        include_ops
+            ? gr_authorized_ops(b, req->session, GR_ACL_RESOURCE_TYPE_GROUP, id.ptr, (size_t)id.len)
+            : GR_ACL_OPS_UNKNOWN;
     describe_group(b, req, g->consumer, out);
 }
 

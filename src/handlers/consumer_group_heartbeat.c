@@ -103,8 +103,7 @@ static gr_group_t *find_group(gr_broker_t *b, const gr_consumer_group_heartbeat_
         return NULL;
     }
     if (g->type == GR_GROUP_TYPE_CLASSIC) {
-        *err = joining ? gr_group_become_consumer(g, &b->groups->env)
-                       : GR_KERR_GROUP_ID_NOT_FOUND;
+        *err = joining ? gr_group_become_consumer(g, &b->groups->env) : GR_KERR_GROUP_ID_NOT_FOUND;
         if (*err)
             return NULL;
     }

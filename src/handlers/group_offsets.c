@@ -29,6 +29,7 @@
 #include "core/context.h"
 #include "security/authorizer.h"
 #include "handlers/isr_wait.h"
+#include "group/cgroup.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "group/coordinator.h"
@@ -39,6 +40,7 @@
 
 #define GR_OFFSET_FETCH_GROUP_ERROR_VERSION 2 /* top-level error code from v2 */
 #define GR_OFFSET_FETCH_BATCH_VERSION       8
+#define GR_COMMIT_MEMBER_EPOCH_VERSION      9 /* OffsetCommit: generation is a member epoch */
 
 static bool partition_exists(gr_broker_t *b, gr_str_t topic, int32_t partition)
 {
@@ -99,7 +101,7 @@ static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
 }
 
 /* The group-level outcome of a commit: NONE lets the commit proceed into *group. */
-static gr_kerr_t commit_group(gr_broker_t *b, const gr_offset_commit_request_t *in,
+static gr_kerr_t commit_group(gr_broker_t *b, int16_t version, const gr_offset_commit_request_t *in,
                               gr_group_t **group)
 {
     int32_t partition;
@@ -115,8 +117,12 @@ static gr_kerr_t commit_group(gr_broker_t *b, const gr_offset_commit_request_t *
             return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     *group = g;
-    return gr_group_check_commit(g, &b->groups->env, in->member_id, in->group_instance_id,
-                                 in->generation_id_or_member_epoch);
+    err = gr_group_check_commit(g, &b->groups->env, in->member_id, in->group_instance_id,
+                                in->generation_id_or_member_epoch);
+    /* Kafka: a consumer-protocol member commits with v9+, whose generation is its epoch. */
+    if (!err && g->consumer && in->member_id.len > 0 && version < GR_COMMIT_MEMBER_EPOCH_VERSION)
+        err = GR_KERR_UNSUPPORTED_VERSION;
+    return err;
 }
 
 /* An OffsetCommit waiting for the ISR to have its batch (Kafka writes them with acks=-1). */
@@ -191,7 +197,7 @@ void gr_handle_offset_commit(gr_broker_t *b, gr_request_t *req)
     bool group_ok = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
                                      GR_ACL_RESOURCE_TYPE_GROUP, in.group_id);
     if (group_ok)
-        err = commit_group(b, &in, &g);
+        err = commit_group(b, req->api_version, &in, &g);
     if (err) {
         for (int32_t i = 0; i < op->count; i++)
             if (!*op->commits[i].error || !group_ok)
@@ -383,6 +389,9 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stabl
     gr_group_t *g;
     out->group_id = in->group_id;
     out->error_code = fetch_lookup(b, req, in->group_id, &g);
+    /* v9+: a consumer-group member reads with its member id and epoch (KIP-848). */
+    if (!out->error_code && g && g->consumer)
+        out->error_code = gr_cgroup_check_fetch(g->consumer, in->member_id, in->member_epoch);
     gr_str_t *names;
     int32_t **parts, *counts, n = 0;
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
