@@ -2,12 +2,12 @@
 # broker speaks, plus its feature flags.
 
 api 18 ApiVersions
-serve 0-3 gr_handle_api_versions
-request ApiVersionsRequest versions 0-3 flexible 3+
+serve 0-4 gr_handle_api_versions
+request ApiVersionsRequest versions 0-4 flexible 3+
   ClientSoftwareName string 3+ ignorable -- client library name
   ClientSoftwareVersion string 3+ ignorable -- client library version
 
-response ApiVersionsResponse versions 0-3 flexible 3+
+response ApiVersionsResponse versions 0-4 flexible 3+
   ErrorCode int16 0+ -- Kafka error code, 0 on success
   ApiKeys []ApiVersion 0+ -- supported APIs
     ApiKey int16 0+ -- API key

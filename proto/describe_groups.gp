@@ -1,15 +1,16 @@
 # Admin tool reads the state and members of classic groups.
 
 api 15 DescribeGroups
-serve 0-5 gr_handle_describe_groups
-request DescribeGroupsRequest versions 0-5 flexible 5+
+serve 0-6 gr_handle_describe_groups
+request DescribeGroupsRequest versions 0-6 flexible 5+
   Groups []string 0+ -- group ids to describe
   IncludeAuthorizedOperations bool 3+ -- also return allowed operations bitfield
 
-response DescribeGroupsResponse versions 0-5 flexible 5+
+response DescribeGroupsResponse versions 0-6 flexible 5+
   ThrottleTimeMs int32 1+ ignorable -- quota throttle delay in ms, 0 if none
   Groups []DescribedGroup 0+ -- per-group descriptions
     ErrorCode int16 0+ -- Kafka error code, 0 on success
+    ErrorMessage string 6+ nullable=6+ default=null ignorable -- readable error detail, or null (v6+)
     GroupId string 0+ -- group id
     GroupState string 0+ -- state, e.g. Stable or Empty
     ProtocolType string 0+ -- protocol family, e.g. consumer

@@ -3,8 +3,8 @@
 
 api 1 Fetch
 # Not below v4: message formats before v2 are not supported (as in Kafka 4.0).
-serve 4-16 gr_handle_fetch
-request FetchRequest versions 0-16 flexible 12+
+serve 4-18 gr_handle_fetch
+request FetchRequest versions 0-18 flexible 12+
   ClusterId string 12+ nullable=12+ tag=0 tagged=12+ default=null ignorable -- expected cluster id, or null
   ReplicaId int32 0-14 default=-1 -- follower broker id, -1 for consumers
   ReplicaState ReplicaState 15+ tag=1 tagged=15+ -- follower identity (v15+)
@@ -26,13 +26,15 @@ request FetchRequest versions 0-16 flexible 12+
       LastFetchedEpoch int32 12+ default=-1 -- epoch of last fetched batch, -1 if none
       LogStartOffset int64 5+ default=-1 ignorable -- follower log start, -1 for consumers
       PartitionMaxBytes int32 0+ -- cap on bytes for this partition
+      ReplicaDirectoryId uuid 17+ tag=0 tagged=17+ ignorable -- KRaft voter's log dir (v17+)
+      HighWatermark int64 18+ tag=1 tagged=18+ default=0x7fffffffffffffff ignorable -- KRaft voter's high watermark (v18+)
   ForgottenTopicsData []ForgottenTopic 7+ -- partitions to drop from the session
     Topic string 7-12 ignorable -- topic name
     TopicId uuid 13+ ignorable -- topic UUID
     Partitions []int32 7+ -- partition indexes to drop
   RackId string 11+ default="" ignorable -- consumer rack, for nearest-replica reads
 
-response FetchResponse versions 0-16 flexible 12+
+response FetchResponse versions 0-18 flexible 12+
   ThrottleTimeMs int32 1+ ignorable -- quota throttle delay in ms, 0 if none
   ErrorCode int16 7+ ignorable -- session-level error code
   SessionId int32 7+ default=0 -- fetch session id, 0 for none

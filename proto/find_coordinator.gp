@@ -1,13 +1,13 @@
 # Client asks which broker coordinates a group or a transactional id.
 
 api 10 FindCoordinator
-serve 0-5 gr_handle_find_coordinator
-request FindCoordinatorRequest versions 0-5 flexible 3+
+serve 0-6 gr_handle_find_coordinator
+request FindCoordinatorRequest versions 0-6 flexible 3+
   Key string 0-3 -- group or transactional id (v0-3)
   KeyType int8 1+ default=0 -- 0 group, 1 transaction
   CoordinatorKeys []string 4+ -- ids to resolve (v4+)
 
-response FindCoordinatorResponse versions 0-5 flexible 3+
+response FindCoordinatorResponse versions 0-6 flexible 3+
   ThrottleTimeMs int32 1+ ignorable -- quota throttle delay in ms, 0 if none
   ErrorCode int16 0-3 -- Kafka error code, 0 on success
   ErrorMessage string 1-3 nullable=1-3 ignorable -- readable error detail, or null
@@ -23,4 +23,4 @@ response FindCoordinatorResponse versions 0-5 flexible 3+
     ErrorMessage string 4+ nullable=4+ ignorable -- readable error detail, or null
 
 # KeyType: what Key names.
-enum CoordinatorType GROUP=0 TRANSACTION=1
+enum CoordinatorType GROUP=0 TRANSACTION=1 SHARE=2

@@ -1,8 +1,8 @@
 # Client learns brokers, controller, topics and partition leaders.
 
 api 3 Metadata
-serve 0-12 gr_handle_metadata
-request MetadataRequest versions 0-12 flexible 9+
+serve 0-13 gr_handle_metadata
+request MetadataRequest versions 0-13 flexible 9+
   Topics []MetadataRequestTopic 0+ nullable=1+ -- topics wanted, null for all
     TopicId uuid 10+ ignorable -- topic UUID
     Name string 0+ nullable=10+ -- topic name, null when by id
@@ -10,7 +10,7 @@ request MetadataRequest versions 0-12 flexible 9+
   IncludeClusterAuthorizedOperations bool 8-10 -- also return cluster operations bitfield
   IncludeTopicAuthorizedOperations bool 8+ -- also return per-topic operations bitfield
 
-response MetadataResponse versions 0-12 flexible 9+
+response MetadataResponse versions 0-13 flexible 9+
   ThrottleTimeMs int32 3+ ignorable -- quota throttle delay in ms, 0 if none
   Brokers []MetadataResponseBroker 0+ -- live brokers
     NodeId int32 0+ -- broker id
@@ -34,3 +34,4 @@ response MetadataResponse versions 0-12 flexible 9+
       OfflineReplicas []int32 5+ ignorable -- replicas on offline brokers
     TopicAuthorizedOperations int32 8+ default=-2147483648 -- bitfield of allowed topic operations
   ClusterAuthorizedOperations int32 8-10 default=-2147483648 -- bitfield of allowed cluster operations
+  ErrorCode int16 13+ default=0 ignorable -- top-level error (KIP-1102), 0 if none

@@ -1,8 +1,8 @@
 # Member or admin tool reads committed offsets of one or more groups.
 
 api 9 OffsetFetch
-serve 0-9 gr_handle_offset_fetch
-request OffsetFetchRequest versions 0-9 flexible 6+
+serve 0-10 gr_handle_offset_fetch
+request OffsetFetchRequest versions 0-10 flexible 6+
   GroupId string 0-7 -- group to read (v0-7)
   Topics []OffsetFetchRequestTopic 0-7 nullable=2-7 -- topics to read, null for all
     Name string 0-7 -- topic name
@@ -12,11 +12,12 @@ request OffsetFetchRequest versions 0-9 flexible 6+
     MemberId string 9+ nullable=9+ default=null ignorable -- caller member id, or null
     MemberEpoch int32 9+ default=-1 ignorable -- caller member epoch, -1 none
     Topics []OffsetFetchRequestTopics 8+ nullable=8+ -- topics to read, null for all
-      Name string 8+ -- topic name
+      Name string 8-9 ignorable -- topic name (v8-9)
+      TopicId uuid 10+ ignorable -- topic UUID (v10+)
       PartitionIndexes []int32 8+ -- partition indexes
   RequireStable bool 7+ default=false -- fail on pending transactional offsets
 
-response OffsetFetchResponse versions 0-9 flexible 6+
+response OffsetFetchResponse versions 0-10 flexible 6+
   ThrottleTimeMs int32 3+ ignorable -- quota throttle delay in ms, 0 if none
   Topics []OffsetFetchResponseTopic 0-7 -- per-topic results (v0-7)
     Name string 0-7 -- topic name
@@ -30,7 +31,8 @@ response OffsetFetchResponse versions 0-9 flexible 6+
   Groups []OffsetFetchResponseGroup 8+ -- per-group results (v8+)
     GroupId string 8+ -- group id
     Topics []OffsetFetchResponseTopics 8+ -- per-topic results
-      Name string 8+ -- topic name
+      Name string 8-9 ignorable -- topic name (v8-9)
+      TopicId uuid 10+ ignorable -- topic UUID (v10+)
       Partitions []OffsetFetchResponsePartitions 8+ -- per-partition entries
         PartitionIndex int32 8+ -- partition index
         CommittedOffset int64 8+ -- committed offset

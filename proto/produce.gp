@@ -2,20 +2,22 @@
 
 api 0 Produce
 # Not below v3: message formats before v2 are not supported (as in Kafka 4.0).
-serve 3-11 gr_handle_produce
-request ProduceRequest versions 0-11 flexible 9+
+serve 3-13 gr_handle_produce
+request ProduceRequest versions 0-13 flexible 9+
   TransactionalId string 3+ nullable=3+ default=null -- set by transactional producers, else null
   Acks int16 0+ -- acks wanted: 0, 1 or -1 (all ISR)
   TimeoutMs int32 0+ -- max wait for acks in ms
   TopicData []TopicProduceData 0+ -- per-topic data to write
-    Name string 0+ -- topic name
+    Name string 0-12 ignorable -- topic name (v0-12)
+    TopicId uuid 13+ ignorable -- topic UUID (v13+)
     PartitionData []PartitionProduceData 0+ -- per-partition data
       Index int32 0+ -- partition index
       Records records 0+ nullable=0+ -- record batches to append
 
-response ProduceResponse versions 0-11 flexible 9+
+response ProduceResponse versions 0-13 flexible 9+
   Responses []TopicProduceResponse 0+ -- per-topic results
-    Name string 0+ -- topic name
+    Name string 0-12 ignorable -- topic name (v0-12)
+    TopicId uuid 13+ ignorable -- topic UUID (v13+)
     PartitionResponses []PartitionProduceResponse 0+ -- per-partition results
       Index int32 0+ -- partition index
       ErrorCode int16 0+ -- Kafka error code, 0 on success

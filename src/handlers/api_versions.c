@@ -3,6 +3,11 @@
  * ApiVersions: the advertised API table. v3 replies carry the tagged
  * feature fields as a ZooKeeper-mode Kafka 3.8 broker does: no supported or
  * finalized features, and finalized features epoch -1.
+ *
+ * v4 only lets a supported feature's minimum version be 0 (KAFKA-17011);
+ * with no features listed its answer is v3's. Without a finalized
+ * transaction.version, clients keep to transactions v1 (KIP-890 part 2 is
+ * not offered), which is what lets Produce v12+ be served as v11.
  */
 #include "gen/api_versions.h"
 #include "core/context.h"

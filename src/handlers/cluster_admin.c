@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * DescribeCluster (v0-1) and DescribeLogDirs (v0-4): what the cluster and
+ * DescribeCluster (v0-2) and DescribeLogDirs (v0-4): what the cluster and
  * its storage look like. The brokers are the live ones this broker knows of
  * (itself alone in single-node mode, where it is also the controller); this
  * broker has one log dir (the first of log.dirs, where its partitions live).
@@ -8,6 +8,9 @@
  * DescribeCluster v1 names the kind of endpoint wanted: brokers (1) are
  * served; controllers (2) are MISMATCHED_ENDPOINT_TYPE on a broker
  * listener, as in Kafka; any other value UNSUPPORTED_ENDPOINT_TYPE.
+ * v2 may ask for fenced brokers too and marks each listed one: fencing is
+ * KRaft's, so in ZooKeeper mode no broker is fenced and the list is the
+ * same either way (is_fenced false).
  *
  * DescribeLogDirs lists, for the log dir, the requested partitions that it
  * holds (all with a null topic list) with their size on disk; offset lag 0

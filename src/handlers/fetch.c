@@ -40,6 +40,10 @@
  * (client.rack) to an in-sync follower of that rack (preferred_read_replica,
  * no records) unless the leader is in that rack itself.
  *
+ * v17's replica directory id (KIP-853) and v18's high watermark (KIP-1166)
+ * are tagged fields only KRaft voters send each other; a broker's Fetch
+ * reads past them, as Kafka's does.
+ *
  * Fetch sessions (KIP-227) are not kept: every response has session id 0,
  * which tells clients to send full fetches (sessionless, as Java clients
  * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.

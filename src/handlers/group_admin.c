@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Finding and administering groups: FindCoordinator (v0-5, batched keys
- * from v4), DescribeGroups (v0-5), ListGroups (v0-5, state filter from v4,
+ * Finding and administering groups: FindCoordinator (v0-6, batched keys
+ * from v4), DescribeGroups (v0-6), ListGroups (v0-5, state filter from v4,
  * type filter from v5) and DeleteGroups (v0-2).
+ *
+ * FindCoordinator v6 adds share-group keys (KIP-932); without a share
+ * coordinator they get INVALID_REQUEST after Kafka's CLUSTER_ACTION check,
+ * as a Kafka broker without share groups answers. DescribeGroups v6
+ * (KIP-1043) answers an unknown group GROUP_ID_NOT_FOUND with a message
+ * where older versions describe it as Dead without error.
  *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
@@ -14,6 +20,7 @@
  *
  * Runs on: loop thread.
  */
+#include <stdio.h>
 #include <strings.h>
 
 #include "core/context.h"
@@ -31,8 +38,9 @@
 #include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
 
-#define GR_FIND_COORDINATOR_BATCH_VERSION 4
-#define GR_GROUP_TYPE_CLASSIC             "classic"
+#define GR_FIND_COORDINATOR_BATCH_VERSION    4
+#define GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION 6 /* KIP-1043 */
+#define GR_GROUP_TYPE_CLASSIC                "classic"
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
  * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers
@@ -67,7 +75,10 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, 
         a.error = gr_coordinator_locate(b->groups, key, &node);
     else if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
         a.error = gr_txn_locate(b->txns, key, &node);
-    else
+    else if (key_type == GR_COORDINATOR_TYPE_SHARE &&
+             !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION))
+        a.error = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+    else /* no share coordinator here; share keys before v6 are invalid too */
         a.error = GR_KERR_INVALID_REQUEST;
     if (a.error)
         return a;
@@ -219,8 +230,18 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
+    if (!g && !out->error_code && req->api_version >= GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION) {
+        out->error_code = GR_KERR_GROUP_ID_NOT_FOUND;
+        size_t cap = (size_t)(id.len > 0 ? id.len : 0) + sizeof "Group  not found.";
+        char *msg = gr_request_alloc(req, cap);
+        if (msg) {
+            snprintf(msg, cap, "Group %.*s not found.", (int)(id.len > 0 ? id.len : 0),
+                     id.ptr ? id.ptr : "");
+            out->error_message = gr_str(msg);
+        }
+    }
     if (!g)
-        return; /* an unknown group is described as Dead, without error */
+        return; /* before v6 an unknown group is described as Dead, without error */
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
     if (g->state == GR_GROUP_STABLE && g->protocol_name)

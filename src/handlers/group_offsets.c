@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Committed offsets: OffsetCommit (v0-9), OffsetFetch (v0-9, several
+ * Committed offsets: OffsetCommit (v0-10), OffsetFetch (v0-10, several
  * groups from v8) and OffsetDelete (v0).
+ *
+ * From v10 both name topics by id (KIP-848): an id is resolved through the
+ * topic table, an unknown one answers its partitions UNKNOWN_TOPIC_ID, and
+ * answers carry the ids. OffsetFetch's "every topic" form answers the
+ * committed topics that still have an id, by id (a deleted topic has none).
  *
  * OffsetCommit: a partition of an unknown topic gets
  * UNKNOWN_TOPIC_OR_PARTITION and metadata over offset.metadata.max.bytes
@@ -41,6 +46,22 @@
 #define GR_OFFSET_FETCH_GROUP_ERROR_VERSION 2 /* top-level error code from v2 */
 #define GR_OFFSET_FETCH_BATCH_VERSION       8
 #define GR_COMMIT_MEMBER_EPOCH_VERSION      9 /* OffsetCommit: generation is a member epoch */
+#define GR_OFFSETS_TOPIC_ID_VERSION         10 /* both APIs name topics by id from v10 */
+
+/* A v10+ topic id's name, or an empty name (and *known false) for an unknown id. */
+static gr_str_t name_of_id(gr_broker_t *b, gr_uuid_t id, bool *known)
+{
+    gr_topic_t *t = gr_topics_find_id(b->topics, id);
+    *known = t != NULL;
+    return t ? gr_str(t->name) : gr_str("");
+}
+
+/* The id of a named topic, zero when no such topic exists. */
+static gr_uuid_t id_of_name(gr_broker_t *b, gr_str_t name)
+{
+    gr_topic_t *t = gr_topics_find(b->topics, name.ptr, name.len > 0 ? (size_t)name.len : 0);
+    return t ? t->id : (gr_uuid_t){0};
+}
 
 static bool partition_exists(gr_broker_t *b, gr_str_t topic, int32_t partition)
 {
@@ -68,26 +89,33 @@ static gr_offset_commit_t *commit_prepare(gr_broker_t *b, gr_request_t *req,
         const gr_offset_commit_request_offset_commit_request_topic_t *tin = &in->topics[t];
         gr_offset_commit_response_offset_commit_response_topic_t *tout =
             &resp->topics[resp->topics_count++];
-        tout->name = tin->name;
+        bool known = true;
+        gr_str_t name = req->api_version >= GR_OFFSETS_TOPIC_ID_VERSION
+                            ? name_of_id(b, tin->topic_id, &known)
+                            : tin->name;
+        tout->name = name;
+        tout->topic_id = tin->topic_id;
         tout->partitions =
             gr_request_alloc_array(req, tin->partitions_count, sizeof(*tout->partitions));
         if (!tout->partitions)
             return NULL;
-        bool readable = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
-                                         GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
+        bool readable = known && gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
+                                                  GR_ACL_RESOURCE_TYPE_TOPIC, name);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_offset_commit_request_offset_commit_request_partition_t *p =
                 &tin->partitions[i];
             gr_offset_commit_response_offset_commit_response_partition_t *pout =
                 &tout->partitions[tout->partitions_count++];
             pout->partition_index = p->partition_index;
-            if (!readable)
+            if (!known)
+                pout->error_code = GR_KERR_UNKNOWN_TOPIC_ID;
+            else if (!readable)
                 pout->error_code = GR_KERR_TOPIC_AUTHORIZATION_FAILED;
-            else if (!partition_exists(b, tin->name, p->partition_index))
+            else if (!partition_exists(b, name, p->partition_index))
                 pout->error_code = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
             else if (p->committed_metadata.len > b->config.offset_metadata_max_bytes)
                 pout->error_code = GR_KERR_OFFSET_METADATA_TOO_LARGE;
-            commits[n++] = (gr_offset_commit_t){.topic = tin->name,
+            commits[n++] = (gr_offset_commit_t){.topic = name,
                                                 .partition = p->partition_index,
                                                 .offset = p->committed_offset,
                                                 .leader_epoch = p->committed_leader_epoch,
@@ -220,6 +248,7 @@ typedef struct fetched_partition {
 
 typedef struct fetched_topic {
     gr_str_t name;
+    gr_uuid_t id; /* v10+ answers */
     fetched_partition_t *partitions;
     int32_t count;
 } fetched_topic_t;
@@ -382,6 +411,52 @@ static int fetch_single(gr_broker_t *b, gr_request_t *req, const gr_offset_fetch
     return 0;
 }
 
+/*
+ * v10+: the asked topics' names from their ids (an unknown id gets an empty
+ * name and unknown[k] set). Returns -1 when out of memory.
+ */
+static int resolve_ids(gr_broker_t *b, gr_request_t *req,
+                       const gr_offset_fetch_request_offset_fetch_request_group_t *in,
+                       gr_str_t *names, bool **unknown)
+{
+    *unknown = gr_request_alloc_array(req, in->topics_count, sizeof(**unknown));
+    if (!*unknown)
+        return -1;
+    for (int32_t k = 0; k < in->topics_count; k++) {
+        bool known;
+        names[k] = name_of_id(b, in->topics[k].topic_id, &known);
+        (*unknown)[k] = !known;
+    }
+    return 0;
+}
+
+/*
+ * v10+: each answered topic's id: the asked one (its partitions
+ * UNKNOWN_TOPIC_ID when unknown), or in the "every topic" form the named
+ * topic's, leaving out topics that no longer exist. Updates *count.
+ */
+static void answer_ids(gr_broker_t *b,
+                       const gr_offset_fetch_request_offset_fetch_request_group_t *in,
+                       const bool *unknown, fetched_topic_t *topics, int32_t *count)
+{
+    int32_t kept = 0;
+    for (int32_t t = 0; t < *count; t++) {
+        if (in->topics_null) {
+            topics[t].id = id_of_name(b, topics[t].name);
+            if (gr_uuid_is_zero(topics[t].id))
+                continue;
+        } else {
+            topics[t].id = in->topics[t].topic_id;
+            for (int32_t i = 0; unknown[t] && i < topics[t].count; i++)
+                topics[t].partitions[i] =
+                    (fetched_partition_t){topics[t].partitions[i].partition, -1, -1, gr_str(""),
+                                          GR_KERR_UNKNOWN_TOPIC_ID};
+        }
+        topics[kept++] = topics[t];
+    }
+    *count = kept;
+}
+
 static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stable,
                            const gr_offset_fetch_request_offset_fetch_request_group_t *in,
                            gr_offset_fetch_response_offset_fetch_response_group_t *out)
@@ -394,20 +469,24 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stabl
         out->error_code = gr_cgroup_check_fetch(g->consumer, in->member_id, in->member_epoch);
     gr_str_t *names;
     int32_t **parts, *counts, n = 0;
+    bool by_id = req->api_version >= GR_OFFSETS_TOPIC_ID_VERSION, *unknown = NULL;
     FETCH_ARGS(req, in->topics, in->topics_count, names, parts, counts);
-    if (!names || !parts || !counts)
+    if (!names || !parts || !counts || (by_id && resolve_ids(b, req, in, names, &unknown)))
         return -1;
     fetched_topic_t *topics = out->error_code ? gr_request_alloc_array(req, 0, sizeof(*topics))
                                               : fetch_group(req, g, require_stable,
                                                             in->topics_null ? -1 : in->topics_count,
                                                             names, parts, counts, &n);
     authorize_fetched(b, req, in->topics_null, topics, &n);
+    if (topics && by_id)
+        answer_ids(b, in, unknown, topics, &n);
     out->topics = gr_request_alloc_array(req, n, sizeof(*out->topics));
     if (!topics || !out->topics)
         return -1;
     for (int32_t t = 0; t < n; t++) {
         gr_offset_fetch_response_offset_fetch_response_topics_t *ot = &out->topics[t];
         ot->name = topics[t].name;
+        ot->topic_id = topics[t].id;
         ot->partitions = gr_request_alloc_array(req, topics[t].count, sizeof(*ot->partitions));
         if (!ot->partitions)
             return -1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ListOffsets (v0-8): per partition, the offset answering a timestamp query.
+ * ListOffsets (v0-10): per partition, the offset answering a timestamp query.
  *
  *   -1 latest    the last fetchable offset: the high watermark for clients
  *                (isolation_level 1, read_committed, v2+: the last stable
@@ -8,6 +8,8 @@
  *                timestamp -1, leader epoch = the partition's leader epoch
  *   -2 earliest  the log start offset, with the epoch that covers it
  *   -4 earliest local (v8+) the same, since nothing is tiered
+ *   -5 latest tiered (v9+, KIP-1005) nothing (offset -1), since nothing is
+ *                tiered: what Kafka answers without remote storage
  *   -3 max       the record with the largest timestamp (v7+ clients send it;
  *                like Kafka, the broker does not gate it on the version)
  *   t >= 0       the first record with timestamp >= t
@@ -18,6 +20,9 @@
  * none). Kafka's v0 answered timestamps from segment modification times;
  * here a v0 timestamp query answers the v1 lookup's offset (or nothing), and
  * latest/earliest answer as in v1.
+ *
+ * v10's timeout_ms bounds remote-storage lookups (KIP-1075); with none
+ * here every answer is immediate and it is unused.
  *
  * Errors: UNKNOWN_TOPIC_OR_PARTITION; FENCED_LEADER_EPOCH /
  * UNKNOWN_LEADER_EPOCH when current_leader_epoch (v4+) is older / newer
@@ -110,6 +115,8 @@ static gr_kerr_t lookup(gr_broker_t *b, const gr_list_offsets_request_t *in, gr_
         found->leader_epoch = p->leader_epoch;
         return GR_KERR_NONE;
     }
+    if (ts == GR_LIST_OFFSETS_TIMESTAMP_LATEST_TIERED)
+        return GR_KERR_NONE; /* nothing is in remote storage */
     if (ts == GR_LIST_OFFSETS_TIMESTAMP_EARLIEST_LOCAL)
         ts = GR_LOG_TIMESTAMP_EARLIEST;
     else if (ts < GR_LOG_TIMESTAMP_MAX)

@@ -6,6 +6,8 @@
  * LEADER_NOT_AVAILABLE and leader -1. Missing topics are auto-created
  * through the controller when the request allows it (always before v4) and
  * auto.create.topics.enable is on; the answer waits a moment for them.
+ * v13's top-level error code (KIP-1102) is always NONE: this broker never
+ * asks a client to rebootstrap.
  */
 #include <errno.h>
 #include <string.h>

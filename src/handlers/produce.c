@@ -2,6 +2,12 @@
 /*
  * Produce: validate each partition's record batches and append them.
  *
+ * v13 names topics by id (KIP-516): an unknown id answers UNKNOWN_TOPIC_ID.
+ * v12 is v11 for this broker: it means an implicit AddPartitionsToTxn only
+ * under transactions v2 (KIP-890 part 2), which this broker does not offer
+ * (ApiVersions finalizes no transaction.version), so clients still add
+ * partitions themselves.
+ *
  * Per partition: the topic and partition must exist (no auto-creation here,
  * as Kafka); every batch is magic 2 with a good CRC-32C, sound lengths,
  * record count and offset deltas; a batch larger than max.message.bytes is
@@ -63,6 +69,8 @@
 #define GR_ERROR_MAX 200
 /* Produce v8 added record_errors and error_message (KIP-467). */
 #define RECORD_ERRORS_MIN_VERSION 8
+/* Produce v13 names topics by id (KIP-516). */
+#define TOPIC_ID_MIN_VERSION 13
 
 static void set_error(gr_request_t *req, gr_produce_response_partition_produce_response_t *out,
                       gr_kerr_t err, const char *msg)
@@ -568,6 +576,7 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         gr_produce_response_topic_produce_response_t *tout = &resp->responses[t];
         gr_produce_response_topic_produce_response_init(tout);
         tout->name = tin->name;
+        tout->topic_id = tin->topic_id;
         int32_t n = tin->partition_data_count;
         tout->partition_responses =
             gr_request_alloc_array(req, n, sizeof(*tout->partition_responses));
@@ -579,9 +588,12 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
             return;
         }
         tout->partition_responses_count = n;
-        gr_topic_t *topic = gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
+        bool by_id = req->api_version >= TOPIC_ID_MIN_VERSION;
+        gr_topic_t *topic = by_id ? gr_topics_find_id(b->topics, tin->topic_id)
+                                  : gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
+        gr_str_t name = by_id ? gr_str(topic ? topic->name : "") : tin->name;
         bool allowed = !txn_denied && gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
-                                                       GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
+                                                       GR_ACL_RESOURCE_TYPE_TOPIC, name);
         for (int32_t i = 0; i < n; i++) {
             gr_produce_response_partition_produce_response_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);
@@ -590,6 +602,8 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                 set_error(req, pout, GR_KERR_INVALID_REQUIRED_ACKS, NULL);
             else if (txn_denied)
                 set_error(req, pout, GR_KERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED, NULL);
+            else if (by_id && !topic)
+                set_error(req, pout, GR_KERR_UNKNOWN_TOPIC_ID, NULL);
             else if (!allowed)
                 set_error(req, pout, GR_KERR_TOPIC_AUTHORIZATION_FAILED, NULL);
             else if (!topic)

@@ -165,14 +165,17 @@ static void sweep_api_versions(sweep_t *s)
         bool produce = false, fetch = false;
         for (int32_t i = 0; ok && i < resp.api_keys_count; i++) {
             produce |= resp.api_keys[i].api_key == GR_API_PRODUCE &&
-                       resp.api_keys[i].min_version == 3 && resp.api_keys[i].max_version == 11;
+                       resp.api_keys[i].min_version == 3 &&
+                       resp.api_keys[i].max_version == GR_PRODUCE_REQUEST_MAX_VERSION;
             fetch |= resp.api_keys[i].api_key == GR_API_FETCH &&
-                     resp.api_keys[i].min_version == 4 && resp.api_keys[i].max_version == 16;
+                     resp.api_keys[i].min_version == 4 &&
+                     resp.api_keys[i].max_version == GR_FETCH_REQUEST_MAX_VERSION;
         }
         check(s,
               ok && resp.error_code == 0 && produce && fetch &&
                   (v < 3 || resp.finalized_features_epoch == -1),
-              "ApiVersions v%d lists Produce 3-11 and Fetch 4-16", v);
+              "ApiVersions v%d lists Produce 3-%d and Fetch 4-%d", v,
+              GR_PRODUCE_REQUEST_MAX_VERSION, GR_FETCH_REQUEST_MAX_VERSION);
     }
 }
 
@@ -291,10 +294,12 @@ static void build_batch(gr_writer_t *w)
 }
 
 /*
- * Produces one batch to partition 0 at version v with acks; returns the base
- * offset, or -1 with *out_err set to the partition's error code.
+ * Produces one batch to partition 0 at version v with acks (the topic named
+ * by id from v13); returns the base offset, or -1 with *out_err set to the
+ * partition's error code.
  */
-static int64_t produce_acks(sweep_t *s, int16_t v, const char *name, int16_t acks, int16_t *out_err)
+static int64_t produce_acks(sweep_t *s, int16_t v, const char *name, gr_uuid_t id, int16_t acks,
+                            int16_t *out_err)
 {
     gr_writer_t batch;
     gr_writer_init(&batch);
@@ -309,6 +314,7 @@ static int64_t produce_acks(sweep_t *s, int16_t v, const char *name, int16_t ack
     p.records.ptr = batch.buf;
     p.records.len = (int32_t)batch.len;
     t.name = gr_str(name);
+    t.topic_id = id;
     t.partition_data = &p;
     t.partition_data_count = 1;
     req.acks = acks;
@@ -328,10 +334,15 @@ static int64_t produce_acks(sweep_t *s, int16_t v, const char *name, int16_t ack
     return base;
 }
 
-static int64_t produce(sweep_t *s, int16_t v, const char *name)
+static int64_t produce_id(sweep_t *s, int16_t v, const char *name, gr_uuid_t id)
 {
     int16_t err;
-    return produce_acks(s, v, name, -1, &err);
+    return produce_acks(s, v, name, id, -1, &err);
+}
+
+static int64_t produce(sweep_t *s, int16_t v, const char *name)
+{
+    return produce_id(s, v, name, (gr_uuid_t){0});
 }
 
 /* acks other than 0, 1 and -1 get INVALID_REQUIRED_ACKS, nothing appended. */
@@ -339,7 +350,7 @@ static void sweep_produce_invalid_acks(sweep_t *s)
 {
     int16_t err, ignored;
     create_topic(s, 0, "sweep-acks", &ignored);
-    produce_acks(s, 9, "sweep-acks", 2, &err);
+    produce_acks(s, 9, "sweep-acks", (gr_uuid_t){0}, 2, &err);
     int64_t next = produce(s, 9, "sweep-acks");
     check(s, err == GR_KERR_INVALID_REQUIRED_ACKS && next == 0,
           "Produce with acks=2 gets INVALID_REQUIRED_ACKS (%d) and appends nothing", err);
@@ -351,11 +362,11 @@ static void sweep_produce(sweep_t *s)
         char name[TOPIC_NAME_MAX];
         int16_t err;
         topic_name(name, "produce", v);
-        create_topic(s, 0, name, &err);
-        int64_t first = produce(s, v, name), second = produce(s, v, name);
+        gr_uuid_t id = create_topic(s, 7, name, &err);
+        int64_t first = produce_id(s, v, name, id), second = produce_id(s, v, name, id);
         check(s, first == 0 && second == SWEEP_RECORDS,
-              "Produce v%d appends at offsets %lld and %lld", v, (long long)first,
-              (long long)second);
+              "Produce v%d appends at offsets %lld and %lld%s", v, (long long)first,
+              (long long)second, v >= 13 ? " (by topic id)" : "");
     }
 }
 

@@ -155,9 +155,112 @@ def strip_comments(text):
     )
 
 
+# Versions above Kafka 3.8's that Gregor serves, for the messages whose 3.8
+# schemas the reference copy holds: the new version range and the fields the
+# new versions add or end, transcribed from the Kafka 4.x definitions
+# (../shared/kafka-protocol/definitions-4x/). Each edit is (path, op, arg):
+# path names nested fields from the message root; op "set" updates the
+# field's keys with arg, "after" inserts the field arg after it, "append"
+# adds arg at the end of path's fields (the root for an empty path).
+KAFKA_4X = {
+    "ApiVersionsRequest": ("0-4", []),
+    "ApiVersionsResponse": ("0-4", []),
+    "MetadataRequest": ("0-13", []),
+    "MetadataResponse": ("0-13", [
+        ((), "append", {"name": "ErrorCode", "type": "int16", "versions": "13+",
+                        "ignorable": True}),
+    ]),
+    "ListOffsetsRequest": ("0-10", [
+        ((), "append", {"name": "TimeoutMs", "type": "int32", "versions": "10+",
+                        "ignorable": True, "default": "30000"}),
+    ]),
+    "ListOffsetsResponse": ("0-10", []),
+    "FetchRequest": ("0-18", [
+        (("Topics", "Partitions"), "append",
+         {"name": "ReplicaDirectoryId", "type": "uuid", "versions": "17+",
+          "taggedVersions": "17+", "tag": 0, "ignorable": True}),
+        (("Topics", "Partitions"), "append",
+         {"name": "HighWatermark", "type": "int64", "versions": "18+",
+          "taggedVersions": "18+", "tag": 1, "ignorable": True,
+          "default": "9223372036854775807"}),
+    ]),
+    "FetchResponse": ("0-18", []),
+    "ProduceRequest": ("0-13", [
+        (("TopicData", "Name"), "set", {"versions": "0-12", "ignorable": True}),
+        (("TopicData", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "13+", "ignorable": True}),
+    ]),
+    "ProduceResponse": ("0-13", [
+        (("Responses", "Name"), "set", {"versions": "0-12", "ignorable": True}),
+        (("Responses", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "13+", "ignorable": True}),
+    ]),
+    "OffsetCommitRequest": ("0-10", [
+        (("Topics", "Name"), "set", {"versions": "0-9", "ignorable": True}),
+        (("Topics", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "10+", "ignorable": True}),
+    ]),
+    "OffsetCommitResponse": ("0-10", [
+        (("Topics", "Name"), "set", {"versions": "0-9", "ignorable": True}),
+        (("Topics", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "10+", "ignorable": True}),
+    ]),
+    "OffsetFetchRequest": ("0-10", [
+        (("Groups", "Topics", "Name"), "set", {"versions": "8-9", "ignorable": True}),
+        (("Groups", "Topics", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "10+", "ignorable": True}),
+    ]),
+    "OffsetFetchResponse": ("0-10", [
+        (("Groups", "Topics", "Name"), "set", {"versions": "8-9", "ignorable": True}),
+        (("Groups", "Topics", "Name"), "after",
+         {"name": "TopicId", "type": "uuid", "versions": "10+", "ignorable": True}),
+    ]),
+    "DescribeClusterRequest": ("0-2", [
+        ((), "append", {"name": "IncludeFencedBrokers", "type": "bool", "versions": "2+",
+                        "default": "false"}),
+    ]),
+    "DescribeClusterResponse": ("0-2", [
+        (("Brokers",), "append", {"name": "IsFenced", "type": "bool", "versions": "2+",
+                                  "default": "false"}),
+    ]),
+    "DescribeGroupsRequest": ("0-6", []),
+    "DescribeGroupsResponse": ("0-6", [
+        (("Groups", "ErrorCode"), "after",
+         {"name": "ErrorMessage", "type": "string", "versions": "6+",
+          "nullableVersions": "6+", "default": "null", "ignorable": True}),
+    ]),
+    "FindCoordinatorRequest": ("0-6", []),
+    "FindCoordinatorResponse": ("0-6", []),
+}
+
+
+def apply_kafka_4x(js):
+    """Raises a 3.8 schema to the versions of KAFKA_4X (in place)."""
+    if js["name"] not in KAFKA_4X:
+        return
+    valid, edits = KAFKA_4X[js["name"]]
+    js["validVersions"] = valid
+    for path, op, arg in edits:
+        fields = js["fields"]
+        field = None
+        for step in path:
+            field = next(f for f in fields if f["name"] == step)
+            fields = field.get("fields", [])
+        if op == "set":
+            field.update(arg)
+        elif op == "after":
+            parent = js["fields"]
+            for step in path[:-1]:
+                parent = next(f for f in parent if f["name"] == step)["fields"]
+            parent.insert(parent.index(field) + 1, dict(arg))
+        else:
+            fields.append(dict(arg))
+
+
 def load_message(path):
     with open(path, encoding="utf-8") as fh:
         js = json.loads(strip_comments(fh.read()))
+    apply_kafka_4x(js)
     name = js["name"]
 
     # Every struct definition in the file, by type name: commonStructs and

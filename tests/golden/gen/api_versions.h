@@ -6,9 +6,9 @@
 
 #define GR_API_API_VERSIONS 18
 
-/* ApiVersionsRequest: versions 0-3, flexible 3+ */
+/* ApiVersionsRequest: versions 0-4, flexible 3+ */
 #define GR_API_VERSIONS_REQUEST_MIN_VERSION 0
-#define GR_API_VERSIONS_REQUEST_MAX_VERSION 3
+#define GR_API_VERSIONS_REQUEST_MAX_VERSION 4
 
 typedef struct gr_api_versions_request {
     gr_str_t client_software_name;    /* client library name */
@@ -26,9 +26,9 @@ size_t gr_api_versions_request_size(int16_t v, const gr_api_versions_request_t *
 void gr_api_versions_request_dump(gr_writer_t *t, int16_t v, const gr_api_versions_request_t *in);
 extern const gr_codec_desc_t gr_api_versions_request_desc;
 
-/* ApiVersionsResponse: versions 0-3, flexible 3+ */
+/* ApiVersionsResponse: versions 0-4, flexible 3+ */
 #define GR_API_VERSIONS_RESPONSE_MIN_VERSION 0
-#define GR_API_VERSIONS_RESPONSE_MAX_VERSION 3
+#define GR_API_VERSIONS_RESPONSE_MAX_VERSION 4
 
 typedef struct gr_api_versions_response_api_version {
     int16_t api_key;     /* API key */
