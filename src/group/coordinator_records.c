@@ -350,6 +350,22 @@ gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, con
     return rc ? write_error(rc, false) : GR_KERR_NONE;
 }
 
+/*
+ * HOOK for the KIP-848 records (cgroup_records, not on this branch yet): a
+ * deleted consumer group's tombstones, as Kafka's
+ * ConsumerGroup.createGroupTombstoneRecords writes them beside the offset
+ * tombstones: TargetAssignmentMetadata, PartitionMetadata and
+ * ConsumerGroupMetadata (an Empty group has no member records left). Until
+ * a consumer group writes records there is nothing to delete; the classic
+ * GroupMetadata tombstone written for every group is harmless on replay.
+ */
+static int add_consumer_group_tombstones(record_set_t *s, const gr_group_t *g)
+{
+    (void)s;
+    (void)g;
+    return 0;
+}
+
 gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
 {
     record_set_t s;
@@ -359,6 +375,8 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
         rc = add_offset(&s, g->key.id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
     if (!rc)
         rc = add_group(&s, g, true);
+    if (!rc && g->type == GR_GROUP_TYPE_CONSUMER)
+        rc = add_consumer_group_tombstones(&s, g);
     if (!rc)
         rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);
