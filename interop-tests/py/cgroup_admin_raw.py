@@ -16,6 +16,10 @@ built by hand, standard library only), as Kafka 4.x answers them:
 
 Usage: cgroup_admin_raw.py HOST PORT TOPIC OTHER_TOPIC (one partition each)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
+
+       cgroup_admin_raw.py member HOST PORT GROUP MEMBER_ID EPOCH [TOPIC]
+sends one ConsumerGroupHeartbeat (EPOCH 0 joins, subscribing to TOPIC; -1
+leaves) and prints "ERROR EPOCH" (the admin tool's test drives a member so).
 """
 import sys
 
@@ -50,10 +54,10 @@ class Conn(kafka_wire.Connection):
         return r
 
 
-def heartbeat(c, member_id, epoch, topic=None):
-    """ConsumerGroupHeartbeat v1 for CONSUMER: a join (epoch 0, subscribing
-    to topic) or a leave (-1). Returns (error, member epoch)."""
-    w = Writer(flexible=True).str(CONSUMER).str(member_id).i32(epoch).str(None).str(None)
+def heartbeat(c, member_id, epoch, topic=None, group=CONSUMER):
+    """ConsumerGroupHeartbeat v1: a join (epoch 0, subscribing to topic) or
+    a leave (-1). Returns (error, member epoch)."""
+    w = Writer(flexible=True).str(group).str(member_id).i32(epoch).str(None).str(None)
     w.i32(30000 if epoch == 0 else -1)
     w.arr([topic] if topic else None, lambda w, t: w.str(t))
     w.str(None).str(None)  # SubscribedTopicRegex, ServerAssignor
@@ -172,7 +176,18 @@ def describe_checks(c):
            (NONE, None, "Empty", "", 0))
 
 
+def member():
+    host, port, group, member_id, epoch = sys.argv[2], int(sys.argv[3]), *sys.argv[4:7]
+    topic = sys.argv[7] if len(sys.argv) > 7 else None
+    with Conn(host, port) as c:
+        find_coordinator(c, group)
+        print("%d %d" % heartbeat(c, member_id, int(epoch), topic, group))
+
+
 def main():
+    if sys.argv[1] == "member":
+        member()
+        return
     host, port, topic, other = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     with Conn(host, port) as c:
         find_coordinator(c, CONSUMER)

@@ -14,7 +14,9 @@
  *                         #MEMBERS; --verbose adds GROUP-EPOCH and
  *                         TARGET-ASSIGNMENT-EPOCH for a consumer group
  *
- * The group is read as Kafka's admin client reads it: ConsumerGroupDescribe
+ * The group is read as Kafka's admin client reads it: FindCoordinator (the
+ * requests still go to the bootstrap broker, every group's coordinator on a
+ * single node), then ConsumerGroupDescribe
  * (api 69) first; a group that is not a consumer group (GROUP_ID_NOT_FOUND)
  * or a broker without the API falls back to DescribeGroups, whose members'
  * assignments are decoded from the classic consumer protocol. Both end up
@@ -35,9 +37,10 @@
 #include "protocol/reader.h"
 
 #define CONSUMER_GROUP_DESCRIBE_MAX_V 1
-#define DESCRIBE_GROUPS_MAX_V         5   /* an unknown group is Dead, not an error */
-#define FIND_COORDINATOR_MAX_V        3   /* one key per request */
-#define MISSING                       "-" /* Kafka's MISSING_COLUMN_VALUE */
+#define DESCRIBE_GROUPS_MAX_V         5     /* an unknown group is Dead, not an error */
+#define FIND_COORDINATOR_MAX_V        3     /* one key per request */
+#define COORDINATOR_WAIT_MS           15000 /* for __consumer_offsets' first leader */
+#define MISSING                       "-"   /* Kafka's MISSING_COLUMN_VALUE */
 #define CLASSIC_PROTOCOL_TYPE         "consumer"
 
 /* A member's partitions of one topic. */
@@ -184,10 +187,41 @@ static int read_classic(gr_admin_t *a, const char *group, group_view_t *g)
     return GR_ADMIN_EXIT_OK;
 }
 
-static int read_group(gr_admin_t *a, const char *group, group_view_t *g)
+/*
+ * FindCoordinator for group, as Kafka's admin client asks it first (which
+ * also has __consumer_offsets created); asked again for a bounded time
+ * while the coordinator is not available yet. An exit code.
+ */
+static int find_coordinator(gr_admin_t *a, const char *group, gr_find_coordinator_response_t *out)
+{
+    int16_t v = gr_admin_version(a, GR_API_FIND_COORDINATOR, FIND_COORDINATOR_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_find_coordinator_request_t req;
+    gr_find_coordinator_request_init(&req);
+    req.key = gr_str(group);
+    int64_t deadline = gr_admin_now_ms() + COORDINATOR_WAIT_MS;
+    for (;;) {
+        if (gr_admin_call(a, GR_API_FIND_COORDINATOR, v, &req, out))
+            return GR_ADMIN_EXIT_TRANSPORT;
+        if (out->error_code != GR_KERR_COORDINATOR_NOT_AVAILABLE || gr_admin_now_ms() >= deadline)
+            break;
+        gr_admin_backoff();
+    }
+    if (out->error_code) {
+        gr_admin_report(group, out->error_code, out->error_message);
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    return GR_ADMIN_EXIT_OK;
+}
+
+static int read_group(gr_admin_t *a, const char *group, group_view_t *g,
+                      gr_find_coordinator_response_t *coordinator)
 {
     bool found;
-    int rc = read_consumer(a, group, g, &found);
+    int rc = find_coordinator(a, group, coordinator);
+    if (!rc)
+        rc = read_consumer(a, group, g, &found);
     if (rc || found)
         return rc;
     return read_classic(a, group, g);
@@ -196,7 +230,8 @@ static int read_group(gr_admin_t *a, const char *group, group_view_t *g)
 int gr_admin_groups_state(gr_admin_t *a, const char *group, const char **state)
 {
     group_view_t g;
-    int rc = read_group(a, group, &g);
+    gr_find_coordinator_response_t coordinator;
+    int rc = read_group(a, group, &g, &coordinator);
     *state = rc ? NULL : gr_admin_text(a, g.state);
     return rc;
 }
@@ -369,23 +404,17 @@ static void print_members(gr_admin_t *a, const char *group, const group_view_t *
 }
 
 /* "host:port  (id)" of the group's coordinator, as Kafka's tool writes it. */
-static const char *coordinator_text(gr_admin_t *a, const char *group)
+static const char *coordinator_text(gr_admin_t *a, const gr_find_coordinator_response_t *c)
 {
-    int16_t v = gr_admin_version(a, GR_API_FIND_COORDINATOR, FIND_COORDINATOR_MAX_V);
-    gr_find_coordinator_request_t req;
-    gr_find_coordinator_request_init(&req);
-    req.key = gr_str(group);
-    gr_find_coordinator_response_t resp;
-    if (v < 0 || gr_admin_call(a, GR_API_FIND_COORDINATOR, v, &req, &resp) || resp.error_code)
-        return MISSING;
-    char *s = gr_arena_alloc(&a->arena, (size_t)(resp.host.len > 0 ? resp.host.len : 0) + 32);
+    char *s = gr_arena_alloc(&a->arena, (size_t)(c->host.len > 0 ? c->host.len : 0) + 32);
     if (!s)
         return MISSING;
-    sprintf(s, "%s:%d  (%d)", gr_admin_text(a, resp.host), resp.port, resp.node_id);
+    sprintf(s, "%s:%d  (%d)", gr_admin_text(a, c->host), c->port, c->node_id);
     return s;
 }
 
-static void print_state(gr_admin_t *a, const char *group, const group_view_t *g, bool verbose)
+static void print_state(gr_admin_t *a, const char *group, const group_view_t *g,
+                        const gr_find_coordinator_response_t *coordinator, bool verbose)
 {
     bool epochs = verbose && g->consumer;
     const char *headers[] = {"GROUP",
@@ -396,7 +425,7 @@ static void print_state(gr_admin_t *a, const char *group, const group_view_t *g,
                              "TARGET-ASSIGNMENT-EPOCH",
                              "#MEMBERS"};
     const char *row[] = {group,
-                         coordinator_text(a, group),
+                         coordinator_text(a, coordinator),
                          g->strategy.len > 0 ? gr_admin_text(a, g->strategy) : "",
                          gr_admin_text(a, g->state),
                          epochs ? number(a, g->group_epoch) : number(a, g->member_count),
@@ -495,7 +524,8 @@ int gr_admin_groups_describe(gr_admin_t *a)
     if (!group)
         return GR_ADMIN_EXIT_USAGE;
     group_view_t g;
-    int rc = read_group(a, group, &g);
+    gr_find_coordinator_response_t coordinator;
+    int rc = read_group(a, group, &g, &coordinator);
     if (rc)
         return rc;
     bool members = gr_admin_flag(a->opts, "members"), state = gr_admin_flag(a->opts, "state");
@@ -514,7 +544,7 @@ int gr_admin_groups_describe(gr_admin_t *a)
         return GR_ADMIN_EXIT_FAILED;
     }
     if (state) {
-        print_state(a, group, &g, verbose);
+        print_state(a, group, &g, &coordinator, verbose);
         return GR_ADMIN_EXIT_OK;
     }
     if (g.member_count == 0)
