@@ -53,6 +53,10 @@ run 0 groups describe --group cli_g --json
 [ "$(json 'd["state"], [(o["current_offset"], o["log_end_offset"], o["lag"]) for o in d["offsets"]]')" = \
     "Empty [(40, 50, 10)]" ] || gr_fail "groups describe --json: $out"
 
+run 0 groups describe --group cli_g --state --verbose
+grep -qE "^cli_g +127\.0\.0\.1:$GR_PORT +\([0-9]+\) +- +Empty +- +- +0$" <<<"$out" ||
+    gr_fail "describe --state --verbose of a classic group: '$out'"
+
 run 0 groups reset-offsets --group cli_g --topic gtopic --to-earliest --dry-run
 grep -qE '^cli_g +gtopic +0 +0$' <<<"$out" || gr_fail "dry run: '$out'"
 run 0 groups describe --group cli_g --json

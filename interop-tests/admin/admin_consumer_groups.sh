@@ -58,13 +58,17 @@ run 0 groups describe --group cg_admin
 has '^GROUP +TOPIC +PARTITION +CURRENT-OFFSET +LOG-END-OFFSET +LAG +CONSUMER-ID +HOST +CLIENT-ID$' \
     "describe header"
 has '^cg_admin +cgt +0 +4 +10 +6 +m-1 +/?127\.0\.0\.1 +cga_raw$' "describe"
+run 0 groups describe --group cg_admin --offsets --verbose
+has '^GROUP +TOPIC +PARTITION +LEADER-EPOCH +CURRENT-OFFSET +LOG-END-OFFSET +LAG +CONSUMER-ID +HOST +CLIENT-ID$' \
+    "--offsets --verbose header"
+has '^cg_admin +cgt +0 +- +4 +10 +6 +m-1 ' "--offsets --verbose"
 run 0 groups describe --group cg_admin --members
 has '^GROUP +CONSUMER-ID +HOST +CLIENT-ID +#PARTITIONS$' "--members header"
 has '^cg_admin +m-1 +/?127\.0\.0\.1 +cga_raw +1$' "--members"
 run 0 groups describe --group cg_admin --members --verbose
 has '#PARTITIONS +CURRENT-EPOCH +CURRENT-ASSIGNMENT +TARGET-EPOCH +TARGET-ASSIGNMENT$' \
     "--members --verbose header"
-has '^cg_admin +m-1 +/?127\.0\.0\.1 +cga_raw +1 +1 +cgt\(0\) +1 +cgt\(0\)$' "--members --verbose"
+has '^cg_admin +m-1 +/?127\.0\.0\.1 +cga_raw +1 +1 +cgt:0 +1 +cgt:0$' "--members --verbose"
 run 0 groups describe --group cg_admin --state
 has '^GROUP +COORDINATOR \(ID\) +ASSIGNMENT-STRATEGY +STATE +#MEMBERS$' "--state header"
 has "^cg_admin +127\.0\.0\.1:$GR_PORT +\([0-9]+\) +uniform +Stable +1$" "--state"

@@ -26,16 +26,17 @@
 #include "gen/offset_commit.h"
 #include "gen/offset_fetch.h"
 
-#define LIST_GROUPS_MAX_V   5
-#define LIST_GROUPS_TYPE_V  5 /* TypesFilter and GroupType */
-#define DELETE_GROUPS_MAX_V 2
-#define OFFSET_FETCH_MIN_V  2 /* null topics: every committed offset */
-#define OFFSET_FETCH_MAX_V  7 /* one group per request */
-#define OFFSET_COMMIT_MAX_V 7
-#define LIST_OFFSETS_MAX_V  7
-#define METADATA_MAX_V      12
-#define NO_OFFSET           GR_ADMIN_NO_OFFSET
-#define PARTITIONS_MAX      GR_ADMIN_PARTITIONS_MAX
+#define LIST_GROUPS_MAX_V    5
+#define LIST_GROUPS_TYPE_V   5 /* TypesFilter and GroupType */
+#define DELETE_GROUPS_MAX_V  2
+#define OFFSET_FETCH_MIN_V   2 /* null topics: every committed offset */
+#define OFFSET_FETCH_MAX_V   7 /* one group per request */
+#define OFFSET_FETCH_EPOCH_V 5 /* the committed leader epoch */
+#define OFFSET_COMMIT_MAX_V  7
+#define LIST_OFFSETS_MAX_V   7
+#define METADATA_MAX_V       12
+#define NO_OFFSET            GR_ADMIN_NO_OFFSET
+#define PARTITIONS_MAX       GR_ADMIN_PARTITIONS_MAX
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT groups SUBCOMMAND [options] [--json]\n"
@@ -206,12 +207,14 @@ int gr_admin_groups_committed(gr_admin_t *a, const char *group, part_offsets_t *
         for (int32_t p = 0; p < resp.topics[t].partitions_count && n < max; p++) {
             gr_offset_fetch_response_offset_fetch_response_partition_t *part =
                 &resp.topics[t].partitions[p];
-            out[n++] = (part_offsets_t){resp.topics[t].name,
-                                        part->partition_index,
-                                        part->committed_offset,
-                                        NO_OFFSET,
-                                        NO_OFFSET,
-                                        NO_OFFSET};
+            out[n++] =
+                (part_offsets_t){resp.topics[t].name,
+                                 part->partition_index,
+                                 part->committed_offset,
+                                 NO_OFFSET,
+                                 NO_OFFSET,
+                                 NO_OFFSET,
+                                 v >= OFFSET_FETCH_EPOCH_V ? part->committed_leader_epoch : -1};
         }
     return n;
 }
@@ -335,9 +338,13 @@ static int topic_partitions(gr_admin_t *a, const char *topic, part_offsets_t *pa
     }
     int n = 0;
     for (int32_t i = 0; i < resp.topics[0].partitions_count && n < max; i++)
-        parts[n++] = (part_offsets_t){gr_str(topic), resp.topics[0].partitions[i].partition_index,
-                                      NO_OFFSET,     NO_OFFSET,
-                                      NO_OFFSET,     NO_OFFSET};
+        parts[n++] = (part_offsets_t){gr_str(topic),
+                                      resp.topics[0].partitions[i].partition_index,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      -1};
     return n;
 }
 

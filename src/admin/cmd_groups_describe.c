@@ -5,14 +5,15 @@
  *
  *   (default, --offsets)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET
  *                         LAG CONSUMER-ID HOST CLIENT-ID: each committed or
- *                         assigned partition, its lag and its owner
+ *                         assigned partition, its lag and its owner;
+ *                         --verbose adds LEADER-EPOCH after PARTITION
  *   --members             GROUP CONSUMER-ID [GROUP-INSTANCE-ID] HOST CLIENT-ID
- *                         #PARTITIONS; --verbose adds ASSIGNMENT (classic) or
- *                         CURRENT-EPOCH CURRENT-ASSIGNMENT TARGET-EPOCH
- *                         TARGET-ASSIGNMENT (consumer, KIP-1099)
+ *                         #PARTITIONS; --verbose adds CURRENT-EPOCH
+ *                         CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT
+ *                         (KIP-1099; "-" where a classic group has none)
  *   --state               GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE
  *                         #MEMBERS; --verbose adds GROUP-EPOCH and
- *                         TARGET-ASSIGNMENT-EPOCH for a consumer group
+ *                         TARGET-ASSIGNMENT-EPOCH before #MEMBERS
  *
  * The group is read as Kafka's admin client reads it: FindCoordinator (the
  * requests still go to the bootstrap broker, every group's coordinator on a
@@ -265,27 +266,25 @@ static const member_view_t *owner(const group_view_t *g, gr_str_t topic, int32_t
     return NULL;
 }
 
-/* "t1(0,1), t2(3)" as kafka-consumer-groups.sh --verbose writes an assignment; "-" if empty. */
+/* "t1:0,1;t2:3" as kafka-consumer-groups.sh (4.x) --verbose writes an assignment; "-" if empty. */
 static char *assignment_text(gr_admin_t *a, const assignment_view_t *as)
 {
     size_t cap = 2;
     for (int32_t i = 0; i < as->count; i++)
-        cap += (size_t)(as->topics[i].topic.len > 0 ? as->topics[i].topic.len : 0) + 4 +
+        cap += (size_t)(as->topics[i].topic.len > 0 ? as->topics[i].topic.len : 0) + 2 +
                12 * (size_t)as->topics[i].count;
     char *out = gr_arena_alloc(&a->arena, cap);
-    if (!out)
+    if (!out || as->count == 0)
         return MISSING;
     size_t len = 0;
-    out[0] = '\0';
     for (int32_t i = 0; i < as->count; i++) {
         const topic_parts_t *t = &as->topics[i];
-        len += (size_t)snprintf(out + len, cap - len, "%s%.*s(", i ? ", " : "",
+        len += (size_t)snprintf(out + len, cap - len, "%s%.*s:", i ? ";" : "",
                                 (int)(t->topic.len > 0 ? t->topic.len : 0), t->topic.ptr);
         for (int32_t j = 0; j < t->count; j++)
             len += (size_t)snprintf(out + len, cap - len, "%s%d", j ? "," : "", t->partitions[j]);
-        len += (size_t)snprintf(out + len, cap - len, ")");
     }
-    return as->count ? out : MISSING;
+    return out;
 }
 
 static char *number(gr_admin_t *a, long long n)
@@ -316,9 +315,13 @@ static int offset_rows(gr_admin_t *a, const char *group, const group_view_t *g,
                     seen = gr_str_eq(parts[k].topic, as->topics[t].topic) &&
                            parts[k].partition == as->topics[t].partitions[p];
                 if (!seen)
-                    parts[n++] = (gr_admin_part_offsets_t){
-                        as->topics[t].topic, as->topics[t].partitions[p], GR_ADMIN_NO_OFFSET,
-                        GR_ADMIN_NO_OFFSET,  GR_ADMIN_NO_OFFSET,          GR_ADMIN_NO_OFFSET};
+                    parts[n++] = (gr_admin_part_offsets_t){as->topics[t].topic,
+                                                           as->topics[t].partitions[p],
+                                                           GR_ADMIN_NO_OFFSET,
+                                                           GR_ADMIN_NO_OFFSET,
+                                                           GR_ADMIN_NO_OFFSET,
+                                                           GR_ADMIN_NO_OFFSET,
+                                                           -1};
             }
     }
     if (n < 0 ||
@@ -329,27 +332,40 @@ static int offset_rows(gr_admin_t *a, const char *group, const group_view_t *g,
 }
 
 static void print_offsets(gr_admin_t *a, const char *group, const group_view_t *g,
-                          const gr_admin_part_offsets_t *parts, int n)
+                          const gr_admin_part_offsets_t *parts, int n, bool verbose)
 {
-    const char *headers[] = {"GROUP",          "TOPIC",          "PARTITION",
-                             "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
-                             "CONSUMER-ID",    "HOST",           "CLIENT-ID"};
+    /* --verbose adds LEADER-EPOCH, the leader epoch of each commit. */
+    const char *full[] = {"GROUP",          "TOPIC",          "PARTITION", "LEADER-EPOCH",
+                          "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",       "CONSUMER-ID",
+                          "HOST",           "CLIENT-ID"};
     gr_table_t table;
-    gr_table_init(&table, headers, 9);
+    int skip = verbose ? -1 : 3; /* the column left out without --verbose */
+    const char *cols[10];
+    int ncols = 0;
+    for (int i = 0; i < 10; i++)
+        if (i != skip)
+            cols[ncols++] = full[i];
+    gr_table_init(&table, cols, ncols);
     for (int i = 0; i < n; i++) {
         const gr_admin_part_offsets_t *p = &parts[i];
         const member_view_t *m = owner(g, p->topic, p->partition);
         bool committed = p->committed >= 0;
-        const char *row[] = {group,
-                             gr_admin_text(a, p->topic),
-                             number(a, p->partition),
-                             committed ? number(a, p->committed) : MISSING,
-                             p->latest >= 0 ? number(a, p->latest) : MISSING,
-                             committed && p->latest >= 0 ? number(a, p->latest - p->committed)
-                                                         : MISSING,
-                             m ? gr_admin_text(a, m->member_id) : MISSING,
-                             m ? gr_admin_text(a, m->host) : MISSING,
-                             m ? gr_admin_text(a, m->client_id) : MISSING};
+        const char *cells[] = {
+            group,
+            gr_admin_text(a, p->topic),
+            number(a, p->partition),
+            committed && p->leader_epoch >= 0 ? number(a, p->leader_epoch) : MISSING,
+            committed ? number(a, p->committed) : MISSING,
+            p->latest >= 0 ? number(a, p->latest) : MISSING,
+            committed && p->latest >= 0 ? number(a, p->latest - p->committed) : MISSING,
+            m ? gr_admin_text(a, m->member_id) : MISSING,
+            m ? gr_admin_text(a, m->host) : MISSING,
+            m ? gr_admin_text(a, m->client_id) : MISSING};
+        const char *row[10];
+        int c = 0;
+        for (int j = 0; j < 10; j++)
+            if (j != skip)
+                row[c++] = cells[j];
         gr_table_row(&table, row);
     }
     gr_table_print(&table, stdout);
@@ -369,13 +385,11 @@ static void print_members(gr_admin_t *a, const char *group, const group_view_t *
     headers[cols++] = "HOST";
     headers[cols++] = "CLIENT-ID";
     headers[cols++] = "#PARTITIONS";
-    if (verbose && g->consumer) {
+    if (verbose) {
         headers[cols++] = "CURRENT-EPOCH";
         headers[cols++] = "CURRENT-ASSIGNMENT";
         headers[cols++] = "TARGET-EPOCH";
         headers[cols++] = "TARGET-ASSIGNMENT";
-    } else if (verbose) {
-        headers[cols++] = "ASSIGNMENT";
     }
     gr_table_t table;
     gr_table_init(&table, headers, cols);
@@ -390,13 +404,11 @@ static void print_members(gr_admin_t *a, const char *group, const group_view_t *
         row[c++] = gr_admin_text(a, m->host);
         row[c++] = gr_admin_text(a, m->client_id);
         row[c++] = number(a, partition_count(&m->assigned));
-        if (verbose && g->consumer) {
-            row[c++] = number(a, m->epoch);
+        if (verbose) { /* a classic group has no epochs nor target: "-" */
+            row[c++] = g->consumer ? number(a, m->epoch) : MISSING;
             row[c++] = assignment_text(a, &m->assigned);
-            row[c++] = number(a, g->assignment_epoch);
-            row[c++] = assignment_text(a, &m->target);
-        } else if (verbose) {
-            row[c++] = assignment_text(a, &m->assigned);
+            row[c++] = g->consumer ? number(a, g->assignment_epoch) : MISSING;
+            row[c++] = g->consumer ? assignment_text(a, &m->target) : MISSING;
         }
         gr_table_row(&table, row);
     }
@@ -416,24 +428,25 @@ static const char *coordinator_text(gr_admin_t *a, const gr_find_coordinator_res
 static void print_state(gr_admin_t *a, const char *group, const group_view_t *g,
                         const gr_find_coordinator_response_t *coordinator, bool verbose)
 {
-    bool epochs = verbose && g->consumer;
-    const char *headers[] = {"GROUP",
-                             "COORDINATOR (ID)",
-                             "ASSIGNMENT-STRATEGY",
-                             "STATE",
-                             epochs ? "GROUP-EPOCH" : "#MEMBERS",
-                             "TARGET-ASSIGNMENT-EPOCH",
+    const char *headers[] = {"GROUP",   "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY",
+                             "STATE",   "GROUP-EPOCH",      "TARGET-ASSIGNMENT-EPOCH",
                              "#MEMBERS"};
-    const char *row[] = {group,
-                         coordinator_text(a, coordinator),
-                         g->strategy.len > 0 ? gr_admin_text(a, g->strategy) : "",
-                         gr_admin_text(a, g->state),
-                         epochs ? number(a, g->group_epoch) : number(a, g->member_count),
-                         number(a, g->assignment_epoch),
-                         number(a, g->member_count)};
+    const char *group_epoch = g->consumer ? number(a, g->group_epoch) : MISSING;
+    const char *target_epoch = g->consumer ? number(a, g->assignment_epoch) : MISSING;
+    const char *verbose_row[] = {group,
+                                 coordinator_text(a, coordinator),
+                                 g->strategy.len > 0 ? gr_admin_text(a, g->strategy) : MISSING,
+                                 gr_admin_text(a, g->state),
+                                 group_epoch,
+                                 target_epoch,
+                                 number(a, g->member_count)};
+    /* Without --verbose the epochs are left out: the same row without them. */
+    const char *plain_headers[] = {headers[0], headers[1], headers[2], headers[3], headers[6]};
+    const char *plain_row[] = {verbose_row[0], verbose_row[1], verbose_row[2], verbose_row[3],
+                               verbose_row[6]};
     gr_table_t table;
-    gr_table_init(&table, headers, epochs ? 7 : 5);
-    gr_table_row(&table, row);
+    gr_table_init(&table, verbose ? headers : plain_headers, verbose ? 7 : 5);
+    gr_table_row(&table, verbose ? verbose_row : plain_row);
     gr_table_print(&table, stdout);
 }
 
@@ -554,6 +567,6 @@ int gr_admin_groups_describe(gr_admin_t *a)
             print_members(a, group, &g, verbose);
         return GR_ADMIN_EXIT_OK;
     }
-    print_offsets(a, group, &g, parts, n);
+    print_offsets(a, group, &g, parts, n, verbose);
     return GR_ADMIN_EXIT_OK;
 }

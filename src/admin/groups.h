@@ -20,6 +20,7 @@ typedef struct gr_admin_part_offsets {
     int64_t earliest;
     int64_t latest;
     int64_t target;
+    int32_t leader_epoch; /* of the commit; read only when committed >= 0 (-1: none) */
 } gr_admin_part_offsets_t;
 
 /* The group's committed offsets (all topics), up to max. Count, or -1 (printed). */
