@@ -12,16 +12,21 @@ built by hand, standard library only), as Kafka 4.x answers them:
 - OffsetDelete refuses the partitions of a topic a member subscribes to
   (GROUP_SUBSCRIBED_TO_TOPIC) and deletes the others' offsets;
 - DeleteGroups: NON_EMPTY_GROUP while it has a member, then (the member
-  left) the group and its offsets go; a second delete is GROUP_ID_NOT_FOUND.
+  left) the group and its offsets go; a second delete is GROUP_ID_NOT_FOUND;
+  after a restart (mode after-restart) it is still gone.
 
 Usage: cgroup_admin_raw.py HOST PORT TOPIC OTHER_TOPIC (one partition each)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
+
+       cgroup_admin_raw.py after-restart HOST PORT TOPIC
+checks, after the broker restarted, that the deleted group stayed deleted.
 
        cgroup_admin_raw.py member HOST PORT GROUP MEMBER_ID EPOCH [TOPIC]
 sends one ConsumerGroupHeartbeat (EPOCH 0 joins, subscribing to TOPIC; -1
 leaves) and prints "ERROR EPOCH" (the admin tool's test drives a member so).
 """
 import sys
+import time
 
 import kafka_wire
 from kafka_wire import Reader, Writer
@@ -30,6 +35,7 @@ API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR = 8, 9, 10
 API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_OFFSET_DELETE, API_DELETE_GROUPS = 15, 16, 47, 42
 API_CG_HEARTBEAT = 68
 NONE, NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND, GROUP_SUBSCRIBED_TO_TOPIC = 0, 68, 69, 86
+COORDINATOR_LOAD_IN_PROGRESS = 14
 
 CONSUMER, CLASSIC = "cga", "cgc"  # a KIP-848 group, a classic group
 
@@ -85,14 +91,18 @@ def committed(c, group, topic):
     return topics[0][1][0][1]
 
 
-def list_groups(c, states=(), types=None, version=5):
-    """{group: (protocol type, state, type or None)}, after checking the error."""
+def list_groups(c, states=(), types=None, version=5, loading_ok=False):
+    """{group: (protocol type, state, type or None)}, after checking the
+    error (None while the coordinator loads, if loading_ok)."""
     w = Writer(flexible=True).arr(list(states), lambda w, s: w.str(s))
     if version >= 5:
         w.arr(list(types or []), lambda w, t: w.str(t))
     r = c.call(API_LIST_GROUPS, version, w.tags())
     r.i32()
-    expect("ListGroups error", r.i16(), NONE)
+    err = r.i16()
+    if loading_ok and err == COORDINATOR_LOAD_IN_PROGRESS:
+        return None
+    expect("ListGroups error", err, NONE)
 
     def group(r):
         g = (r.str(), r.str(), r.str(), r.str() if version >= 5 else None)
@@ -184,9 +194,30 @@ def member():
         print("%d %d" % heartbeat(c, member_id, int(epoch), topic, group))
 
 
+def after_restart():
+    """The deleted consumer group stays deleted once __consumer_offsets is replayed."""
+    host, port, topic = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    with Conn(host, port) as c:
+        find_coordinator(c, CLASSIC)
+        deadline = time.monotonic() + 20
+        groups = None
+        while groups is None and time.monotonic() < deadline:
+            groups = list_groups(c, loading_ok=True)
+            if groups is None:
+                time.sleep(0.1)
+        if groups is None:
+            fail("the coordinator still loads after 20 s")
+        expect("the deleted consumer group after a restart", CONSUMER in groups, False)
+        expect("the classic group after a restart", groups.get(CLASSIC), ("", "Empty", "classic"))
+        expect("the deleted group's offsets after a restart", committed(c, CONSUMER, topic), -1)
+
+
 def main():
     if sys.argv[1] == "member":
         member()
+        return
+    if sys.argv[1] == "after-restart":
+        after_restart()
         return
     host, port, topic, other = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     with Conn(host, port) as c:
