@@ -70,8 +70,10 @@ def heartbeat(c, member_id, epoch, topic=None, group=CONSUMER):
     w.arr([] if epoch == 0 else None, lambda w, t: None).tags()
     r = c.call(API_CG_HEARTBEAT, 1, w)
     r.i32()
-    err, _msg, _mid, epoch = r.i16(), r.str(), r.str(), r.i32()
-    return err, epoch
+    err = r.i16()
+    r.str()  # ErrorMessage
+    r.str()  # MemberId
+    return err, r.i32()
 
 
 def admin_commit(c, group, topics):
@@ -121,7 +123,8 @@ def describe_groups(c, group, version):
     err = r.i16()
     msg = r.str() if version >= 6 else None
     r.str()
-    state, ptype, _data = r.str(), r.str(), r.str()
+    state, ptype = r.str(), r.str()
+    r.str()  # ProtocolData
     members = r.uvar() - 1
     return err, msg, state, ptype, members
 
