@@ -42,16 +42,20 @@ got=$(group_read | wc -l)
 seq 41 50 | gr_kcat -P -t gtopic -p 0
 
 run 0 groups list
-grep -qE '^cli_g +Empty +consumer$' <<<"$out" || gr_fail "groups list: '$out'"
+grep -qE '^cli_g +classic +Empty +consumer$' <<<"$out" || gr_fail "groups list: '$out'"
 run 0 groups list --json
 [ "$(json '[(g["group"], g["state"]) for g in d if g["group"] == "cli_g"]')" = "[('cli_g', 'Empty')]" ] ||
     gr_fail "groups list --json: $out"
 
 run 0 groups describe --group cli_g
-grep -qE '^cli_g +gtopic +0 +40 +50 +10$' <<<"$out" || gr_fail "groups describe: '$out'"
+grep -qE '^cli_g +gtopic +0 +40 +50 +10 +- +- +-$' <<<"$out" || gr_fail "groups describe: '$out'"
 run 0 groups describe --group cli_g --json
 [ "$(json 'd["state"], [(o["current_offset"], o["log_end_offset"], o["lag"]) for o in d["offsets"]]')" = \
     "Empty [(40, 50, 10)]" ] || gr_fail "groups describe --json: $out"
+
+run 0 groups describe --group cli_g --state --verbose
+grep -qE "^cli_g +127\.0\.0\.1:$GR_PORT +\([0-9]+\) +- +Empty +- +- +0$" <<<"$out" ||
+    gr_fail "describe --state --verbose of a classic group: '$out'"
 
 run 0 groups reset-offsets --group cli_g --topic gtopic --to-earliest --dry-run
 grep -qE '^cli_g +gtopic +0 +0$' <<<"$out" || gr_fail "dry run: '$out'"

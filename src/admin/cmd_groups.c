@@ -1,44 +1,50 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gregor-admin groups: list (ListGroups), describe (DescribeGroups, then
- * OffsetFetch and ListOffsets for each committed partition's lag), delete
- * (DeleteGroups) and reset-offsets (ListOffsets and OffsetFetch to compute
- * the new offsets, OffsetCommit to store them with --execute). Options
- * follow kafka-consumer-groups.sh; reset-offsets is a dry run unless
- * --execute is given, and the broker refuses it while the group has members.
+ * gregor-admin groups, for classic and KIP-848 consumer groups alike: list
+ * (ListGroups, with kafka-consumer-groups.sh's --type and --state filters),
+ * describe (cmd_groups_describe.c), delete (DeleteGroups) and reset-offsets
+ * (ListOffsets and OffsetFetch to compute the new offsets, OffsetCommit to
+ * store them with --execute). Options follow kafka-consumer-groups.sh;
+ * reset-offsets is a dry run unless --execute is given, and like Kafka's
+ * tool it refuses a group that is not Empty (or Dead) before anything else.
  * Requests go to the bootstrap broker, which is every group's coordinator
  * in single-node mode.
  */
 #define _XOPEN_SOURCE 700
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "admin/admin.h"
 #include "admin/common.h"
+#include "admin/groups.h"
 #include "gen/delete_groups.h"
-#include "gen/describe_groups.h"
 #include "gen/list_groups.h"
 #include "gen/list_offsets.h"
 #include "gen/metadata.h"
 #include "gen/offset_commit.h"
 #include "gen/offset_fetch.h"
 
-#define LIST_GROUPS_MAX_V     4
-#define DESCRIBE_GROUPS_MAX_V 5
-#define DELETE_GROUPS_MAX_V   2
-#define OFFSET_FETCH_MIN_V    2 /* null topics: every committed offset */
-#define OFFSET_FETCH_MAX_V    7 /* one group per request */
-#define OFFSET_COMMIT_MAX_V   7
-#define LIST_OFFSETS_MAX_V    7
-#define METADATA_MAX_V        12
-#define NO_OFFSET             (-1LL)
-#define PARTITIONS_MAX        10000
+#define LIST_GROUPS_MAX_V    5
+#define LIST_GROUPS_TYPE_V   5 /* TypesFilter and GroupType */
+#define DELETE_GROUPS_MAX_V  2
+#define OFFSET_FETCH_MIN_V   2 /* null topics: every committed offset */
+#define OFFSET_FETCH_MAX_V   7 /* one group per request */
+#define OFFSET_FETCH_EPOCH_V 5 /* the committed leader epoch */
+#define OFFSET_COMMIT_MAX_V  7
+#define LIST_OFFSETS_MAX_V   7
+#define METADATA_MAX_V       12
+#define NO_OFFSET            GR_ADMIN_NO_OFFSET
+#define PARTITIONS_MAX       GR_ADMIN_PARTITIONS_MAX
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT groups SUBCOMMAND [options] [--json]\n"
-    "  list                          every group with its state and protocol type\n"
-    "  describe --group G            members, and committed offsets with their lag\n"
+    "  list [--type classic,consumer] [--state S,...]\n"
+    "                                every group with its type, state and protocol type\n"
+    "  describe --group G [--members | --state] [--verbose]\n"
+    "                                committed offsets with their lag and owner (the\n"
+    "                                default), the members, or the group's state\n"
     "  delete --group G              delete an empty group and its offsets\n"
     "  reset-offsets --group G (--topic T[:p,q...] | --all-topics)\n"
     "        (--to-earliest | --to-latest | --to-offset N | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
@@ -47,6 +53,81 @@ static const char help[] =
 
 static const char *const subcommands[] = {"list", "describe", "delete", "reset-offsets", NULL};
 
+/* Kafka's group state names (GroupState), for --state's check. */
+static const char *const state_names[] = {
+    "PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty",
+    "Assigning",          "Reconciling",         NULL,
+};
+/* The group types this broker has (kafka-consumer-groups.sh --type). */
+static const char *const type_names[] = {"classic", "consumer", NULL};
+
+static bool known_name(const char *const *names, const char *s, size_t len)
+{
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && strncasecmp(names[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Splits a comma-separated --state or --type value into *out (arena),
+ * checking each name as kafka-consumer-groups.sh does. Count, or -1 (printed).
+ */
+static int split_names(gr_admin_t *a, const char *option, const char *value,
+                       const char *const *names, gr_str_t **out)
+{
+    int n = 1;
+    for (const char *p = value; *p; p++)
+        n += *p == ',';
+    *out = gr_arena_alloc(&a->arena, (size_t)n * sizeof(**out));
+    if (!*out)
+        return -1;
+    int count = 0;
+    for (const char *p = value;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        while (len > 0 && *p == ' ')
+            p++, len--;
+        while (len > 0 && p[len - 1] == ' ')
+            len--;
+        if (!known_name(names, p, len)) {
+            fprintf(stderr, "error: invalid --%s value '%s'; valid: ", option, value);
+            for (int i = 0; names[i]; i++)
+                fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+            fprintf(stderr, "\n");
+            return -1;
+        }
+        (*out)[count++] = (gr_str_t){p, (int32_t)len};
+        if (!end)
+            return count;
+        p = end + 1;
+    }
+}
+
+/* --type and --state of groups list into req. 0, or an exit code. */
+static int list_filters(gr_admin_t *a, gr_list_groups_request_t *req)
+{
+    const char *types = gr_admin_opt(a->opts, "type");
+    const char *states = gr_admin_opt(a->opts, "state");
+    if (types) {
+        req->types_filter_count = split_names(a, "type", types, type_names, &req->types_filter);
+        if (req->types_filter_count < 0)
+            return GR_ADMIN_EXIT_USAGE;
+    }
+    if (states && *states) {
+        req->states_filter_count =
+            split_names(a, "state", states, state_names, &req->states_filter);
+        if (req->states_filter_count < 0)
+            return GR_ADMIN_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/*
+ * groups list: every group of both kinds with its type, state and
+ * protocol type; --type and --state filter on the broker (ListGroups v5
+ * and v4), as kafka-consumer-groups.sh --list does.
+ */
 static int groups_list(gr_admin_t *a)
 {
     int16_t v = gr_admin_version(a, GR_API_LIST_GROUPS, LIST_GROUPS_MAX_V);
@@ -54,6 +135,15 @@ static int groups_list(gr_admin_t *a)
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_list_groups_request_t req;
     gr_list_groups_request_init(&req);
+    int rc = list_filters(a, &req);
+    if (rc)
+        return rc;
+    if ((req.types_filter_count > 0 && v < LIST_GROUPS_TYPE_V) ||
+        (req.states_filter_count > 0 && v < 4)) {
+        fprintf(stderr, "error: the broker's ListGroups (v%d) cannot filter by %s\n", v,
+                req.types_filter_count > 0 ? "type" : "state");
+        return GR_ADMIN_EXIT_TRANSPORT;
+    }
     gr_list_groups_response_t resp;
     if (gr_admin_call(a, GR_API_LIST_GROUPS, v, &req, &resp))
         return GR_ADMIN_EXIT_TRANSPORT;
@@ -61,16 +151,20 @@ static int groups_list(gr_admin_t *a)
         gr_admin_report("groups", resp.error_code, gr_str(NULL));
         return GR_ADMIN_EXIT_FAILED;
     }
-    const char *headers[] = {"GROUP", "STATE", "PROTOCOL-TYPE"};
+    const char *headers[] = {"GROUP", "TYPE", "STATE", "PROTOCOL-TYPE"};
     gr_table_t table;
-    gr_table_init(&table, headers, 3);
+    gr_table_init(&table, headers, 4);
     if (a->json)
         printf("[");
     for (int32_t i = 0; i < resp.groups_count; i++) {
         gr_list_groups_response_listed_group_t *g = &resp.groups[i];
+        /* Before v5 every group is classic: the broker knows no other kind. */
+        const char *type = v >= LIST_GROUPS_TYPE_V ? gr_admin_text(a, g->group_type) : "classic";
         if (a->json) {
             printf("%s{\"group\":", i ? "," : "");
             gr_json_strn(stdout, g->group_id.ptr, g->group_id.len);
+            printf(",\"type\":");
+            gr_json_str(stdout, type);
             printf(",\"state\":");
             gr_json_strn(stdout, g->group_state.ptr, v >= 4 ? g->group_state.len : -1);
             printf(",\"protocol_type\":");
@@ -78,7 +172,7 @@ static int groups_list(gr_admin_t *a)
             printf("}");
             continue;
         }
-        const char *row[] = {gr_admin_text(a, g->group_id),
+        const char *row[] = {gr_admin_text(a, g->group_id), type,
                              v >= 4 ? gr_admin_text(a, g->group_state) : "-",
                              gr_admin_text(a, g->protocol_type)};
         gr_table_row(&table, row);
@@ -90,18 +184,9 @@ static int groups_list(gr_admin_t *a)
     return GR_ADMIN_EXIT_OK;
 }
 
-/* One partition's offsets: committed (-1 none), log start and end. */
-typedef struct part_offsets {
-    gr_str_t topic;
-    int32_t partition;
-    int64_t committed;
-    int64_t earliest;
-    int64_t latest;
-    int64_t target;
-} part_offsets_t;
+typedef gr_admin_part_offsets_t part_offsets_t;
 
-/* The group's committed offsets (all topics). Count, or -1 (printed). */
-static int fetch_committed(gr_admin_t *a, const char *group, part_offsets_t *out, int max)
+int gr_admin_groups_committed(gr_admin_t *a, const char *group, part_offsets_t *out, int max)
 {
     int16_t v = gr_admin_version(a, GR_API_OFFSET_FETCH, OFFSET_FETCH_MAX_V);
     if (v < OFFSET_FETCH_MIN_V)
@@ -122,18 +207,20 @@ static int fetch_committed(gr_admin_t *a, const char *group, part_offsets_t *out
         for (int32_t p = 0; p < resp.topics[t].partitions_count && n < max; p++) {
             gr_offset_fetch_response_offset_fetch_response_partition_t *part =
                 &resp.topics[t].partitions[p];
-            out[n++] = (part_offsets_t){resp.topics[t].name,
-                                        part->partition_index,
-                                        part->committed_offset,
-                                        NO_OFFSET,
-                                        NO_OFFSET,
-                                        NO_OFFSET};
+            out[n++] =
+                (part_offsets_t){resp.topics[t].name,
+                                 part->partition_index,
+                                 part->committed_offset,
+                                 NO_OFFSET,
+                                 NO_OFFSET,
+                                 NO_OFFSET,
+                                 v >= OFFSET_FETCH_EPOCH_V ? part->committed_leader_epoch : -1};
         }
     return n;
 }
 
-/* Fills earliest or latest (by ts) of each of n partitions with ListOffsets. 0 or -1. */
-static int list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, int64_t ts, bool into_target)
+int gr_admin_groups_list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, int64_t ts,
+                                 bool into_target)
 {
     int16_t v = gr_admin_version(a, GR_API_LIST_OFFSETS, LIST_OFFSETS_MAX_V);
     if (v < 1)
@@ -169,122 +256,33 @@ static int list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, int64_t ts,
     return 0;
 }
 
-static int describe_members(gr_admin_t *a, const char *group)
-{
-    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_GROUPS, DESCRIBE_GROUPS_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
-    gr_describe_groups_request_t req;
-    gr_describe_groups_request_init(&req);
-    gr_str_t name = gr_str(group);
-    req.groups = &name;
-    req.groups_count = 1;
-    gr_describe_groups_response_t resp;
-    if (gr_admin_call(a, GR_API_DESCRIBE_GROUPS, v, &req, &resp) || resp.groups_count != 1)
-        return GR_ADMIN_EXIT_TRANSPORT;
-    gr_describe_groups_response_described_group_t *g = &resp.groups[0];
-    if (g->error_code) {
-        gr_admin_report(group, g->error_code, gr_str(NULL));
-        return GR_ADMIN_EXIT_FAILED;
-    }
-    if (a->json) {
-        printf("\"state\":");
-        gr_json_strn(stdout, g->group_state.ptr, g->group_state.len);
-        printf(",\"protocol\":");
-        gr_json_strn(stdout, g->protocol_data.ptr, g->protocol_data.len);
-        printf(",\"members\":[");
-        for (int32_t i = 0; i < g->members_count; i++) {
-            printf("%s{\"member_id\":", i ? "," : "");
-            gr_json_strn(stdout, g->members[i].member_id.ptr, g->members[i].member_id.len);
-            printf(",\"client_id\":");
-            gr_json_strn(stdout, g->members[i].client_id.ptr, g->members[i].client_id.len);
-            printf(",\"host\":");
-            gr_json_strn(stdout, g->members[i].client_host.ptr, g->members[i].client_host.len);
-            printf("}");
-        }
-        printf("]");
-        return GR_ADMIN_EXIT_OK;
-    }
-    printf("Group: %s\tState: %s\tProtocol: %s\tMembers: %d\n", group,
-           gr_admin_text(a, g->group_state), gr_admin_text(a, g->protocol_data), g->members_count);
-    if (g->members_count <= 0)
-        return GR_ADMIN_EXIT_OK;
-    const char *headers[] = {"MEMBER-ID", "CLIENT-ID", "HOST"};
-    gr_table_t table;
-    gr_table_init(&table, headers, 3);
-    for (int32_t i = 0; i < g->members_count; i++) {
-        const char *row[] = {gr_admin_text(a, g->members[i].member_id),
-                             gr_admin_text(a, g->members[i].client_id),
-                             gr_admin_text(a, g->members[i].client_host)};
-        gr_table_row(&table, row);
-    }
-    gr_table_print(&table, stdout);
-    return GR_ADMIN_EXIT_OK;
-}
-
-static void print_offsets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n,
-                          bool target)
+/* reset-offsets' answer: each partition's new offset, as kafka-consumer-groups.sh prints it. */
+static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n)
 {
     if (a->json) {
-        printf("%s[", target ? "" : "\"offsets\":");
+        printf("[");
         for (int i = 0; i < n; i++) {
             printf("%s{\"group\":", i ? "," : "");
             gr_json_str(stdout, group);
             printf(",\"topic\":");
             gr_json_strn(stdout, parts[i].topic.ptr, parts[i].topic.len);
-            if (target)
-                printf(",\"partition\":%d,\"new_offset\":%lld}", parts[i].partition,
-                       (long long)parts[i].target);
-            else
-                printf(",\"partition\":%d,\"current_offset\":%lld,\"log_end_offset\":%lld,"
-                       "\"lag\":%lld}",
-                       parts[i].partition, (long long)parts[i].committed,
-                       (long long)parts[i].latest,
-                       (long long)(parts[i].committed >= 0 ? parts[i].latest - parts[i].committed
-                                                           : -1));
+            printf(",\"partition\":%d,\"new_offset\":%lld}", parts[i].partition,
+                   (long long)parts[i].target);
         }
         printf("]");
         return;
     }
-    const char *offset_headers[] = {"GROUP",          "TOPIC",          "PARTITION",
-                                    "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"};
-    const char *target_headers[] = {"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"};
+    const char *headers[] = {"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"};
     gr_table_t table;
-    gr_table_init(&table, target ? target_headers : offset_headers, target ? 4 : 6);
+    gr_table_init(&table, headers, 4);
     for (int i = 0; i < n; i++) {
-        char part[16], cur[32], end[32], lag[32];
+        char part[16], target[32];
         snprintf(part, sizeof part, "%d", parts[i].partition);
-        snprintf(cur, sizeof cur, "%lld",
-                 (long long)(target ? parts[i].target : parts[i].committed));
-        snprintf(end, sizeof end, "%lld", (long long)parts[i].latest);
-        snprintf(lag, sizeof lag, "%lld",
-                 (long long)(parts[i].committed >= 0 ? parts[i].latest - parts[i].committed : -1));
-        const char *row[] = {group, gr_admin_text(a, parts[i].topic), part, cur, end, lag};
+        snprintf(target, sizeof target, "%lld", (long long)parts[i].target);
+        const char *row[] = {group, gr_admin_text(a, parts[i].topic), part, target};
         gr_table_row(&table, row);
     }
     gr_table_print(&table, stdout);
-}
-
-static int groups_describe(gr_admin_t *a)
-{
-    const char *group = gr_admin_need(a, "group");
-    if (!group)
-        return GR_ADMIN_EXIT_USAGE;
-    if (a->json)
-        printf("{\"group\":\"%s\",", group);
-    int rc = describe_members(a, group);
-    if (rc != GR_ADMIN_EXIT_OK)
-        return rc;
-    part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
-    int n = parts ? fetch_committed(a, group, parts, PARTITIONS_MAX) : -1;
-    if (n < 0 || list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_LATEST, false))
-        return GR_ADMIN_EXIT_TRANSPORT;
-    if (a->json)
-        printf(",");
-    print_offsets(a, group, parts, n, false);
-    if (a->json)
-        printf("}\n");
-    return GR_ADMIN_EXIT_OK;
 }
 
 static int groups_delete(gr_admin_t *a)
@@ -340,9 +338,13 @@ static int topic_partitions(gr_admin_t *a, const char *topic, part_offsets_t *pa
     }
     int n = 0;
     for (int32_t i = 0; i < resp.topics[0].partitions_count && n < max; i++)
-        parts[n++] = (part_offsets_t){gr_str(topic), resp.topics[0].partitions[i].partition_index,
-                                      NO_OFFSET,     NO_OFFSET,
-                                      NO_OFFSET,     NO_OFFSET};
+        parts[n++] = (part_offsets_t){gr_str(topic),
+                                      resp.topics[0].partitions[i].partition_index,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      NO_OFFSET,
+                                      -1};
     return n;
 }
 
@@ -370,8 +372,8 @@ static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts
 {
     const gr_admin_options_t *o = a->opts;
     int64_t number = 0;
-    if (list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_EARLIEST, false) ||
-        list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_LATEST, false))
+    if (gr_admin_groups_list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_EARLIEST, false) ||
+        gr_admin_groups_list_offsets(a, parts, n, GR_LIST_OFFSETS_TIMESTAMP_LATEST, false))
         return GR_ADMIN_EXIT_TRANSPORT;
     if (gr_admin_flag(o, "to-earliest") || gr_admin_flag(o, "to-latest")) {
         for (int i = 0; i < n; i++)
@@ -385,14 +387,14 @@ static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts
             fprintf(stderr, "error: --to-datetime wants YYYY-MM-DDTHH:MM:SS[.mmm]\n");
             return GR_ADMIN_EXIT_USAGE;
         }
-        if (list_offsets(a, parts, n, ts, true))
+        if (gr_admin_groups_list_offsets(a, parts, n, ts, true))
             return GR_ADMIN_EXIT_TRANSPORT;
         for (int i = 0; i < n; i++) /* no record that late: the end */
             if (parts[i].target < 0)
                 parts[i].target = parts[i].latest;
     } else if (gr_admin_opt_long(o, "shift-by", &number) == 0) {
         part_offsets_t *committed = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*committed));
-        int c = committed ? fetch_committed(a, group, committed, PARTITIONS_MAX) : -1;
+        int c = committed ? gr_admin_groups_committed(a, group, committed, PARTITIONS_MAX) : -1;
         if (c < 0)
             return GR_ADMIN_EXIT_TRANSPORT;
         for (int i = 0; i < n; i++) {
@@ -460,7 +462,7 @@ static int commit_targets(gr_admin_t *a, const char *group, part_offsets_t *part
 static int reset_scope(gr_admin_t *a, const char *group, part_offsets_t *parts)
 {
     if (gr_admin_flag(a->opts, "all-topics"))
-        return fetch_committed(a, group, parts, PARTITIONS_MAX);
+        return gr_admin_groups_committed(a, group, parts, PARTITIONS_MAX);
     const char *spec = gr_admin_need(a, "topic");
     if (!spec)
         return -2;
@@ -493,6 +495,18 @@ static int groups_reset(gr_admin_t *a)
     const char *group = gr_admin_need(a, "group");
     if (!group)
         return GR_ADMIN_EXIT_USAGE;
+    /* Kafka resets only an inactive group, dry run or not. */
+    const char *state;
+    int rc = gr_admin_groups_state(a, group, &state);
+    if (rc)
+        return rc;
+    if (strcmp(state, "Empty") != 0 && strcmp(state, "Dead") != 0) {
+        fprintf(stderr,
+                "error: assignments can only be reset if the group '%s' is inactive, but the "
+                "current state is %s.\n",
+                group, state);
+        return GR_ADMIN_EXIT_FAILED;
+    }
     part_offsets_t *parts = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*parts));
     int n = parts ? reset_scope(a, group, parts) : -1;
     if (n == -2)
@@ -502,7 +516,7 @@ static int groups_reset(gr_admin_t *a)
             fprintf(stderr, "error: no partitions to reset\n");
         return GR_ADMIN_EXIT_FAILED;
     }
-    int rc = reset_targets(a, group, parts, n);
+    rc = reset_targets(a, group, parts, n);
     if (rc)
         return rc;
     if (gr_admin_flag(a->opts, "execute")) {
@@ -510,7 +524,7 @@ static int groups_reset(gr_admin_t *a)
         if (rc)
             return rc;
     }
-    print_offsets(a, group, parts, n, true);
+    print_targets(a, group, parts, n);
     if (a->json)
         printf("\n");
     return GR_ADMIN_EXIT_OK;
@@ -524,7 +538,7 @@ int gr_admin_cmd_groups(gr_admin_t *a)
     if (gr_admin_is(a, "list"))
         return groups_list(a);
     if (gr_admin_is(a, "describe"))
-        return groups_describe(a);
+        return gr_admin_groups_describe(a);
     if (gr_admin_is(a, "delete"))
         return groups_delete(a);
     return groups_reset(a);

@@ -44,8 +44,24 @@ static const char *const flag_names[] = {
     "entity-default",
     "user-defaults",
     "client-defaults",
+    "members", /* groups describe's views */
+    "verbose",
+    "offsets",
     NULL,
 };
+
+/* Options whose value is optional (kafka-consumer-groups.sh's --state:
+ * a filter with --list, a view with --describe): the next word is taken
+ * only when it is not an option. */
+static const char *const optional_value_names[] = {"state", NULL};
+
+static bool takes_optional_value(const char *name)
+{
+    for (int i = 0; optional_value_names[i]; i++)
+        if (strcmp(optional_value_names[i], name) == 0)
+            return true;
+    return false;
+}
 
 static bool is_flag(const char *name)
 {
@@ -79,6 +95,9 @@ int gr_admin_options_parse(gr_admin_options_t *o, int argc, char **argv)
         if (eq) { /* --name=value */
             *eq = '\0';
             opt->value = eq + 1;
+        } else if (takes_optional_value(opt->name)) {
+            if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
+                opt->value = argv[++i];
         } else if (!is_flag(opt->name)) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "error: option --%s needs a value\n", opt->name);

@@ -10,6 +10,14 @@
  * (KIP-1043) answers an unknown group GROUP_ID_NOT_FOUND with a message
  * where older versions describe it as Dead without error.
  *
+ * Both kinds of group, as Kafka 4.x treats them (group/group_listing.h):
+ * ListGroups lists KIP-848 consumer groups with type "consumer", their own
+ * state names and protocol type "consumer", its filters matching either
+ * case-insensitively; DescribeGroups describes classic groups only (a
+ * consumer group is "not a classic group": GROUP_ID_NOT_FOUND from v6,
+ * Dead before), so admin clients turn to ConsumerGroupDescribe; DeleteGroups
+ * deletes a group of either kind once it is Empty.
+ *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
  * the broker leading the key's partition (COORDINATOR_NOT_AVAILABLE while it
@@ -22,7 +30,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/context.h"
 #include "security/authorizer.h"
@@ -31,8 +38,8 @@
 #include "gen/describe_groups.h"
 #include "gen/common.h"
 #include "gen/find_coordinator.h"
-#include "group/cgroup.h"
 #include "group/coordinator.h"
+#include "group/group_listing.h"
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
@@ -42,8 +49,6 @@
 
 #define GR_FIND_COORDINATOR_BATCH_VERSION    4
 #define GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION 6 /* KIP-1043 */
-#define GR_GROUP_TYPE_CLASSIC                "classic"
-#define GR_GROUP_TYPE_CONSUMER_NAME          "consumer"
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
  * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers
@@ -213,17 +218,16 @@ static int describe_members(gr_request_t *req, const gr_group_t *g,
     return 0;
 }
 
-/* Kafka's GROUP_ID_NOT_FOUND message for DescribeGroups v6+ (null if out of memory). */
-static gr_str_t not_found_message(gr_request_t *req, gr_str_t id, bool consumer_group)
+/* Kafka's GROUP_ID_NOT_FOUND text for id (request memory; null if none is left). */
+static gr_str_t not_found_message(gr_request_t *req, gr_str_t id, bool consumer)
 {
-    const char *fmt =
-        consumer_group ? "Group %.*s is not a classic group." : "Group %.*s not found.";
-    int len = id.len > 0 ? id.len : 0;
-    size_t cap = (size_t)len + strlen(fmt) + 1;
+    const char *why = consumer ? "is not a classic group" : "not found";
+    int len = id.len > 0 ? (int)id.len : 0;
+    size_t cap = (size_t)len + strlen(why) + sizeof "Group  .";
     char *msg = gr_request_alloc(req, cap);
     if (!msg)
         return (gr_str_t){NULL, GR_NULL_LEN};
-    snprintf(msg, cap, fmt, len, id.ptr ? id.ptr : "");
+    snprintf(msg, cap, "Group %.*s %s.", len, id.ptr ? id.ptr : "", why);
     return gr_str(msg);
 }
 
@@ -247,11 +251,9 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
-    /*
-     * DescribeGroups describes classic groups only (ConsumerGroupDescribe shows a
-     * KIP-848 group): an unknown or consumer group is Dead before v6, and
-     * GROUP_ID_NOT_FOUND with Kafka's message from v6.
-     */
+    /* Kafka's DescribeGroups describes classic groups only: a consumer
+     * group is "not a classic group", which tells the admin client to ask
+     * ConsumerGroupDescribe instead. */
     bool consumer = g && g->type == GR_GROUP_TYPE_CONSUMER;
     if ((!g || consumer) && !out->error_code &&
         req->api_version >= GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION) {
@@ -259,7 +261,7 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
         out->error_message = not_found_message(req, id, consumer);
     }
     if (!g || consumer)
-        return;
+        return; /* before v6 such a group is described as Dead, without error */
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
     if (g->state == GR_GROUP_STABLE && g->protocol_name)
@@ -298,52 +300,13 @@ typedef struct list_ctx {
     bool all_visible; /* DESCRIBE on the cluster */
 } list_ctx_t;
 
-static bool state_wanted(const gr_list_groups_request_t *in, gr_group_state_t s)
-{
-    if (in->states_filter_count <= 0)
-        return true;
-    for (int32_t i = 0; i < in->states_filter_count; i++)
-        if (gr_group_state_parse(in->states_filter[i]) == (int)s)
-            return true;
-    return false;
-}
-
-/* Kafka's type filter (case-insensitive): "classic" or "consumer". */
-static bool type_wanted(const gr_list_groups_request_t *in, const char *type)
-{
-    if (in->types_filter_count <= 0)
-        return true;
-    for (int32_t i = 0; i < in->types_filter_count; i++) {
-        gr_str_t t = in->types_filter[i];
-        if (t.len == (int32_t)strlen(type) && strncasecmp(t.ptr, type, (size_t)t.len) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* A consumer group's state names (Assigning, Reconciling, ...) match the filter as Kafka's do. */
-static bool consumer_state_wanted(const gr_list_groups_request_t *in, const char *state)
-{
-    if (in->states_filter_count <= 0)
-        return true;
-    for (int32_t i = 0; i < in->states_filter_count; i++) {
-        gr_str_t s = in->states_filter[i];
-        if (s.len == (int32_t)strlen(state) && strncasecmp(s.ptr, state, (size_t)s.len) == 0)
-            return true;
-    }
-    return false;
-}
-
 static void list_one(gr_group_t *g, void *arg)
 {
     list_ctx_t *ctx = arg;
-    bool consumer = g->type == GR_GROUP_TYPE_CONSUMER && g->consumer;
-    const char *type = consumer ? GR_GROUP_TYPE_CONSUMER_NAME : GR_GROUP_TYPE_CLASSIC;
-    const char *state =
-        consumer ? gr_cgroup_state_name(g->consumer->state) : gr_group_state_name(g->state);
-    if (!type_wanted(ctx->in, type) || ctx->resp->groups_count >= ctx->cap)
-        return;
-    if (consumer ? !consumer_state_wanted(ctx->in, state) : !state_wanted(ctx->in, g->state))
+    const gr_list_groups_request_t *in = ctx->in;
+    if (!gr_group_listing_wanted(g, in->states_filter, in->states_filter_count, in->types_filter,
+                                 in->types_filter_count) ||
+        ctx->resp->groups_count >= ctx->cap)
         return;
     /* Without DESCRIBE on the cluster, Kafka lists only the groups one may describe. */
     if (!ctx->all_visible &&
@@ -352,12 +315,9 @@ static void list_one(gr_group_t *g, void *arg)
         return;
     gr_list_groups_response_listed_group_t *out = &ctx->resp->groups[ctx->resp->groups_count++];
     out->group_id = gr_str(g->key.id);
-    /* Kafka lists a consumer group with the consumer protocol type. */
-    out->protocol_type = gr_str(consumer           ? GR_GROUP_TYPE_CONSUMER_NAME
-                                : g->protocol_type ? g->protocol_type
-                                                   : "");
-    out->group_state = gr_str(state);
-    out->group_type = gr_str(type);
+    out->protocol_type = gr_str(gr_group_listed_protocol_type(g));
+    out->group_state = gr_str(gr_group_listed_state(g));
+    out->group_type = gr_str(gr_group_type_name(g));
 }
 
 void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
@@ -395,7 +355,9 @@ static gr_kerr_t delete_one(gr_broker_t *b, gr_str_t id)
     gr_group_t *g = gr_coordinator_find(b->groups, id);
     if (!g || g->state == GR_GROUP_DEAD)
         return GR_KERR_GROUP_ID_NOT_FOUND;
-    if (g->state != GR_GROUP_EMPTY)
+    /* Kafka's validateDeleteGroup: a classic group must be Empty, a
+     * consumer group too (its own Empty: no member). */
+    if (strcmp(gr_group_listed_state(g), gr_group_state_name(GR_GROUP_EMPTY)) != 0)
         return GR_KERR_NON_EMPTY_GROUP;
     return gr_coordinator_delete_group(b->groups, g);
 }

@@ -38,6 +38,7 @@
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "group/coordinator.h"
+#include "group/group_listing.h"
 #include "handlers/handlers.h"
 #include "gen/offset_commit.h"
 #include "gen/offset_delete.h"
@@ -538,8 +539,10 @@ static gr_kerr_t delete_group_check(gr_broker_t *b, gr_str_t id, gr_group_t **g)
     if (!*g || (*g)->state == GR_GROUP_DEAD)
         return GR_KERR_GROUP_ID_NOT_FOUND;
     /* A group with members may lose offsets of topics it does not consume,
-     * but only if it is a consumer group whose subscriptions we can read. */
-    if ((*g)->state != GR_GROUP_EMPTY &&
+     * but only if it is a consumer group whose subscriptions we can read:
+     * a classic one of protocol type consumer, or a KIP-848 one (whose
+     * subscriptions the coordinator holds: Kafka checks nothing more). */
+    if ((*g)->state != GR_GROUP_EMPTY && (*g)->type == GR_GROUP_TYPE_CLASSIC &&
         (!(*g)->protocol_type || strcmp((*g)->protocol_type, "consumer") != 0))
         return GR_KERR_NON_EMPTY_GROUP;
     return GR_KERR_NONE;
@@ -573,7 +576,7 @@ void gr_handle_offset_delete(gr_broker_t *b, gr_request_t *req)
             gr_request_fail(req, "out of memory");
             return;
         }
-        bool subscribed = g->state != GR_GROUP_EMPTY && gr_group_subscribed_to(g, tin->name);
+        bool subscribed = gr_group_listing_subscribed(g, tin->name);
         bool readable = gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ,
                                          GR_ACL_RESOURCE_TYPE_TOPIC, tin->name);
         for (int32_t i = 0; i < tin->partitions_count; i++) {

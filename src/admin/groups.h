@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What gregor-admin's groups subcommands share (cmd_groups.c: list,
+ * delete, reset-offsets and the offset look-ups; cmd_groups_describe.c:
+ * describe of either kind of group, classic or KIP-848 consumer).
+ */
+#ifndef GR_ADMIN_GROUPS_H
+#define GR_ADMIN_GROUPS_H
+
+#include "admin/admin.h"
+
+#define GR_ADMIN_NO_OFFSET      (-1LL)
+#define GR_ADMIN_PARTITIONS_MAX 10000
+
+/* One partition's offsets: committed (-1 none), log start and end, the reset target. */
+typedef struct gr_admin_part_offsets {
+    gr_str_t topic;
+    int32_t partition;
+    int64_t committed;
+    int64_t earliest;
+    int64_t latest;
+    int64_t target;
+    int32_t leader_epoch; /* of the commit; read only when committed >= 0 (-1: none) */
+} gr_admin_part_offsets_t;
+
+/* The group's committed offsets (all topics), up to max. Count, or -1 (printed). */
+int gr_admin_groups_committed(gr_admin_t *a, const char *group, gr_admin_part_offsets_t *out,
+                              int max);
+/*
+ * Fills earliest or latest (ts: GR_LIST_OFFSETS_TIMESTAMP_*), or with
+ * into_target the offset of time ts, of each of n partitions. 0 or -1.
+ */
+int gr_admin_groups_list_offsets(gr_admin_t *a, gr_admin_part_offsets_t *parts, int n, int64_t ts,
+                                 bool into_target);
+
+/* groups describe (--offsets, the default; --members; --state; --verbose). An exit code. */
+int gr_admin_groups_describe(gr_admin_t *a);
+/*
+ * The group's state as Kafka's admin client reads it: ConsumerGroupDescribe
+ * first, DescribeGroups when the group is not a consumer group ("Dead" for
+ * no group). 0, or an exit code (printed). *state lives in a->arena.
+ */
+int gr_admin_groups_state(gr_admin_t *a, const char *group, const char **state);
+
+#endif
