@@ -7,7 +7,8 @@ before (a fresh broker):
  - a bad regex (and a PCRE-only one RE2 refuses) answers
    INVALID_REGULAR_EXPRESSION with Kafka's message;
  - a member subscribing with "rx-.*" gets the partitions of the matching
-   topics only (whole names: "rx" and "other" are left out);
+   topics only (whole names: "rx" and "other" are left out), and only
+   those it may DESCRIBE (the broker's ACLs let only bob see rx-secret);
  - a matching topic created afterwards is assigned at a later heartbeat,
    one that does not match is not;
  - partitions added to a matched topic are assigned;
@@ -160,7 +161,8 @@ def bad_regexes(conn):
 
 
 def before(conn):
-    for name, partitions in (("rx-alpha", 2), ("rx-beta", 1), ("rx", 1), ("other", 1)):
+    for name, partitions in (("rx-alpha", 2), ("rx-beta", 1), ("rx", 1), ("other", 1),
+                             ("rx-secret", 1)):
         create_topic(conn, name, partitions)
     find_coordinator(conn)
     bad_regexes(conn)
