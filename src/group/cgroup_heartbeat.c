@@ -348,7 +348,8 @@ static int update_member(gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a, b
 static bool full_request(const gr_cgroup_heartbeat_args_t *a)
 {
     return a->member_epoch == GR_CGROUP_JOIN_EPOCH ||
-           (a->rebalance_timeout_ms != -1 && a->subscribed_count >= 0 && a->owned);
+           (a->rebalance_timeout_ms != -1 &&
+            (a->subscribed_count >= 0 || a->subscribed_regex.len >= 0) && a->owned);
 }
 
 /* Steps 4-6: epochs, target, reconciliation; fills the answer. */

@@ -42,6 +42,7 @@ typedef struct fake {
     uint64_t generation;
     const char *denied;  /* a topic the member may not DESCRIBE, or NULL */
     char tombstoned[32]; /* the last regex a store carried a tombstone for */
+    bool full_requests;  /* every heartbeat sends its rebalance timeout */
     gr_group_env_t env;
     gr_group_t *g;
 } fake_t;
@@ -208,7 +209,7 @@ static reply_t beat(fake_t *f, const char *id, int32_t epoch, const char *const 
         .member_epoch = epoch,
         .instance_id = opt(NULL),
         .rack_id = opt(NULL),
-        .rebalance_timeout_ms = epoch == 0 ? REBALANCE_MS : -1,
+        .rebalance_timeout_ms = epoch == 0 || f->full_requests ? REBALANCE_MS : -1,
         .subscribed_topics = topics,
         .subscribed_count = count,
         .subscribed_regex = opt(regex),
@@ -281,6 +282,25 @@ static void test_regex_matches_whole_names(void **state)
     assert_true(gr_cgroup_subscribed_to(f.g->consumer, gr_str("orders-us")));
     assert_false(gr_cgroup_subscribed_to(f.g->consumer, gr_str("payments")));
     gr_assignment_free(&r.assignment);
+    fake_fini(&f);
+}
+
+static void test_full_request_with_regex_only(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    reply_t r = beat(&f, "a", 0, NO_NAMES, "orders-us", NULL);
+    assert_int_equal(r.error, GR_KERR_NONE);
+    /* Timeout, regex (names null) and owned partitions: a full request, answered
+     * with the assignment even though nothing changed (Kafka's isFullRequest). */
+    f.full_requests = true;
+    reply_t full = beat(&f, "a", r.epoch, NO_NAMES, "orders-us", &r.assignment);
+    assert_int_equal(full.error, GR_KERR_NONE);
+    assert_true(full.has_assignment);
+    assert_int_equal(gr_assignment_size(&full.assignment), 1);
+    gr_assignment_free(&r.assignment);
+    gr_assignment_free(&full.assignment);
     fake_fini(&f);
 }
 
@@ -487,6 +507,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regex_matches_whole_names),
+        cmocka_unit_test(test_full_request_with_regex_only),
         cmocka_unit_test(test_names_and_regex_together),
         cmocka_unit_test(test_join_rules),
         cmocka_unit_test(test_bad_regex),
