@@ -181,6 +181,7 @@ typedef struct gr_config {
     int32_t group_consumer_session_timeout_ms;
     int32_t group_consumer_min_session_timeout_ms;
     int32_t group_consumer_max_session_timeout_ms;
+    int32_t group_consumer_regex_refresh_interval_ms;
     int32_t group_consumer_max_size;
     gr_config_list_t group_consumer_assignors; /* the first is the default */
     int32_t offset_metadata_max_bytes;

@@ -222,6 +222,8 @@ static const gr_config_def_t config_table[] = {
             1, IMAX),
     KEY_INT("group.consumer.max.session.timeout.ms", group_consumer_max_session_timeout_ms, "60000",
             1, IMAX),
+    KEY_INT("group.consumer.regex.refresh.interval.ms", group_consumer_regex_refresh_interval_ms,
+            "600000", 10000, IMAX),
     KEY_INT("group.consumer.max.size", group_consumer_max_size, INT_MAX_TEXT, 1, IMAX),
     KEY_LIST("group.consumer.assignors", group_consumer_assignors, "uniform,range",
              consumer_assignors),

@@ -55,6 +55,7 @@ void gr_cgroup_free(gr_cgroup_t *cg, gr_group_env_t *env)
     }
     topics_free(cg->topics, cg->topic_count);
     gr_cgroup_stored(cg);
+    gr_cgroup_regexes_free(&cg->regexes);
     free(cg->assignor);
     free(cg);
 }
@@ -66,6 +67,7 @@ void gr_cgroup_stored(gr_cgroup_t *cg)
     free(cg->removed);
     cg->removed = NULL;
     cg->removed_count = 0;
+    gr_cgroup_regexes_stored(&cg->regexes);
     cg->dirty = false;
 }
 
@@ -192,33 +194,51 @@ static bool topics_equal(const gr_cgroup_topic_t *a, int32_t an, const gr_cgroup
     return true;
 }
 
-/* The existing topics the members subscribe to, sorted by name. 0 or -ENOMEM. */
+typedef struct topics_acc {
+    gr_group_env_t *env;
+    gr_cgroup_topic_t *t;
+    int32_t n;
+    int error;
+} topics_acc_t;
+
+/* gr_cmember_foreach_topic's fn: adds a subscribed topic once, if it exists. */
+static void collect_topic(void *arg, const char *name)
+{
+    topics_acc_t *acc = arg;
+    gr_cgroup_topic_info_t info;
+    if (acc->error || topics_have(acc->t, acc->n, name) ||
+        !acc->env->topic_find(acc->env->opaque, gr_str(name), &info))
+        return;
+    gr_cgroup_topic_t *t = &acc->t[acc->n];
+    if (!(t->name = strdup(name))) {
+        acc->error = -ENOMEM;
+        return;
+    }
+    t->id = info.id;
+    t->partition_count = info.partition_count;
+    acc->n++;
+}
+
+/* The existing topics the members subscribe to (names and regexes), sorted by name. 0 or -ENOMEM.
+ */
 static int topics_collect(const gr_cgroup_t *cg, gr_group_env_t *env, gr_cgroup_topic_t **out,
                           int32_t *count)
 {
-    int32_t cap = 0, n = 0;
+    int32_t cap = 0;
     for (const gr_cmember_t *m = cg->members; m; m = m->next)
-        cap += m->subscribed_count;
-    gr_cgroup_topic_t *t = calloc((size_t)cap + 1, sizeof(*t));
-    if (!t)
+        cap += gr_cmember_subscription_size(cg, m);
+    topics_acc_t acc = {.env = env, .t = calloc((size_t)cap + 1, sizeof(gr_cgroup_topic_t))};
+    if (!acc.t)
         return -ENOMEM;
-    for (const gr_cmember_t *m = cg->members; m; m = m->next)
-        for (int32_t i = 0; i < m->subscribed_count; i++) {
-            const char *name = m->subscribed_topics[i];
-            gr_cgroup_topic_info_t info;
-            if (topics_have(t, n, name) || !env->topic_find(env->opaque, gr_str(name), &info))
-                continue;
-            t[n].name = strdup(name);
-            if (!t[n].name) {
-                topics_free(t, n);
-                return -ENOMEM;
-            }
-            t[n].id = info.id;
-            t[n++].partition_count = info.partition_count;
-        }
-    qsort(t, (size_t)n, sizeof(*t), topic_cmp);
-    *out = t;
-    *count = n;
+    for (const gr_cmember_t *m = cg->members; m && !acc.error; m = m->next)
+        gr_cmember_foreach_topic(cg, m, collect_topic, &acc);
+    if (acc.error) {
+        topics_free(acc.t, acc.n);
+        return -ENOMEM;
+    }
+    qsort(acc.t, (size_t)acc.n, sizeof(*acc.t), topic_cmp);
+    *out = acc.t;
+    *count = acc.n;
     return 0;
 }
 
@@ -276,12 +296,9 @@ static int assignor_members(const gr_cgroup_t *cg, gr_assignor_member_t *in, gr_
                                        .rack = m->rack_id,
                                        .topics = ids,
                                        .current = &m->target};
-        for (int32_t s = 0; s < m->subscribed_count; s++)
-            for (int32_t t = 0; t < cg->topic_count; t++)
-                if (strcmp(cg->topics[t].name, m->subscribed_topics[s]) == 0) {
-                    ids[in[i].topic_count++] = cg->topics[t].id;
-                    break;
-                }
+        for (int32_t t = 0; t < cg->topic_count; t++)
+            if (gr_cmember_subscribes(cg, m, gr_str(cg->topics[t].name)))
+                ids[in[i].topic_count++] = cg->topics[t].id;
         ids += in[i].topic_count;
     }
     return 0;
@@ -306,7 +323,7 @@ gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env)
     const gr_assignor_t *assignor = gr_assignor_find(gr_str(name));
     int32_t n = cg->member_count, subs = 0;
     for (const gr_cmember_t *m = cg->members; m; m = m->next)
-        subs += m->subscribed_count;
+        subs += gr_cmember_subscription_size(cg, m);
     gr_assignor_member_t *in = calloc((size_t)n + 1, sizeof(*in));
     gr_uuid_t *ids = calloc((size_t)subs + 1, sizeof(*ids));
     gr_assignor_topic_t *topics = calloc((size_t)cg->topic_count + 1, sizeof(*topics));

@@ -45,8 +45,9 @@
  * records) before it is answered; a replayed group keeps its members'
  * epochs and assignments.
  *
- * Not here yet: regular-expression subscriptions, classic members inside a
- * consumer group (online migration).
+ * Regular-expression subscriptions: cgroup_regex.h.
+ *
+ * Not here yet: classic members inside a consumer group (online migration).
  *
  * Runs on: loop thread.
  */
@@ -57,6 +58,7 @@
 #include <stdint.h>
 
 #include "group/assignment.h"
+#include "group/cgroup_regex.h"
 #include "group/group.h"
 #include "protocol/kerr.h"
 #include "protocol/types.h"
@@ -98,7 +100,8 @@ typedef struct gr_cmember {
     char *client_host;
     char **subscribed_topics; /* names, as the member sent them */
     int32_t subscribed_count;
-    char *server_assignor; /* NULL: the group's default */
+    char *subscribed_regex; /* NULL: none; "" (as sent): none */
+    char *server_assignor;  /* NULL: the group's default */
     int32_t rebalance_timeout_ms;
     int32_t member_epoch;
     int32_t previous_epoch;
@@ -128,7 +131,8 @@ struct gr_cgroup {
     int32_t member_count;
     gr_cgroup_topic_t *topics; /* the subscribed topics that exist, sorted by name */
     int32_t topic_count;
-    char *assignor; /* the assignor the target was last computed with; NULL before */
+    char *assignor;              /* the assignor the target was last computed with; NULL before */
+    gr_cgroup_regexes_t regexes; /* the members' regexes resolved (cgroup_regex.c) */
     /* Changed since last written to __consumer_offsets (cgroup_records.c), and the
      * members that left meanwhile (their records get tombstones). */
     bool dirty;
@@ -151,6 +155,9 @@ typedef struct gr_cgroup_heartbeat_args {
     const gr_assignment_t *owned; /* NULL: unchanged */
     gr_str_t client_id;
     gr_str_t client_host;
+    /* Which topics a regex may resolve to for this member (NULL: all). */
+    gr_cgroup_topic_allowed_fn *topic_allowed;
+    void *topic_allowed_ctx;
 } gr_cgroup_heartbeat_args_t;
 
 typedef struct gr_cgroup_heartbeat_result {
@@ -160,8 +167,9 @@ typedef struct gr_cgroup_heartbeat_result {
     const char *member_id;     /* NULL: none (valid until the next call on the group) */
     int32_t member_epoch;
     int32_t heartbeat_interval_ms;
-    const gr_assignment_t *assignment; /* NULL: unchanged (valid as member_id) */
-    char member_id_buf[40];            /* storage for a generated member id */
+    const gr_assignment_t *assignment;             /* NULL: unchanged (valid as member_id) */
+    char member_id_buf[40];                        /* storage for a generated member id */
+    char message_buf[GR_CGROUP_REGEX_MESSAGE_MAX]; /* storage for a composed error message */
 } gr_cgroup_heartbeat_result_t;
 
 /*

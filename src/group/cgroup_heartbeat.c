@@ -11,8 +11,11 @@
  *                     takes over its predecessor's assignment
  *   check its epoch   FENCED_MEMBER_EPOCH, unless it is the previous epoch
  *                     and it owns a subset of its partitions (a lost response)
- *   update it         a changed subscription, or changed metadata of the
- *                     subscribed topics, bumps the group epoch
+ *   update it         a changed subscription (names or regex, a new regex
+ *                     checked: INVALID_REGULAR_EXPRESSION), a regex
+ *                     resolved to other topics (cgroup_regex.c), or
+ *                     changed metadata of the subscribed topics, bumps
+ *                     the group epoch
  *   target            recomputed when the group epoch is ahead
  *   reconcile         one step toward its target (cgroup_reconcile.c)
  *
@@ -52,8 +55,6 @@ gr_kerr_t gr_cgroup_heartbeat_validate(const gr_group_env_t *env,
         *message = "InstanceId can't be empty.";
     else if (is_empty(a->rack_id))
         *message = "RackId can't be empty.";
-    else if (a->subscribed_regex.len >= 0)
-        *message = "SubscribedTopicRegex is not supported yet.";
     else if (a->version >= GR_CGROUP_CLIENT_MEMBER_ID_VERSION && a->member_id.len <= 0)
         *message = "MemberId can't be empty.";
     else if (a->member_epoch > 0 || a->member_epoch == GR_CGROUP_LEAVE_EPOCH) {
@@ -64,8 +65,10 @@ gr_kerr_t gr_cgroup_heartbeat_validate(const gr_group_env_t *env,
             *message = "RebalanceTimeoutMs must be provided in first request.";
         else if (!a->owned || !gr_assignment_is_empty(a->owned))
             *message = "TopicPartitions must be empty when (re-)joining.";
-        else if (a->subscribed_count <= 0)
-            *message = "SubscribedTopicNames must be set in first request.";
+        else if (a->subscribed_count < 0 && a->subscribed_regex.len < 0)
+            /* Empty names or an empty regex join subscribed to nothing, as in Kafka 4.x. */
+            *message = "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null "
+                       "when (re-)joining.";
     } else if (a->member_epoch == GR_CGROUP_STATIC_LEAVE_EPOCH) {
         if (a->member_id.len <= 0)
             *message = "MemberId can't be empty.";
@@ -289,6 +292,22 @@ static bool same_subscription(const gr_cmember_t *m, const gr_cgroup_heartbeat_a
     return true;
 }
 
+/*
+ * Kafka checks a regex the group does not have yet once the member is
+ * found (a join: before it is created, so a refused join leaves nothing).
+ * True when it failed, with *out filled.
+ */
+static bool regex_refused(gr_cgroup_t *cg, const gr_cgroup_heartbeat_args_t *a,
+                          gr_cgroup_heartbeat_result_t *out)
+{
+    gr_kerr_t err =
+        gr_cgroup_regex_check(cg, a->subscribed_regex, out->message_buf, sizeof out->message_buf);
+    if (err)
+        fail(out, err,
+             err == GR_KERR_INVALID_REGULAR_EXPRESSION ? out->message_buf : "Out of memory.");
+    return err != GR_KERR_NONE;
+}
+
 /* Applies the request's fields; *bump set when the subscription changed. 0 or -1 (-ENOMEM). */
 static int update_member(gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a, bool *bump)
 {
@@ -306,6 +325,8 @@ static int update_member(gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a, b
         m->rebalance_timeout_ms = a->rebalance_timeout_ms;
         gr_cgroup_touch(m->group);
     }
+    if (gr_cmember_set_regex(m, a->subscribed_regex, bump) < 0)
+        return -1;
     if (a->subscribed_count < 0 || same_subscription(m, a))
         return 0;
     char **topics = calloc((size_t)a->subscribed_count + 1, sizeof(*topics));
@@ -327,7 +348,8 @@ static int update_member(gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a, b
 static bool full_request(const gr_cgroup_heartbeat_args_t *a)
 {
     return a->member_epoch == GR_CGROUP_JOIN_EPOCH ||
-           (a->rebalance_timeout_ms != -1 && a->subscribed_count >= 0 && a->owned);
+           (a->rebalance_timeout_ms != -1 &&
+            (a->subscribed_count >= 0 || a->subscribed_regex.len >= 0) && a->owned);
 }
 
 /* Steps 4-6: epochs, target, reconciliation; fills the answer. */
@@ -335,6 +357,9 @@ static void advance(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m,
                     const gr_cgroup_heartbeat_args_t *a, bool bump,
                     gr_cgroup_heartbeat_result_t *out)
 {
+    /* Regexes resolved again (new ones, topics created or deleted): their matches moved. */
+    if (gr_cgroup_regex_refresh(cg, env, a->topic_allowed, a->topic_allowed_ctx))
+        bump = true;
     /* Topics created, deleted or grown since the last heartbeat count like a new subscription. */
     if (gr_cgroup_refresh_topics(cg, env))
         bump = true;
@@ -389,6 +414,8 @@ void gr_cgroup_heartbeat(gr_group_t *g, gr_group_env_t *env, const gr_cgroup_hea
     if (cg->member_count >= env->consumer_limits.max_size && !known)
         return fail(out, GR_KERR_GROUP_MAX_SIZE_REACHED, "The group is full.");
     bool bump = false;
+    if (a->member_epoch == GR_CGROUP_JOIN_EPOCH && regex_refused(cg, a, out))
+        return;
     gr_cmember_t *m = a->instance_id.len < 0 ? find_dynamic(cg, env, a, member_id, &bump, out)
                                              : find_static(cg, env, a, member_id, &bump, out);
     if (!m) {
@@ -396,6 +423,8 @@ void gr_cgroup_heartbeat(gr_group_t *g, gr_group_env_t *env, const gr_cgroup_hea
             fail(out, GR_KERR_UNKNOWN_SERVER_ERROR, "Out of memory.");
         return;
     }
+    if (a->member_epoch != GR_CGROUP_JOIN_EPOCH && regex_refused(cg, a, out))
+        return;
     if (update_member(m, a, &bump) < 0)
         return fail(out, GR_KERR_UNKNOWN_SERVER_ERROR, "Out of memory.");
     advance(cg, env, m, a, bump, out);

@@ -77,6 +77,7 @@ void gr_cmember_free(gr_cmember_t *m, gr_group_env_t *env)
     if (m->rebalance_timer.armed)
         env->timer_cancel(env->opaque, &m->rebalance_timer);
     gr_cmember_set_subscription(m, NULL, 0);
+    free(m->subscribed_regex);
     gr_assignment_free(&m->assigned);
     gr_assignment_free(&m->pending_revocation);
     gr_assignment_free(&m->target);
@@ -116,6 +117,7 @@ void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *
     gr_cmember_free(m, env);
     /* The leaving member's partitions are free now; everyone's target moves. */
     gr_cgroup_bump_epoch(cg);
+    gr_cgroup_regex_prune(cg); /* a regex nobody else uses goes with it */
     gr_cgroup_refresh_topics(cg, env);
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
 }
@@ -151,8 +153,7 @@ gr_kerr_t gr_cgroup_check_fetch(const gr_cgroup_t *cg, gr_str_t member_id, int32
 bool gr_cgroup_subscribed_to(const gr_cgroup_t *cg, gr_str_t topic)
 {
     for (const gr_cmember_t *m = cg->members; m; m = m->next)
-        for (int32_t i = 0; i < m->subscribed_count; i++)
-            if (gr_str_eq_c(topic, m->subscribed_topics[i]))
-                return true;
+        if (gr_cmember_subscribes(cg, m, topic))
+            return true;
     return false;
 }

@@ -9,6 +9,8 @@
  *   6 target metadata         the assignment epoch
  *   7 target member           a member's part of the target assignment
  *   8 current assignment      a member's epochs, state, partitions
+ *  16 regular expression      a subscription regex's resolution
+ *                             (cgroup_regex_records.c)
  *
  * Writing: after a heartbeat, leave or timeout that changed the group
  * (cg->dirty), one batch holds the departed members' tombstones (8, 7, 5)
@@ -98,7 +100,8 @@ static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_c
     for (int32_t i = 0; i < m->subscribed_count; i++)
         v.subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     v.subscribed_topic_names_count = m->subscribed_count;
-    v.subscribed_topic_regex = (gr_str_t){NULL, GR_NULL_LEN};
+    v.subscribed_topic_regex =
+        m->subscribed_regex ? gr_str(m->subscribed_regex) : (gr_str_t){NULL, GR_NULL_LEN};
     v.rebalance_timeout_ms = m->rebalance_timeout_ms;
     v.server_assignor =
         m->server_assignor ? gr_str(m->server_assignor) : (gr_str_t){NULL, GR_NULL_LEN};
@@ -227,6 +230,8 @@ static int put_group(gr_record_set_t *s, const gr_cgroup_t *cg, gr_arena_t *a)
     for (const gr_cmember_t *m = cg->members; m && !rc; m = m->next)
         rc = put_member_metadata(s, id, m, a);
     if (!rc)
+        rc = gr_cgroup_regex_records_put(s, cg, a);
+    if (!rc)
         rc = put_topics(s, cg, a);
     if (!rc)
         rc = put_epoch(s, cg);
@@ -254,6 +259,8 @@ gr_kerr_t gr_coordinator_store_consumer(void *opaque, gr_group_t *g, int64_t *wr
     for (int32_t i = 0; i < cg->removed_count && !rc; i++)
         rc = member_tombstones(&s, g->key.id, cg->removed[i]);
     if (!rc)
+        rc = gr_cgroup_regex_records_removed(&s, cg);
+    if (!rc)
         rc = put_group(&s, cg, &arena);
     if (!rc)
         rc = gr_record_set_append(co, g->key.partition, &s, written_end);
@@ -271,6 +278,8 @@ int gr_cgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g)
     int rc = 0;
     for (const gr_cmember_t *m = cg ? cg->members : NULL; m && !rc; m = m->next)
         rc = member_tombstones(s, g->key.id, m->member_id);
+    if (cg && !rc)
+        rc = gr_cgroup_regex_records_tombstones(s, cg);
     static const int16_t types[] = {
         GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA,
         GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_PARTITION_METADATA,
@@ -309,16 +318,17 @@ static gr_cmember_t *replay_member(gr_cgroup_t *cg, gr_str_t member_id)
 
 static int set_member_metadata(gr_cmember_t *m, const gr_consumer_group_member_metadata_value_t *v)
 {
-    char *fields[] = {gr_cgroup_strdup(v->instance_id), gr_cgroup_strdup(v->rack_id),
-                      gr_cgroup_strdup(v->client_id), gr_cgroup_strdup(v->client_host),
-                      gr_cgroup_strdup(v->server_assignor)};
+    char *fields[] = {
+        gr_cgroup_strdup(v->instance_id),     gr_cgroup_strdup(v->rack_id),
+        gr_cgroup_strdup(v->client_id),       gr_cgroup_strdup(v->client_host),
+        gr_cgroup_strdup(v->server_assignor), gr_cgroup_strdup(v->subscribed_topic_regex)};
     char **topics = calloc((size_t)v->subscribed_topic_names_count + 1, sizeof(*topics));
     int32_t n = 0;
     while (topics && n < v->subscribed_topic_names_count &&
            (topics[n] = gr_cgroup_strdup(v->subscribed_topic_names[n])))
         n++;
-    char **dest[] = {&m->instance_id, &m->rack_id, &m->client_id, &m->client_host,
-                     &m->server_assignor};
+    char **dest[] = {&m->instance_id, &m->rack_id,         &m->client_id,
+                     &m->client_host, &m->server_assignor, &m->subscribed_regex};
     for (size_t i = 0; i < sizeof dest / sizeof dest[0]; i++) {
         free(*dest[i]);
         *dest[i] = fields[i];
@@ -499,8 +509,10 @@ int gr_cgroup_replay(gr_coordinator_t *co, int32_t partition, int version, gr_re
     case GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER:
     case GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT:
         return replay_member_record(co, partition, version, key, value, arena);
+    case GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_REGULAR_EXPRESSION:
+        return gr_cgroup_regex_records_replay(co, partition, key, value, arena);
     default:
-        return -EBADMSG; /* share groups, regex records: not Gregor's */
+        return -EBADMSG; /* share and streams groups: not Gregor's */
     }
 }
 

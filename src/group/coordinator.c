@@ -70,6 +70,31 @@ static bool env_topic_find(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *
     return true;
 }
 
+typedef struct topic_visit {
+    void (*fn)(void *arg, const char *name);
+    void *arg;
+} topic_visit_t;
+
+static void visit_topic(gr_topic_t *t, void *arg)
+{
+    topic_visit_t *v = arg;
+    v->fn(v->arg, t->name);
+}
+
+/* Every topic by name, for regex subscriptions (internal ones too, as Kafka's). */
+static void env_topic_foreach(void *opaque, void (*fn)(void *arg, const char *name), void *arg)
+{
+    gr_coordinator_t *co = opaque;
+    topic_visit_t v = {fn, arg};
+    gr_topics_foreach(co->broker->topics, visit_topic, &v);
+}
+
+static uint64_t env_topics_generation(void *opaque)
+{
+    gr_coordinator_t *co = opaque;
+    return co->broker->topics->generation;
+}
+
 /* --- the table ---------------------------------------------------------------- */
 
 static gr_group_t *group_of(gr_coordinator_key_t *k)
@@ -289,8 +314,12 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
                             .max_size = b->config.group_consumer_max_size,
                             .assignors =
                                 (const char *const *)b->config.group_consumer_assignors.items,
-                            .assignor_count = b->config.group_consumer_assignors.count},
+                            .assignor_count = b->config.group_consumer_assignors.count,
+                            .regex_refresh_interval_ms =
+                                b->config.group_consumer_regex_refresh_interval_ms},
         .topic_find = env_topic_find,
+        .topic_foreach = env_topic_foreach,
+        .topics_generation = env_topics_generation,
         .store_consumer = gr_coordinator_store_consumer,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;

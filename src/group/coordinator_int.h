@@ -56,6 +56,16 @@ int gr_cgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g);
 /* Applies one replayed consumer-group record (key versions 3-8); as H.replay. */
 int gr_cgroup_replay(gr_coordinator_t *co, int32_t partition, int version, gr_reader_t *key,
                      gr_bytes_t value, gr_arena_t *arena);
+/*
+ * Their resolved regexes (cgroup_regex_records.c, key type 16): the
+ * tombstones of dropped ones, every resolved one, tombstones for all (group
+ * deleted), replay. 0 or -errno.
+ */
+int gr_cgroup_regex_records_removed(gr_record_set_t *s, const gr_cgroup_t *cg);
+int gr_cgroup_regex_records_put(gr_record_set_t *s, const gr_cgroup_t *cg, gr_arena_t *a);
+int gr_cgroup_regex_records_tombstones(gr_record_set_t *s, const gr_cgroup_t *cg);
+int gr_cgroup_regex_records_replay(gr_coordinator_t *co, int32_t partition, gr_reader_t *key,
+                                   gr_bytes_t value, gr_arena_t *arena);
 /* After a partition's replay: the consumer groups' sessions start again. */
 void gr_cgroup_loaded(gr_coordinator_t *co, int32_t partition);
 

@@ -10,8 +10,9 @@
  * compaction: an offset commit sets the offset, its tombstone removes it; a
  * group metadata record replaces the group's generation and members, its
  * tombstone resets the group (which disappears if no offsets, committed or
- * pending, remain). The consumer groups' records (key types 3-8) are
- * cgroup_records.c's; other key types (share groups, regex) are skipped.
+ * pending, remain). The consumer groups' records (key types 3-8 and 16)
+ * are cgroup_records.c's; other key types (share, streams groups) are
+ * skipped.
  *
  * Transactions (coordinator_txn.c): offset commits in a transactional batch
  * are held pending for the batch's producer; a marker (control batch)

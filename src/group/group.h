@@ -242,6 +242,7 @@ typedef struct gr_cgroup_limits {
     int32_t max_size;
     const char *const *assignors; /* names; the first is the default */
     int32_t assignor_count;
+    int32_t regex_refresh_interval_ms; /* 0: Kafka's default */
 } gr_cgroup_limits_t;
 
 /* A topic of the broker's metadata, as the env's topic_find reports it. */
@@ -265,6 +266,10 @@ typedef struct gr_group_env {
     /* Consumer groups: their settings, and the broker's topic of that name (false: none). */
     gr_cgroup_limits_t consumer_limits;
     bool (*topic_find)(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out);
+    /* Regex subscriptions (NULL: no topic matches): every topic's name, and a
+     * counter that moves whenever a topic is created or deleted. */
+    void (*topic_foreach)(void *opaque, void (*fn)(void *arg, const char *name), void *arg);
+    uint64_t (*topics_generation)(void *opaque);
     /*
      * Writes a changed consumer group (NULL: nothing is stored, as in unit
      * tests). NONE with *written_end past the batch, or the write's error.

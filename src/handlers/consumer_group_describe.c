@@ -92,6 +92,8 @@ static int describe_member(gr_broker_t *b, gr_request_t *req, const gr_cmember_t
     for (int32_t i = 0; i < m->subscribed_count; i++)
         d->subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     d->subscribed_topic_names_count = m->subscribed_count;
+    if (m->subscribed_regex)
+        d->subscribed_topic_regex = gr_str(m->subscribed_regex);
     if (req->api_version >= GR_CGROUP_MEMBER_TYPE_VERSION)
         d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
     if (encode_assignment(b, req, &m->assigned, &d->assignment) < 0 ||

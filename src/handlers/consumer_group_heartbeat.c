@@ -6,7 +6,8 @@
  * (GROUP_AUTHORIZATION_FAILED), DESCRIBE on each subscribed topic
  * (TOPIC_AUTHORIZATION_FAILED), this broker coordinating the group,
  * the request's own validity, then the group's state machine
- * (src/group/cgroup_heartbeat.c).
+ * (src/group/cgroup_heartbeat.c). A subscription regex resolves only to
+ * the topics the member may DESCRIBE (src/group/cgroup_regex.c).
  *
  * The group id names one kind of group: a member joining (epoch 0) creates
  * a consumer group, or turns an Empty classic group into one; a classic
@@ -96,6 +97,19 @@ static bool topics_authorized(gr_broker_t *b, gr_request_t *req,
                               GR_ACL_RESOURCE_TYPE_TOPIC, in->subscribed_topic_names[i]))
             return false;
     return true;
+}
+
+/* The request a regex is resolved for: its principal's DESCRIBE decides (Kafka's filter). */
+typedef struct regex_viewer {
+    gr_broker_t *b;
+    gr_request_t *req;
+} regex_viewer_t;
+
+static bool regex_topic_allowed(void *ctx, const char *topic)
+{
+    regex_viewer_t *v = ctx;
+    return gr_authorize_quiet(v->b, v->req->session, GR_ACL_OPERATION_DESCRIBE,
+                              GR_ACL_RESOURCE_TYPE_TOPIC, topic, strlen(topic));
 }
 
 /*
@@ -222,10 +236,18 @@ static gr_kerr_t serve(gr_broker_t *b, gr_request_t *req,
     if (!g)
         return err;
     gr_cgroup_heartbeat_result_t r;
-    gr_cgroup_heartbeat(g, &b->groups->env, a, &r);
+    regex_viewer_t viewer = {b, req};
+    gr_cgroup_heartbeat_args_t with_acls = *a;
+    if (b->authorizer) {
+        with_acls.topic_allowed = regex_topic_allowed;
+        with_acls.topic_allowed_ctx = &viewer;
+    }
+    gr_cgroup_heartbeat(g, &b->groups->env, &with_acls, &r);
     *partition_out = partition;
     *written_end = r.written_end;
-    *message = r.error_message;
+    /* A composed message lives in r: copied before r goes. */
+    *message =
+        r.error_message == r.message_buf ? arena_str(req, r.message_buf).ptr : r.error_message;
     if (r.error)
         return r.error;
     /* A copy: the answer may wait for the ISR, and the member go meanwhile. */

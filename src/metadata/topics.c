@@ -210,6 +210,7 @@ void gr_topics_insert(gr_topics_t *t, gr_topic_t *topic)
     topic->next_by_id = t->id_buckets[hi];
     t->id_buckets[hi] = topic;
     t->count++;
+    t->generation++;
 }
 
 void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic)
@@ -219,6 +220,7 @@ void gr_topics_remove(gr_topics_t *t, gr_topic_t *topic)
         if (*pp == topic) {
             *pp = topic->next;
             t->count--;
+            t->generation++;
             break;
         }
     }

@@ -93,6 +93,9 @@ typedef struct gr_topics {
     gr_topic_t **id_buckets; /* by topic id (Fetch v13+ names topics by id) */
     size_t bucket_count;
     size_t count;
+    /* Moves on every insert and remove: a topic created or deleted (consumer
+     * groups' regex subscriptions resolve again when it has moved). */
+    uint64_t generation;
     gr_topics_checkpoints_t checkpoints;
 } gr_topics_t;
 

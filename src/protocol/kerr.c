@@ -139,6 +139,14 @@ static const kerr_info_t kerr_table[] = {
     KERR(TELEMETRY_TOO_LARGE, false),
     KERR(INVALID_REGISTRATION, false),
     KERR(TRANSACTION_ABORTABLE, false),
+    KERR(INVALID_RECORD_STATE, false),
+    KERR(SHARE_SESSION_NOT_FOUND, true),
+    KERR(INVALID_SHARE_SESSION_EPOCH, true),
+    KERR(FENCED_STATE_EPOCH, false),
+    KERR(INVALID_VOTER_KEY, false),
+    KERR(DUPLICATE_VOTER, false),
+    KERR(VOTER_NOT_FOUND, false),
+    KERR(INVALID_REGULAR_EXPRESSION, false),
 };
 
 #undef KERR

@@ -425,7 +425,8 @@ static void test_invalid_requests(void **state)
     expect_invalid(&f, (hb_t){.version = 0, .member_id = "", .epoch = 3},
                    "MemberId can't be empty.");
     expect_invalid(&f, (hb_t){.version = 1, .member_id = "a", .epoch = 0},
-                   "SubscribedTopicNames must be set in first request.");
+                   "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when "
+                   "(re-)joining.");
     expect_invalid(&f, (hb_t){.version = 1, .member_id = "a", .epoch = -3},
                    "MemberEpoch is invalid.");
     expect_invalid(&f, (hb_t){.version = 1, .member_id = "a", .epoch = -2},
