@@ -105,6 +105,7 @@ typedef struct gr_cmember {
     int32_t rebalance_epoch;            /* member epoch the rebalance timer was armed at */
     gr_group_timer_t session_timer;
     gr_group_timer_t rebalance_timer;
+    struct gr_cmember_classic *classic; /* a member using JoinGroup (cgroup_classic.h); else NULL */
     struct gr_cmember *next;
 } gr_cmember_t;
 

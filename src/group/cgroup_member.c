@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 
+#include "group/cgroup_classic.h"
 #include "group/cgroup_int.h"
 
 gr_cmember_t *gr_cgroup_find_member(const gr_cgroup_t *cg, gr_str_t member_id)
@@ -76,6 +77,7 @@ void gr_cmember_free(gr_cmember_t *m, gr_group_env_t *env)
         env->timer_cancel(env->opaque, &m->session_timer);
     if (m->rebalance_timer.armed)
         env->timer_cancel(env->opaque, &m->rebalance_timer);
+    gr_cmember_classic_free(m, env);
     gr_cmember_set_subscription(m, NULL, 0);
     gr_assignment_free(&m->assigned);
     gr_assignment_free(&m->pending_revocation);
@@ -111,6 +113,8 @@ void gr_cgroup_link(gr_cgroup_t *cg, gr_cmember_t *m)
 
 void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m)
 {
+    if (gr_cgroup_migrate_downgrade(cg, env, m)) /* cg and m are gone: the group is classic */
+        return;
     gr_cgroup_unlink(cg, m);
     gr_cmember_free(m, env);
     /* The leaving member's partitions are free now; everyone's target moves. */
@@ -125,6 +129,8 @@ static gr_kerr_t check_member(const gr_cgroup_t *cg, gr_str_t member_id, int32_t
     const gr_cmember_t *m = gr_cgroup_find_member(cg, member_id);
     if (!m)
         return GR_KERR_UNKNOWN_MEMBER_ID;
+    if (m->classic) /* a classic member's epoch is its generation */
+        return member_epoch != m->member_epoch ? GR_KERR_ILLEGAL_GENERATION : GR_KERR_NONE;
     if (member_epoch > m->member_epoch)
         return GR_KERR_FENCED_MEMBER_EPOCH;
     if (member_epoch < m->member_epoch)

@@ -70,6 +70,20 @@ static bool env_topic_find(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *
     return true;
 }
 
+/* group.consumer.migration.policy (validated against its four values). */
+static gr_cgroup_migration_t migration_policy(const gr_config_t *cfg)
+{
+    const char *p =
+        cfg->group_consumer_migration_policy ? cfg->group_consumer_migration_policy : "";
+    if (strcmp(p, "upgrade") == 0)
+        return GR_CGROUP_MIGRATION_UPGRADE;
+    if (strcmp(p, "downgrade") == 0)
+        return GR_CGROUP_MIGRATION_DOWNGRADE;
+    if (strcmp(p, "bidirectional") == 0)
+        return GR_CGROUP_MIGRATION_BIDIRECTIONAL;
+    return GR_CGROUP_MIGRATION_DISABLED;
+}
+
 /* --- the table ---------------------------------------------------------------- */
 
 static gr_group_t *group_of(gr_coordinator_key_t *k)
@@ -284,7 +298,8 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .timer_arm = env_timer_arm,
         .timer_cancel = env_timer_cancel,
         .store_group = gr_coordinator_store_group,
-        .consumer_limits = {.heartbeat_interval_ms = b->config.group_consumer_heartbeat_interval_ms,
+        .consumer_limits = {.migration = migration_policy(&b->config),
+                            .heartbeat_interval_ms = b->config.group_consumer_heartbeat_interval_ms,
                             .session_timeout_ms = b->config.group_consumer_session_timeout_ms,
                             .max_size = b->config.group_consumer_max_size,
                             .assignors =

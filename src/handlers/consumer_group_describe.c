@@ -131,6 +131,10 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     out->group_id = id;
     out->group_state = gr_str("");
     out->assignor_name = gr_str("");
+    if (!gr_config_rebalance_protocol_enabled(&b->config, "consumer")) {
+        out->error_code = GR_KERR_UNSUPPORTED_VERSION; /* Kafka, without the consumer protocol */
+        return;
+    }
     if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_GROUP,
                           id)) {
         out->error_code = GR_KERR_GROUP_AUTHORIZATION_FAILED;
