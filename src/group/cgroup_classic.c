@@ -66,6 +66,12 @@ int32_t gr_cmember_session_timeout(const gr_cmember_t *m, const gr_group_env_t *
     return m->classic ? m->classic->session_timeout_ms : env->consumer_limits.session_timeout_ms;
 }
 
+bool gr_cmember_classic_fetch(const gr_cgroup_t *cg, gr_str_t member_id)
+{
+    const gr_cmember_t *m = gr_cgroup_find_member(cg, member_id);
+    return m && m->classic;
+}
+
 static gr_cmember_classic_t *classic_new(gr_cmember_t *m)
 {
     gr_cmember_classic_t *c = calloc(1, sizeof(*c));

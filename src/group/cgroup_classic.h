@@ -61,6 +61,12 @@ gr_kerr_t gr_cgroup_classic_heartbeat(gr_group_t *g, gr_group_env_t *env, gr_str
 gr_kerr_t gr_cgroup_classic_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
                                   gr_str_t instance_id);
 
+/*
+ * May the classic member named member_id read offsets without a generation?
+ * Classic OffsetFetch carries none: a classic client that names itself with
+ * epoch -1 (as @platformatic/kafka's does) reads as an unnamed one would.
+ */
+bool gr_cmember_classic_fetch(const gr_cgroup_t *cg, gr_str_t member_id);
 /* Cancels a classic member's timers and frees m->classic (NULL: nothing). */
 void gr_cmember_classic_free(gr_cmember_t *m, gr_group_env_t *env);
 /* The session timeout of m: its classic one, or group.consumer.session.timeout.ms. */
