@@ -26,7 +26,10 @@ only), for the paths clients rarely take.
   its generation (STALE_MEMBER_EPOCH, FENCED_MEMBER_EPOCH,
   UNKNOWN_MEMBER_ID; v8 from a member UNSUPPORTED_VERSION; an admin commit
   only while the group is empty), OffsetFetch v9 checks it
-  (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID).
+  (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID);
+- DescribeGroups shows a consumer group as Dead (Kafka describes classic
+  groups only there); ListGroups v5 lists a consumer group under type "consumer", classic
+  groups under "classic".
 
 Usage: cgroup_heartbeat_raw.py HOST PORT TOPIC (TOPIC has 2 partitions)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
@@ -37,6 +40,7 @@ import kafka_wire
 from kafka_wire import Reader, Writer, int32, string
 
 API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR, API_JOIN_GROUP = 8, 9, 10, 11
+API_DESCRIBE_GROUPS, API_LIST_GROUPS = 15, 16
 API_CG_HEARTBEAT, API_CG_DESCRIBE = 68, 69
 NONE, INVALID_GROUP_ID, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 0, 24, 25, 23
 INVALID_REQUEST, GROUP_ID_NOT_FOUND, MEMBER_ID_REQUIRED = 42, 69, 79
@@ -208,6 +212,8 @@ def two_members(c, topic):
            [(2, [topic], 1), (2, [topic], 1)])
     names = {n for m in members for n, _ in m["assignment"]}
     expect("assignment topic names", names, {topic})
+    g0 = describe(c, ["cg"], version=0)[0]  # v0 has no MemberType
+    expect("describe v0", (g0["error"], len(g0["members"])), (NONE, 2))
     # A classic JoinGroup to a consumer group with members joins it as a classic member
     # (cgroup_migration.sh), once group.consumer.max.size allows, which Kafka checks first.
     expect("classic join to a full consumer group", classic_join(c, "cg")[0],
@@ -302,6 +308,40 @@ def offset_checks(c, topic):
     expect("fetch by an admin", fetch(c, "cg-o", None, -1, topic), (NONE, [[(1, NONE)]]))
 
 
+def list_groups(c, types):
+    w = Writer(flexible=True).arr([], lambda w, s: w.str(s)).arr(types, lambda w, t: w.str(t)).tags()
+    r = c.call(API_LIST_GROUPS, 5, bytes(w.data))
+    r.i32()
+    r.i16()
+
+    def group(r):
+        g = (r.str(), r.str(), r.str(), r.str())
+        r.tags()
+        return g
+
+    return sorted(r.arr(group))
+
+
+def describe_groups_state(c, group):
+    w = Writer(flexible=True).arr([group], lambda w, g: w.str(g)).i8(0).tags()
+    r = c.call(API_DESCRIBE_GROUPS, 5, bytes(w.data))
+    r.i32()
+    r.uvar()
+    err, _gid, state = r.i16(), r.str(), r.str()
+    return err, state
+
+
+def list_checks(c):
+    # DescribeGroups describes classic groups only: a consumer group is Dead there, as in Kafka.
+    expect("DescribeGroups of a consumer group", describe_groups_state(c, "cg"), (NONE, "Dead"))
+    got = [g for g in list_groups(c, ["consumer"]) if g[0] == "cg"]
+    # The first member is still in; the second left, bumping the epoch: Assigning.
+    expect("ListGroups type consumer", got, [("cg", "consumer", "Assigning", "consumer")])
+    classic = [g[0] for g in list_groups(c, ["classic"])]
+    if "cg" in classic or "classic-g" not in classic:
+        fail("ListGroups type classic: %r" % classic)
+
+
 def main():
     host, port, topic = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with Conn(host, port) as c:
@@ -311,6 +351,7 @@ def main():
         static_members(c, topic)
         one_kind_per_id(c, topic)
         offset_checks(c, topic)
+        list_checks(c)
 
 
 if __name__ == "__main__":

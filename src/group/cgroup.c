@@ -55,8 +55,51 @@ void gr_cgroup_free(gr_cgroup_t *cg, gr_group_env_t *env)
         gr_cmember_free(m, env);
     }
     topics_free(cg->topics, cg->topic_count);
+    gr_cgroup_stored(cg);
     free(cg->assignor);
     free(cg);
+}
+
+void gr_cgroup_stored(gr_cgroup_t *cg)
+{
+    for (int32_t i = 0; i < cg->removed_count; i++)
+        free(cg->removed[i]);
+    free(cg->removed);
+    cg->removed = NULL;
+    cg->removed_count = 0;
+    cg->dirty = false;
+}
+
+int gr_cgroup_note_removed(gr_cgroup_t *cg, const char *member_id)
+{
+    char **grown = realloc(cg->removed, sizeof(*grown) * (size_t)(cg->removed_count + 1));
+    if (!grown)
+        return -ENOMEM;
+    cg->removed = grown;
+    if (!(cg->removed[cg->removed_count] = strdup(member_id)))
+        return -ENOMEM;
+    cg->removed_count++;
+    cg->dirty = true;
+    return 0;
+}
+
+gr_kerr_t gr_cgroup_store(gr_cgroup_t *cg, gr_group_env_t *env, int64_t *written_end)
+{
+    *written_end = 0;
+    if (!cg->dirty)
+        return GR_KERR_NONE;
+    if (!env->store_consumer) {
+        gr_cgroup_stored(cg);
+        return GR_KERR_NONE;
+    }
+    return env->store_consumer(env->opaque, cg->group, written_end);
+}
+
+void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_cgroup_topic_t *topics, int32_t count)
+{
+    topics_free(cg->topics, cg->topic_count);
+    cg->topics = topics;
+    cg->topic_count = count;
 }
 
 gr_kerr_t gr_group_become_consumer(gr_group_t *g, gr_group_env_t *env)
@@ -98,6 +141,7 @@ bool gr_group_become_classic(gr_group_t *g, gr_group_env_t *env)
 void gr_cgroup_bump_epoch(gr_cgroup_t *cg)
 {
     cg->group_epoch++;
+    cg->dirty = true;
 }
 
 void gr_cgroup_update_state(gr_cgroup_t *cg, int64_t now_ms)
@@ -191,9 +235,8 @@ bool gr_cgroup_refresh_topics(gr_cgroup_t *cg, gr_group_env_t *env)
         topics_free(t, n);
         return false;
     }
-    topics_free(cg->topics, cg->topic_count);
-    cg->topics = t;
-    cg->topic_count = n;
+    gr_cgroup_set_topics(cg, t, n);
+    cg->dirty = true;
     return true;
 }
 
@@ -291,6 +334,7 @@ gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env)
     cg->assignor = assignor_name;
     assignor_name = NULL;
     cg->assignment_epoch = cg->group_epoch;
+    cg->dirty = true;
     err = GR_KERR_NONE;
 fail:
     for (int32_t i = 0; out && i < n; i++)
@@ -342,4 +386,7 @@ void gr_cgroup_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
     if (t->kind == GR_GROUP_TIMER_CONSUMER_REBALANCE && m->member_epoch != m->rebalance_epoch)
         return;
     gr_cgroup_fence_member(cg, env, m);
+    /* Nobody waits for this write; a failure leaves the group dirty for the next one. */
+    int64_t end;
+    (void)gr_cgroup_store(cg, env, &end);
 }

@@ -40,9 +40,13 @@
  * member that left with epoch -2 keeps its assignment until it fires) and
  * its rebalance timer while it owes a revocation.
  *
- * Not here yet: durability (ConsumerGroup* records; see cgroup_records
- * notes in docs/consumer-groups.md), regular-expression subscriptions,
- * classic members inside a consumer group (online migration).
+ * Durability: a heartbeat, leave or timeout that changed the group writes
+ * it through env->store_consumer (cgroup_records.c, Kafka's ConsumerGroup*
+ * records) before it is answered; a replayed group keeps its members'
+ * epochs and assignments.
+ *
+ * Not here yet: regular-expression subscriptions, classic members inside a
+ * consumer group (online migration).
  *
  * Runs on: loop thread.
  */
@@ -126,6 +130,11 @@ struct gr_cgroup {
     gr_cgroup_topic_t *topics; /* the subscribed topics that exist, sorted by name */
     int32_t topic_count;
     char *assignor; /* the assignor the target was last computed with; NULL before */
+    /* Changed since last written to __consumer_offsets (cgroup_records.c), and the
+     * members that left meanwhile (their records get tombstones). */
+    bool dirty;
+    char **removed;
+    int32_t removed_count;
 };
 
 /* The request, as the handler decoded it (strings valid during the call). */
@@ -147,6 +156,7 @@ typedef struct gr_cgroup_heartbeat_args {
 
 typedef struct gr_cgroup_heartbeat_result {
     gr_kerr_t error;
+    int64_t written_end; /* past the batch that stored the change, 0 none: answer once replicated */
     const char *error_message; /* static text or NULL */
     const char *member_id;     /* NULL: none (valid until the next call on the group) */
     int32_t member_epoch;

@@ -105,11 +105,15 @@ static void leave(gr_cgroup_t *cg, gr_group_env_t *env, const gr_cgroup_heartbea
         /* Its place and assignment wait for it until its session expires. */
         m->member_epoch = GR_CGROUP_STATIC_LEAVE_EPOCH;
         gr_assignment_free(&m->pending_revocation);
+        gr_cgroup_touch(cg);
         gr_cgroup_rebalance_timer(m, env);
         gr_cgroup_update_state(cg, env->now_ms(env->opaque));
-        return;
+    } else {
+        gr_cgroup_fence_member(cg, env, m);
     }
-    gr_cgroup_fence_member(cg, env, m);
+    gr_kerr_t stored = gr_cgroup_store(cg, env, &out->written_end);
+    if (stored)
+        fail(out, stored, "The group could not be written.");
 }
 
 /* --- finding the member -------------------------------------------------------- */
@@ -153,6 +157,7 @@ static gr_kerr_t check_epoch(const gr_cmember_t *m, int32_t epoch, const gr_assi
 /* The member starts over at epoch 0 owning nothing. */
 static void restart(gr_cmember_t *m, gr_group_env_t *env)
 {
+    gr_cgroup_touch(m->group);
     m->member_epoch = 0;
     m->previous_epoch = 0;
     m->state = GR_CMEMBER_STABLE;
@@ -199,6 +204,7 @@ static gr_cmember_t *replace_static(gr_cgroup_t *cg, gr_group_env_t *env, gr_cme
     if (old->rebalance_timer.armed)
         env->timer_cancel(env->opaque, &old->rebalance_timer);
     gr_cgroup_unlink(cg, old);
+    (void)gr_cgroup_note_removed(cg, old->member_id);
     free(old->member_id);
     free(old);
     gr_cgroup_link(cg, m);
@@ -260,6 +266,7 @@ static gr_cmember_t *find_dynamic(gr_cgroup_t *cg, gr_group_env_t *env,
 
 /* --- updating it --------------------------------------------------------------- */
 
+/* Sets *field to v unless v is null (unchanged); 1 when it changed, 0 not, -1 on -ENOMEM. */
 static int set_str(char **field, gr_str_t v)
 {
     if (v.len < 0 || gr_group_str_is(*field, v))
@@ -269,7 +276,7 @@ static int set_str(char **field, gr_str_t v)
         return -1;
     free(*field);
     *field = c;
-    return 0;
+    return 1;
 }
 
 static bool same_subscription(const gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a)
@@ -285,12 +292,20 @@ static bool same_subscription(const gr_cmember_t *m, const gr_cgroup_heartbeat_a
 /* Applies the request's fields; *bump set when the subscription changed. 0 or -1 (-ENOMEM). */
 static int update_member(gr_cmember_t *m, const gr_cgroup_heartbeat_args_t *a, bool *bump)
 {
-    if (set_str(&m->instance_id, a->instance_id) < 0 || set_str(&m->rack_id, a->rack_id) < 0 ||
-        set_str(&m->server_assignor, a->server_assignor) < 0 ||
-        set_str(&m->client_id, a->client_id) < 0 || set_str(&m->client_host, a->client_host) < 0)
-        return -1;
-    if (a->rebalance_timeout_ms != -1)
+    int changed[] = {set_str(&m->instance_id, a->instance_id), set_str(&m->rack_id, a->rack_id),
+                     set_str(&m->server_assignor, a->server_assignor),
+                     set_str(&m->client_id, a->client_id),
+                     set_str(&m->client_host, a->client_host)};
+    for (size_t i = 0; i < sizeof changed / sizeof changed[0]; i++) {
+        if (changed[i] < 0)
+            return -1;
+        if (changed[i] > 0)
+            gr_cgroup_touch(m->group);
+    }
+    if (a->rebalance_timeout_ms != -1 && a->rebalance_timeout_ms != m->rebalance_timeout_ms) {
         m->rebalance_timeout_ms = a->rebalance_timeout_ms;
+        gr_cgroup_touch(m->group);
+    }
     if (a->subscribed_count < 0 || same_subscription(m, a))
         return 0;
     char **topics = calloc((size_t)a->subscribed_count + 1, sizeof(*topics));
@@ -330,14 +345,23 @@ static void advance(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m,
     gr_assignment_t before = GR_ASSIGNMENT_INIT;
     if (gr_assignment_copy(&before, &m->assigned) < 0)
         return fail(out, GR_KERR_UNKNOWN_SERVER_ERROR, "Out of memory.");
+    int32_t epoch = m->member_epoch, previous = m->previous_epoch;
+    gr_cmember_state_t state = m->state;
+    int32_t pending = gr_assignment_size(&m->pending_revocation);
     gr_kerr_t err = gr_cgroup_reconcile(cg, m, cg->assignment_epoch, &m->target, a->owned);
     bool changed = !gr_assignment_equal(&before, &m->assigned);
     gr_assignment_free(&before);
+    if (changed || epoch != m->member_epoch || previous != m->previous_epoch || state != m->state ||
+        pending != gr_assignment_size(&m->pending_revocation))
+        gr_cgroup_touch(cg);
     if (err)
         return fail(out, err, "The member must rejoin.");
     gr_cgroup_rebalance_timer(m, env);
     gr_cgroup_session_timer(m, env);
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
+    gr_kerr_t stored = gr_cgroup_store(cg, env, &out->written_end);
+    if (stored)
+        return fail(out, stored, "The group could not be written.");
     out->member_id = m->member_id;
     out->member_epoch = m->member_epoch;
     if (full_request(a) || changed)

@@ -17,6 +17,20 @@ void gr_cmember_set_subscription(gr_cmember_t *m, char **topics, int32_t count);
 void gr_cgroup_link(gr_cgroup_t *cg, gr_cmember_t *m);
 void gr_cgroup_unlink(gr_cgroup_t *cg, gr_cmember_t *m);
 
+/* The group changed: it is written before the heartbeat is answered. */
+static inline void gr_cgroup_touch(gr_cgroup_t *cg)
+{
+    cg->dirty = true;
+}
+/* The group was written: nothing pending. */
+void gr_cgroup_stored(gr_cgroup_t *cg);
+/* Remembers a departed member's id for its tombstones. 0 or -ENOMEM. */
+int gr_cgroup_note_removed(gr_cgroup_t *cg, const char *member_id);
+/* Writes the group if it changed (env->store_consumer). NONE or the write's error. */
+gr_kerr_t gr_cgroup_store(gr_cgroup_t *cg, gr_group_env_t *env, int64_t *written_end);
+/* Replaces the subscribed topics' metadata with topics (count owned entries). */
+void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_cgroup_topic_t *topics, int32_t count);
+
 /* group epoch + 1. */
 void gr_cgroup_bump_epoch(gr_cgroup_t *cg);
 /*

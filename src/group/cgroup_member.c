@@ -115,6 +115,7 @@ void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *
 {
     if (gr_cgroup_migrate_downgrade(cg, env, m)) /* cg and m are gone: the group is classic */
         return;
+    (void)gr_cgroup_note_removed(cg, m->member_id); /* -ENOMEM: its records stay behind */
     gr_cgroup_unlink(cg, m);
     gr_cmember_free(m, env);
     /* The leaving member's partitions are free now; everyone's target moves. */

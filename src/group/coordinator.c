@@ -306,6 +306,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
                                 (const char *const *)b->config.group_consumer_assignors.items,
                             .assignor_count = b->config.group_consumer_assignors.count},
         .topic_find = env_topic_find,
+        .store_consumer = gr_coordinator_store_consumer,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);

@@ -4,6 +4,9 @@
 #define GR_GROUP_COORDINATOR_INT_H
 
 #include "group/coordinator.h"
+#include "protocol/arena.h"
+#include "protocol/reader.h"
+#include "protocol/writer.h"
 
 /* Record key versions (Kafka's __consumer_offsets schemas). */
 #define GR_OFFSET_KEY_VERSION_V0       0
@@ -14,6 +17,47 @@
 #define GR_GROUP_VALUE_VERSION         3
 
 typedef struct gr_partition gr_partition_t;
+
+/*
+ * Records to write as one batch (coordinator_records.c): keys and values
+ * back to back in buf, positions resolved once complete. A record is
+ * written as gr_record_set_key (then the key's fields into buf),
+ * gr_record_set_value (then the value's fields, unless a tombstone),
+ * gr_record_set_done.
+ */
+typedef struct gr_record_set {
+    gr_writer_t buf;
+    size_t *key_pos;
+    size_t *key_end;
+    size_t *value_pos;
+    size_t *value_end; /* value_pos == value_end with tombstone set: null value */
+    bool *tombstone;
+    int32_t count;
+    int32_t cap;
+} gr_record_set_t;
+
+void gr_record_set_init(gr_record_set_t *s);
+void gr_record_set_fini(gr_record_set_t *s);
+/* Starts a record: its key's int16 version. 0 or -ENOMEM. */
+int gr_record_set_key(gr_record_set_t *s, int16_t key_version);
+/* The key is written: the value's int16 version follows unless it is a tombstone. */
+void gr_record_set_value(gr_record_set_t *s, int16_t value_version, bool tombstone);
+/* The value is written. 0 or the writer's -errno. */
+int gr_record_set_done(gr_record_set_t *s);
+/* Appends the set as one coordinator batch to partition; *end: past it. 0 or -errno. */
+int gr_record_set_append(gr_coordinator_t *co, int32_t partition, gr_record_set_t *s, int64_t *end);
+/* Kafka's error for a failed coordinator write (-errno of gr_record_set_append). */
+gr_kerr_t gr_coordinator_write_error(int rc);
+
+/* Consumer groups' records (cgroup_records.c): env->store_consumer, and replay. */
+gr_kerr_t gr_coordinator_store_consumer(void *opaque, gr_group_t *g, int64_t *written_end);
+/* Deletes a consumer group's records (tombstones), for gr_coordinator_delete_group. 0 or -errno. */
+int gr_cgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g);
+/* Applies one replayed consumer-group record (key versions 3-8); as H.replay. */
+int gr_cgroup_replay(gr_coordinator_t *co, int32_t partition, int version, gr_reader_t *key,
+                     gr_bytes_t value, gr_arena_t *arena);
+/* After a partition's replay: the consumer groups' sessions start again. */
+void gr_cgroup_loaded(gr_coordinator_t *co, int32_t partition);
 
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 

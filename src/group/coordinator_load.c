@@ -10,8 +10,8 @@
  * compaction: an offset commit sets the offset, its tombstone removes it; a
  * group metadata record replaces the group's generation and members, its
  * tombstone resets the group (which disappears if no offsets, committed or
- * pending, remain). Records of unknown key versions (the new consumer
- * protocol's) are skipped.
+ * pending, remain). The consumer groups' records (key types 3-8) are
+ * cgroup_records.c's; other key types (share groups, regex) are skipped.
  *
  * Transactions (coordinator_txn.c): offset commits in a transactional batch
  * are held pending for the batch's producer; a marker (control batch)
@@ -31,6 +31,7 @@
 #include "core/context.h"
 #include "group/coordinator.h"
 #include "gen/consumer_offsets.h"
+#include "group/cgroup.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
 #include "protocol/arena.h"
@@ -158,6 +159,8 @@ static int apply_record(void *owner, const gr_coordinator_record_origin_t *origi
         rc = apply_offset(co, origin, &kr, value, &arena);
     else if (version == GR_GROUP_KEY_VERSION)
         rc = apply_group(co, origin->partition, &kr, value, &arena);
+    else
+        rc = gr_cgroup_replay(co, origin->partition, version, &kr, value, &arena);
     gr_arena_fini(&arena);
     return rc;
 }
@@ -183,6 +186,7 @@ static size_t groups_of(gr_coordinator_t *co, int32_t partition)
 static void loaded(void *owner, int32_t partition)
 {
     gr_coordinator_t *co = owner;
+    gr_cgroup_loaded(co, partition);
     gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s-%d",
             groups_of(co, partition), GR_OFFSETS_TOPIC, partition);
 }

@@ -26,27 +26,25 @@
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "gen/consumer_offsets.h"
+#include "group/cgroup.h"
 #include "group/coordinator_int.h"
 #include "protocol/arena.h"
 #include "protocol/records.h"
 #include "protocol/writer.h"
 
-/* Keys and values written back to back; positions resolved once complete. */
-typedef struct record_set {
-    gr_writer_t buf;
-    size_t *key_pos;
-    size_t *key_end;
-    size_t *value_pos;
-    size_t *value_end; /* value_pos == value_end with tombstone set: null value */
-    bool *tombstone;
-    int32_t count;
-    int32_t cap;
-} record_set_t;
+typedef gr_record_set_t record_set_t;
+
+static gr_kerr_t write_error(int rc, bool commit);
 
 static void set_init(record_set_t *s)
 {
     memset(s, 0, sizeof(*s));
     gr_writer_init(&s->buf);
+}
+
+void gr_record_set_init(gr_record_set_t *s)
+{
+    set_init(s);
 }
 
 static void set_fini(record_set_t *s)
@@ -57,6 +55,11 @@ static void set_fini(record_set_t *s)
     free(s->value_pos);
     free(s->value_end);
     free(s->tombstone);
+}
+
+void gr_record_set_fini(gr_record_set_t *s)
+{
+    set_fini(s);
 }
 
 static int set_reserve(record_set_t *s)
@@ -77,6 +80,31 @@ static int set_reserve(record_set_t *s)
     s->tombstone = t;
     s->cap = cap;
     return 0;
+}
+
+int gr_record_set_key(gr_record_set_t *s, int16_t key_version)
+{
+    if (set_reserve(s) < 0)
+        return -ENOMEM;
+    s->key_pos[s->count] = s->buf.len;
+    gr_write_int16(&s->buf, key_version);
+    return 0;
+}
+
+void gr_record_set_value(gr_record_set_t *s, int16_t value_version, bool tombstone)
+{
+    int32_t i = s->count;
+    s->key_end[i] = s->value_pos[i] = s->buf.len;
+    s->tombstone[i] = tombstone;
+    if (!tombstone)
+        gr_write_int16(&s->buf, value_version);
+}
+
+int gr_record_set_done(gr_record_set_t *s)
+{
+    s->value_end[s->count] = s->buf.len;
+    s->count++;
+    return s->buf.err;
 }
 
 static int add_offset(record_set_t *s, const char *group, gr_str_t topic, int32_t partition,
@@ -217,7 +245,17 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s,
     return rc;
 }
 
+int gr_record_set_append(gr_coordinator_t *co, int32_t partition, gr_record_set_t *s, int64_t *end)
+{
+    return set_append(co, partition, s, &no_producer, NULL, end);
+}
+
 /* Kafka's mapping of a failed coordinator write. */
+gr_kerr_t gr_coordinator_write_error(int rc)
+{
+    return write_error(rc, false);
+}
+
 static gr_kerr_t write_error(int rc, bool commit)
 {
     if (rc == -EMSGSIZE)
@@ -358,7 +396,7 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
     for (int32_t i = 0; i < g->offset_count && !rc; i++)
         rc = add_offset(&s, g->key.id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
     if (!rc)
-        rc = add_group(&s, g, true);
+        rc = g->consumer ? gr_cgroup_records_tombstones(&s, g) : add_group(&s, g, true);
     if (!rc)
         rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);

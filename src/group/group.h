@@ -276,6 +276,11 @@ typedef struct gr_group_env {
     /* Consumer groups: their settings, and the broker's topic of that name (false: none). */
     gr_cgroup_limits_t consumer_limits;
     bool (*topic_find)(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out);
+    /*
+     * Writes a changed consumer group (NULL: nothing is stored, as in unit
+     * tests). NONE with *written_end past the batch, or the write's error.
+     */
+    gr_kerr_t (*store_consumer)(void *opaque, gr_group_t *g, int64_t *written_end);
 } gr_group_env_t;
 
 typedef struct gr_join_protocol {

@@ -26,6 +26,7 @@
 #include "security/authorizer.h"
 
 #define GR_CGROUP_MEMBER_TYPE_CONSUMER 1
+#define GR_CGROUP_MEMBER_TYPE_VERSION  1 /* MemberType from v1 */
 
 typedef gr_consumer_group_describe_response_described_group_t described_t;
 typedef gr_consumer_group_describe_response_member_t described_member_t;
@@ -91,7 +92,8 @@ static int describe_member(gr_broker_t *b, gr_request_t *req, const gr_cmember_t
     for (int32_t i = 0; i < m->subscribed_count; i++)
         d->subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     d->subscribed_topic_names_count = m->subscribed_count;
-    d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
+    if (req->api_version >= GR_CGROUP_MEMBER_TYPE_VERSION)
+        d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
     if (encode_assignment(b, req, &m->assigned, &d->assignment) < 0 ||
         encode_assignment(b, req, &m->target, &d->target_assignment) < 0)
         return -1;

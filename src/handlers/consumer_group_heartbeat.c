@@ -18,13 +18,22 @@
  * with the coordinator: consumer-group state is not yet durable) answers
  * UNKNOWN_MEMBER_ID, so the member rejoins instead of failing.
  *
+ * A heartbeat that changed the group is answered once the ISR of the
+ * group's __consumer_offsets partition has the records that store it
+ * (offsets.commit.timeout.ms at most, as OffsetCommit), or with
+ * NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE when that fails.
+ *
  * Runs on: loop thread.
  */
+#include <string.h>
+
 #include "core/context.h"
 #include "gen/consumer_group_heartbeat.h"
 #include "group/cgroup.h"
 #include "group/coordinator.h"
+#include "metadata/topics.h"
 #include "handlers/handlers.h"
+#include "handlers/isr_wait.h"
 #include "handlers/request.h"
 #include "security/authorizer.h"
 
@@ -68,6 +77,17 @@ encode_assignment(gr_request_t *req, const gr_assignment_t *a)
     }
     out->topic_partitions_count = a->topic_count;
     return out;
+}
+
+/* s copied into req's arena; a null string on -ENOMEM. */
+static gr_str_t arena_str(gr_request_t *req, const char *s)
+{
+    size_t n = strlen(s);
+    char *c = gr_request_alloc(req, n + 1);
+    if (!c)
+        return (gr_str_t){NULL, GR_NULL_LEN};
+    memcpy(c, s, n + 1);
+    return (gr_str_t){c, (int32_t)n};
 }
 
 /* Kafka 4.x: every subscribed topic needs DESCRIBE, or the whole heartbeat fails. */
@@ -134,10 +154,57 @@ static gr_cgroup_heartbeat_args_t args_of(gr_request_t *req,
     };
 }
 
+/* A heartbeat whose answer waits for the ISR; lives in the request's arena. */
+typedef struct heartbeat_op {
+    gr_request_t *req;
+    gr_consumer_group_heartbeat_response_t resp;
+    gr_isr_wait_t isr_wait;
+} heartbeat_op_t;
+
+static void op_respond(void *opaque)
+{
+    heartbeat_op_t *op = opaque;
+    gr_request_respond(op->req, &op->resp);
+}
+
+/* The group's records did not reach the ISR: the member retries (elsewhere if need be). */
+static void op_settle(void *opaque, gr_kerr_t err)
+{
+    heartbeat_op_t *op = opaque;
+    if (!err)
+        return;
+    gr_consumer_group_heartbeat_response_init(&op->resp);
+    op->resp.error_code = err == GR_KERR_NOT_LEADER_OR_FOLLOWER ? GR_KERR_NOT_COORDINATOR
+                                                                : GR_KERR_COORDINATOR_NOT_AVAILABLE;
+}
+
+static void op_cancel(gr_resp_slot_t *slot, void *arg)
+{
+    (void)slot;
+    heartbeat_op_t *op = arg;
+    gr_isr_wait_cancel(&op->isr_wait);
+}
+
+static void answer(gr_broker_t *b, heartbeat_op_t *op, int32_t partition, int64_t end)
+{
+    gr_partition_t *p = end > 0 ? gr_coordinator_led_partition(b->groups, partition) : NULL;
+    if (p && gr_isr_wait_init(&op->isr_wait, b, op->req, 1, b->config.offsets_commit_timeout_ms,
+                              op_respond, op) == 0) {
+        gr_isr_wait_add(&op->isr_wait, p, end, p->topic->settings.min_insync_replicas, op_settle,
+                        op);
+        if (op->isr_wait.pending > 0) {
+            gr_resp_slot_defer(op->req->slot, op_cancel, op);
+            return;
+        }
+    }
+    op_respond(op);
+}
+
 static gr_kerr_t serve(gr_broker_t *b, gr_request_t *req,
                        const gr_consumer_group_heartbeat_request_t *in,
                        const gr_cgroup_heartbeat_args_t *a,
-                       gr_consumer_group_heartbeat_response_t *resp, const char **message)
+                       gr_consumer_group_heartbeat_response_t *resp, const char **message,
+                       int32_t *partition_out, int64_t *written_end)
 {
     int32_t partition;
     if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
@@ -159,10 +226,16 @@ static gr_kerr_t serve(gr_broker_t *b, gr_request_t *req,
         return err;
     gr_cgroup_heartbeat_result_t r;
     gr_cgroup_heartbeat(g, &b->groups->env, a, &r);
+    *partition_out = partition;
+    *written_end = r.written_end;
     *message = r.error_message;
     if (r.error)
         return r.error;
-    resp->member_id = r.member_id ? gr_str(r.member_id) : in->member_id; /* a leave echoes it */
+    /* A copy: the answer may wait for the ISR, and the member go meanwhile. */
+    resp->member_id =
+        r.member_id ? arena_str(req, r.member_id) : in->member_id; /* a leave echoes */
+    if (resp->member_id.len < 0)
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
     resp->member_epoch = r.member_epoch;
     resp->heartbeat_interval_ms = r.heartbeat_interval_ms;
     if (r.assignment && !(resp->assignment = encode_assignment(req, r.assignment)))
@@ -175,25 +248,32 @@ void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req)
     gr_consumer_group_heartbeat_request_t in;
     if (gr_request_decode(req, &in))
         return;
-    gr_consumer_group_heartbeat_response_t resp;
-    gr_consumer_group_heartbeat_response_init(&resp);
+    heartbeat_op_t *op = gr_request_alloc(req, sizeof(*op));
+    if (!op) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
+    op->req = req;
+    gr_consumer_group_heartbeat_response_init(&op->resp);
     gr_assignment_t owned_set = GR_ASSIGNMENT_INIT;
     const gr_assignment_t *owned;
     const char *message = NULL;
     gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    int32_t partition = -1;
+    int64_t end = 0;
     /* group.coordinator.rebalance.protocols without "consumer": Kafka refuses the API. */
     if (!gr_config_rebalance_protocol_enabled(&b->config, "consumer"))
         err = GR_KERR_UNSUPPORTED_VERSION;
     else if (owned_partitions(&in, &owned_set, &owned) == 0) {
         gr_cgroup_heartbeat_args_t a = args_of(req, &in, owned);
-        err = serve(b, req, &in, &a, &resp, &message);
+        err = serve(b, req, &in, &a, &op->resp, &message, &partition, &end);
     }
     gr_assignment_free(&owned_set);
     if (err) {
-        /* Kafka answers an error with the request's member id and epoch untouched. */
-        gr_consumer_group_heartbeat_response_init(&resp);
-        resp.error_code = err;
-        resp.error_message = message ? gr_str(message) : (gr_str_t){NULL, GR_NULL_LEN};
+        /* Kafka answers an error without member id or epoch. */
+        gr_consumer_group_heartbeat_response_init(&op->resp);
+        op->resp.error_code = err;
+        op->resp.error_message = message ? gr_str(message) : (gr_str_t){NULL, GR_NULL_LEN};
     }
-    gr_request_respond(req, &resp);
+    answer(b, op, partition, err ? 0 : end);
 }

@@ -23,6 +23,7 @@
 #include "gen/describe_groups.h"
 #include "gen/common.h"
 #include "gen/find_coordinator.h"
+#include "group/cgroup.h"
 #include "group/coordinator.h"
 #include "handlers/admin_common.h"
 #include "handlers/admin_wait.h"
@@ -33,6 +34,7 @@
 
 #define GR_FIND_COORDINATOR_BATCH_VERSION 4
 #define GR_GROUP_TYPE_CLASSIC             "classic"
+#define GR_GROUP_TYPE_CONSUMER_NAME       "consumer"
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
  * its leaders before answering COORDINATOR_NOT_AVAILABLE (Kafka answers
@@ -219,8 +221,10 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     }
     out->error_code = gr_coordinator_check(b->groups, id, &partition);
     gr_group_t *g = out->error_code ? NULL : gr_coordinator_find(b->groups, id);
-    if (!g)
-        return; /* an unknown group is described as Dead, without error */
+    /* An unknown group is described as Dead, without error; so is a consumer group (KIP-848),
+     * as Kafka's DescribeGroups describes classic groups only (ConsumerGroupDescribe shows it). */
+    if (!g || g->type == GR_GROUP_TYPE_CONSUMER)
+        return;
     out->group_state = gr_str(gr_group_state_name(g->state));
     out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
     if (g->state == GR_GROUP_STABLE && g->protocol_name)
@@ -269,14 +273,27 @@ static bool state_wanted(const gr_list_groups_request_t *in, gr_group_state_t s)
     return false;
 }
 
-static bool classic_wanted(const gr_list_groups_request_t *in)
+/* Kafka's type filter (case-insensitive): "classic" or "consumer". */
+static bool type_wanted(const gr_list_groups_request_t *in, const char *type)
 {
     if (in->types_filter_count <= 0)
         return true;
     for (int32_t i = 0; i < in->types_filter_count; i++) {
         gr_str_t t = in->types_filter[i];
-        if (t.len == (int32_t)strlen(GR_GROUP_TYPE_CLASSIC) &&
-            strncasecmp(t.ptr, GR_GROUP_TYPE_CLASSIC, (size_t)t.len) == 0)
+        if (t.len == (int32_t)strlen(type) && strncasecmp(t.ptr, type, (size_t)t.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A consumer group's state names (Assigning, Reconciling, ...) match the filter as Kafka's do. */
+static bool consumer_state_wanted(const gr_list_groups_request_t *in, const char *state)
+{
+    if (in->states_filter_count <= 0)
+        return true;
+    for (int32_t i = 0; i < in->states_filter_count; i++) {
+        gr_str_t s = in->states_filter[i];
+        if (s.len == (int32_t)strlen(state) && strncasecmp(s.ptr, state, (size_t)s.len) == 0)
             return true;
     }
     return false;
@@ -285,7 +302,13 @@ static bool classic_wanted(const gr_list_groups_request_t *in)
 static void list_one(gr_group_t *g, void *arg)
 {
     list_ctx_t *ctx = arg;
-    if (!state_wanted(ctx->in, g->state) || ctx->resp->groups_count >= ctx->cap)
+    bool consumer = g->type == GR_GROUP_TYPE_CONSUMER && g->consumer;
+    const char *type = consumer ? GR_GROUP_TYPE_CONSUMER_NAME : GR_GROUP_TYPE_CLASSIC;
+    const char *state =
+        consumer ? gr_cgroup_state_name(g->consumer->state) : gr_group_state_name(g->state);
+    if (!type_wanted(ctx->in, type) || ctx->resp->groups_count >= ctx->cap)
+        return;
+    if (consumer ? !consumer_state_wanted(ctx->in, state) : !state_wanted(ctx->in, g->state))
         return;
     /* Without DESCRIBE on the cluster, Kafka lists only the groups one may describe. */
     if (!ctx->all_visible &&
@@ -294,9 +317,12 @@ static void list_one(gr_group_t *g, void *arg)
         return;
     gr_list_groups_response_listed_group_t *out = &ctx->resp->groups[ctx->resp->groups_count++];
     out->group_id = gr_str(g->key.id);
-    out->protocol_type = gr_str(g->protocol_type ? g->protocol_type : "");
-    out->group_state = gr_str(gr_group_state_name(g->state));
-    out->group_type = gr_str(GR_GROUP_TYPE_CLASSIC);
+    /* Kafka lists a consumer group with the consumer protocol type. */
+    out->protocol_type = gr_str(consumer           ? GR_GROUP_TYPE_CONSUMER_NAME
+                                : g->protocol_type ? g->protocol_type
+                                                   : "");
+    out->group_state = gr_str(state);
+    out->group_type = gr_str(type);
 }
 
 void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
@@ -312,13 +338,11 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
         gr_request_fail(req, "out of memory");
         return;
     }
-    if (classic_wanted(&in)) {
-        list_ctx_t ctx = {req, &in, &resp, cap,
-                          gr_authorize_quiet(b, req->session, GR_ACL_OPERATION_DESCRIBE,
-                                             GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
-                                             strlen(GR_ACL_CLUSTER_NAME))};
-        gr_coordinator_foreach(b->groups, list_one, &ctx);
-    }
+    list_ctx_t ctx = {req, &in, &resp, cap,
+                      gr_authorize_quiet(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                         GR_ACL_RESOURCE_TYPE_CLUSTER, GR_ACL_CLUSTER_NAME,
+                                         strlen(GR_ACL_CLUSTER_NAME))};
+    gr_coordinator_foreach(b->groups, list_one, &ctx);
     /* Groups of partitions still replaying are not known yet: say so. */
     if (gr_coordinator_loading(b->groups))
         resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "group/cgroup.h"
+#include "group/cgroup_int.h"
 
 #define MAX_TIMERS   64
 #define MAX_TOPICS   4
@@ -40,6 +41,9 @@ typedef struct fake {
     int topic_count;
     gr_group_env_t env;
     gr_group_t *g;
+    int stores;         /* store_consumer calls */
+    int removed_stored; /* departed members they carried */
+    gr_kerr_t store_error;
 } fake_t;
 
 static int64_t fake_now(void *o)
@@ -80,6 +84,18 @@ static bool fake_topic_find(void *o, gr_str_t name, gr_cgroup_topic_info_t *out)
     return false;
 }
 
+static gr_kerr_t fake_store(void *o, gr_group_t *g, int64_t *written_end)
+{
+    fake_t *f = o;
+    f->stores++;
+    *written_end = 100 + f->stores;
+    if (f->store_error)
+        return f->store_error;
+    f->removed_stored += g->consumer->removed_count;
+    gr_cgroup_stored(g->consumer);
+    return GR_KERR_NONE;
+}
+
 static gr_uuid_t topic_id(uint8_t n)
 {
     gr_uuid_t u = {{0}};
@@ -105,7 +121,8 @@ static void fake_init(fake_t *f)
                                                   .max_size = 3,
                                                   .assignors = assignors,
                                                   .assignor_count = 2},
-                              .topic_find = fake_topic_find};
+                              .topic_find = fake_topic_find,
+                              .store_consumer = fake_store};
     add_topic(f, "t", 1, 4);
     f->g = gr_group_new("g", 1, 0, f->now);
     assert_non_null(f->g);
@@ -621,6 +638,30 @@ static void test_classic_apis_on_consumer_group(void **state)
     fake_fini(&f);
 }
 
+static void test_changes_are_stored(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    reply_t ra = join(&f, "a", NULL);
+    assert_int_equal(f.stores, 1);
+    /* Nothing changed: nothing written. */
+    reply_t again = ack(&f, "a", 1, &ra.assignment);
+    assert_int_equal(again.error, GR_KERR_NONE);
+    assert_int_equal(f.stores, 1);
+    /* A leave carries the member's tombstones. */
+    assert_int_equal(beat(&f, &(hb_t){.version = 1, .member_id = "a", .epoch = -1}).error,
+                     GR_KERR_NONE);
+    assert_int_equal(f.stores, 2);
+    assert_int_equal(f.removed_stored, 1);
+    /* A failed write fails the heartbeat. */
+    f.store_error = GR_KERR_NOT_COORDINATOR;
+    assert_int_equal(join_only(&f, "b", NULL), GR_KERR_NOT_COORDINATOR);
+    gr_assignment_free(&ra.assignment);
+    gr_assignment_free(&again.assignment);
+    fake_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_new_partitions_bump_epoch),
         cmocka_unit_test(test_offset_checks),
         cmocka_unit_test(test_classic_apis_on_consumer_group),
+        cmocka_unit_test(test_changes_are_stored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
