@@ -385,7 +385,8 @@ void gr_cgroup_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
     /* A rebalance timer of an epoch the member has left behind is stale. */
     if (t->kind == GR_GROUP_TIMER_CONSUMER_REBALANCE && m->member_epoch != m->rebalance_epoch)
         return;
-    gr_cgroup_fence_member(cg, env, m);
+    if (gr_cgroup_fence_member(cg, env, m))
+        return; /* the group turned classic (cgroup_migrate.c) */
     /* Nobody waits for this write; a failure leaves the group dirty for the next one. */
     int64_t end;
     (void)gr_cgroup_store(cg, env, &end);

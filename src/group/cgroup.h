@@ -204,9 +204,11 @@ gr_cmember_t *gr_cgroup_find_static(const gr_cgroup_t *cg, gr_str_t instance_id)
 /*
  * Removes the member (left, session expired, rebalance timed out):
  * cancels its timers, bumps the group epoch, recomputes the subscribed
- * topics. m is freed.
+ * topics. m is freed. True when it was the last member using the consumer
+ * protocol and the group turned classic instead (cgroup_migrate.c): cg is
+ * freed too, the caller must not touch it.
  */
-void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m);
+bool gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m);
 
 /*
  * The epoch of the member owning (topic, partition) now, as assigned or

@@ -83,15 +83,16 @@ static gr_cmember_classic_t *classic_new(gr_cmember_t *m)
     return c;
 }
 
-static int classic_set_protocols(gr_cmember_classic_t *c, const gr_join_args_t *a)
+static int classic_set_protocols(gr_cmember_classic_t *c, const gr_join_protocol_t *in,
+                                 int32_t count)
 {
-    gr_group_protocol_t *p = calloc((size_t)a->protocol_count + 1, sizeof(*p));
+    gr_group_protocol_t *p = calloc((size_t)count + 1, sizeof(*p));
     if (!p)
         return -ENOMEM;
     int32_t n = 0;
-    for (; n < a->protocol_count; n++) {
-        int32_t len = a->protocols[n].metadata.len > 0 ? a->protocols[n].metadata.len : 0;
-        p[n].name = gr_group_strdup(a->protocols[n].name);
+    for (; n < count; n++) {
+        int32_t len = in[n].metadata.len > 0 ? in[n].metadata.len : 0;
+        p[n].name = gr_group_strdup(in[n].name);
         p[n].metadata = malloc(len ? (size_t)len : 1);
         if (!p[n].name || !p[n].metadata) {
             free(p[n].name);
@@ -99,14 +100,22 @@ static int classic_set_protocols(gr_cmember_classic_t *c, const gr_join_args_t *
             break;
         }
         if (len)
-            memcpy(p[n].metadata, a->protocols[n].metadata.ptr, (size_t)len);
+            memcpy(p[n].metadata, in[n].metadata.ptr, (size_t)len);
         p[n].metadata_len = len;
     }
-    bool ok = n == a->protocol_count;
     protocols_free(c);
     c->protocols = p;
     c->protocol_count = n;
-    return ok ? 0 : -ENOMEM;
+    return n == count ? 0 : -ENOMEM;
+}
+
+int gr_cmember_classic_set(gr_cmember_t *m, int32_t session_timeout_ms,
+                           const gr_join_protocol_t *protocols, int32_t count)
+{
+    if (!m->classic && !classic_new(m))
+        return -ENOMEM;
+    m->classic->session_timeout_ms = session_timeout_ms;
+    return classic_set_protocols(m->classic, protocols, count);
 }
 
 /* --- finding the member ---------------------------------------------------------- */
@@ -325,7 +334,7 @@ static int join_update(gr_cmember_t *m, gr_group_env_t *env, const gr_join_args_
         set_field(&m->client_id, a->client_id) < 0 ||
         set_field(&m->client_host, a->client_host) < 0)
         return -ENOMEM;
-    return classic_set_protocols(m->classic, a);
+    return classic_set_protocols(m->classic, a->protocols, a->protocol_count);
 }
 
 /* Epochs, target and one reconciliation step, as a heartbeat does. */
@@ -373,6 +382,11 @@ void gr_cgroup_classic_join(gr_group_t *g, gr_group_env_t *env, const gr_join_ar
                              : join_advance(cg, env, m, bump, &owned);
     }
     gr_assignment_free(&owned);
+    if (m && !err) {
+        int64_t end;
+        gr_cgroup_touch(cg);
+        err = gr_cgroup_store(cg, env, &end);
+    }
     if (m && !err) {
         timer_stop(env, &m->classic->join_timer);
         gr_cgroup_session_timer(m, env);
@@ -469,6 +483,7 @@ gr_kerr_t gr_cgroup_classic_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t m
     gr_cmember_t *m = find_classic(cg, member_id, instance_id, &err);
     if (!m)
         return err;
-    gr_cgroup_fence_member(cg, env, m);
-    return GR_KERR_NONE;
+    gr_cgroup_fence_member(cg, env, m); /* a classic member's leave never downgrades */
+    int64_t end;
+    return gr_cgroup_store(cg, env, &end);
 }

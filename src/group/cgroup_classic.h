@@ -37,8 +37,10 @@
 #ifndef GR_GROUP_CGROUP_CLASSIC_H
 #define GR_GROUP_CGROUP_CLASSIC_H
 
+#include "gen/consumer_offsets.h"
 #include "group/cgroup.h"
 #include "group/group.h"
+#include "protocol/arena.h"
 
 /* What a classic member of a consumer group keeps beside gr_cmember_t. */
 typedef struct gr_cmember_classic {
@@ -67,7 +69,28 @@ gr_kerr_t gr_cgroup_classic_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t m
  * epoch -1 (as @platformatic/kafka's does) reads as an unnamed one would.
  */
 bool gr_cmember_classic_fetch(const gr_cgroup_t *cg, gr_str_t member_id);
-/* Cancels a classic member's timers and frees m->classic (NULL: nothing). */
+/*
+ * Makes m a classic member (or updates it): its session timeout and a copy
+ * of its protocols. 0 or -ENOMEM (m->classic then has the protocols copied
+ * so far).
+ */
+int gr_cmember_classic_set(gr_cmember_t *m, int32_t session_timeout_ms,
+                           const gr_join_protocol_t *protocols, int32_t count);
+/*
+ * Records (cgroup_migrate_records.c): m's ClassicMemberMetadata into v
+ * (arena-allocated; nothing for a consumer-protocol member), and back from
+ * a replayed v. 0 or -ENOMEM.
+ */
+int gr_cmember_classic_encode(const gr_cmember_t *m, gr_consumer_group_member_metadata_value_t *v,
+                              gr_arena_t *a);
+int gr_cmember_classic_replay(gr_cmember_t *m, const gr_consumer_group_member_metadata_value_t *v);
+/*
+ * env->store_downgrade: tombstones for every record of old (the consumer
+ * group g was), then g's classic metadata. NONE or the write's error.
+ */
+gr_kerr_t gr_coordinator_store_downgrade(void *opaque, gr_group_t *g, const gr_cgroup_t *old);
+/* Cancels a classic member's timers and frees m->classic (NULL: nothing; env may be NULL
+ * when no timer is armed). */
 void gr_cmember_classic_free(gr_cmember_t *m, gr_group_env_t *env);
 /* The session timeout of m: its classic one, or group.consumer.session.timeout.ms. */
 int32_t gr_cmember_session_timeout(const gr_cmember_t *m, const gr_group_env_t *env);

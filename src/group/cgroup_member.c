@@ -111,10 +111,10 @@ void gr_cgroup_link(gr_cgroup_t *cg, gr_cmember_t *m)
     cg->member_count++;
 }
 
-void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m)
+bool gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m)
 {
     if (gr_cgroup_migrate_downgrade(cg, env, m)) /* cg and m are gone: the group is classic */
-        return;
+        return true;
     (void)gr_cgroup_note_removed(cg, m->member_id); /* -ENOMEM: its records stay behind */
     gr_cgroup_unlink(cg, m);
     gr_cmember_free(m, env);
@@ -122,6 +122,7 @@ void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *
     gr_cgroup_bump_epoch(cg);
     gr_cgroup_refresh_topics(cg, env);
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
+    return false;
 }
 
 /* Kafka's validateMemberEpoch: a newer epoch is fenced, an older one stale. */

@@ -269,6 +269,7 @@ gr_kerr_t gr_cgroup_migrate_upgrade(gr_group_t *g, gr_group_env_t *env)
     g->consumer = cg;
     for (gr_cmember_t *m = cg->members; m; m = m->next)
         gr_cgroup_session_timer(m, env);
+    gr_cgroup_touch(cg); /* written with the joining member's heartbeat */
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
     return GR_KERR_NONE;
 }
@@ -350,6 +351,14 @@ bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmembe
         rc = -ENOMEM;
     if (rc == 0)
         rc = set_assignments(g, cg);
+    if (rc == 0) {
+        gr_group_compute_subscriptions(g);
+        g->state = GR_GROUP_STABLE;
+        g->state_timestamp = now;
+        /* A failed write is healed by the rebalance's own store of the group. */
+        (void)(env->store_downgrade ? env->store_downgrade(env->opaque, g, cg)
+                                    : env->store_group(env->opaque, g));
+    }
     gr_cgroup_free(cg, env);
     if (rc < 0) {
         /* Out of memory halfway: the members rejoin a classic group from scratch. */
@@ -358,10 +367,6 @@ bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmembe
         g->state_timestamp = now;
         return true;
     }
-    gr_group_compute_subscriptions(g);
-    g->state = GR_GROUP_STABLE;
-    g->state_timestamp = now;
-    env->store_group(env->opaque, g); /* a failure here is healed by the rebalance's store */
     gr_group_rebalance(g, env);
     return true;
 }

@@ -18,6 +18,7 @@
 #include "core/context.h"
 #include "metadata/topics.h"
 #include "group/cgroup.h"
+#include "group/cgroup_classic.h"
 #include "group/coordinator.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
@@ -307,6 +308,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
                             .assignor_count = b->config.group_consumer_assignors.count},
         .topic_find = env_topic_find,
         .store_consumer = gr_coordinator_store_consumer,
+        .store_downgrade = gr_coordinator_store_downgrade,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);

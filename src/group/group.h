@@ -281,6 +281,8 @@ typedef struct gr_group_env {
      * tests). NONE with *written_end past the batch, or the write's error.
      */
     gr_kerr_t (*store_consumer)(void *opaque, gr_group_t *g, int64_t *written_end);
+    /* A consumer group old turned classic g: old's tombstones, then g (NULL: store_group). */
+    gr_kerr_t (*store_downgrade)(void *opaque, gr_group_t *g, const gr_cgroup_t *old);
 } gr_group_env_t;
 
 typedef struct gr_join_protocol {
