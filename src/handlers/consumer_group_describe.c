@@ -94,7 +94,8 @@ static int describe_member(gr_broker_t *b, gr_request_t *req, const gr_cmember_t
         d->subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     d->subscribed_topic_names_count = m->subscribed_count;
     if (req->api_version >= GR_CGROUP_MEMBER_TYPE_VERSION)
-        d->member_type = m->classic ? GR_CGROUP_MEMBER_TYPE_CLASSIC : GR_CGROUP_MEMBER_TYPE_CONSUMER;
+        d->member_type =
+            m->classic ? GR_CGROUP_MEMBER_TYPE_CLASSIC : GR_CGROUP_MEMBER_TYPE_CONSUMER;
     if (encode_assignment(b, req, &m->assigned, &d->assignment) < 0 ||
         encode_assignment(b, req, &m->target, &d->target_assignment) < 0)
         return -1;
