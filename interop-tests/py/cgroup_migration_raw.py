@@ -15,16 +15,20 @@
             PreparingRebalance) and ConsumerGroupDescribe no longer knows it
   after     after a second restart, replayed from the consumer group's
             tombstones and the classic record: a classic group with A
+  disabled  with group.coordinator.rebalance.protocols=classic:
+            ConsumerGroupHeartbeat and ConsumerGroupDescribe answer
+            UNSUPPORTED_VERSION, the classic group is still there
 
-Usage: cgroup_migration_raw.py HOST PORT TOPIC before|middle|after
+Usage: cgroup_migration_raw.py HOST PORT TOPIC before|middle|after|disabled
 """
 import json
 import os
 import struct
 import sys
 
-from cgroup_heartbeat_raw import (GROUP_ID_NOT_FOUND, MEMBER_ID_REQUIRED, NONE, Conn, describe,
-                                  expect, find_coordinator, heartbeat, join)
+from cgroup_heartbeat_raw import (GROUP_ID_NOT_FOUND, MEMBER_ID_REQUIRED, NONE,
+                                  UNSUPPORTED_VERSION, Conn, describe, expect, find_coordinator,
+                                  heartbeat, join)
 from kafka_wire import Reader, Writer
 
 API_JOIN_GROUP, API_HEARTBEAT, API_SYNC_GROUP, API_DESCRIBE_GROUPS = 11, 12, 14, 15
@@ -154,6 +158,17 @@ def after(c):
     expect("replayed: no consumer group", describe(c, [GROUP])[0]["error"], GROUP_ID_NOT_FOUND)
 
 
+def disabled(c, topic):
+    with open(STATE) as f:
+        a = json.load(f)["a"]
+    expect("ConsumerGroupHeartbeat without the consumer protocol",
+           join(c, GROUP, "m-d", topic=topic)[0], UNSUPPORTED_VERSION)
+    expect("ConsumerGroupDescribe without the consumer protocol",
+           describe(c, [GROUP])[0]["error"], UNSUPPORTED_VERSION)
+    err, _, ptype, members = describe_groups(c)
+    expect("the classic group is untouched", (err, ptype, members), (NONE, "consumer", [a]))
+
+
 def main():
     host, port, topic, phase = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     c = Conn(host, port)
@@ -161,8 +176,10 @@ def main():
         before(c, topic)
     elif phase == "middle":
         middle(c, topic)
-    else:
+    elif phase == "after":
         after(c)
+    else:
+        disabled(c, topic)
     print("cgroup_migration_raw %s: ok" % phase)
 
 
