@@ -86,7 +86,10 @@ def heartbeat(c, group, member_id, epoch, version=1, instance=None, topics=None,
     w.arr(owned, topic).tags()
     r = c.call(API_CG_HEARTBEAT, version, bytes(w.data))
     r.i32()
-    err, _msg, mid, mepoch, _interval = r.i16(), r.str(), r.str(), r.i32(), r.i32()
+    err = r.i16()
+    r.str()  # ErrorMessage
+    mid, mepoch = r.str(), r.i32()
+    r.i32()  # HeartbeatIntervalMs
     assignment = None
     if r.i8() >= 0:  # a nullable struct: -1 null, 1 present
         def tp(r):
@@ -161,7 +164,8 @@ def classic_join(c, group, member_id=""):
             protocols)
     r = c.call(API_JOIN_GROUP, 4, body, flexible=False)
     r.i32()
-    err, _gen = r.i16(), r.i32()
+    err = r.i16()
+    r.i32()  # generation
     r.str()
     r.str()
     return err, r.str()
@@ -327,8 +331,9 @@ def describe_groups_state(c, group):
     r = c.call(API_DESCRIBE_GROUPS, 5, bytes(w.data))
     r.i32()
     r.uvar()
-    err, _gid, state = r.i16(), r.str(), r.str()
-    return err, state
+    err = r.i16()
+    r.str()  # group id
+    return err, r.str()
 
 
 def list_checks(c):

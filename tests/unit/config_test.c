@@ -63,6 +63,10 @@ static void test_defaults(void **state)
     assert_int_equal(cfg.group_initial_rebalance_delay_ms, 3000);
     assert_int_equal(cfg.group_min_session_timeout_ms, 6000);
     assert_int_equal(cfg.group_max_session_timeout_ms, 1800000);
+    assert_int_equal(cfg.group_consumer_heartbeat_interval_ms, 5000);
+    assert_int_equal(cfg.group_consumer_session_timeout_ms, 45000);
+    assert_int_equal(cfg.group_consumer_assignors.count, 2);
+    assert_string_equal(cfg.group_consumer_assignors.items[0], "uniform");
     assert_int_equal(cfg.zookeeper_session_timeout_ms, 18000);
     assert_null(cfg.zookeeper_connect);
     assert_false(cfg.unclean_leader_election_enable);
@@ -506,6 +510,10 @@ static void test_resolve_listener_rules(void **state)
         {"inter.broker.listener.name=NOPE\n", "NOPE"},
         {"log.dirs=\nlog.dir=\n", "log"},
         {"group.min.session.timeout.ms=10\ngroup.max.session.timeout.ms=5\n", "group.min"},
+        {"group.consumer.session.timeout.ms=30000\n", "group.consumer.min.session.timeout.ms"},
+        {"group.consumer.heartbeat.interval.ms=20000\n", "group.consumer.max.heartbeat"},
+        {"group.consumer.min.session.timeout.ms=1000\ngroup.consumer.session.timeout.ms=4000\n",
+         "must be less than group.consumer.session.timeout.ms"},
         {"security.inter.broker.protocol=SSL\n", "inter-broker listener SSL"},
     };
     (void)state;
