@@ -10,13 +10,20 @@
 //
 // Each member handles one record at a time: it takes a record only while it
 // owns its partition, then commits offset + 1 and waits for the answer
-// before taking the next. So a record is "consumed" when a member takes it,
-// and "committed" when that commit succeeded. At-least-once delivery allows
-// a record to be consumed again only when its commit had not succeeded at
-// the hand-over (the commit failed, or was in flight); such re-deliveries
-// are counted and printed. The checks, after each direction:
-//   - no record is consumed at an offset below one already committed for
-//     its partition (nothing consumed twice after its commit);
+// before taking the next. A record is "consumed" when a member takes it and
+// "committed" when that commit succeeded. A member reads where to start
+// (OffsetFetch) when it gets partitions: that is the hand-over. At-least-once
+// delivery allows a record to be consumed again only if its commit had not
+// succeeded when the member that takes it again read its position (the
+// commit was in flight or refused at the hand-over); such re-deliveries are
+// counted and printed. The checks, after each direction:
+//   - no record is taken by a member other than its first taker at an
+//     offset below what had been committed when that member read its
+//     position (nothing consumed twice after its commit);
+//   - no OffsetFetch answers an offset older than a commit acknowledged
+//     before it was sent;
+//   - no record is taken while another running member also owns its
+//     partition (a partition changes hands only after its owner let go);
 //   - every record written is consumed (nothing lost), and the committed
 //     offsets end at the partitions' ends;
 //   - the members move partitions while records flow (each step waits for
@@ -40,6 +47,7 @@ const state = {
   takers: Array.from({ length: PARTITIONS }, () => new Map()), // offset -> who took it first
   overlaps: [], // records taken while another member owned their partition too (forbidden)
   staleFetches: [], // OffsetFetch answers older than an acknowledged commit (forbidden)
+  refused: new Set(), // why commits were refused (printed)
 };
 const active = []; // members whose consuming loop runs
 
@@ -97,14 +105,22 @@ async function handle(m, record) {
   } else if (state.consumed[p].has(o)) state.redelivered++;
   state.consumed[p].add(o);
   if (!state.takers[p].has(o)) state.takers[p].set(o, m.name);
-  try {
-    await m.consumer.commit({ offsets: [{ topic: TOPIC, partition: p, offset: o + 1n, leaderEpoch: record.leaderEpoch }] });
-    if (o + 1n > state.committed[p]) {
-      state.committed[p] = o + 1n;
-      state.committer[p] = m.name;
+  // A commit refused while the member still owns the partition (its epoch or generation moved
+  // on meanwhile: STALE_MEMBER_EPOCH, REBALANCE_IN_PROGRESS...) is retried, as the Java consumer
+  // does; once the partition is gone the record is the next owner's to read again.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await m.consumer.commit({ offsets: [{ topic: TOPIC, partition: p, offset: o + 1n, leaderEpoch: record.leaderEpoch }] });
+      if (o + 1n > state.committed[p]) {
+        state.committed[p] = o + 1n;
+        state.committer[p] = m.name;
+      }
+      return;
+    } catch (error) {
+      state.refused.add(error.errors?.[0]?.apiId ?? error.apiId ?? error.message);
+      if (!owns(m, p)) return;
+      await new Promise((r) => setTimeout(r, 50));
     }
-  } catch {
-    // Refused during a hand-over (the member's generation or epoch moved on): the record may come again.
   }
 }
 
@@ -171,7 +187,8 @@ async function verify(what) {
     checkEqual(BigInt(state.consumed[p].size), state.written[p], `${what}: distinct records consumed on partition ${p}`);
   }
   note(`${what}: ${state.written.reduce((a, b) => a + b)} records consumed and committed, ` +
-       `${state.redelivered} re-delivered before their commit, none after`);
+       `${state.redelivered} re-delivered before their commit, none after` +
+       (state.refused.size ? `; commits refused with ${[...state.refused].join(', ')} and retried` : ''));
 }
 
 main(async () => {
