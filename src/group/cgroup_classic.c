@@ -229,7 +229,8 @@ static gr_cmember_t *member_add(gr_cgroup_t *cg, gr_group_env_t *env, gr_str_t m
 
 /*
  * A static member rejoining with a new member id takes its predecessor's
- * place, assignment and epoch; the predecessor goes without a rebalance.
+ * place and assignment at epoch 0 (Kafka's replacement, whichever protocol
+ * the predecessor used); the predecessor goes without a rebalance.
  */
 static gr_cmember_t *member_replace(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *old,
                                     gr_str_t member_id)
@@ -237,8 +238,7 @@ static gr_cmember_t *member_replace(gr_cgroup_t *cg, gr_group_env_t *env, gr_cme
     gr_cmember_t *m = member_add(cg, env, member_id);
     if (!m)
         return NULL;
-    m->member_epoch = old->member_epoch;
-    m->previous_epoch = old->previous_epoch;
+    m->member_epoch = m->previous_epoch = 0;
     m->state = old->state;
     m->rebalance_timeout_ms = old->rebalance_timeout_ms;
     if (gr_assignment_copy(&m->assigned, &old->assigned) < 0 ||
@@ -248,6 +248,11 @@ static gr_cmember_t *member_replace(gr_cgroup_t *cg, gr_group_env_t *env, gr_cme
         gr_cmember_free(m, env);
         return NULL;
     }
+    /* Its subscription goes with it, so an unchanged one moves no epoch. */
+    gr_cmember_set_subscription(m, old->subscribed_topics, old->subscribed_count);
+    old->subscribed_topics = NULL;
+    old->subscribed_count = 0;
+    (void)gr_cgroup_note_removed(cg, old->member_id); /* -ENOMEM: its records stay behind */
     gr_cgroup_unlink(cg, old);
     gr_cmember_free(old, env);
     return m;
@@ -260,11 +265,10 @@ static gr_cmember_t *join_member(gr_cgroup_t *cg, gr_group_env_t *env, const gr_
     *err = GR_KERR_UNKNOWN_SERVER_ERROR;
     gr_cmember_t *m;
     if (a->instance_id.len < 0) {
+        /* A member known under that id now speaks the classic protocol, as in Kafka. */
         m = gr_cgroup_find_member(cg, member_id);
-        if (m && !m->classic) {
-            *err = GR_KERR_UNKNOWN_MEMBER_ID;
+        if (m && !m->classic && !classic_new(m))
             return NULL;
-        }
     } else {
         gr_cmember_t *old = gr_cgroup_find_static(cg, a->instance_id);
         if (old && unknown)

@@ -631,6 +631,50 @@ static void test_no_downgrade_without_policy(void **state)
     fake_fini(&f);
 }
 
+static void test_classic_static_member_replaced(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f, GR_CGROUP_MIGRATION_BIDIRECTIONAL);
+    gr_assignment_t empty = GR_ASSIGNMENT_INIT;
+    assert_int_equal(beat(&f, "c", 0, &empty).error, GR_KERR_NONE);
+    bytes_t none = subscription(NULL, 0);
+    gr_join_protocol_t p = {gr_str("cooperative-sticky"), {none.buf, none.len}};
+    gr_join_args_t args = {.member_id = gr_str(""),
+                           .instance_id = gr_str("inst"),
+                           .client_id = gr_str("client"),
+                           .client_host = gr_str("/127.0.0.1"),
+                           .session_timeout_ms = SESSION_MS,
+                           .rebalance_timeout_ms = REBALANCE_MS,
+                           .protocol_type = gr_str("consumer"),
+                           .protocols = &p,
+                           .protocol_count = 1,
+                           .require_known_member_id = true};
+    answer_t j;
+    memset(&j, 0, sizeof j);
+    gr_group_join(f.g, &f.env, &args, &j.w); /* static: no MEMBER_ID_REQUIRED */
+    assert_int_equal(j.error, GR_KERR_NONE);
+    char first[64];
+    snprintf(first, sizeof first, "%s", j.member_id);
+    int32_t epoch = f.g->consumer->group_epoch;
+    /* Another id for the instance while the first holds it: fenced. */
+    args.member_id = gr_str("other");
+    memset(&j, 0, sizeof j);
+    gr_group_join(f.g, &f.env, &args, &j.w);
+    assert_int_equal(j.error, GR_KERR_FENCED_INSTANCE_ID);
+    /* A restarted process (no member id) takes the instance over, without a new group epoch. */
+    args.member_id = gr_str("");
+    memset(&j, 0, sizeof j);
+    gr_group_join(f.g, &f.env, &args, &j.w);
+    assert_int_equal(j.error, GR_KERR_NONE);
+    assert_string_not_equal(j.member_id, first);
+    assert_null(gr_cgroup_find_member(f.g->consumer, gr_str(first)));
+    assert_non_null(member(&f, j.member_id)->classic);
+    assert_int_equal(f.g->consumer->member_count, 2);
+    assert_int_equal(f.g->consumer->group_epoch, epoch);
+    fake_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -640,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_classic_member_errors_and_timers),
         cmocka_unit_test(test_downgrade_when_last_consumer_member_leaves),
         cmocka_unit_test(test_no_downgrade_without_policy),
+        cmocka_unit_test(test_classic_static_member_replaced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
