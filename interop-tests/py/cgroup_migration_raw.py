@@ -10,7 +10,8 @@
             ConsumerGroupDescribe v1 shows A as a classic member (type 0)
   middle    after a restart, replayed from the ConsumerGroup* records (A's
             with its ClassicMemberMetadata): A is still a classic member at
-            its epoch, rejoins and gets its share with SyncGroup; then C
+            its epoch, rejoins and gets its share with SyncGroup, commits
+            with OffsetCommit v2 at its generation (its epoch); then C
             leaves, the group turns classic (DescribeGroups: A alone,
             PreparingRebalance) and ConsumerGroupDescribe no longer knows it
   after     after a second restart, replayed from the consumer group's
@@ -31,8 +32,9 @@ from cgroup_heartbeat_raw import (GROUP_ID_NOT_FOUND, MEMBER_ID_REQUIRED, NONE,
                                   heartbeat, join)
 from kafka_wire import Reader, Writer
 
-API_JOIN_GROUP, API_HEARTBEAT, API_SYNC_GROUP, API_DESCRIBE_GROUPS = 11, 12, 14, 15
-REBALANCE_IN_PROGRESS = 27
+API_OFFSET_COMMIT, API_JOIN_GROUP, API_HEARTBEAT, API_SYNC_GROUP = 8, 11, 12, 14
+API_DESCRIBE_GROUPS = 15
+ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS = 22, 27
 GROUP = "cg-m"
 STATE = os.path.join(os.environ.get("GR_TMP", "/tmp"), "cgroup_migration_state.json")
 
@@ -96,6 +98,14 @@ def classic_heartbeat(c, member_id, gen):
     return r.i16()
 
 
+def classic_commit(c, member_id, gen, topic):
+    """OffsetCommit v2 (a classic client's version) of offset 1 on partition 0: its error."""
+    w = Writer().str(GROUP).i32(gen).str(member_id).i64(-1)
+    w.arr([topic], lambda w, t: w.str(t).arr([0], lambda w, p: w.i32(p).i64(1).str("")))
+    r = c.call(API_OFFSET_COMMIT, 2, bytes(w.data), flexible=False)
+    return r.arr(lambda r: (r.str(), r.arr(lambda r: (r.i32(), r.i16()))))[0][1][0][1]
+
+
 def describe_groups(c):
     """DescribeGroups v1 of GROUP: (error, state, protocol type, member ids)."""
     r = c.call(API_DESCRIBE_GROUPS, 1, bytes(Writer().arr([GROUP], lambda w, g: w.str(g)).data),
@@ -145,6 +155,8 @@ def middle(c, topic):
     expect("classic rejoin into the consumer group", (err, protocol, leader), (NONE, "range", ""))
     err, got = classic_sync(c, a, new_gen)
     expect("classic sync: its share", (err, len(assigned_partitions(got))), (NONE, 1))
+    expect("classic member commits with OffsetCommit v2", classic_commit(c, a, new_gen, topic), NONE)
+    expect("at another generation", classic_commit(c, a, new_gen + 1, topic), ILLEGAL_GENERATION)
     expect("consumer member leaves", heartbeat(c, GROUP, "m-c", -1)[0], NONE)
     expect("downgraded", describe_groups(c), (NONE, "PreparingRebalance", "consumer", [a]))
     expect("no consumer group any more", describe(c, [GROUP])[0]["error"], GROUP_ID_NOT_FOUND)

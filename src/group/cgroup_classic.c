@@ -66,7 +66,7 @@ int32_t gr_cmember_session_timeout(const gr_cmember_t *m, const gr_group_env_t *
     return m->classic ? m->classic->session_timeout_ms : env->consumer_limits.session_timeout_ms;
 }
 
-bool gr_cmember_classic_fetch(const gr_cgroup_t *cg, gr_str_t member_id)
+bool gr_cgroup_is_classic_member(const gr_cgroup_t *cg, gr_str_t member_id)
 {
     const gr_cmember_t *m = gr_cgroup_find_member(cg, member_id);
     return m && m->classic;

@@ -64,11 +64,11 @@ gr_kerr_t gr_cgroup_classic_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t m
                                   gr_str_t instance_id);
 
 /*
- * May the classic member named member_id read offsets without a generation?
- * Classic OffsetFetch carries none: a classic client that names itself with
- * epoch -1 (as @platformatic/kafka's does) reads as an unnamed one would.
+ * Is member_id a classic member of cg? Such a member may commit with
+ * OffsetCommit before v9, and read offsets naming itself with generation -1
+ * (classic OffsetFetch carries none; @platformatic/kafka sends its id).
  */
-bool gr_cmember_classic_fetch(const gr_cgroup_t *cg, gr_str_t member_id);
+bool gr_cgroup_is_classic_member(const gr_cgroup_t *cg, gr_str_t member_id);
 /*
  * Makes m a classic member (or updates it): its session timeout and a copy
  * of its protocols. 0 or -ENOMEM (m->classic then has the protocols copied

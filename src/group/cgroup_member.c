@@ -152,7 +152,7 @@ gr_kerr_t gr_cgroup_check_fetch(const gr_cgroup_t *cg, gr_str_t member_id, int32
 {
     if (member_id.len < 0 && member_epoch < 0)
         return GR_KERR_NONE;
-    if (member_epoch < 0 && gr_cmember_classic_fetch(cg, member_id)) /* cgroup_classic.c */
+    if (member_epoch < 0 && gr_cgroup_is_classic_member(cg, member_id)) /* cgroup_classic.c */
         return GR_KERR_NONE;
     return check_member(cg, member_id, member_epoch);
 }
