@@ -260,7 +260,8 @@ static gr_cmember_t *member_replace(gr_cgroup_t *cg, gr_group_env_t *env, gr_cme
 
 /* Kafka's getOrMaybeSubscribe{Dynamic,Static}ConsumerGroupMember for a classic join. */
 static gr_cmember_t *join_member(gr_cgroup_t *cg, gr_group_env_t *env, const gr_join_args_t *a,
-                                 gr_str_t member_id, bool unknown, bool *bump, gr_kerr_t *err)
+                                 gr_str_t member_id, bool unknown, bool *bump,
+                                 bool *replaced_consumer, gr_kerr_t *err)
 {
     *err = GR_KERR_UNKNOWN_SERVER_ERROR;
     gr_cmember_t *m;
@@ -271,8 +272,10 @@ static gr_cmember_t *join_member(gr_cgroup_t *cg, gr_group_env_t *env, const gr_
             return NULL;
     } else {
         gr_cmember_t *old = gr_cgroup_find_static(cg, a->instance_id);
-        if (old && unknown)
+        if (old && unknown) {
+            *replaced_consumer = !old->classic;
             return member_replace(cg, env, old, member_id);
+        }
         if (!old && !unknown) {
             *err = GR_KERR_UNKNOWN_MEMBER_ID;
             return NULL;
@@ -354,6 +357,31 @@ static gr_kerr_t join_advance(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t
     return gr_cgroup_reconcile(cg, m, cg->assignment_epoch, &m->target, owned);
 }
 
+/*
+ * The member joined: its timers, and the answer (no leader, generation =
+ * its epoch, its first protocol). If it replaced the last member using the
+ * consumer protocol, the group turns classic first.
+ */
+static void join_done(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m,
+                      const gr_join_args_t *a, bool replaced_consumer, gr_group_waiter_t *w)
+{
+    timer_stop(env, &m->classic->join_timer);
+    gr_cgroup_session_timer(m, env);
+    timer_start(env, &m->classic->sync_timer, a->rebalance_timeout_ms);
+    gr_cgroup_update_state(cg, env->now_ms(env->opaque));
+    char *id = strdup(m->member_id), *protocol = strdup(m->classic->protocols[0].name);
+    int32_t epoch = m->member_epoch;
+    if (!id || !protocol) {
+        join_answer(env, w, GR_KERR_UNKNOWN_SERVER_ERROR, m->member_id, 0, NULL);
+    } else {
+        if (replaced_consumer) /* may free m and cg: the answer uses the copies */
+            (void)gr_cgroup_migrate_downgrade_replaced(cg, env);
+        join_answer(env, w, GR_KERR_NONE, id, epoch, protocol);
+    }
+    free(id);
+    free(protocol);
+}
+
 void gr_cgroup_classic_join(gr_group_t *g, gr_group_env_t *env, const gr_join_args_t *a,
                             gr_group_waiter_t *w)
 {
@@ -375,8 +403,9 @@ void gr_cgroup_classic_join(gr_group_t *g, gr_group_env_t *env, const gr_join_ar
         err = GR_KERR_INCONSISTENT_GROUP_PROTOCOL;
     else if (!err && unknown && a->instance_id.len < 0 && a->require_known_member_id)
         err = GR_KERR_MEMBER_ID_REQUIRED; /* KIP-394: the id is handed out, nothing kept */
-    bool bump = false;
-    gr_cmember_t *m = err ? NULL : join_member(cg, env, a, member_id, unknown, &bump, &err);
+    bool bump = false, replaced_consumer = false;
+    gr_cmember_t *m =
+        err ? NULL : join_member(cg, env, a, member_id, unknown, &bump, &replaced_consumer, &err);
     bool created = bump;
     gr_assignment_t owned = GR_ASSIGNMENT_INIT;
     if (m) {
@@ -392,12 +421,7 @@ void gr_cgroup_classic_join(gr_group_t *g, gr_group_env_t *env, const gr_join_ar
         err = gr_cgroup_store(cg, env, &end);
     }
     if (m && !err) {
-        timer_stop(env, &m->classic->join_timer);
-        gr_cgroup_session_timer(m, env);
-        timer_start(env, &m->classic->sync_timer, a->rebalance_timeout_ms);
-        gr_cgroup_update_state(cg, env->now_ms(env->opaque));
-        join_answer(env, w, GR_KERR_NONE, m->member_id, m->member_epoch,
-                    m->classic->protocols[0].name);
+        join_done(cg, env, m, a, replaced_consumer, w);
     } else {
         if (m && created) /* a new member that could not join leaves no trace */
             gr_cgroup_fence_member(cg, env, m);

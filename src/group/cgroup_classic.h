@@ -114,6 +114,15 @@ gr_kerr_t gr_cgroup_migrate_upgrade(gr_group_t *g, gr_group_env_t *env);
 bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *leaving);
 
 /*
+ * After a classic static member replaced a member using the consumer
+ * protocol (Kafka's validateOnlineDowngradeWithReplacedMemberId): if every
+ * member now uses the classic protocol and policy and group.max.size allow,
+ * converts the group to a classic one without a rebalance (the newcomer has
+ * its predecessor's assignment); cg is freed then. True if it converted.
+ */
+bool gr_cgroup_migrate_downgrade_replaced(gr_cgroup_t *cg, gr_group_env_t *env);
+
+/*
  * ConsumerProtocol codec between assignments by topic id and the classic
  * protocol's bytes (cgroup_migrate.c). Decoding resolves names through
  * env->topic_find (unknown topics are skipped); empty bytes are an empty

@@ -331,12 +331,18 @@ static int set_assignments(gr_group_t *g, const gr_cgroup_t *cg)
     return 0;
 }
 
-bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *leaving)
+/*
+ * cg becomes a classic group of its members but leaving (NULL: all), each
+ * with its target assignment, at generation = the group epoch, Stable; a
+ * rebalance starts if asked. cg is freed.
+ */
+static void convert_to_classic(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *leaving,
+                               bool rebalance)
 {
-    if (!downgrade_allowed(cg, env, leaving))
-        return false;
     gr_group_t *g = cg->group;
-    int64_t now = env->now_ms(env->opaque);
+    int64_t now = env->now_ms(env->opaque), end;
+    /* Departures not yet written get their tombstones before the group's own. */
+    (void)gr_cgroup_store(cg, env, &end);
     g->type = GR_GROUP_TYPE_CLASSIC;
     g->consumer = NULL;
     g->generation = cg->group_epoch;
@@ -355,7 +361,7 @@ bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmembe
         gr_group_compute_subscriptions(g);
         g->state = GR_GROUP_STABLE;
         g->state_timestamp = now;
-        /* A failed write is healed by the rebalance's own store of the group. */
+        /* A failed write is healed by the group's next store (a rebalance's, a sync's). */
         (void)(env->store_downgrade ? env->store_downgrade(env->opaque, g, cg)
                                     : env->store_group(env->opaque, g));
     }
@@ -365,8 +371,29 @@ bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmembe
         gr_group_remove_all(g, env, GR_KERR_UNKNOWN_MEMBER_ID);
         g->state = GR_GROUP_EMPTY;
         g->state_timestamp = now;
-        return true;
+        return;
     }
-    gr_group_rebalance(g, env);
+    if (rebalance)
+        gr_group_rebalance(g, env);
+}
+
+bool gr_cgroup_migrate_downgrade(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *leaving)
+{
+    if (!downgrade_allowed(cg, env, leaving))
+        return false;
+    convert_to_classic(cg, env, leaving, true);
+    return true;
+}
+
+bool gr_cgroup_migrate_downgrade_replaced(gr_cgroup_t *cg, gr_group_env_t *env)
+{
+    for (const gr_cmember_t *m = cg->members; m; m = m->next)
+        if (!m->classic)
+            return false;
+    if (!(env->consumer_limits.migration & GR_CGROUP_MIGRATION_DOWNGRADE) ||
+        cg->member_count > env->limits.max_size)
+        return false;
+    /* The joining member took its predecessor's assignment: nobody needs to rejoin. */
+    convert_to_classic(cg, env, NULL, false);
     return true;
 }

@@ -675,6 +675,69 @@ static void test_classic_static_member_replaced(void **state)
     fake_fini(&f);
 }
 
+static void test_downgrade_when_static_member_replaced(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f, GR_CGROUP_MIGRATION_BIDIRECTIONAL);
+    classic_group(&f); /* a (0,1) and b (2,3) */
+    /* A static consumer-protocol member joins (upgrade), then b leaves. */
+    gr_str_t topic = gr_str("t");
+    gr_assignment_t empty = GR_ASSIGNMENT_INIT;
+    gr_cgroup_heartbeat_args_t hb = {.version = 1,
+                                     .member_id = gr_str("c"),
+                                     .member_epoch = 0,
+                                     .instance_id = gr_str("inst-c"),
+                                     .rack_id = null_str,
+                                     .rebalance_timeout_ms = REBALANCE_MS,
+                                     .subscribed_topics = &topic,
+                                     .subscribed_count = 1,
+                                     .subscribed_regex = null_str,
+                                     .server_assignor = null_str,
+                                     .owned = &empty,
+                                     .client_id = gr_str("client"),
+                                     .client_host = gr_str("/127.0.0.1")};
+    gr_cgroup_heartbeat_result_t out;
+    assert_int_equal(gr_group_become_consumer(f.g, &f.env), GR_KERR_NONE);
+    gr_cgroup_heartbeat(f.g, &f.env, &hb, &out);
+    assert_int_equal(out.error, GR_KERR_NONE);
+    assert_int_equal(gr_group_leave(f.g, &f.env, gr_str("b"), null_str), GR_KERR_NONE);
+    unsigned c_target = bits_of(&member(&f, "c")->target);
+    int32_t epoch = f.g->consumer->group_epoch;
+    /* A classic consumer restarts with c's instance id: it replaces c, the group turns classic. */
+    bytes_t none = subscription(NULL, 0);
+    gr_join_protocol_t p = {gr_str("cooperative-sticky"), {none.buf, none.len}};
+    gr_join_args_t args = {.member_id = gr_str(""),
+                           .instance_id = gr_str("inst-c"),
+                           .session_timeout_ms = SESSION_MS,
+                           .rebalance_timeout_ms = REBALANCE_MS,
+                           .protocol_type = gr_str("consumer"),
+                           .protocols = &p,
+                           .protocol_count = 1,
+                           .require_known_member_id = true};
+    answer_t j;
+    memset(&j, 0, sizeof j);
+    gr_group_join(f.g, &f.env, &args, &j.w);
+    assert_int_equal(j.error, GR_KERR_NONE);
+    assert_int_equal(f.g->type, GR_GROUP_TYPE_CLASSIC);
+    assert_int_equal(f.g->state, GR_GROUP_STABLE); /* no rebalance: it has c's partitions */
+    assert_int_equal(f.g->generation, epoch);
+    assert_int_equal(f.g->member_count, 2);
+    gr_member_t *n = gr_group_find_member(f.g, gr_str(j.member_id));
+    assert_non_null(n);
+    assert_string_equal(n->instance_id, "inst-c");
+    answer_t got = {.assignment_len = n->assignment_len};
+    memcpy(got.assignment, n->assignment, (size_t)n->assignment_len);
+    gr_member_t *a = gr_group_find_member(f.g, gr_str("a"));
+    answer_t got_a = {.assignment_len = a->assignment_len};
+    memcpy(got_a.assignment, a->assignment, (size_t)a->assignment_len);
+    /* It kept c's partitions and took b's share with the target its join computed. */
+    assert_int_equal(decoded(&got) & c_target, c_target);
+    assert_int_equal(decoded(&got) | decoded(&got_a), 0xf);
+    assert_int_equal(decoded(&got) & decoded(&got_a), 0);
+    fake_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -685,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_downgrade_when_last_consumer_member_leaves),
         cmocka_unit_test(test_no_downgrade_without_policy),
         cmocka_unit_test(test_classic_static_member_replaced),
+        cmocka_unit_test(test_downgrade_when_static_member_replaced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
