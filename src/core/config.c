@@ -672,6 +672,14 @@ static bool is_set(const gr_config_t *cfg, const char *name)
  * Kafka's checks of the consumer-group settings: each value within its
  * min and max, and the heartbeat interval below the session timeout.
  */
+bool gr_config_rebalance_protocol_enabled(const gr_config_t *cfg, const char *protocol)
+{
+    for (int i = 0; i < cfg->group_coordinator_rebalance_protocols.count; i++)
+        if (strcmp(cfg->group_coordinator_rebalance_protocols.items[i], protocol) == 0)
+            return true;
+    return false;
+}
+
 static int check_consumer_group(const gr_config_t *cfg, char *err, size_t errlen)
 {
     static const struct {
@@ -710,6 +718,10 @@ static int check_consumer_group(const gr_config_t *cfg, char *err, size_t errlen
     }
     if (cfg->group_consumer_assignors.count == 0) {
         gr_config_seterr(err, errlen, "group.consumer.assignors names no assignor");
+        return -EINVAL;
+    }
+    if (!gr_config_rebalance_protocol_enabled(cfg, "classic")) {
+        gr_config_seterr(err, errlen, "Disabling the 'classic' protocol is not supported.");
         return -EINVAL;
     }
     return 0;

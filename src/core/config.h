@@ -184,6 +184,8 @@ typedef struct gr_config {
     int32_t group_consumer_regex_refresh_interval_ms;
     int32_t group_consumer_max_size;
     gr_config_list_t group_consumer_assignors; /* the first is the default */
+    char *group_consumer_migration_policy;     /* disabled, upgrade, downgrade, bidirectional */
+    gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
 
     /* producers and transactions */
@@ -371,6 +373,8 @@ void gr_config_entry(const gr_config_t *cfg, size_t i, gr_config_entry_t *out /*
 
 /* True when the key (by name) is known and currently null (unset, no default). */
 bool gr_config_is_null(const gr_config_t *cfg, const char *name);
+/* Does group.coordinator.rebalance.protocols list protocol ("classic", "consumer")? */
+bool gr_config_rebalance_protocol_enabled(const gr_config_t *cfg, const char *protocol);
 
 /*
  * The value of listener.name.<listener in lower case>.<key> if set, else

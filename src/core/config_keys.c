@@ -22,6 +22,10 @@ static const char *const compression_types[] = {"uncompressed", "zstd",     "lz4
 static const char *const timestamp_types[] = {"CreateTime", "LogAppendTime", NULL};
 static const char *const cleanup_policies[] = {"compact", "delete", NULL};
 static const char *const consumer_assignors[] = {"uniform", "range", NULL};
+static const char *const migration_policies[] = {"disabled", "upgrade", "downgrade",
+                                                 "bidirectional", NULL};
+/* Kafka 4.x's group types; "share" and "streams" are accepted and serve nothing here. */
+static const char *const rebalance_protocols[] = {"classic", "consumer", "share", "streams", NULL};
 static const char *const ssl_client_auths[] = {"none", "requested", "required", NULL};
 
 #define LONG_MAX_TEXT "9223372036854775807"
@@ -227,6 +231,10 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("group.consumer.max.size", group_consumer_max_size, INT_MAX_TEXT, 1, IMAX),
     KEY_LIST("group.consumer.assignors", group_consumer_assignors, "uniform,range",
              consumer_assignors),
+    KEY_STRING("group.consumer.migration.policy", group_consumer_migration_policy, "bidirectional",
+               migration_policies),
+    KEY_LIST("group.coordinator.rebalance.protocols", group_coordinator_rebalance_protocols,
+             "classic,consumer", rebalance_protocols),
     KEY_INT("offset.metadata.max.bytes", offset_metadata_max_bytes, "4096", 0, IMAX),
 
     KEY_INT("transaction.state.log.num.partitions", transaction_state_log_num_partitions, "50", 1,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "group/assignor.h"
+#include "group/cgroup_classic.h"
 #include "group/cgroup_int.h"
 
 static const char *const state_names[] = {
@@ -107,7 +108,9 @@ gr_kerr_t gr_group_become_consumer(gr_group_t *g, gr_group_env_t *env)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return GR_KERR_NONE;
-    if (g->member_count > 0 || g->pending_count > 0 || g->state != GR_GROUP_EMPTY)
+    if (g->member_count > 0)
+        return gr_cgroup_migrate_upgrade(g, env); /* online upgrade (cgroup_migrate.c) */
+    if (g->pending_count > 0 || g->state != GR_GROUP_EMPTY)
         return GR_KERR_GROUP_ID_NOT_FOUND;
     gr_cgroup_t *cg = gr_cgroup_new(g);
     if (!cg)
@@ -374,7 +377,7 @@ static void timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms
 
 void gr_cgroup_session_timer(gr_cmember_t *m, gr_group_env_t *env)
 {
-    timer_arm(env, &m->session_timer, env->consumer_limits.session_timeout_ms);
+    timer_arm(env, &m->session_timer, gr_cmember_session_timeout(m, env));
 }
 
 void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env)
@@ -399,7 +402,8 @@ void gr_cgroup_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
     /* A rebalance timer of an epoch the member has left behind is stale. */
     if (t->kind == GR_GROUP_TIMER_CONSUMER_REBALANCE && m->member_epoch != m->rebalance_epoch)
         return;
-    gr_cgroup_fence_member(cg, env, m);
+    if (gr_cgroup_fence_member(cg, env, m))
+        return; /* the group turned classic (cgroup_migrate.c) */
     /* Nobody waits for this write; a failure leaves the group dirty for the next one. */
     int64_t end;
     (void)gr_cgroup_store(cg, env, &end);

@@ -112,6 +112,7 @@ typedef struct gr_cmember {
     int32_t rebalance_epoch;            /* member epoch the rebalance timer was armed at */
     gr_group_timer_t session_timer;
     gr_group_timer_t rebalance_timer;
+    struct gr_cmember_classic *classic; /* a member using JoinGroup (cgroup_classic.h); else NULL */
     struct gr_cmember *next;
 } gr_cmember_t;
 
@@ -211,9 +212,11 @@ gr_cmember_t *gr_cgroup_find_static(const gr_cgroup_t *cg, gr_str_t instance_id)
 /*
  * Removes the member (left, session expired, rebalance timed out):
  * cancels its timers, bumps the group epoch, recomputes the subscribed
- * topics. m is freed.
+ * topics. m is freed. True when it was the last member using the consumer
+ * protocol and the group turned classic instead (cgroup_migrate.c): cg is
+ * freed too, the caller must not touch it.
  */
-void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m);
+bool gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m);
 
 /*
  * The epoch of the member owning (topic, partition) now, as assigned or

@@ -111,8 +111,8 @@ static void leave(gr_cgroup_t *cg, gr_group_env_t *env, const gr_cgroup_heartbea
         gr_cgroup_touch(cg);
         gr_cgroup_rebalance_timer(m, env);
         gr_cgroup_update_state(cg, env->now_ms(env->opaque));
-    } else {
-        gr_cgroup_fence_member(cg, env, m);
+    } else if (gr_cgroup_fence_member(cg, env, m)) {
+        return; /* the group turned classic and was written as such (cgroup_migrate.c) */
     }
     gr_kerr_t stored = gr_cgroup_store(cg, env, &out->written_end);
     if (stored)

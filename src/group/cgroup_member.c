@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 
+#include "group/cgroup_classic.h"
 #include "group/cgroup_int.h"
 
 gr_cmember_t *gr_cgroup_find_member(const gr_cgroup_t *cg, gr_str_t member_id)
@@ -76,6 +77,7 @@ void gr_cmember_free(gr_cmember_t *m, gr_group_env_t *env)
         env->timer_cancel(env->opaque, &m->session_timer);
     if (m->rebalance_timer.armed)
         env->timer_cancel(env->opaque, &m->rebalance_timer);
+    gr_cmember_classic_free(m, env);
     gr_cmember_set_subscription(m, NULL, 0);
     free(m->subscribed_regex);
     gr_assignment_free(&m->assigned);
@@ -110,8 +112,10 @@ void gr_cgroup_link(gr_cgroup_t *cg, gr_cmember_t *m)
     cg->member_count++;
 }
 
-void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m)
+bool gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m)
 {
+    if (gr_cgroup_migrate_downgrade(cg, env, m)) /* cg and m are gone: the group is classic */
+        return true;
     (void)gr_cgroup_note_removed(cg, m->member_id); /* -ENOMEM: its records stay behind */
     gr_cgroup_unlink(cg, m);
     gr_cmember_free(m, env);
@@ -120,6 +124,7 @@ void gr_cgroup_fence_member(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *
     gr_cgroup_regex_prune(cg); /* a regex nobody else uses goes with it */
     gr_cgroup_refresh_topics(cg, env);
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
+    return false;
 }
 
 /* Kafka's validateMemberEpoch: a newer epoch is fenced, an older one stale. */
@@ -128,6 +133,8 @@ static gr_kerr_t check_member(const gr_cgroup_t *cg, gr_str_t member_id, int32_t
     const gr_cmember_t *m = gr_cgroup_find_member(cg, member_id);
     if (!m)
         return GR_KERR_UNKNOWN_MEMBER_ID;
+    if (m->classic) /* a classic member's epoch is its generation */
+        return member_epoch != m->member_epoch ? GR_KERR_ILLEGAL_GENERATION : GR_KERR_NONE;
     if (member_epoch > m->member_epoch)
         return GR_KERR_FENCED_MEMBER_EPOCH;
     if (member_epoch < m->member_epoch)
@@ -146,6 +153,8 @@ gr_kerr_t gr_cgroup_check_commit(const gr_cgroup_t *cg, gr_str_t member_id, int3
 gr_kerr_t gr_cgroup_check_fetch(const gr_cgroup_t *cg, gr_str_t member_id, int32_t member_epoch)
 {
     if (member_id.len < 0 && member_epoch < 0)
+        return GR_KERR_NONE;
+    if (member_epoch < 0 && gr_cgroup_is_classic_member(cg, member_id)) /* cgroup_classic.c */
         return GR_KERR_NONE;
     return check_member(cg, member_id, member_epoch);
 }

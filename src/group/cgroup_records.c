@@ -36,6 +36,7 @@
 #include "coordinator/record.h"
 #include "core/context.h"
 #include "gen/consumer_offsets.h"
+#include "group/cgroup_classic.h"
 #include "group/cgroup_int.h"
 #include "group/coordinator_int.h"
 
@@ -105,6 +106,8 @@ static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_c
     v.rebalance_timeout_ms = m->rebalance_timeout_ms;
     v.server_assignor =
         m->server_assignor ? gr_str(m->server_assignor) : (gr_str_t){NULL, GR_NULL_LEN};
+    if (gr_cmember_classic_encode(m, &v, a) < 0) /* cgroup_migrate_records.c */
+        return -ENOMEM;
     int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_MEMBER_METADATA, group,
                         m->member_id, false);
     if (!rc)
@@ -441,7 +444,8 @@ static int replay_member_value(gr_cmember_t *m, int version, gr_bytes_t value, g
             value, GR_CONSUMER_GROUP_MEMBER_METADATA_VALUE_MAX_VERSION, &vr);
         if (vv < 0 || gr_consumer_group_member_metadata_value_decode(&vr, (int16_t)vv, a, &v) < 0)
             return -EBADMSG;
-        return set_member_metadata(m, &v);
+        int rc = set_member_metadata(m, &v);
+        return rc ? rc : gr_cmember_classic_replay(m, &v); /* cgroup_migrate_records.c */
     }
     if (version == GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER) {
         gr_consumer_group_target_assignment_member_value_t v;

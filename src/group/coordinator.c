@@ -18,6 +18,7 @@
 #include "core/context.h"
 #include "metadata/topics.h"
 #include "group/cgroup.h"
+#include "group/cgroup_classic.h"
 #include "group/coordinator.h"
 #include "group/coordinator_int.h"
 #include "group/group_int.h"
@@ -93,6 +94,20 @@ static uint64_t env_topics_generation(void *opaque)
 {
     gr_coordinator_t *co = opaque;
     return co->broker->topics->generation;
+}
+
+/* group.consumer.migration.policy (validated against its four values). */
+static gr_cgroup_migration_t migration_policy(const gr_config_t *cfg)
+{
+    const char *p =
+        cfg->group_consumer_migration_policy ? cfg->group_consumer_migration_policy : "";
+    if (strcmp(p, "upgrade") == 0)
+        return GR_CGROUP_MIGRATION_UPGRADE;
+    if (strcmp(p, "downgrade") == 0)
+        return GR_CGROUP_MIGRATION_DOWNGRADE;
+    if (strcmp(p, "bidirectional") == 0)
+        return GR_CGROUP_MIGRATION_BIDIRECTIONAL;
+    return GR_CGROUP_MIGRATION_DISABLED;
 }
 
 /* --- the table ---------------------------------------------------------------- */
@@ -309,7 +324,8 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .timer_arm = env_timer_arm,
         .timer_cancel = env_timer_cancel,
         .store_group = gr_coordinator_store_group,
-        .consumer_limits = {.heartbeat_interval_ms = b->config.group_consumer_heartbeat_interval_ms,
+        .consumer_limits = {.migration = migration_policy(&b->config),
+                            .heartbeat_interval_ms = b->config.group_consumer_heartbeat_interval_ms,
                             .session_timeout_ms = b->config.group_consumer_session_timeout_ms,
                             .max_size = b->config.group_consumer_max_size,
                             .assignors =
@@ -321,6 +337,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .topic_foreach = env_topic_foreach,
         .topics_generation = env_topics_generation,
         .store_consumer = gr_coordinator_store_consumer,
+        .store_downgrade = gr_coordinator_store_downgrade,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);

@@ -20,6 +20,7 @@
 #include <sys/random.h>
 
 #include "group/cgroup.h"
+#include "group/cgroup_classic.h"
 #include "group/group_int.h"
 
 /* How long a new member may wait in a rebalance before it is dropped (Kafka's 5 min). */
@@ -671,10 +672,10 @@ void gr_group_join(gr_group_t *g, gr_group_env_t *env, const gr_join_args_t *a,
         join_error(env, w, GR_KERR_INVALID_SESSION_TIMEOUT, id);
         return;
     }
-    /* An empty consumer group turns classic; one with members does not take classic members
-     * (that is the migration of KIP-848, not done here). */
-    if (g->type == GR_GROUP_TYPE_CONSUMER && !gr_group_become_classic(g, env)) {
-        join_error(env, w, GR_KERR_INCONSISTENT_GROUP_PROTOCOL, id);
+    /* An empty consumer group turns classic; one with members takes the joining member as a
+     * classic member of the consumer group (cgroup_classic.c). */
+    if (g->type == GR_GROUP_TYPE_CONSUMER && g->consumer && !gr_group_become_classic(g, env)) {
+        gr_cgroup_classic_join(g, env, a, w);
         return;
     }
     if (g->state == GR_GROUP_DEAD) {
@@ -749,7 +750,10 @@ void gr_group_sync(gr_group_t *g, gr_group_env_t *env, const gr_sync_args_t *a,
 {
     w->kind = GR_WAIT_SYNC;
     w->member = NULL;
-    /* A consumer group has no classic member. */
+    if (g->type == GR_GROUP_TYPE_CONSUMER && g->consumer) {
+        gr_cgroup_classic_sync(g, env, a, w);
+        return;
+    }
     gr_kerr_t err =
         g->type == GR_GROUP_TYPE_CONSUMER ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
     if (!err && g->state == GR_GROUP_EMPTY)
@@ -784,7 +788,8 @@ gr_kerr_t gr_group_heartbeat(gr_group_t *g, gr_group_env_t *env, gr_str_t member
     if (g->state == GR_GROUP_DEAD)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     if (g->type == GR_GROUP_TYPE_CONSUMER)
-        return GR_KERR_UNKNOWN_MEMBER_ID;
+        return g->consumer ? gr_cgroup_classic_heartbeat(g, env, member_id, instance_id, generation)
+                           : GR_KERR_UNKNOWN_MEMBER_ID;
     gr_kerr_t err = check_member(g, member_id, instance_id);
     if (err)
         return err;
@@ -810,7 +815,8 @@ gr_kerr_t gr_group_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
                          gr_str_t instance_id)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER)
-        return GR_KERR_UNKNOWN_MEMBER_ID;
+        return g->consumer ? gr_cgroup_classic_leave(g, env, member_id, instance_id)
+                           : GR_KERR_UNKNOWN_MEMBER_ID;
     if (member_id.len <= 0) {
         /* Administrative removal by instance id. */
         gr_member_t *m = gr_group_find_static(g, instance_id);
@@ -948,6 +954,8 @@ void gr_group_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
         break;
     case GR_GROUP_TIMER_CONSUMER_SESSION:
     case GR_GROUP_TIMER_CONSUMER_REBALANCE:
+    case GR_GROUP_TIMER_CONSUMER_JOIN:
+    case GR_GROUP_TIMER_CONSUMER_SYNC:
         gr_cgroup_timer_fired(t, env);
         break;
     }
@@ -998,6 +1006,16 @@ static void remove_everyone(gr_group_t *g, gr_group_env_t *env, gr_kerr_t err)
 void gr_group_clear(gr_group_t *g, gr_group_env_t *env)
 {
     remove_everyone(g, env, GR_KERR_COORDINATOR_NOT_AVAILABLE);
+}
+
+void gr_group_remove_all(gr_group_t *g, gr_group_env_t *env, gr_kerr_t err)
+{
+    remove_everyone(g, env, err);
+}
+
+void gr_group_rebalance(gr_group_t *g, gr_group_env_t *env)
+{
+    maybe_prepare_rebalance(g, env);
 }
 
 /* A consumer group's members go with it (their next heartbeat finds no group). */

@@ -65,6 +65,8 @@ typedef enum gr_group_timer_kind {
     GR_GROUP_TIMER_SYNC,               /* members that have not synced are removed */
     GR_GROUP_TIMER_CONSUMER_SESSION,   /* a consumer-group member's heartbeat expiry (cgroup.h) */
     GR_GROUP_TIMER_CONSUMER_REBALANCE, /* a consumer-group member did not revoke in time */
+    GR_GROUP_TIMER_CONSUMER_JOIN, /* a classic member of a consumer group did not rejoin in time */
+    GR_GROUP_TIMER_CONSUMER_SYNC, /* a classic member of a consumer group did not sync in time */
 } gr_group_timer_kind_t;
 
 typedef struct gr_group_timer {
@@ -235,8 +237,17 @@ typedef struct gr_group_limits {
     int32_t max_size;
 } gr_group_limits_t;
 
+/* group.consumer.migration.policy: which non-empty groups convert (cgroup_migrate.c). */
+typedef enum gr_cgroup_migration {
+    GR_CGROUP_MIGRATION_DISABLED = 0,
+    GR_CGROUP_MIGRATION_UPGRADE = 1,   /* classic to consumer */
+    GR_CGROUP_MIGRATION_DOWNGRADE = 2, /* consumer to classic */
+    GR_CGROUP_MIGRATION_BIDIRECTIONAL = GR_CGROUP_MIGRATION_UPGRADE | GR_CGROUP_MIGRATION_DOWNGRADE,
+} gr_cgroup_migration_t;
+
 /* Consumer groups' settings (group.consumer.*). */
 typedef struct gr_cgroup_limits {
+    gr_cgroup_migration_t migration;
     int32_t heartbeat_interval_ms;
     int32_t session_timeout_ms;
     int32_t max_size;
@@ -275,6 +286,8 @@ typedef struct gr_group_env {
      * tests). NONE with *written_end past the batch, or the write's error.
      */
     gr_kerr_t (*store_consumer)(void *opaque, gr_group_t *g, int64_t *written_end);
+    /* A consumer group old turned classic g: old's tombstones, then g (NULL: store_group). */
+    gr_kerr_t (*store_downgrade)(void *opaque, gr_group_t *g, const gr_cgroup_t *old);
 } gr_group_env_t;
 
 typedef struct gr_join_protocol {

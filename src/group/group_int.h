@@ -42,5 +42,9 @@ void gr_group_offsets_free(gr_group_t *g);
 void gr_group_txn_offsets_free(gr_group_t *g);
 /* Drops every member and pending member (replay replaces them); keeps offsets. */
 void gr_group_clear(gr_group_t *g, gr_group_env_t *env);
+/* Drops every member and pending member, answering waiting requests with err (a conversion). */
+void gr_group_remove_all(gr_group_t *g, gr_group_env_t *env, gr_kerr_t err);
+/* Starts a rebalance if the group is Stable, CompletingRebalance or Empty (a conversion). */
+void gr_group_rebalance(gr_group_t *g, gr_group_env_t *env);
 
 #endif

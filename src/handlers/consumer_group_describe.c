@@ -25,6 +25,7 @@
 #include "metadata/topics.h"
 #include "security/authorizer.h"
 
+#define GR_CGROUP_MEMBER_TYPE_CLASSIC  0
 #define GR_CGROUP_MEMBER_TYPE_CONSUMER 1
 #define GR_CGROUP_MEMBER_TYPE_VERSION  1 /* MemberType from v1 */
 
@@ -95,7 +96,8 @@ static int describe_member(gr_broker_t *b, gr_request_t *req, const gr_cmember_t
     if (m->subscribed_regex)
         d->subscribed_topic_regex = gr_str(m->subscribed_regex);
     if (req->api_version >= GR_CGROUP_MEMBER_TYPE_VERSION)
-        d->member_type = GR_CGROUP_MEMBER_TYPE_CONSUMER;
+        d->member_type =
+            m->classic ? GR_CGROUP_MEMBER_TYPE_CLASSIC : GR_CGROUP_MEMBER_TYPE_CONSUMER;
     if (encode_assignment(b, req, &m->assigned, &d->assignment) < 0 ||
         encode_assignment(b, req, &m->target, &d->target_assignment) < 0)
         return -1;
@@ -135,6 +137,10 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     out->group_id = id;
     out->group_state = gr_str("");
     out->assignor_name = gr_str("");
+    if (!gr_config_rebalance_protocol_enabled(&b->config, "consumer")) {
+        out->error_code = GR_KERR_UNSUPPORTED_VERSION; /* Kafka, without the consumer protocol */
+        return;
+    }
     if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE, GR_ACL_RESOURCE_TYPE_GROUP,
                           id)) {
         out->error_code = GR_KERR_GROUP_AUTHORIZATION_FAILED;

@@ -10,8 +10,11 @@
  * the topics the member may DESCRIBE (src/group/cgroup_regex.c).
  *
  * The group id names one kind of group: a member joining (epoch 0) creates
- * a consumer group, or turns an Empty classic group into one; a classic
- * group with members answers GROUP_ID_NOT_FOUND (no migration here). A
+ * a consumer group, or turns a classic group into one (an Empty one always,
+ * one with members as group.consumer.migration.policy allows:
+ * src/group/cgroup_migrate.c; else GROUP_ID_NOT_FOUND). Without "consumer"
+ * in group.coordinator.rebalance.protocols the API answers
+ * UNSUPPORTED_VERSION, as Kafka's does. A
  * heartbeat for a group this broker does not hold (never created, or lost
  * with the coordinator: consumer-group state is not yet durable) answers
  * UNKNOWN_MEMBER_ID, so the member rejoins instead of failing.
@@ -280,7 +283,10 @@ void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req)
     gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
     int32_t partition = -1;
     int64_t end = 0;
-    if (owned_partitions(&in, &owned_set, &owned) == 0) {
+    /* group.coordinator.rebalance.protocols without "consumer": Kafka refuses the API. */
+    if (!gr_config_rebalance_protocol_enabled(&b->config, "consumer"))
+        err = GR_KERR_UNSUPPORTED_VERSION;
+    else if (owned_partitions(&in, &owned_set, &owned) == 0) {
         gr_cgroup_heartbeat_args_t a = args_of(req, &in, owned);
         err = serve(b, req, &in, &a, &op->resp, &message, &partition, &end);
     }

@@ -35,6 +35,7 @@
 #include "security/authorizer.h"
 #include "handlers/isr_wait.h"
 #include "group/cgroup.h"
+#include "group/cgroup_classic.h"
 #include "handlers/request.h"
 #include "metadata/topics.h"
 #include "group/coordinator.h"
@@ -148,8 +149,10 @@ static gr_kerr_t commit_group(gr_broker_t *b, int16_t version, const gr_offset_c
     *group = g;
     err = gr_group_check_commit(g, &b->groups->env, in->member_id, in->group_instance_id,
                                 in->generation_id_or_member_epoch);
-    /* Kafka: a consumer-protocol member commits with v9+, whose generation is its epoch. */
-    if (!err && g->consumer && in->member_id.len > 0 && version < GR_COMMIT_MEMBER_EPOCH_VERSION)
+    /* Kafka: a consumer-protocol member commits with v9+, whose generation is its epoch
+     * (a classic member of a consumer group commits with any version). */
+    if (!err && g->consumer && in->member_id.len > 0 && version < GR_COMMIT_MEMBER_EPOCH_VERSION &&
+        !gr_cgroup_is_classic_member(g->consumer, in->member_id))
         err = GR_KERR_UNSUPPORTED_VERSION;
     return err;
 }

@@ -569,6 +569,41 @@ static void test_shipped_file(void **state)
     gr_config_fini(&cfg);
 }
 
+/* Kafka 4.x's group protocol keys: classic cannot be disabled, the policy is one of four. */
+static void test_group_protocol_keys(void **state)
+{
+    gr_config_t cfg;
+    char err[256] = "";
+    char path[] = "/tmp/gr_config_protocols_XXXXXX";
+    int fd = mkstemp(path);
+    const char *text = "broker.id=1\nlog.dirs=/tmp/x\n";
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+
+    assert_int_equal(gr_config_load(&cfg, path, NULL, 0, NULL, err, sizeof(err)), 0);
+    assert_string_equal(cfg.group_consumer_migration_policy, "bidirectional");
+    assert_true(gr_config_rebalance_protocol_enabled(&cfg, "classic"));
+    assert_true(gr_config_rebalance_protocol_enabled(&cfg, "consumer"));
+    gr_config_fini(&cfg);
+
+    const char *classic_only[] = {"group.coordinator.rebalance.protocols=classic",
+                                  "group.consumer.migration.policy=upgrade"};
+    assert_int_equal(gr_config_load(&cfg, path, classic_only, 2, NULL, err, sizeof(err)), 0);
+    assert_false(gr_config_rebalance_protocol_enabled(&cfg, "consumer"));
+    assert_string_equal(cfg.group_consumer_migration_policy, "upgrade");
+    gr_config_fini(&cfg);
+
+    const char *no_classic[] = {"group.coordinator.rebalance.protocols=consumer"};
+    assert_int_equal(gr_config_load(&cfg, path, no_classic, 1, NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "'classic'"));
+    const char *bad_policy[] = {"group.consumer.migration.policy=sideways"};
+    assert_int_equal(gr_config_load(&cfg, path, bad_policy, 1, NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "group.consumer.migration.policy"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_listeners),
         cmocka_unit_test(test_resolve_listener_rules),
         cmocka_unit_test(test_shipped_file),
+        cmocka_unit_test(test_group_protocol_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
