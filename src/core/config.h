@@ -40,7 +40,7 @@
 #include "core/logging.h"
 
 /* Room for per-key state; config_keys.c checks its table fits. */
-#define GR_CONFIG_KEY_MAX 160
+#define GR_CONFIG_KEY_MAX 192
 
 /* Value types, numbered as DescribeConfigs' ConfigType (v3+) numbers them. */
 typedef enum gr_config_type {
