@@ -47,7 +47,8 @@
  *
  * Regular-expression subscriptions: cgroup_regex.h.
  *
- * Not here yet: classic members inside a consumer group (online migration).
+ * Classic members inside a consumer group (online migration between the
+ * protocols): cgroup_classic.h, cgroup_migrate.c.
  *
  * Runs on: loop thread.
  */
