@@ -20,13 +20,13 @@
 #include <cmocka.h>
 
 #include "gen/consumer_protocol.h"
+#include "fake_group_env.h"
 #include "group/cgroup.h"
 #include "group/cgroup_classic.h"
 #include "protocol/arena.h"
 #include "protocol/reader.h"
 #include "protocol/writer.h"
 
-#define MAX_TIMERS   64
 #define SESSION_MS   10000
 #define REBALANCE_MS 30000
 #define PARTITIONS   4
@@ -35,9 +35,7 @@ static const char *const assignors[] = {"uniform", "range"};
 static const gr_str_t null_str = {NULL, GR_NULL_LEN};
 
 typedef struct fake {
-    int64_t now;
-    gr_group_timer_t *timers[MAX_TIMERS];
-    int timer_count;
+    fake_group_clock_t clock; /* first: the env's opaque is the clock too */
     int stores;
     gr_group_env_t env;
     gr_group_t *g;
@@ -54,32 +52,6 @@ typedef struct answer {
     uint8_t assignment[256];
     int32_t assignment_len;
 } answer_t;
-
-static int64_t fake_now(void *o)
-{
-    return ((fake_t *)o)->now;
-}
-
-static void fake_arm(void *o, gr_group_timer_t *t, int64_t delay)
-{
-    (void)delay;
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t)
-            return;
-    assert_true(f->timer_count < MAX_TIMERS);
-    f->timers[f->timer_count++] = t;
-}
-
-static void fake_cancel(void *o, gr_group_timer_t *t)
-{
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t) {
-            f->timers[i] = f->timers[--f->timer_count];
-            return;
-        }
-}
 
 static gr_kerr_t fake_store(void *o, gr_group_t *g)
 {
@@ -116,9 +88,7 @@ static void fake_sync(void *o, gr_group_waiter_t *w, const gr_sync_result_t *r)
 
 static gr_uuid_t topic_t(void)
 {
-    gr_uuid_t u = {{0}};
-    u.b[15] = 1;
-    return u;
+    return fake_group_topic_id(1);
 }
 
 static bool fake_topic_find(void *o, gr_str_t name, gr_cgroup_topic_info_t *out)
@@ -133,15 +103,15 @@ static bool fake_topic_find(void *o, gr_str_t name, gr_cgroup_topic_info_t *out)
 static void fake_init(fake_t *f, gr_cgroup_migration_t policy)
 {
     memset(f, 0, sizeof(*f));
-    f->now = 1000000;
+    f->clock.now = 1000000;
     f->env = (gr_group_env_t){.opaque = f,
                               .limits = {.min_session_timeout_ms = 6000,
                                          .max_session_timeout_ms = 1800000,
                                          .initial_rebalance_delay_ms = 0,
                                          .max_size = 1000},
-                              .now_ms = fake_now,
-                              .timer_arm = fake_arm,
-                              .timer_cancel = fake_cancel,
+                              .now_ms = fake_group_now,
+                              .timer_arm = fake_group_arm,
+                              .timer_cancel = fake_group_cancel,
                               .store_group = fake_store,
                               .respond_join = fake_join,
                               .respond_sync = fake_sync,
@@ -152,41 +122,24 @@ static void fake_init(fake_t *f, gr_cgroup_migration_t policy)
                                                   .assignors = assignors,
                                                   .assignor_count = 2},
                               .topic_find = fake_topic_find};
-    f->g = gr_group_new("g", 1, 0, f->now);
+    f->g = gr_group_new("g", 1, 0, f->clock.now);
     assert_non_null(f->g);
 }
 
 static void fake_fini(fake_t *f)
 {
     gr_group_free(f->g, &f->env);
-    assert_int_equal(f->timer_count, 0);
+    assert_int_equal(f->clock.timer_count, 0);
 }
 
-/* Fires the armed timer of that kind (its owner named member_id when it has one). */
 static void fire(fake_t *f, gr_group_timer_kind_t kind, const char *member_id)
 {
-    for (int i = 0; i < f->timer_count; i++) {
-        gr_group_timer_t *t = f->timers[i];
-        if (t->kind != kind)
-            continue;
-        if (kind >= GR_GROUP_TIMER_CONSUMER_SESSION &&
-            strcmp(((gr_cmember_t *)t->owner)->member_id, member_id) != 0)
-            continue;
-        f->timers[i] = f->timers[--f->timer_count];
-        t->armed = false;
-        gr_group_timer_fired(t, &f->env);
-        return;
-    }
-    fail_msg("no such timer");
+    fake_group_fire(&f->clock, &f->env, kind, member_id);
 }
 
 static bool armed(fake_t *f, gr_group_timer_kind_t kind, const char *member_id)
 {
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i]->kind == kind &&
-            strcmp(((gr_cmember_t *)f->timers[i]->owner)->member_id, member_id) == 0)
-            return true;
-    return false;
+    return fake_group_timer(&f->clock, kind, member_id) != NULL;
 }
 
 /* --- ConsumerProtocol bytes ----------------------------------------------------------- */

@@ -17,28 +17,18 @@
 
 #include <cmocka.h>
 
+#include "fake_group_env.h"
 #include "group/cgroup.h"
 #include "group/cgroup_int.h"
 
-#define MAX_TIMERS   16
-#define MAX_TOPICS   8
 #define SESSION_MS   45000
 #define REBALANCE_MS 30000
 
 static const char *const assignors[] = {"uniform", "range"};
 
-typedef struct fake_topic {
-    const char *name;
-    gr_uuid_t id;
-    int32_t partitions;
-} fake_topic_t;
-
 typedef struct fake {
-    int64_t now;
-    gr_group_timer_t *timers[MAX_TIMERS];
-    int timer_count;
-    fake_topic_t topics[MAX_TOPICS];
-    int topic_count;
+    fake_group_clock_t clock; /* first: the env's opaque is the clock too */
+    fake_group_topics_t topics;
     uint64_t generation;
     const char *denied;  /* a topic the member may not DESCRIBE, or NULL */
     char tombstoned[32]; /* the last regex a store carried a tombstone for */
@@ -47,49 +37,16 @@ typedef struct fake {
     gr_group_t *g;
 } fake_t;
 
-static int64_t fake_now(void *o)
-{
-    return ((fake_t *)o)->now;
-}
-
-static void fake_arm(void *o, gr_group_timer_t *t, int64_t delay)
-{
-    (void)delay;
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t)
-            return;
-    assert_true(f->timer_count < MAX_TIMERS);
-    f->timers[f->timer_count++] = t;
-}
-
-static void fake_cancel(void *o, gr_group_timer_t *t)
-{
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t) {
-            f->timers[i] = f->timers[--f->timer_count];
-            return;
-        }
-}
-
 static bool fake_topic_find(void *o, gr_str_t name, gr_cgroup_topic_info_t *out)
 {
-    fake_t *f = o;
-    for (int i = 0; i < f->topic_count; i++)
-        if (gr_str_eq_c(name, f->topics[i].name)) {
-            out->id = f->topics[i].id;
-            out->partition_count = f->topics[i].partitions;
-            return true;
-        }
-    return false;
+    return fake_group_topic_find(&((fake_t *)o)->topics, name, out);
 }
 
 static void fake_topic_foreach(void *o, void (*fn)(void *arg, const char *name), void *arg)
 {
     fake_t *f = o;
-    for (int i = 0; i < f->topic_count; i++)
-        fn(arg, f->topics[i].name);
+    for (int i = 0; i < f->topics.count; i++)
+        fn(arg, f->topics.topics[i].name);
 }
 
 static uint64_t fake_generation(void *o)
@@ -114,39 +71,27 @@ static gr_kerr_t fake_store(void *o, gr_group_t *g, int64_t *written_end)
     return GR_KERR_NONE;
 }
 
-static gr_uuid_t topic_id(uint8_t n)
-{
-    gr_uuid_t u = {{0}};
-    u.b[15] = n;
-    return u;
-}
-
 static void add_topic(fake_t *f, const char *name, uint8_t id, int32_t partitions)
 {
-    assert_true(f->topic_count < MAX_TOPICS);
-    f->topics[f->topic_count++] = (fake_topic_t){name, topic_id(id), partitions};
+    fake_group_add_topic(&f->topics, name, id, partitions);
     f->generation++;
 }
 
 static void delete_topic(fake_t *f, const char *name)
 {
-    for (int i = 0; i < f->topic_count; i++)
-        if (strcmp(f->topics[i].name, name) == 0) {
-            f->topics[i] = f->topics[--f->topic_count];
-            f->generation++;
-            return;
-        }
-    fail_msg("no topic %s", name);
+    if (!fake_group_remove_topic(&f->topics, name))
+        fail_msg("no topic %s", name);
+    f->generation++;
 }
 
 static void fake_init(fake_t *f)
 {
     memset(f, 0, sizeof(*f));
-    f->now = 1000000;
+    f->clock.now = 1000000;
     f->env = (gr_group_env_t){.opaque = f,
-                              .now_ms = fake_now,
-                              .timer_arm = fake_arm,
-                              .timer_cancel = fake_cancel,
+                              .now_ms = fake_group_now,
+                              .timer_arm = fake_group_arm,
+                              .timer_cancel = fake_group_cancel,
                               .consumer_limits = {.heartbeat_interval_ms = 5000,
                                                   .session_timeout_ms = SESSION_MS,
                                                   .max_size = 8,
@@ -160,7 +105,7 @@ static void fake_init(fake_t *f)
     add_topic(f, "orders-us", 2, 1);
     add_topic(f, "payments", 3, 1);
     add_topic(f, "orders", 4, 1);
-    f->g = gr_group_new("g", 1, 0, f->now);
+    f->g = gr_group_new("g", 1, 0, f->clock.now);
     assert_non_null(f->g);
     assert_int_equal(gr_group_become_consumer(f->g, &f->env), GR_KERR_NONE);
 }
@@ -168,7 +113,7 @@ static void fake_init(fake_t *f)
 static void fake_fini(fake_t *f)
 {
     gr_group_free(f->g, &f->env);
-    assert_int_equal(f->timer_count, 0);
+    assert_int_equal(f->clock.timer_count, 0);
 }
 
 /* --- heartbeats ------------------------------------------------------------------- */
@@ -248,7 +193,7 @@ static reply_t ack(fake_t *f, const char *id, int32_t epoch, const gr_assignment
 /* Partitions of topic n in a. */
 static int32_t partitions_of(const gr_assignment_t *a, uint8_t n)
 {
-    gr_uuid_t id = topic_id(n);
+    gr_uuid_t id = fake_group_topic_id(n);
     for (int32_t i = 0; i < a->topic_count; i++)
         if (memcmp(&a->topics[i].topic_id, &id, sizeof id) == 0)
             return a->topics[i].partition_count;
@@ -417,7 +362,7 @@ static void test_partitions_added(void **state)
     fake_init(&f);
     reply_t r = beat(&f, "a", 0, empty_names, "orders-us", NULL);
     assert_int_equal(gr_assignment_size(&r.assignment), 1);
-    f.topics[1].partitions = 4; /* CreatePartitions: no topic created, no generation move */
+    f.topics.topics[1].partitions = 4; /* CreatePartitions: no topic created, no generation move */
     reply_t grown = ack(&f, "a", r.epoch, &r.assignment);
     assert_int_equal(grown.error, GR_KERR_NONE);
     assert_int_equal(partitions_of(&grown.assignment, 2), 4);
@@ -439,7 +384,7 @@ static void test_describe_filter_and_refresh_interval(void **state)
     f.denied = NULL;
     reply_t same = ack(&f, "a", r.epoch, &r.assignment);
     assert_int_equal(gr_cgroup_regex_find(f.g->consumer, "orders-.*")->topic_count, 1);
-    f.now += GR_CGROUP_REGEX_REFRESH_INTERVAL_MS;
+    f.clock.now += GR_CGROUP_REGEX_REFRESH_INTERVAL_MS;
     reply_t later = ack(&f, "a", r.epoch, &r.assignment);
     assert_int_equal(later.error, GR_KERR_NONE);
     assert_int_equal(partitions_of(&later.assignment, 2), 1);

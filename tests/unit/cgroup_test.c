@@ -16,29 +16,19 @@
 
 #include <cmocka.h>
 
+#include "fake_group_env.h"
 #include "group/cgroup.h"
 #include "group/cgroup_int.h"
 
-#define MAX_TIMERS   64
-#define MAX_TOPICS   4
 #define SESSION_MS   45000
 #define HEARTBEAT_MS 5000
 #define REBALANCE_MS 30000
 
 static const char *const assignors[] = {"uniform", "range"};
 
-typedef struct fake_topic {
-    const char *name;
-    gr_uuid_t id;
-    int32_t partitions;
-} fake_topic_t;
-
 typedef struct fake {
-    int64_t now;
-    gr_group_timer_t *timers[MAX_TIMERS];
-    int timer_count;
-    fake_topic_t topics[MAX_TOPICS];
-    int topic_count;
+    fake_group_clock_t clock; /* first: the env's opaque is the clock too */
+    fake_group_topics_t topics;
     gr_group_env_t env;
     gr_group_t *g;
     int stores;         /* store_consumer calls */
@@ -46,42 +36,9 @@ typedef struct fake {
     gr_kerr_t store_error;
 } fake_t;
 
-static int64_t fake_now(void *o)
-{
-    return ((fake_t *)o)->now;
-}
-
-static void fake_arm(void *o, gr_group_timer_t *t, int64_t delay)
-{
-    (void)delay;
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t)
-            return;
-    assert_true(f->timer_count < MAX_TIMERS);
-    f->timers[f->timer_count++] = t;
-}
-
-static void fake_cancel(void *o, gr_group_timer_t *t)
-{
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t) {
-            f->timers[i] = f->timers[--f->timer_count];
-            return;
-        }
-}
-
 static bool fake_topic_find(void *o, gr_str_t name, gr_cgroup_topic_info_t *out)
 {
-    fake_t *f = o;
-    for (int i = 0; i < f->topic_count; i++)
-        if (gr_str_eq_c(name, f->topics[i].name)) {
-            out->id = f->topics[i].id;
-            out->partition_count = f->topics[i].partitions;
-            return true;
-        }
-    return false;
+    return fake_group_topic_find(&((fake_t *)o)->topics, name, out);
 }
 
 static gr_kerr_t fake_store(void *o, gr_group_t *g, int64_t *written_end)
@@ -96,26 +53,19 @@ static gr_kerr_t fake_store(void *o, gr_group_t *g, int64_t *written_end)
     return GR_KERR_NONE;
 }
 
-static gr_uuid_t topic_id(uint8_t n)
-{
-    gr_uuid_t u = {{0}};
-    u.b[15] = n;
-    return u;
-}
-
 static void add_topic(fake_t *f, const char *name, uint8_t id, int32_t partitions)
 {
-    f->topics[f->topic_count++] = (fake_topic_t){name, topic_id(id), partitions};
+    fake_group_add_topic(&f->topics, name, id, partitions);
 }
 
 static void fake_init(fake_t *f)
 {
     memset(f, 0, sizeof(*f));
-    f->now = 1000000;
+    f->clock.now = 1000000;
     f->env = (gr_group_env_t){.opaque = f,
-                              .now_ms = fake_now,
-                              .timer_arm = fake_arm,
-                              .timer_cancel = fake_cancel,
+                              .now_ms = fake_group_now,
+                              .timer_arm = fake_group_arm,
+                              .timer_cancel = fake_group_cancel,
                               .consumer_limits = {.heartbeat_interval_ms = HEARTBEAT_MS,
                                                   .session_timeout_ms = SESSION_MS,
                                                   .max_size = 3,
@@ -124,7 +74,7 @@ static void fake_init(fake_t *f)
                               .topic_find = fake_topic_find,
                               .store_consumer = fake_store};
     add_topic(f, "t", 1, 4);
-    f->g = gr_group_new("g", 1, 0, f->now);
+    f->g = gr_group_new("g", 1, 0, f->clock.now);
     assert_non_null(f->g);
     assert_int_equal(gr_group_become_consumer(f->g, &f->env), GR_KERR_NONE);
 }
@@ -132,21 +82,12 @@ static void fake_init(fake_t *f)
 static void fake_fini(fake_t *f)
 {
     gr_group_free(f->g, &f->env);
-    assert_int_equal(f->timer_count, 0); /* every timer cancelled */
+    assert_int_equal(f->clock.timer_count, 0); /* every timer cancelled */
 }
 
-/* Fires the first armed timer of that kind owned by member id. */
 static void fire(fake_t *f, gr_group_timer_kind_t kind, const char *member_id)
 {
-    for (int i = 0; i < f->timer_count; i++) {
-        gr_group_timer_t *t = f->timers[i];
-        if (t->kind == kind && strcmp(((gr_cmember_t *)t->owner)->member_id, member_id) == 0) {
-            f->timers[i] = f->timers[--f->timer_count];
-            gr_group_timer_fired(t, &f->env);
-            return;
-        }
-    }
-    fail_msg("no such timer");
+    fake_group_fire(&f->clock, &f->env, kind, member_id);
 }
 
 /* --- a heartbeat as a client would send it ---------------------------------------- */
@@ -250,7 +191,7 @@ static void set_of(gr_assignment_t *a, uint8_t topic, const int32_t *parts, int 
 {
     gr_assignment_clear(a);
     for (int i = 0; i < n; i++)
-        assert_int_equal(gr_assignment_add(a, topic_id(topic), parts[i]), 0);
+        assert_int_equal(gr_assignment_add(a, fake_group_topic_id(topic), parts[i]), 0);
 }
 
 static void test_reconcile_revokes_before_assigning(void **state)
@@ -270,8 +211,8 @@ static void test_reconcile_revokes_before_assigning(void **state)
     assert_int_equal(m->state, GR_CMEMBER_UNREVOKED_PARTITIONS);
     assert_int_equal(m->member_epoch, 1);
     assert_int_equal(gr_assignment_size(&m->assigned), 2);
-    assert_true(gr_assignment_contains(&m->pending_revocation, topic_id(1), 0));
-    assert_true(gr_assignment_contains(&m->pending_revocation, topic_id(1), 3));
+    assert_true(gr_assignment_contains(&m->pending_revocation, fake_group_topic_id(1), 0));
+    assert_true(gr_assignment_contains(&m->pending_revocation, fake_group_topic_id(1), 3));
     /* Still owning 0: no progress. */
     set_of(&owned, 1, (int32_t[]){0, 1, 2}, 3);
     assert_int_equal(gr_cgroup_reconcile(f.g->consumer, m, 2, &target, &owned), GR_KERR_NONE);
@@ -401,7 +342,7 @@ static void test_leave_frees_partitions(void **state)
     assert_int_equal(f.g->consumer->member_count, 0);
     assert_int_equal(f.g->consumer->state, GR_CGROUP_EMPTY);
     assert_int_equal(f.g->state, GR_GROUP_EMPTY);
-    assert_int_equal(gr_cgroup_partition_epoch(f.g->consumer, topic_id(1), 0), -1);
+    assert_int_equal(gr_cgroup_partition_epoch(f.g->consumer, fake_group_topic_id(1), 0), -1);
     /* Leaving twice: unknown. */
     assert_int_equal(beat(&f, &leave).error, GR_KERR_UNKNOWN_MEMBER_ID);
     gr_assignment_free(&ra.assignment);
@@ -435,7 +376,7 @@ static void test_invalid_requests(void **state)
         &f, (hb_t){.version = 1, .member_id = "a", .epoch = 0, .instance_id = "", .topic = "t"},
         "InstanceId can't be empty.");
     hb_t owned = {.version = 1, .member_id = "a", .epoch = 0, .topic = "t"};
-    assert_int_equal(gr_assignment_add(&owned.owned, topic_id(1), 0), 0);
+    assert_int_equal(gr_assignment_add(&owned.owned, fake_group_topic_id(1), 0), 0);
     expect_invalid(&f, owned, "TopicPartitions must be empty when (re-)joining.");
     gr_assignment_free(&owned.owned);
     reply_t r = beat(
@@ -508,7 +449,7 @@ static void test_static_member_rejoins_without_rebalance(void **state)
     assert_int_equal(l.error, GR_KERR_NONE);
     assert_int_equal(l.epoch, -2);
     assert_int_equal(f.g->consumer->member_count, 1);
-    assert_int_equal(gr_cgroup_partition_epoch(f.g->consumer, topic_id(1), 0), -2);
+    assert_int_equal(gr_cgroup_partition_epoch(f.g->consumer, fake_group_topic_id(1), 0), -2);
     /* It comes back as a2: same partitions, no new group epoch. */
     reply_t r2 = join(&f, "a2", "inst");
     assert_int_equal(r2.error, GR_KERR_NONE);
@@ -566,7 +507,7 @@ static void test_new_partitions_bump_epoch(void **state)
     fake_init(&f);
     reply_t ra = join(&f, "a", NULL);
     assert_int_equal(f.g->consumer->group_epoch, 1);
-    f.topics[0].partitions = 6;
+    f.topics.topics[0].partitions = 6;
     reply_t r = ack(&f, "a", 1, &ra.assignment);
     assert_int_equal(r.error, GR_KERR_NONE);
     assert_int_equal(f.g->consumer->group_epoch, 2);

@@ -15,17 +15,15 @@
 
 #include <cmocka.h>
 
+#include "fake_group_env.h"
 #include "group/group.h"
 
-#define MAX_TIMERS    64
 #define SESSION_MS    10000
 #define REBALANCE_MS  30000
 #define INITIAL_DELAY 3000
 
 typedef struct fake {
-    int64_t now;
-    gr_group_timer_t *timers[MAX_TIMERS];
-    int timer_count;
+    fake_group_clock_t clock; /* first: the env's opaque is the clock too */
     int stores;
     gr_kerr_t store_error;
     gr_group_env_t env;
@@ -42,33 +40,6 @@ typedef struct answer {
     bool skip;
     char assignment[64];
 } answer_t;
-
-static int64_t fake_now(void *o)
-{
-    return ((fake_t *)o)->now;
-}
-
-static void fake_arm(void *o, gr_group_timer_t *t, int64_t delay)
-{
-    (void)delay;
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++)
-        if (f->timers[i] == t)
-            return;
-    assert_true(f->timer_count < MAX_TIMERS);
-    f->timers[f->timer_count++] = t;
-}
-
-static void fake_cancel(void *o, gr_group_timer_t *t)
-{
-    fake_t *f = o;
-    for (int i = 0; i < f->timer_count; i++) {
-        if (f->timers[i] == t) {
-            f->timers[i] = f->timers[--f->timer_count];
-            return;
-        }
-    }
-}
 
 static gr_kerr_t fake_store(void *o, gr_group_t *g)
 {
@@ -106,39 +77,23 @@ static void fake_sync(void *o, gr_group_waiter_t *w, const gr_sync_result_t *r)
 static void fake_init(fake_t *f)
 {
     memset(f, 0, sizeof(*f));
-    f->now = 1000000;
+    f->clock.now = 1000000;
     f->env = (gr_group_env_t){.opaque = f,
                               .limits = {.min_session_timeout_ms = 6000,
                                          .max_session_timeout_ms = 1800000,
                                          .initial_rebalance_delay_ms = INITIAL_DELAY,
                                          .max_size = 1000},
-                              .now_ms = fake_now,
-                              .timer_arm = fake_arm,
-                              .timer_cancel = fake_cancel,
+                              .now_ms = fake_group_now,
+                              .timer_arm = fake_group_arm,
+                              .timer_cancel = fake_group_cancel,
                               .store_group = fake_store,
                               .respond_join = fake_join,
                               .respond_sync = fake_sync};
 }
 
-/* Advances the clock by ms, firing due timers in deadline order. */
 static void advance(fake_t *f, int64_t ms)
 {
-    int64_t end = f->now + ms;
-    for (;;) {
-        int due = -1;
-        for (int i = 0; i < f->timer_count; i++)
-            if (f->timers[i]->deadline_ms <= end &&
-                (due < 0 || f->timers[i]->deadline_ms < f->timers[due]->deadline_ms))
-                due = i;
-        if (due < 0)
-            break;
-        gr_group_timer_t *t = f->timers[due];
-        f->timers[due] = f->timers[--f->timer_count];
-        if (t->deadline_ms > f->now)
-            f->now = t->deadline_ms;
-        gr_group_timer_fired(t, &f->env);
-    }
-    f->now = end;
+    fake_group_advance(&f->clock, &f->env, ms);
 }
 
 static const gr_join_protocol_t range_protocol[] = {{{"range", 5}, {(const uint8_t *)"m", 1}}};
@@ -197,7 +152,7 @@ static void test_single_member_lifecycle(void **state)
     (void)state;
     fake_t f;
     fake_init(&f);
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a;
     join_new(&f, g, &a);
     /* A new group waits for the initial delay before its first generation. */
@@ -237,7 +192,7 @@ static void test_single_member_lifecycle(void **state)
     assert_int_equal(g->state, GR_GROUP_EMPTY);
     assert_int_equal(g->generation, 2);
     gr_group_free(g, &f.env);
-    assert_int_equal(f.timer_count, 0);
+    assert_int_equal(f.clock.timer_count, 0);
 }
 
 static void test_second_member_rebalances(void **state)
@@ -246,7 +201,7 @@ static void test_second_member_rebalances(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a, b, s;
     join_new(&f, g, &a);
     advance(&f, 0);
@@ -304,7 +259,7 @@ static void test_rebalance_timeout_removes_laggard(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a, b, s;
     join_new(&f, g, &a);
     join_new(&f, g, &b);
@@ -344,7 +299,7 @@ static void test_static_member_rejoins_without_rebalance(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a, s;
     gr_join_args_t args = join_args(NULL, "instance-1");
     join(&f, g, &args, &a); /* static members skip MEMBER_ID_REQUIRED */
@@ -387,7 +342,7 @@ static void test_join_errors(void **state)
     (void)state;
     fake_t f;
     fake_init(&f);
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a;
     gr_join_args_t args = join_args(NULL, NULL);
     args.session_timeout_ms = 1000;
@@ -418,7 +373,7 @@ static void test_commit_checks(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     gr_str_t none = {NULL, GR_NULL_LEN};
     /* A simple (non-member) commit to an empty group is allowed. */
     assert_int_equal(gr_group_check_commit(g, &f.env, gr_str(""), none, -1), GR_KERR_NONE);
@@ -449,7 +404,7 @@ static void test_txn_commit_checks(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     gr_str_t none = {NULL, GR_NULL_LEN};
     assert_int_equal(gr_group_check_txn_commit(g, gr_str(""), none, -1), GR_KERR_NONE);
     /* Kafka 3.8: an Empty group takes any commit without generation, member or not. */
@@ -505,7 +460,7 @@ static void test_txn_offsets(void **state)
     (void)state;
     fake_t f;
     fake_init(&f);
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     gr_group_offset_value_t v = offset_value(5, 10);
     assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
     /* Producer 7 commits t-0 twice in one transaction and t-1; producer 8 commits t-0. */
@@ -562,7 +517,7 @@ static void test_offset_metadata_bytes(void **state)
     const gr_str_t m = {meta, (int32_t)sizeof meta - 1};
     fake_t f;
     fake_init(&f);
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     gr_group_offset_value_t v = offset_value(5, 10);
     v.metadata = m;
     assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
@@ -594,7 +549,7 @@ static void test_store_failure_propagates(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a, s;
     join_new(&f, g, &a);
     advance(&f, 0);
@@ -614,7 +569,7 @@ static void test_protocol_selection_and_states(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     static const gr_join_protocol_t both[] = {{{"range", 5}, {(const uint8_t *)"m", 1}},
                                               {{"roundrobin", 10}, {(const uint8_t *)"m", 1}}};
     static const gr_join_protocol_t rr[] = {{{"roundrobin", 10}, {(const uint8_t *)"m", 1}}};
@@ -643,7 +598,7 @@ static void test_unload_answers_not_coordinator(void **state)
     fake_t f;
     fake_init(&f);
     f.env.limits.initial_rebalance_delay_ms = 0;
-    gr_group_t *g = gr_group_new("g", 1, 0, f.now);
+    gr_group_t *g = gr_group_new("g", 1, 0, f.clock.now);
     answer_t a, b, sa;
     join_new(&f, g, &a);
     advance(&f, 0);
@@ -652,7 +607,7 @@ static void test_unload_answers_not_coordinator(void **state)
     gr_group_offset_value_t v = {.offset = 42,
                                  .leader_epoch = -1,
                                  .metadata = gr_str(""),
-                                 .commit_timestamp = f.now,
+                                 .commit_timestamp = f.clock.now,
                                  .expire_timestamp = -1,
                                  .log_offset = -1};
     assert_int_equal(gr_group_offset_set(g, gr_str("t"), 0, &v), 0);
@@ -660,20 +615,20 @@ static void test_unload_answers_not_coordinator(void **state)
     assert_true(sa.answered);
     join_new(&f, g, &b); /* b waits in JoinGroup: a has not rejoined yet */
     assert_false(b.answered);
-    assert_true(f.timer_count > 0);
+    assert_true(f.clock.timer_count > 0);
 
     gr_group_unload(g, &f.env);
     assert_true(b.answered);
     assert_int_equal(b.error, GR_KERR_NOT_COORDINATOR);
     assert_int_equal(g->state, GR_GROUP_DEAD);
     assert_int_equal(g->member_count, 0);
-    assert_int_equal(f.timer_count, 0);
+    assert_int_equal(f.clock.timer_count, 0);
     /* Offsets stay in memory until the coordinator frees the group (they are in the log). */
     assert_non_null(gr_group_offset_find(g, gr_str("t"), 0));
     gr_group_free(g, &f.env);
 
     /* A follower parked in SyncGroup is answered too. */
-    g = gr_group_new("g", 1, 0, f.now);
+    g = gr_group_new("g", 1, 0, f.clock.now);
     join_new(&f, g, &a);
     join_new(&f, g, &b);
     advance(&f, 0);
@@ -685,7 +640,7 @@ static void test_unload_answers_not_coordinator(void **state)
     gr_group_unload(g, &f.env);
     assert_true(sf.answered);
     assert_int_equal(sf.error, GR_KERR_NOT_COORDINATOR);
-    assert_int_equal(f.timer_count, 0);
+    assert_int_equal(f.clock.timer_count, 0);
     gr_group_free(g, &f.env);
 }
 
