@@ -57,6 +57,13 @@ void gr_plan_fini(gr_plan_t *plan);
 /* The index of the input topic with this id, or -1. */
 int32_t gr_plan_topic(const gr_plan_t *plan, gr_uuid_t id);
 bool gr_plan_subscribes(const gr_plan_t *plan, int32_t member, int32_t topic);
+/*
+ * Calls visit(plan, member, g, ctx) for each partition g of member's current
+ * target assignment that still exists, in a topic member subscribes to, in
+ * the order of that assignment; stops when visit returns false.
+ */
+typedef bool gr_plan_current_fn(gr_plan_t *plan, int32_t member, int32_t g, void *ctx);
+void gr_plan_each_current(gr_plan_t *plan, int32_t member, gr_plan_current_fn *visit, void *ctx);
 /* Do all members subscribe to the same topics? */
 bool gr_plan_homogeneous(const gr_plan_t *plan);
 /* Is a replica of partition g in member's rack? False without racks. */

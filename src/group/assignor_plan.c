@@ -135,6 +135,22 @@ bool gr_plan_subscribes(const gr_plan_t *plan, int32_t member, int32_t topic)
     return bsearch(&topic, base, n, sizeof *base, int32_cmp) != NULL;
 }
 
+void gr_plan_each_current(gr_plan_t *plan, int32_t member, gr_plan_current_fn *visit, void *ctx)
+{
+    const gr_assignment_t *current = plan->in->members[member].current;
+    for (int32_t i = 0; i < current->topic_count; i++) {
+        const gr_assignment_topic_t *topic = &current->topics[i];
+        int32_t t = gr_plan_topic(plan, topic->topic_id);
+        if (t < 0 || !gr_plan_subscribes(plan, member, t))
+            continue;
+        for (int32_t j = 0; j < topic->partition_count; j++) {
+            int32_t p = topic->partitions[j], g = plan->first[t] + p;
+            if (p >= 0 && g < plan->first[t + 1] && !visit(plan, member, g, ctx))
+                return;
+        }
+    }
+}
+
 bool gr_plan_homogeneous(const gr_plan_t *plan)
 {
     int32_t n0 = plan->sub_first[1] - plan->sub_first[0];

@@ -109,26 +109,23 @@ static int range_subscribers(range_t *r)
     return 0;
 }
 
+static bool claim_first(gr_plan_t *plan, int32_t m, int32_t g, void *ctx)
+{
+    (void)plan;
+    range_t *r = ctx;
+    if (r->claim[g] == GR_PLAN_UNOWNED)
+        r->claim[g] = m;
+    return true;
+}
+
 /* claim[g]: the first member (input order) holding g currently and subscribing to its topic. */
 static void range_claims(range_t *r)
 {
     gr_plan_t *plan = r->plan;
     for (int32_t g = 0; g < plan->total; g++)
         r->claim[g] = GR_PLAN_UNOWNED;
-    for (int32_t m = 0; m < plan->member_count; m++) {
-        const gr_assignment_t *current = plan->in->members[m].current;
-        for (int32_t i = 0; i < current->topic_count; i++) {
-            const gr_assignment_topic_t *topic = &current->topics[i];
-            int32_t t = gr_plan_topic(plan, topic->topic_id);
-            if (t < 0 || !gr_plan_subscribes(plan, m, t))
-                continue;
-            for (int32_t j = 0; j < topic->partition_count; j++) {
-                int32_t p = topic->partitions[j], g = plan->first[t] + p;
-                if (p >= 0 && g < plan->first[t + 1] && r->claim[g] == GR_PLAN_UNOWNED)
-                    r->claim[g] = m;
-            }
-        }
-    }
+    for (int32_t m = 0; m < plan->member_count; m++)
+        gr_plan_each_current(plan, m, claim_first, r);
 }
 
 /* One co-partitioned group: topics[0..count) share partitions and subscribers. */

@@ -24,28 +24,32 @@
 
 #include "group/assignor_int.h"
 
+typedef struct keep_pass {
+    bool local_only; /* the first pass with racks: partitions with a replica in m's rack */
+    int32_t limit;
+    int32_t *last;
+} keep_pass_t;
+
+static bool keep_one(gr_plan_t *plan, int32_t m, int32_t g, void *ctx)
+{
+    keep_pass_t *k = ctx;
+    if (plan->owner[g] != GR_PLAN_UNOWNED || (k->local_only && !gr_plan_rack_match(plan, m, g)))
+        return true;
+    if (plan->size[m] >= k->limit)
+        return false;
+    gr_plan_give(plan, g, m);
+    *k->last = g;
+    return true;
+}
+
 /* Member m keeps its current partitions of subscribed topics, up to limit, local ones first. */
 static void keep_current(gr_plan_t *plan, int32_t m, int32_t limit, int32_t *last)
 {
-    const gr_assignment_t *current = plan->in->members[m].current;
     for (int pass = plan->racks_on ? 0 : 1; pass < 2; pass++) {
-        for (int32_t i = 0; i < current->topic_count; i++) {
-            const gr_assignment_topic_t *topic = &current->topics[i];
-            int32_t t = gr_plan_topic(plan, topic->topic_id);
-            if (t < 0 || !gr_plan_subscribes(plan, m, t))
-                continue;
-            for (int32_t j = 0; j < topic->partition_count; j++) {
-                int32_t p = topic->partitions[j], g = plan->first[t] + p;
-                if (p < 0 || g >= plan->first[t + 1] || plan->owner[g] != GR_PLAN_UNOWNED)
-                    continue;
-                if (pass == 0 && !gr_plan_rack_match(plan, m, g))
-                    continue;
-                if (plan->size[m] >= limit)
-                    return;
-                gr_plan_give(plan, g, m);
-                *last = g;
-            }
-        }
+        keep_pass_t k = {pass == 0, limit, last};
+        gr_plan_each_current(plan, m, keep_one, &k);
+        if (plan->size[m] >= limit)
+            return;
     }
 }
 

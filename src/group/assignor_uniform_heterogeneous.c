@@ -214,23 +214,19 @@ static void hetero_free(hetero_t *h)
     free(h->taken);
 }
 
+static bool keep_if_free(gr_plan_t *plan, int32_t m, int32_t g, void *ctx)
+{
+    (void)ctx;
+    if (plan->owner[g] == GR_PLAN_UNOWNED)
+        gr_plan_give(plan, g, m);
+    return true;
+}
+
 /* Step 1: each member keeps its current partitions of the topics it subscribes to. */
 static void keep_current(gr_plan_t *plan)
 {
-    for (int32_t m = 0; m < plan->member_count; m++) {
-        const gr_assignment_t *current = plan->in->members[m].current;
-        for (int32_t i = 0; i < current->topic_count; i++) {
-            const gr_assignment_topic_t *topic = &current->topics[i];
-            int32_t t = gr_plan_topic(plan, topic->topic_id);
-            if (t < 0 || !gr_plan_subscribes(plan, m, t))
-                continue;
-            for (int32_t j = 0; j < topic->partition_count; j++) {
-                int32_t p = topic->partitions[j], g = plan->first[t] + p;
-                if (p >= 0 && g < plan->first[t + 1] && plan->owner[g] == GR_PLAN_UNOWNED)
-                    gr_plan_give(plan, g, m);
-            }
-        }
-    }
+    for (int32_t m = 0; m < plan->member_count; m++)
+        gr_plan_each_current(plan, m, keep_if_free, NULL);
 }
 
 /*
