@@ -168,9 +168,9 @@ static reply_t beat(fake_t *f, const char *id, int32_t epoch, const char *const 
     reply_t r;
     memset(&r, 0, sizeof r);
     const char *message = NULL;
+    gr_cgroup_heartbeat_result_t out; /* message may point into it */
     r.error = gr_cgroup_heartbeat_validate(&f->env, &a, &message);
     if (!r.error) {
-        gr_cgroup_heartbeat_result_t out;
         gr_cgroup_heartbeat(f->g, &f->env, &a, &out);
         r.error = out.error;
         message = out.error_message;
