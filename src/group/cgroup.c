@@ -332,6 +332,7 @@ gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env)
     gr_assignor_topic_t *topics = calloc((size_t)cg->topic_count + 1, sizeof(*topics));
     gr_assignment_t *out = calloc((size_t)n + 1, sizeof(*out));
     char *assignor_name = strdup(name);
+    gr_cgroup_racks_t racks = {0};
     gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
     if (!assignor || !in || !ids || !topics || !out || !assignor_name)
         goto fail;
@@ -343,6 +344,8 @@ gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env)
                                           .partition_count = cg->topics[t].partition_count};
     for (int32_t i = 0; i < n; i++)
         gr_assignment_init(&out[i]);
+    if (gr_cgroup_racks_gather(&racks, cg, env, topics) < 0)
+        goto fail;
     gr_assignor_input_t input = {in, n, topics, cg->topic_count};
     if (assignor->assign(&input, out) < 0)
         goto fail;
@@ -357,6 +360,7 @@ fail:
     for (int32_t i = 0; out && i < n; i++)
         gr_assignment_free(&out[i]);
     free(out);
+    gr_cgroup_racks_free(&racks);
     free(topics);
     free(ids);
     free(in);

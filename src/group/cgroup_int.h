@@ -4,6 +4,7 @@
 #define GR_GROUP_CGROUP_INT_H
 
 #include "group/cgroup.h"
+#include "group/assignor.h"
 #include "group/group_int.h"
 
 #define gr_cgroup_strdup gr_group_strdup
@@ -48,5 +49,20 @@ gr_kerr_t gr_cgroup_update_target(gr_cgroup_t *cg, gr_group_env_t *env);
 void gr_cgroup_session_timer(gr_cmember_t *m, gr_group_env_t *env);
 /* Arms or cancels m's rebalance timer after its state changed. */
 void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env);
+
+/* The replicas' racks of a target computation (cgroup_racks.c). */
+typedef struct gr_cgroup_racks {
+    const char **names;          /* GR_CGROUP_RACKS_PER_PARTITION slots per partition */
+    const char ***per_partition; /* per partition of every topic, in cg->topics' order */
+    int32_t *counts;
+} gr_cgroup_racks_t;
+/*
+ * Sets topics[t].partition_racks (topics[] in cg->topics' order) when some
+ * member has a rack and the env reports racks; leaves them NULL otherwise.
+ * 0 or -ENOMEM. Free with gr_cgroup_racks_free once the assignor ran.
+ */
+int gr_cgroup_racks_gather(gr_cgroup_racks_t *r, const gr_cgroup_t *cg, gr_group_env_t *env,
+                           gr_assignor_topic_t *topics);
+void gr_cgroup_racks_free(gr_cgroup_racks_t *r);
 
 #endif

@@ -16,7 +16,9 @@
 
 #include "controller/internal_topic.h"
 #include "core/context.h"
+#include "metadata/cluster_view.h"
 #include "metadata/topics.h"
+#include "partition/partition.h"
 #include "group/cgroup.h"
 #include "group/cgroup_classic.h"
 #include "group/coordinator.h"
@@ -69,6 +71,22 @@ static bool env_topic_find(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *
     out->id = t->id;
     out->partition_count = t->partition_count;
     return true;
+}
+
+/* The racks of the live brokers holding replicas of topic's partition (rack-aware assignors). */
+static int32_t env_partition_racks(void *opaque, const char *topic, int32_t partition,
+                                   const char **racks, int32_t cap)
+{
+    gr_coordinator_t *co = opaque;
+    gr_topic_t *t = gr_topics_find(co->broker->topics, topic, strlen(topic));
+    gr_partition_t *p = t ? gr_topic_partition(t, partition) : NULL;
+    int32_t n = 0;
+    for (int32_t i = 0; p && i < p->replica_count && n < cap; i++) {
+        const gr_cluster_node_t *node = gr_cluster_view_node(co->broker->cluster, p->replicas[i]);
+        if (node && node->rack)
+            racks[n++] = node->rack;
+    }
+    return n;
 }
 
 typedef struct topic_visit {
@@ -334,6 +352,7 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
                             .regex_refresh_interval_ms =
                                 b->config.group_consumer_regex_refresh_interval_ms},
         .topic_find = env_topic_find,
+        .partition_racks = env_partition_racks,
         .topic_foreach = env_topic_foreach,
         .topics_generation = env_topics_generation,
         .store_consumer = gr_coordinator_store_consumer,

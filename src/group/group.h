@@ -277,6 +277,13 @@ typedef struct gr_group_env {
     /* Consumer groups: their settings, and the broker's topic of that name (false: none). */
     gr_cgroup_limits_t consumer_limits;
     bool (*topic_find)(void *opaque, gr_str_t name, gr_cgroup_topic_info_t *out);
+    /*
+     * Rack-aware assignment (NULL: no racks): the racks of the brokers
+     * holding replicas of topic's partition, at most cap of them in racks
+     * (valid until the loop turns); returns how many.
+     */
+    int32_t (*partition_racks)(void *opaque, const char *topic, int32_t partition,
+                               const char **racks, int32_t cap);
     /* Regex subscriptions (NULL: no topic matches): every topic's name, and a
      * counter that moves whenever a topic is created or deleted. */
     void (*topic_foreach)(void *opaque, void (*fn)(void *arg, const char *name), void *arg);

@@ -97,6 +97,7 @@ typedef struct hb {
     const char *member_id;
     int32_t epoch;
     const char *instance_id;
+    const char *rack;
     const char *topic; /* subscribed topic, NULL: unchanged */
     const char *assignor;
     bool owned_sent;
@@ -125,7 +126,7 @@ static reply_t beat(fake_t *f, hb_t *h)
         .member_id = gr_str(h->member_id ? h->member_id : ""),
         .member_epoch = h->epoch,
         .instance_id = opt(h->instance_id),
-        .rack_id = opt(NULL),
+        .rack_id = opt(h->rack),
         .rebalance_timeout_ms = h->epoch == 0 ? REBALANCE_MS : -1,
         .subscribed_topics = &topic,
         .subscribed_count = h->topic ? 1 : -1,
@@ -604,6 +605,44 @@ static void test_changes_are_stored(void **state)
     fake_fini(&f);
 }
 
+/* Partitions 0 and 1 of "t" have their replicas in rack r1, 2 and 3 in r2. */
+static int32_t fake_racks(void *o, const char *topic, int32_t partition, const char **racks,
+                          int32_t cap)
+{
+    (void)o;
+    if (strcmp(topic, "t") != 0 || cap < 1)
+        return 0;
+    racks[0] = partition < 2 ? "r1" : "r2";
+    return 1;
+}
+
+/*
+ * With racks, the member in r2 that held everything keeps 2 and 3 and the
+ * newcomer in r1 gets 0 and 1; rack-blind stickiness would keep 0 and 1.
+ */
+static void test_assignment_follows_replica_racks(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    f.env.partition_racks = fake_racks;
+    hb_t a = {.version = 1, .member_id = "a", .epoch = 0, .rack = "r2", .topic = "t"};
+    reply_t ra = beat(&f, &a);
+    assert_int_equal(ra.error, GR_KERR_NONE);
+    assert_int_equal(gr_assignment_size(&ra.assignment), 4);
+    hb_t b = {.version = 1, .member_id = "b", .epoch = 0, .rack = "r1", .topic = "t"};
+    reply_t rb = beat(&f, &b);
+    assert_int_equal(rb.error, GR_KERR_NONE);
+    gr_uuid_t t = fake_group_topic_id(1);
+    const gr_assignment_t *target_b = &member(&f, "b")->target;
+    assert_true(gr_assignment_contains(target_b, t, 0) && gr_assignment_contains(target_b, t, 1));
+    const gr_assignment_t *target_a = &member(&f, "a")->target;
+    assert_true(gr_assignment_contains(target_a, t, 2) && gr_assignment_contains(target_a, t, 3));
+    gr_assignment_free(&ra.assignment);
+    gr_assignment_free(&rb.assignment);
+    fake_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_offset_checks),
         cmocka_unit_test(test_classic_apis_on_consumer_group),
         cmocka_unit_test(test_changes_are_stored),
+        cmocka_unit_test(test_assignment_follows_replica_racks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
