@@ -149,8 +149,6 @@ void gr_cgroup_bump_epoch(gr_cgroup_t *cg)
 void gr_cgroup_update_state(gr_cgroup_t *cg, int64_t now_ms)
 {
     gr_cgroup_state_t s = GR_CGROUP_STABLE;
-    if (cg->state == GR_CGROUP_DEAD)
-        return;
     if (cg->member_count == 0)
         s = GR_CGROUP_EMPTY;
     else if (cg->group_epoch > cg->assignment_epoch)

@@ -50,7 +50,7 @@ int gr_group_type_parse(gr_str_t name)
 
 const char *gr_group_listed_state(const gr_group_t *g)
 {
-    if (g->type == GR_GROUP_TYPE_CONSUMER && g->consumer)
+    if (g->type == GR_GROUP_TYPE_CONSUMER && g->consumer && g->state != GR_GROUP_DEAD)
         return gr_cgroup_state_name(g->consumer->state);
     return gr_group_state_name(g->state);
 }

@@ -355,9 +355,9 @@ static gr_kerr_t delete_one(gr_broker_t *b, gr_str_t id)
     gr_group_t *g = gr_coordinator_find(b->groups, id);
     if (!g || g->state == GR_GROUP_DEAD)
         return GR_KERR_GROUP_ID_NOT_FOUND;
-    /* Kafka's validateDeleteGroup: a classic group must be Empty, a
-     * consumer group too (its own Empty: no member). */
-    if (strcmp(gr_group_listed_state(g), gr_group_state_name(GR_GROUP_EMPTY)) != 0)
+    /* Kafka's validateDeleteGroup: a group of either kind must be Empty (a
+     * consumer group's classic state is Empty exactly when it has no member). */
+    if (g->state != GR_GROUP_EMPTY)
         return GR_KERR_NON_EMPTY_GROUP;
     return gr_coordinator_delete_group(b->groups, g);
 }
