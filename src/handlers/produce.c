@@ -592,8 +592,10 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
         gr_topic_t *topic = by_id ? gr_topics_find_id(b->topics, tin->topic_id)
                                   : gr_topics_find(b->topics, tin->name.ptr, (size_t)tin->name.len);
         gr_str_t name = by_id ? gr_str(topic ? topic->name : "") : tin->name;
-        bool allowed = !txn_denied && gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
-                                                       GR_ACL_RESOURCE_TYPE_TOPIC, name);
+        /* An unknown id is UNKNOWN_TOPIC_ID below, without an ACL check of no name. */
+        bool allowed = !txn_denied && (!by_id || topic) &&
+                       gr_authorize_str(b, req->session, GR_ACL_OPERATION_WRITE,
+                                        GR_ACL_RESOURCE_TYPE_TOPIC, name);
         for (int32_t i = 0; i < n; i++) {
             gr_produce_response_partition_produce_response_t *pout = &tout->partition_responses[i];
             gr_produce_response_partition_produce_response_init(pout);
