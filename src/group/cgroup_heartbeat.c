@@ -31,6 +31,7 @@
 #include <sys/random.h>
 
 #include "group/assignor.h"
+#include "group/cgroup_classic.h"
 #include "group/cgroup_int.h"
 
 static bool is_empty(gr_str_t s)
@@ -51,6 +52,11 @@ gr_kerr_t gr_cgroup_heartbeat_validate(const gr_group_env_t *env,
                                        const gr_cgroup_heartbeat_args_t *a, const char **message)
 {
     *message = NULL;
+    for (int32_t i = 0; i < a->subscribed_count; i++)
+        if (a->subscribed_topics[i].len < 0) {
+            *message = "SubscribedTopicNames can't contain null.";
+            return GR_KERR_INVALID_REQUEST;
+        }
     if (is_empty(a->instance_id))
         *message = "InstanceId can't be empty.";
     else if (is_empty(a->rack_id))
@@ -201,6 +207,11 @@ static gr_cmember_t *replace_static(gr_cgroup_t *cg, gr_group_env_t *env, gr_cme
     m->member_epoch = 0;
     m->previous_epoch = 0;
     m->next = NULL;
+    /* A classic member's join/sync timers moved with m->classic: they now fire for m. */
+    if (m->classic) {
+        m->classic->join_timer.owner = m;
+        m->classic->sync_timer.owner = m;
+    }
     /* old's heap fields now belong to m; free only old's shell. */
     if (old->session_timer.armed)
         env->timer_cancel(env->opaque, &old->session_timer);

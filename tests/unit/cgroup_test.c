@@ -643,6 +643,32 @@ static void test_assignment_follows_replica_racks(void **state)
     fake_fini(&f);
 }
 
+/* A null entry in SubscribedTopicNames is INVALID_REQUEST, and leaves no member behind. */
+static void test_null_topic_name_is_invalid(void **state)
+{
+    (void)state;
+    fake_t f;
+    fake_init(&f);
+    gr_str_t topics[] = {gr_str("t"), {NULL, GR_NULL_LEN}};
+    gr_assignment_t none = GR_ASSIGNMENT_INIT;
+    gr_cgroup_heartbeat_args_t a = {.version = 1,
+                                    .member_id = gr_str("a"),
+                                    .member_epoch = 0,
+                                    .instance_id = opt(NULL),
+                                    .rack_id = opt(NULL),
+                                    .rebalance_timeout_ms = REBALANCE_MS,
+                                    .subscribed_topics = topics,
+                                    .subscribed_count = 2,
+                                    .subscribed_regex = opt(NULL),
+                                    .server_assignor = opt(NULL),
+                                    .owned = &none};
+    const char *message = NULL;
+    assert_int_equal(gr_cgroup_heartbeat_validate(&f.env, &a, &message), GR_KERR_INVALID_REQUEST);
+    assert_non_null(message);
+    assert_int_equal(f.g->consumer->member_count, 0);
+    fake_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_classic_apis_on_consumer_group),
         cmocka_unit_test(test_changes_are_stored),
         cmocka_unit_test(test_assignment_follows_replica_racks),
+        cmocka_unit_test(test_null_topic_name_is_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
