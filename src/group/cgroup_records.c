@@ -338,6 +338,11 @@ static int set_member_metadata(gr_cmember_t *m, const gr_consumer_group_member_m
     }
     gr_cmember_set_subscription(m, topics, n);
     m->rebalance_timeout_ms = v->rebalance_timeout_ms;
+    const gr_str_t sources[] = {v->instance_id, v->rack_id,         v->client_id,
+                                v->client_host, v->server_assignor, v->subscribed_topic_regex};
+    for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++)
+        if (sources[i].len >= 0 && !fields[i])
+            return -ENOMEM; /* a copy failed: not a null field */
     return topics && n == v->subscribed_topic_names_count ? 0 : -ENOMEM;
 }
 
