@@ -68,8 +68,11 @@ typedef enum gr_share_acquire_mode {
 typedef struct gr_share_partition_config {
     int64_t record_lock_duration_ms; /* share.record.lock.duration.ms, > 0 */
     int16_t delivery_count_limit;    /* group.share.delivery.count.limit, > 0 */
-    /* group.share.partition.max.record.locks: at most this many records
-     * ACQUIRED at once (> 0). */
+    /* group.share.partition.max.record.locks (> 0): as in Kafka, the bound
+     * on the in-flight window (end_offset - start_offset). New records are
+     * acquired only while the window is smaller; records already in it
+     * stay re-acquirable. It bounds the records locked at once and the
+     * memory the window may take. */
     int32_t max_record_locks;
 } gr_share_partition_config_t;
 
@@ -95,6 +98,12 @@ typedef struct gr_share_aborted_txn {
  * acknowledges them as GAP. */
 typedef struct gr_share_acquire_request {
     const char *member_id;
+    /* The offset the log read started at (what
+     * gr_share_partition_next_fetch_offset returned then). When the first
+     * batch begins above it, the offsets in between no longer exist
+     * (compacted or deleted): available ones are archived (Kafka's stale
+     * batches). Negative: unknown, nothing archived for it. */
+    int64_t fetch_offset;
     const gr_share_log_batch_t *batches;
     int32_t batch_count;
     /* read_committed: the batches stop at the last stable offset, and
@@ -104,6 +113,10 @@ typedef struct gr_share_acquire_request {
     int32_t aborted_count;
     int32_t max_records; /* > 0, else nothing is acquired */
     gr_share_acquire_mode_t mode;
+    /* ShareFetch v2's BatchSize: in BATCH_OPTIMIZED mode new records are
+     * reported in AcquiredRecords entries of about this many records, cut
+     * at log batch boundaries. 0: one entry per run. */
+    int32_t batch_size;
     int64_t now_ms;
 } gr_share_acquire_request_t;
 
@@ -172,18 +185,27 @@ int gr_share_partition_set_config(gr_share_partition_t *sp,
 int64_t gr_share_partition_next_fetch_offset(const gr_share_partition_t *sp);
 
 /* Whether an acquisition could acquire anything: some record in the window
- * is AVAILABLE, or fewer than max_record_locks records are acquired. The
- * caller skips the log read when this is false. */
+ * is AVAILABLE, or the window is smaller than max_record_locks. The caller
+ * skips the log read when this is false. */
 bool gr_share_partition_can_acquire(const gr_share_partition_t *sp);
 
 /*
  * Acquires for req->member_id the acquirable records among the batches the
  * caller read: AVAILABLE records inside the window and new records from
- * end_offset on. At most max_records (see gr_share_acquire_mode_t) and never
- * beyond max_record_locks acquired records in total. Control batches, and
- * with read_committed the batches of aborted transactions, are archived,
- * not acquired. Each acquired record's delivery count is incremented and it
- * is locked until now_ms + record_lock_duration_ms.
+ * end_offset on. At most max_records (see gr_share_acquire_mode_t); new
+ * records only while the window is below max_record_locks (a log batch
+ * may carry it past in BATCH_OPTIMIZED mode, as in Kafka). Control
+ * batches, and with read_committed the batches of aborted transactions,
+ * are archived, not acquired (they do not count against max_records).
+ * Each acquired record's delivery count is incremented and it is locked
+ * until now_ms + record_lock_duration_ms. Locks already past at now_ms are
+ * expired first.
+ *
+ * Poison records (Kafka 4.2): a record on its last delivery attempt
+ * (delivery count limit - 1 before this one, limit > 2) is acquired alone;
+ * records delivered at least max(2, ceil(limit / 2)) times are acquired in
+ * smaller and smaller runs and never together with other records, so one
+ * bad record cannot drag a whole batch to the limit.
  *
  * Appends the acquired ranges to *out (adjacent ranges with equal delivery
  * counts merged). Returns 0 (perhaps nothing acquired), -EINVAL for batches
