@@ -219,10 +219,16 @@ void gr_share_partition_mark_changed(gr_share_partition_t *sp)
 
 void gr_share_partition_stats(const gr_share_partition_t *sp, gr_share_partition_stats_t *out)
 {
+    int64_t complete = 0;
+    for (int32_t i = 0; i < sp->count; i++)
+        if (sp->ranges[i].state == GR_SHARE_RECORD_ACKNOWLEDGED ||
+            sp->ranges[i].state == GR_SHARE_RECORD_ARCHIVED)
+            complete += gr_share_range_len(&sp->ranges[i]);
     *out = (gr_share_partition_stats_t){.start_offset = sp->start_offset,
                                         .end_offset = sp->end_offset,
                                         .acquired_records = sp->acquired,
                                         .in_flight_records = sp->end_offset - sp->start_offset,
+                                        .delivery_complete_records = complete,
                                         .ranges = sp->count};
 }
 

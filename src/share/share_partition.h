@@ -152,7 +152,11 @@ typedef struct gr_share_partition_stats {
     int64_t end_offset;        /* first offset never fetched */
     int64_t acquired_records;  /* records ACQUIRED now (<= max_record_locks) */
     int64_t in_flight_records; /* end_offset - start_offset */
-    int32_t ranges;            /* ranges kept (memory) */
+    /* Records in the window whose delivery is complete (acknowledged or
+     * archived): WriteShareGroupState v1's DeliveryCompleteCount (KIP-1226)
+     * and what lag subtracts. */
+    int64_t delivery_complete_records;
+    int32_t ranges; /* ranges kept (memory) */
 } gr_share_partition_stats_t;
 
 /*

@@ -257,6 +257,12 @@ static void walk_new(walk_t *w, const piece_t *p, int64_t o)
     int64_t last = p->last < w->stop_at ? p->last : w->stop_at;
     if (w->done || o > last)
         return;
+    /* A full window takes nothing new, even where a batch would carry the
+     * acquisition on (Kafka clamps to the window's end then). */
+    if (w->new_room <= 0) {
+        w->done = true;
+        return;
+    }
     int64_t n = last - o + 1;
     if (p->archive) {
         if (w->stop_at == INT64_MAX)

@@ -225,6 +225,7 @@ static void test_reject_archives_and_start_advances(void **unused)
     gr_share_partition_stats_t st;
     gr_share_partition_stats(sp, &st);
     assert_int_equal(st.start_offset, 100);
+    assert_int_equal(st.delivery_complete_records, 5);
     assert_int_equal(ack(sp, "m1", 100, 101, GR_SHARE_ACK_REJECT, 1), GR_KERR_NONE);
     gr_share_partition_stats(sp, &st);
     assert_int_equal(st.start_offset, 102);
@@ -375,6 +376,12 @@ static void test_max_record_locks(void **unused)
     assert_true(gr_share_partition_can_acquire(sp));
     a = acquire(sp, "m2", log, 6, &o, 0);
     expect_one(&a, 3, 4, 2);
+    /* A full window takes nothing past its end, even where the batch
+     * holding the released record goes on. */
+    assert_int_equal(ack(sp, "m2", 4, 4, GR_SHARE_ACK_RELEASE, 0), GR_KERR_NONE);
+    gr_share_log_batch_t wide[] = {{0, 14, -1, false, false}};
+    a = acquire(sp, "m3", wide, 1, &(acq_opts_t){.max_records = 1}, 0);
+    expect_one(&a, 4, 4, 3);
     /* The window shrinks as the head is acknowledged: 3-9 leave room for
      * one more. */
     assert_int_equal(ack(sp, "m1", 0, 2, GR_SHARE_ACK_ACCEPT, 0), GR_KERR_NONE);
@@ -764,6 +771,7 @@ typedef struct model_walk {
     bool in_throttle;
     int64_t cap, taken;
     int16_t throttle_dc;
+    bool new_started; /* the current piece already went past the end */
 } model_walk_t;
 
 /* One offset of the walk; the rules of share_partition_acquire.c spelled
@@ -833,6 +841,14 @@ static void model_acquire_offset(model_t *m, model_walk_t *w, int64_t o, int64_t
         w->done = true;
         return;
     }
+    /* Each piece's new part starts only with room in the window. */
+    if (!w->new_started) {
+        if (w->new_room <= 0) {
+            w->done = true;
+            return;
+        }
+        w->new_started = true;
+    }
     if (w->stop_at == INT64_MAX) {
         int64_t room = archive
                            ? w->new_room
@@ -870,6 +886,7 @@ static void model_piece(model_t *m, model_walk_t *w, int64_t first, int64_t last
     if (o > m->end && !w->done && o <= w->stop_at) {
         /* The read began above the window's end: the hole is archived. */
         int64_t hole_last = o - 1;
+        w->new_started = false;
         for (int64_t h = m->end; h <= hole_last && !w->done && h <= w->stop_at; h++) {
             w->in_throttle = false;
             model_acquire_offset(m, w, h, hole_last, true, member, max_records, mode, now, got);
@@ -877,6 +894,7 @@ static void model_piece(model_t *m, model_walk_t *w, int64_t first, int64_t last
         if (m->end != o)
             return;
     }
+    w->new_started = false;
     /* A throttled run never crosses a piece boundary. */
     if (w->in_throttle && o <= last)
         w->done = true;
@@ -906,6 +924,10 @@ static void compare(const model_t *m, const gr_share_partition_t *sp)
         }
     }
     assert_int_equal(st.acquired_records, acquired);
+    int64_t complete = 0;
+    for (int64_t o = m->start; o < m->end; o++)
+        complete += model_final(m->state[o]);
+    assert_int_equal(st.delivery_complete_records, complete);
     assert_int_equal(gr_share_partition_next_fetch_offset(sp), model_next_fetch(m));
 }
 
