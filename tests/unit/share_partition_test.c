@@ -23,6 +23,34 @@
 
 #define LOCK_MS 30000
 
+/* Allocation faults: the test links with --wrap=malloc,calloc,realloc
+ * (tests/CMakeLists.txt). When fail_at > 0 the fail_at-th allocation from
+ * then on fails. */
+static int fail_at;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+
+static bool fail_now(void)
+{
+    return fail_at > 0 && --fail_at == 0;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    return fail_now() ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return fail_now() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+    return fail_now() ? NULL : __real_realloc(p, size);
+}
+
 static const gr_share_partition_config_t default_config = {
     .record_lock_duration_ms = LOCK_MS, .delivery_count_limit = 5, .max_record_locks = 2000};
 
@@ -1203,6 +1231,138 @@ static void test_randomized_against_model(void **unused)
         random_run(seed);
 }
 
+/* Everything observable about a partition, to tell that a failed call
+ * changed nothing. */
+typedef struct snapshot {
+    gr_share_partition_stats_t stats;
+    bool changed;
+    int64_t deadline;
+    int8_t state[64];
+    int16_t dc[64];
+    char owner[64][8];
+} snapshot_t;
+
+static void snap(const gr_share_partition_t *sp, snapshot_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    gr_share_partition_stats(sp, &s->stats);
+    s->changed = gr_share_partition_changed(sp);
+    s->deadline = gr_share_partition_next_deadline(sp);
+    for (int64_t o = 0; o < 64; o++) {
+        const char *owner = NULL;
+        s->state[o] = (int8_t)gr_share_partition_offset_state(sp, o, &s->dc[o], &owner);
+        if (owner)
+            snprintf(s->owner[o], sizeof(s->owner[o]), "%s", owner);
+    }
+}
+
+static void expect_unchanged(const gr_share_partition_t *sp, const snapshot_t *before)
+{
+    snapshot_t after;
+    snap(sp, &after);
+    assert_memory_equal(&after, before, sizeof(after));
+}
+
+/* Fails each allocation of an acquisition, an acknowledgement, a log start
+ * move, an export and a creation in turn: each fails cleanly and leaves
+ * the partition as it was, then succeeds. */
+static void test_out_of_memory_changes_nothing(void **unused)
+{
+    (void)unused;
+    gr_share_log_batch_t log[] = {{0, 4, -1, false, false},
+                                  {5, 9, 3, true, false},
+                                  {10, 10, 3, true, true},
+                                  {12, 19, -1, false, false},
+                                  {20, 29, -1, false, false}};
+    gr_share_aborted_txn_t aborted[] = {{3, 5}};
+    gr_share_partition_t *sp = make(NULL, 0);
+    gr_share_acquired_list_t a = acquire(sp, "m1", log, 1, &(acq_opts_t){.max_records = 5}, 0);
+    expect_one(&a, 0, 4, 1);
+    int8_t types[] = {1, 2, 3, 1, 4};
+    gr_share_ack_batch_t b = {0, 4, types, 5};
+    gr_share_acquire_request_t req = {.member_id = "m2",
+                                      .fetch_offset = 5,
+                                      .batches = log + 1,
+                                      .batch_count = 4,
+                                      .read_committed = true,
+                                      .aborted = aborted,
+                                      .aborted_count = 1,
+                                      .max_records = 12,
+                                      .now_ms = 1};
+    int failures = 0;
+    for (int n = 1;; n++) {
+        snapshot_t before;
+        snap(sp, &before);
+        gr_share_acquired_list_t out = {0};
+        fail_at = n;
+        int rc = gr_share_partition_acquire(sp, &req, &out);
+        fail_at = 0;
+        check_invariants(sp);
+        if (rc == 0) {
+            assert_int_equal(out.count, 1);
+            assert_int_equal(out.items[0].first_offset, 11); /* the hole 11 with its neighbours */
+            assert_int_equal(out.items[0].last_offset, 29);
+            gr_share_acquired_list_fini(&out);
+            break;
+        }
+        assert_int_equal(rc, -ENOMEM);
+        expect_unchanged(sp, &before);
+        gr_share_acquired_list_fini(&out);
+        failures++;
+    }
+    for (int n = 1;; n++) {
+        snapshot_t before;
+        snap(sp, &before);
+        fail_at = n;
+        gr_kerr_t err = gr_share_partition_acknowledge(sp, "m1", &b, 1, true, 2);
+        fail_at = 0;
+        check_invariants(sp);
+        if (err == GR_KERR_NONE)
+            break;
+        assert_int_equal(err, GR_KERR_UNKNOWN_SERVER_ERROR);
+        expect_unchanged(sp, &before);
+        failures++;
+    }
+    assert_int_equal(state_of(sp, 1, NULL, NULL), GR_SHARE_RECORD_AVAILABLE);
+    assert_int_equal(state_of(sp, 4, NULL, NULL), GR_SHARE_RECORD_ACQUIRED);
+    for (int n = 1;; n++) {
+        snapshot_t before;
+        snap(sp, &before);
+        fail_at = n;
+        int rc = gr_share_partition_advance_log_start(sp, 15);
+        fail_at = 0;
+        check_invariants(sp);
+        if (rc == 0)
+            break;
+        assert_int_equal(rc, -ENOMEM);
+        expect_unchanged(sp, &before);
+        failures++;
+    }
+    gr_share_state_t st;
+    fail_at = 1;
+    assert_int_equal(gr_share_partition_export(sp, &st), -ENOMEM);
+    fail_at = 0;
+    assert_true(gr_share_partition_changed(sp));
+    assert_int_equal(gr_share_partition_export(sp, &st), 0);
+    for (int n = 1;; n++) {
+        gr_share_partition_t *back = NULL;
+        fail_at = n;
+        int rc = gr_share_partition_new(&default_config, &st, 0, &back);
+        fail_at = 0;
+        if (rc == 0) {
+            check_invariants(back);
+            gr_share_partition_free(back);
+            break;
+        }
+        assert_int_equal(rc, -ENOMEM);
+        assert_null(back);
+        failures++;
+    }
+    assert_true(failures >= 4);
+    free(st.batches);
+    gr_share_partition_free(sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1220,6 +1380,7 @@ int main(void)
         cmocka_unit_test(test_poison_records_are_isolated),
         cmocka_unit_test(test_log_start_moves),
         cmocka_unit_test(test_randomized_against_model),
+        cmocka_unit_test(test_out_of_memory_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
