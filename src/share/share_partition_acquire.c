@@ -218,7 +218,8 @@ static int64_t reacquire(walk_t *w, int64_t o, int64_t last, int16_t dc, int64_t
     if (last_attempt) {
         n = n > 1 ? 1 : n;
     } else if (throttled) {
-        int64_t cap = len >> (dc - w->throttle + 1);
+        int shift = dc - w->throttle + 1;
+        int64_t cap = shift < 63 ? len >> shift : 0;
         cap = cap < 1 ? 1 : cap;
         n = n > cap ? cap : n;
     }

@@ -640,6 +640,14 @@ static void test_poison_records_are_isolated(void **unused)
     a = acquire(sp, "m1", log, 2, &o, 0);
     expect_one(&a, 5, 6, 4);
     gr_share_partition_free(sp);
+    /* A high limit: the run shrinks to one record, no shift past 63. */
+    gr_share_partition_config_t high = default_config;
+    high.delivery_count_limit = 1000;
+    in[0].delivery_count = 998;
+    assert_int_equal(gr_share_partition_new(&high, &s, 0, &sp), 0);
+    a = acquire(sp, "m1", log, 2, &o, 0);
+    expect_one(&a, 0, 0, 999);
+    gr_share_partition_free(sp);
     free(log);
 }
 
