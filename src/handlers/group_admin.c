@@ -10,13 +10,14 @@
  * (KIP-1043) answers an unknown group GROUP_ID_NOT_FOUND with a message
  * where older versions describe it as Dead without error.
  *
- * Both kinds of group, as Kafka 4.x treats them (group/group_listing.h):
- * ListGroups lists KIP-848 consumer groups with type "consumer", their own
- * state names and protocol type "consumer", its filters matching either
- * case-insensitively; DescribeGroups describes classic groups only (a
- * consumer group is "not a classic group": GROUP_ID_NOT_FOUND from v6,
- * Dead before), so admin clients turn to ConsumerGroupDescribe; DeleteGroups
- * deletes a group of either kind once it is Empty.
+ * Every kind of group, as Kafka 4.x treats them (group/group_listing.h):
+ * ListGroups lists KIP-848 consumer groups with type "consumer" and KIP-932
+ * share groups with type "share", their own state names and protocol type
+ * ("consumer", "share"), its filters matching any case-insensitively;
+ * DescribeGroups describes classic groups only (a consumer or share group
+ * is "not a classic group": GROUP_ID_NOT_FOUND from v6, Dead before), so
+ * admin clients turn to ConsumerGroupDescribe or ShareGroupDescribe;
+ * DeleteGroups deletes a group of any kind once it is Empty.
  *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
@@ -254,7 +255,7 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     /* Kafka's DescribeGroups describes classic groups only: a consumer
      * group is "not a classic group", which tells the admin client to ask
      * ConsumerGroupDescribe instead. */
-    bool consumer = g && g->type == GR_GROUP_TYPE_CONSUMER;
+    bool consumer = g && g->type != GR_GROUP_TYPE_CLASSIC; /* share groups too */
     if ((!g || consumer) && !out->error_code &&
         req->api_version >= GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION) {
         out->error_code = GR_KERR_GROUP_ID_NOT_FOUND;
