@@ -96,8 +96,8 @@ gr_share_persister_t *gr_share_persister_new(gr_broker_t *b);
 void gr_share_persister_free(gr_share_persister_t *p);
 
 /*
- * InitializeShareGroupState: the key's state becomes state_epoch (above the
- * stored one, else FENCED_STATE_EPOCH) and start_offset, with no batches
+ * InitializeShareGroupState: the key's state becomes state_epoch (not below
+ * the stored one, else FENCED_STATE_EPOCH) and start_offset, with no batches
  * (an admin reset of a group's start offset is an initialize too).
  * Returns 0 (cb will run), or -ENOMEM / -EINVAL (no callback).
  */
