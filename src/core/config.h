@@ -187,6 +187,10 @@ typedef struct gr_config {
     char *group_consumer_migration_policy;     /* disabled, upgrade, downgrade, bidirectional */
     gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
+    int32_t group_share_record_lock_duration_ms;    /* how long a share consumer holds a record */
+    int32_t group_share_delivery_count_limit;       /* deliveries before a record is archived */
+    int32_t group_share_partition_max_record_locks; /* acquired records per share-partition */
+    int32_t group_share_max_share_sessions;         /* share sessions on this broker */
 
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;

@@ -44,6 +44,7 @@ typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
+typedef struct gr_share_manager gr_share_manager_t;
 typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 typedef struct gr_broker_tls gr_broker_tls_t;
 typedef struct gr_sasl gr_sasl_t;
@@ -116,6 +117,7 @@ struct gr_broker {
     int store_pending;                 /* store writes issued and not yet completed */
     gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
     gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
+    gr_share_manager_t *share_manager; /* share-partitions led here, share sessions (share/) */
     gr_controlled_shutdown_t *controlled_shutdown;              /* NULL unless one was started */
     gr_own_controller_shutdown_fn *ask_own_controller_shutdown; /* may be NULL: network only */
     gr_authorizer_t *authorizer;     /* ACLs (security/authorizer.h); NULL: everything allowed */
