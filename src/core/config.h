@@ -192,6 +192,15 @@ typedef struct gr_config {
     int32_t group_share_partition_max_record_locks; /* acquired records per share-partition */
     int32_t group_share_max_share_sessions;         /* share sessions on this broker */
 
+    /* share coordinator (KIP-932): __share_group_state */
+    int32_t share_coordinator_state_topic_num_partitions;
+    int32_t share_coordinator_state_topic_replication_factor;
+    int32_t share_coordinator_state_topic_min_isr;
+    int32_t share_coordinator_state_topic_segment_bytes;
+    int32_t share_coordinator_load_buffer_size;
+    int32_t share_coordinator_snapshot_update_records_per_snapshot;
+    int32_t share_coordinator_write_timeout_ms;
+
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;
     int32_t transaction_state_log_replication_factor;
