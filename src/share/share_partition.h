@@ -24,8 +24,18 @@
  *            AVAILABLE, or ARCHIVED once the delivery count reached
  *            delivery_count_limit
  *   ACQUIRED --acknowledge RENEW--> ACQUIRED (lock extended, KIP-1222)
- *   AVAILABLE/new --acquire, aborted transaction or control batch-->
+ *   AVAILABLE/new --acquire: aborted transaction, control batch, offsets
+ *            gone from the log, delivery count already at the limit-->
  *            ARCHIVED (never delivered)
+ *   any --advance_log_start--> forgotten (below the new start offset)
+ *
+ * Durability is the caller's: acquisitions are not written (Kafka's rule);
+ * after an acknowledgement, release, expiry or archiving
+ * gr_share_partition_changed is true and the caller writes the export
+ * before it answers. A failed write leaves memory ahead of the durable
+ * state (Kafka rolls the transition back instead); the next successful
+ * write carries it, and a new leader meanwhile redelivers those records,
+ * which at-least-once delivery allows.
  *
  * ACKNOWLEDGED and ARCHIVED are final. Whenever the head of the window is
  * final the start offset moves past it.
@@ -68,8 +78,11 @@ typedef enum gr_share_acquire_mode {
 typedef struct gr_share_partition_config {
     int64_t record_lock_duration_ms; /* share.record.lock.duration.ms, > 0 */
     int16_t delivery_count_limit;    /* group.share.delivery.count.limit, > 0 */
-    /* group.share.partition.max.record.locks: at most this many records
-     * ACQUIRED at once (> 0). */
+    /* group.share.partition.max.record.locks (> 0): as in Kafka, the bound
+     * on the in-flight window (end_offset - start_offset). New records are
+     * acquired only while the window is smaller; records already in it
+     * stay re-acquirable. It bounds the records locked at once and the
+     * memory the window may take. */
     int32_t max_record_locks;
 } gr_share_partition_config_t;
 
@@ -95,6 +108,12 @@ typedef struct gr_share_aborted_txn {
  * acknowledges them as GAP. */
 typedef struct gr_share_acquire_request {
     const char *member_id;
+    /* The offset the log read started at (what
+     * gr_share_partition_next_fetch_offset returned then). When the first
+     * batch begins above it, the offsets in between no longer exist
+     * (compacted or deleted): available ones are archived (Kafka's stale
+     * batches). Negative: unknown, nothing archived for it. */
+    int64_t fetch_offset;
     const gr_share_log_batch_t *batches;
     int32_t batch_count;
     /* read_committed: the batches stop at the last stable offset, and
@@ -104,6 +123,10 @@ typedef struct gr_share_acquire_request {
     int32_t aborted_count;
     int32_t max_records; /* > 0, else nothing is acquired */
     gr_share_acquire_mode_t mode;
+    /* ShareFetch v2's BatchSize: in BATCH_OPTIMIZED mode new records are
+     * reported in AcquiredRecords entries of about this many records, cut
+     * at log batch boundaries. 0: one entry per run. */
+    int32_t batch_size;
     int64_t now_ms;
 } gr_share_acquire_request_t;
 
@@ -137,9 +160,13 @@ typedef struct gr_share_ack_batch {
 typedef struct gr_share_partition_stats {
     int64_t start_offset;
     int64_t end_offset;        /* first offset never fetched */
-    int64_t acquired_records;  /* records ACQUIRED now (<= max_record_locks) */
+    int64_t acquired_records;  /* records ACQUIRED now */
     int64_t in_flight_records; /* end_offset - start_offset */
-    int32_t ranges;            /* ranges kept (memory) */
+    /* Records in the window whose delivery is complete (acknowledged or
+     * archived): WriteShareGroupState v1's DeliveryCompleteCount (KIP-1226)
+     * and what lag subtracts. */
+    int64_t delivery_complete_records;
+    int32_t ranges; /* ranges kept (memory) */
 } gr_share_partition_stats_t;
 
 /*
@@ -153,8 +180,9 @@ typedef struct gr_share_partition_stats {
  * with a delivery count at the limit are archived.
  *
  * Returns 0 and *out (free with gr_share_partition_free), -EINVAL for a
- * bad config, a state gr_share_state_check rejects or a negative start
- * offset, -ENOMEM.
+ * bad config, a negative start offset, or batches out of order,
+ * overlapping, inverted, in a state that is not durable or with a negative
+ * delivery count; -ENOMEM.
  */
 int gr_share_partition_new(const gr_share_partition_config_t *config, const gr_share_state_t *state,
                            int64_t start_offset, gr_share_partition_t **out /* out */);
@@ -172,22 +200,32 @@ int gr_share_partition_set_config(gr_share_partition_t *sp,
 int64_t gr_share_partition_next_fetch_offset(const gr_share_partition_t *sp);
 
 /* Whether an acquisition could acquire anything: some record in the window
- * is AVAILABLE, or fewer than max_record_locks records are acquired. The
- * caller skips the log read when this is false. */
+ * is AVAILABLE, or the window is smaller than max_record_locks. The caller
+ * skips the log read when this is false. */
 bool gr_share_partition_can_acquire(const gr_share_partition_t *sp);
 
 /*
  * Acquires for req->member_id the acquirable records among the batches the
  * caller read: AVAILABLE records inside the window and new records from
- * end_offset on. At most max_records (see gr_share_acquire_mode_t) and never
- * beyond max_record_locks acquired records in total. Control batches, and
- * with read_committed the batches of aborted transactions, are archived,
- * not acquired. Each acquired record's delivery count is incremented and it
- * is locked until now_ms + record_lock_duration_ms.
+ * end_offset on. At most max_records (see gr_share_acquire_mode_t); new
+ * records only while the window is below max_record_locks (a log batch
+ * may carry it past in BATCH_OPTIMIZED mode, as in Kafka). Control
+ * batches, and with read_committed the batches of aborted transactions,
+ * are archived, not acquired (they do not count against max_records).
+ * Each acquired record's delivery count is incremented and it is locked
+ * until now_ms + record_lock_duration_ms. Locks already past at now_ms are
+ * expired first.
+ *
+ * Poison records (Kafka 4.2): a record on its last delivery attempt
+ * (delivery count limit - 1 before this one, limit > 2) is acquired alone;
+ * records delivered at least max(2, ceil(limit / 2)) times are acquired in
+ * smaller and smaller runs and never together with other records, so one
+ * bad record cannot drag a whole batch to the limit.
  *
  * Appends the acquired ranges to *out (adjacent ranges with equal delivery
- * counts merged). Returns 0 (perhaps nothing acquired), -EINVAL for batches
- * out of order or inverted, -ENOMEM (the partition is then unchanged).
+ * counts merged). Returns 0 (perhaps nothing acquired); -EINVAL for no
+ * member id or batches out of order, overlapping or inverted; -ENOMEM
+ * (then only the expiry happened).
  */
 int gr_share_partition_acquire(gr_share_partition_t *sp, const gr_share_acquire_request_t *req,
                                gr_share_acquired_list_t *out /* out: appended */);
@@ -196,13 +234,15 @@ void gr_share_acquired_list_fini(gr_share_acquired_list_t *list);
 
 /*
  * Applies a member's acknowledgements, all or nothing: when any batch
- * fails, nothing changes.
+ * fails, nothing changes. Locks past their deadline at now_ms are expired
+ * first (the timer may not have run yet).
  *
  * Returns GR_KERR_NONE;
  * GR_KERR_INVALID_REQUEST for a batch with first > last, batches out of
  * order or overlapping, a type_count neither 1 nor the range's length, a
  * type not valid (RENEW only with renew_allowed), or offsets past the
- * window's end (never fetched);
+ * window's end (never fetched; INVALID_RECORD_STATE when the window is
+ * empty, as Kafka answers);
  * GR_KERR_INVALID_RECORD_STATE when an offset in the window is not
  * ACQUIRED by member_id (available, acknowledged, archived, held by
  * another member or its lock expired);
@@ -215,12 +255,11 @@ gr_kerr_t gr_share_partition_acknowledge(gr_share_partition_t *sp, const char *m
 
 /* Releases every record member_id holds (its share session closed or it
  * left the group): AVAILABLE again, or ARCHIVED at the delivery count
- * limit. Returns the number of records released (>= 0) or -ENOMEM. */
+ * limit. Returns the number of records released. */
 int64_t gr_share_partition_release_member(gr_share_partition_t *sp, const char *member_id);
 
 /* Releases the records whose lock deadline is <= now_ms as
- * release_member does. Returns the number of records released (>= 0) or
- * -ENOMEM. */
+ * release_member does. Returns the number of records released. */
 int64_t gr_share_partition_expire(gr_share_partition_t *sp, int64_t now_ms);
 
 /* The earliest lock deadline, or GR_SHARE_PARTITION_NO_DEADLINE: the caller
