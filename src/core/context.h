@@ -107,21 +107,18 @@ struct gr_broker {
     struct gr_peer_sasl *inter_broker_sasl;
     gr_log_dir_t *log_dir;
     gr_fd_cache_t *fds;
-    gr_batch_io_t *io;             /* the logs' I/O table */
-    gr_log_manager_t *log_manager; /* retention, flush, checkpoints, compaction */
-    gr_topics_t *topics;           /* every topic this broker knows, with its partitions */
-    gr_cluster_view_t *cluster;    /* live brokers and the controller, as last told */
-    gr_zk_member_t *zk;            /* membership, election and the controller */
-    gr_coordinator_t *groups;      /* the group coordinator */
-    gr_txn_coordinator_t *txns;    /* the transaction coordinator */
-    gr_share_coordinator_t *share_coordinator; /* share-partition states (NULL once stopped) */
-    gr_share_persister_t *share_persister;     /* the way to them (NULL once stopped) */
-    gr_store_t *store;                         /* the metadata store (ZooKeeper or the local one) */
-    gr_store_session_t *store_session;         /* the broker's session on it */
-    int store_pending;                         /* store writes issued and not yet completed */
-    gr_producer_ids_t *producer_ids;           /* InitProducerId's id blocks, producer expiry */
-    gr_replication_t *replication;             /* fetchers and ISR tracking (replica/) */
-    gr_share_manager_t *share_manager; /* share-partitions led here, share sessions (share/) */
+    gr_batch_io_t *io;                 /* the logs' I/O table */
+    gr_log_manager_t *log_manager;     /* retention, flush, checkpoints, compaction */
+    gr_topics_t *topics;               /* every topic this broker knows, with its partitions */
+    gr_cluster_view_t *cluster;        /* live brokers and the controller, as last told */
+    gr_zk_member_t *zk;                /* membership, election and the controller */
+    gr_coordinator_t *groups;          /* the group coordinator */
+    gr_txn_coordinator_t *txns;        /* the transaction coordinator */
+    gr_store_t *store;                 /* the metadata store (ZooKeeper or the local one) */
+    gr_store_session_t *store_session; /* the broker's session on it */
+    int store_pending;                 /* store writes issued and not yet completed */
+    gr_producer_ids_t *producer_ids;   /* InitProducerId's id blocks, producer expiry */
+    gr_replication_t *replication;     /* fetchers and ISR tracking (replica/) */
     gr_controlled_shutdown_t *controlled_shutdown;              /* NULL unless one was started */
     gr_own_controller_shutdown_fn *ask_own_controller_shutdown; /* may be NULL: network only */
     gr_authorizer_t *authorizer;     /* ACLs (security/authorizer.h); NULL: everything allowed */
@@ -135,6 +132,12 @@ struct gr_broker {
     gr_quotas_t *quotas; /* client quotas and their rates (quota/) */
     /* Cluster mode, until it opens: holds client requests (handlers/start_gate.h). */
     gr_start_gate_t *start_gate;
+    /* The share coordinator (KIP-932 share-partition states); NULL once stopped. */
+    gr_share_coordinator_t *share_coordinator;
+    /* The way to it for leaders and group coordinators; NULL once stopped. */
+    gr_share_persister_t *share_persister;
+    /* The share-partitions led here and their share sessions (share/); NULL once stopped. */
+    gr_share_manager_t *share_manager;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_broker_stats_t stats;

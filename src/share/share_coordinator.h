@@ -38,12 +38,11 @@
 #include <stdint.h>
 
 #include "coordinator/runtime.h"
+#include "metadata/topics.h" /* GR_SHARE_STATE_TOPIC */
 #include "protocol/kerr.h"
 #include "protocol/types.h"
 #include "share/share_persister.h"
 #include "share/share_state.h"
-
-#define GR_SHARE_STATE_TOPIC "__share_group_state"
 
 /* A coordinator key's longest text: a group id of up to this many bytes fits. */
 #define GR_SHARE_KEY_GROUP_MAX 32767
