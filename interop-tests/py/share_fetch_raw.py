@@ -12,7 +12,8 @@ group membership is needed: the leader does not check it (as Kafka's).
   member SHARE_SESSION_NOT_FOUND, acknowledgements with epoch 0
   INVALID_REQUEST, ShareAcknowledge with epoch 0
   INVALID_SHARE_SESSION_EPOCH, and -1 closes the session;
-- a long-polling ShareFetch is answered by a produce.
+- a long-polling ShareFetch is answered by a produce, and by records
+  released when another member's connection closes (its session ends).
 
 Usage: share_fetch_raw.py HOST PORT TOPIC (TOPIC has 1 partition, empty)
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
@@ -294,6 +295,18 @@ def main():
     a.epoch += 1
     expect("long poll error", err, NONE)
     expect("long poll acquired", parts[0][3], [(z, z, 1)])
+
+    # A session ends with its connection, releasing what the member holds
+    # (Kafka 4.1+): a waiting member gets it, delivery count 2.
+    c_member = Member(Conn(host, port), "member-c", tid)
+    w_off = produce(c, topic, [b"w0"])
+    _, _, got_c = c_member.fetch(max_wait=5000)
+    expect("member-c acquired", got_c, [(w_off, w_off, 1)])
+    a.c.send_only(API_SHARE_FETCH, 1, share_fetch_body(a.name, a.epoch, tid, max_wait=20000))
+    c_member.c.close()
+    err, parts = read_share_fetch(a.c.receive_reader())
+    a.epoch += 1
+    expect("after member-c's connection closed", (err, parts[0][3]), (NONE, [(w_off, w_off, 2)]))
 
     # -1 closes: member-b's session is gone afterwards.
     err, perr = share_ack(b.c, b.name, -1, tid, [])
