@@ -188,6 +188,15 @@ typedef struct gr_config {
     gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
 
+    /* share coordinator (KIP-932): __share_group_state */
+    int32_t share_coordinator_state_topic_num_partitions;
+    int32_t share_coordinator_state_topic_replication_factor;
+    int32_t share_coordinator_state_topic_min_isr;
+    int32_t share_coordinator_state_topic_segment_bytes;
+    int32_t share_coordinator_load_buffer_size;
+    int32_t share_coordinator_snapshot_update_records_per_snapshot;
+    int32_t share_coordinator_write_timeout_ms;
+
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;
     int32_t transaction_state_log_replication_factor;
