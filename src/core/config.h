@@ -196,6 +196,7 @@ typedef struct gr_config {
     int32_t share_coordinator_load_buffer_size;
     int32_t share_coordinator_snapshot_update_records_per_snapshot;
     int32_t share_coordinator_write_timeout_ms;
+    int32_t share_coordinator_state_topic_prune_interval_ms;
 
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;

@@ -270,6 +270,8 @@ static const gr_config_def_t config_table[] = {
             share_coordinator_snapshot_update_records_per_snapshot, "500", 0, 500),
     KEY_INT("share.coordinator.write.timeout.ms", share_coordinator_write_timeout_ms, "5000", 1,
             IMAX),
+    KEY_INT("share.coordinator.state.topic.prune.interval.ms",
+            share_coordinator_state_topic_prune_interval_ms, "300000", 1, IMAX),
 
     KEY_STRING("zookeeper.connect", zookeeper_connect, NULL, NULL),
     KEY_INT("zookeeper.session.timeout.ms", zookeeper_session_timeout_ms, "18000", IMIN, IMAX),

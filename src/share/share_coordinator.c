@@ -61,6 +61,7 @@ static int replay(void *owner, const gr_coordinator_record_origin_t *origin, gr_
     int len = rc ? -1 : gr_share_record_key_text(&rec, text, sizeof text);
     if (!rc && len < 0)
         rc = -EBADMSG;
+    rec.log_offset = origin->log_offset; /* one record per batch */
     if (!rc)
         rc = gr_share_shard_apply(&co->shard, origin->partition, (gr_str_t){text, len}, &rec);
     gr_arena_fini(&arena);
@@ -92,9 +93,55 @@ static const gr_coordinator_handler_t share_handler = {
     .unload = unload,
 };
 
+/* --- pruning ------------------------------------------------------------------------ */
+
+/*
+ * Moves the log start of each partition coordinated here up to the oldest
+ * snapshot its keys still need (Kafka's share coordinator prunes so too):
+ * a key's state is its last snapshot and the updates after it, so nothing
+ * below the oldest of those snapshots is read by a replay. Followers take
+ * the new log start from the leader's fetch responses.
+ */
+static void prune(gr_share_coordinator_t *co)
+{
+    int32_t partitions = co->broker->config.share_coordinator_state_topic_num_partitions;
+    gr_topic_t *t = gr_coordinator_runtime_topic(&co->runtime);
+    if (t)
+        partitions = t->partition_count;
+    for (int32_t i = 0; i < partitions; i++) {
+        if (gr_coordinator_runtime_state(&co->runtime, i) != GR_COORDINATOR_LOADED)
+            continue;
+        gr_partition_t *p = gr_share_coordinator_led_partition(co, i);
+        if (!p || !p->log)
+            continue;
+        int64_t hw = gr_log_high_watermark(p->log);
+        int64_t point = gr_share_shard_prune_point(&co->shard, i, hw);
+        if (point <= gr_log_start_offset(p->log))
+            continue;
+        int rc = gr_log_delete_records_before(p->log, point, NULL);
+        gr_logf(&co->broker->log, rc < 0 ? GR_LOG_WARN : GR_LOG_DEBUG, GR_SHARE_LOG_TAG,
+                "pruning %s-%d below %lld: %s", GR_SHARE_STATE_TOPIC, i, (long long)point,
+                rc < 0 ? strerror(-rc) : "done");
+    }
+}
+
+static void on_prune_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    prune(w->data);
+}
+
 /* --- lifecycle ---------------------------------------------------------------------- */
 
-/* __share_group_state as Kafka creates it: deleted by retention, not compacted. */
+/*
+ * __share_group_state as Kafka creates it: cleanup.policy=delete, not
+ * compacted (an update means nothing without the snapshot before it). No
+ * time-based retention: a key written once and idle since has only its
+ * snapshot, which must outlive any retention.ms; only a pruning of the log
+ * start below the oldest snapshot still needed may drop records (not done
+ * yet: see src/share/README.md).
+ */
 static void start_runtime(gr_share_coordinator_t *co)
 {
     const gr_config_t *cfg = &co->broker->config;
@@ -105,6 +152,7 @@ static void start_runtime(gr_share_coordinator_t *co)
     co->topic_configs[1] = (gr_topic_config_t){"segment.bytes", co->segment_bytes};
     co->topic_configs[2] = (gr_topic_config_t){"min.insync.replicas", co->min_isr};
     co->topic_configs[3] = (gr_topic_config_t){"compression.type", "uncompressed"};
+    co->topic_configs[4] = (gr_topic_config_t){"retention.ms", "-1"};
     gr_internal_topic_t topic = {
         .name = GR_SHARE_STATE_TOPIC,
         .factor_key = "share.coordinator.state.topic.replication.factor",
@@ -136,6 +184,11 @@ gr_share_coordinator_t *gr_share_coordinator_new(gr_broker_t *b)
         return NULL;
     }
     start_runtime(co);
+    double every = b->config.share_coordinator_state_topic_prune_interval_ms / 1000.0;
+    ev_timer_init(&co->prune_timer, on_prune_timer, every, every);
+    co->prune_timer.data = co;
+    ev_timer_start(b->loop, &co->prune_timer);
+    ev_unref(b->loop); /* the timer alone does not keep the loop running */
     return co;
 }
 
@@ -143,6 +196,10 @@ void gr_share_coordinator_free(gr_share_coordinator_t *co)
 {
     if (!co)
         return;
+    if (ev_is_active(&co->prune_timer)) {
+        ev_ref(co->broker->loop);
+        ev_timer_stop(co->broker->loop, &co->prune_timer);
+    }
     gr_coordinator_runtime_fini(&co->runtime);
     gr_share_shard_fini(&co->shard);
     free(co);
@@ -235,7 +292,9 @@ static int append_record(gr_share_coordinator_t *co, int32_t partition, gr_str_t
         rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
     if (!rc) {
         *end = info.last_offset + 1;
-        rc = gr_share_shard_apply(&co->shard, partition, id, rec);
+        gr_share_record_t placed = *rec;
+        placed.log_offset = info.last_offset;
+        rc = gr_share_shard_apply(&co->shard, partition, id, &placed);
     }
     gr_writer_fini(&k);
     gr_writer_fini(&v);

@@ -28,15 +28,13 @@
 #define GR_SHARE_UPDATE_KEY_VERSION   1
 #define GR_SHARE_VALUE_VERSION        0
 
-/* The coordinator key text's longest form: group, ':', 22 uuid chars, ':', int32. */
-#define GR_SHARE_KEY_TEXT_EXTRA 40
-
 /* One key's memory. */
 typedef struct gr_share_entry {
     gr_coordinator_key_t key; /* id: "<group>:<topic id>:<partition>" */
     gr_share_state_t state;   /* owns state.batches */
     int32_t batch_cap;
     int32_t snapshot_epoch;     /* of the last ShareSnapshot */
+    int64_t snapshot_offset;    /* where the last ShareSnapshot is in the log (pruning) */
     int32_t updates;            /* ShareUpdates since the last ShareSnapshot */
     int32_t fence_leader_epoch; /* the highest leader epoch seen (records and reads) */
     int32_t delivery_complete;  /* the last write's count, or unknown */
@@ -49,7 +47,8 @@ typedef struct gr_share_record {
     gr_uuid_t topic_id;
     int32_t partition;
     bool tombstone;         /* null value: the key is deleted */
-    int32_t snapshot_epoch; /* uint16 on the wire */
+    int64_t log_offset;     /* where the record is (replayed, or just appended) */
+    int32_t snapshot_epoch; /* int32 in Kafka 4.x's schema */
     int32_t state_epoch;    /* ShareSnapshot only */
     int32_t leader_epoch;
     int64_t start_offset;            /* ShareUpdate: -1 when not moved */
@@ -112,6 +111,14 @@ gr_kerr_t gr_share_shard_plan_initialize(gr_share_shard_t *s, gr_str_t id,
                                          const gr_share_key_t *key, int32_t state_epoch,
                                          int64_t start_offset, gr_share_record_t *rec);
 
+/*
+ * Where partition's log may start: the oldest offset of its keys' last
+ * snapshots (every later record builds on one of them), or end when it has
+ * no key. -1 when a key's last snapshot is at or above end (the high
+ * watermark: not replicated yet, so the older records may still be needed).
+ */
+int64_t gr_share_shard_prune_point(gr_share_shard_t *s, int32_t partition, int64_t end);
+
 /* A read's fencing: FENCED_LEADER_EPOCH when leader_epoch is older; remembers a newer one. */
 gr_kerr_t gr_share_shard_fence_read(gr_share_entry_t *e, int32_t leader_epoch, bool remember);
 
@@ -136,7 +143,8 @@ struct gr_share_coordinator {
     gr_broker_t *broker;
     gr_coordinator_runtime_t runtime;
     gr_share_shard_t shard;
-    gr_topic_config_t topic_configs[4];
+    gr_topic_config_t topic_configs[5];
+    ev_timer prune_timer; /* share.coordinator.state.topic.prune.interval.ms */
     char segment_bytes[16];
     char min_isr[16];
 };

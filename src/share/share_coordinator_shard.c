@@ -201,6 +201,7 @@ static int apply_snapshot(gr_share_entry_t *e, const gr_share_record_t *rec)
     e->state = fresh;
     e->batch_cap = cap;
     e->snapshot_epoch = rec->snapshot_epoch;
+    e->snapshot_offset = rec->log_offset;
     e->updates = 0;
     return 0;
 }
@@ -309,6 +310,22 @@ gr_kerr_t gr_share_shard_plan_initialize(gr_share_shard_t *s, gr_str_t id,
     rec->leader_epoch = -1;
     rec->start_offset = start_offset;
     return GR_KERR_NONE;
+}
+
+int64_t gr_share_shard_prune_point(gr_share_shard_t *s, int32_t partition, int64_t end)
+{
+    int64_t point = end;
+    for (gr_coordinator_key_t *k = gr_coordinator_keys_first(&s->keys); k;
+         k = gr_coordinator_keys_next(&s->keys, k)) {
+        if (k->partition != partition)
+            continue;
+        int64_t at = GR_COORDINATOR_ENTRY(k, gr_share_entry_t, key)->snapshot_offset;
+        if (at >= end)
+            return -1;
+        if (at < point)
+            point = at;
+    }
+    return point;
 }
 
 gr_kerr_t gr_share_shard_fence_read(gr_share_entry_t *e, int32_t leader_epoch, bool remember)

@@ -272,6 +272,49 @@ static void replay_rebuilds(void **st)
     gr_share_shard_fini(&again);
 }
 
+/* The log may start at the oldest last snapshot of a partition's keys, once replicated. */
+static void prune_point_oldest_snapshot(void **st)
+{
+    (void)st;
+    gr_share_shard_t shard;
+    assert_int_equal(gr_share_shard_init(&shard, 1), 0);
+    gr_share_key_t a = test_key(), b = test_key();
+    b.group_id = "g2";
+    char abuf[128], bbuf[128];
+    gr_str_t aid = key_id(&a, abuf, sizeof abuf), bid = key_id(&b, bbuf, sizeof bbuf);
+    assert_int_equal(gr_share_shard_prune_point(&shard, 0, 50), 50); /* no key: everything */
+    gr_share_record_t rec;
+    assert_int_equal(gr_share_shard_plan_initialize(&shard, aid, &a, 1, 0, &rec), GR_KERR_NONE);
+    rec.log_offset = 10;
+    assert_int_equal(gr_share_shard_apply(&shard, 0, aid, &rec), 0);
+    assert_int_equal(gr_share_shard_plan_initialize(&shard, bid, &b, 1, 0, &rec), GR_KERR_NONE);
+    rec.log_offset = 20;
+    assert_int_equal(gr_share_shard_apply(&shard, 0, bid, &rec), 0);
+    assert_int_equal(gr_share_shard_prune_point(&shard, 0, 50), 10);
+    assert_int_equal(gr_share_shard_prune_point(&shard, 1, 50), 50); /* another partition */
+    /* an update keeps the snapshot it builds on */
+    gr_share_state_t w = {.state_epoch = 1, .leader_epoch = 1, .start_offset = -1};
+    gr_share_state_t scratch;
+    assert_int_equal(gr_share_shard_plan_write(&shard, aid, &a, &w, -1, &rec, &scratch),
+                     GR_KERR_NONE);
+    assert_int_equal(rec.key_version, GR_SHARE_UPDATE_KEY_VERSION);
+    rec.log_offset = 30;
+    assert_int_equal(gr_share_shard_apply(&shard, 0, aid, &rec), 0);
+    free(scratch.batches);
+    assert_int_equal(gr_share_shard_prune_point(&shard, 0, 50), 10);
+    /* a new snapshot of a moves the point to b's */
+    assert_int_equal(gr_share_shard_plan_write(&shard, aid, &a, &w, -1, &rec, &scratch),
+                     GR_KERR_NONE);
+    assert_int_equal(rec.key_version, GR_SHARE_SNAPSHOT_KEY_VERSION);
+    rec.log_offset = 40;
+    assert_int_equal(gr_share_shard_apply(&shard, 0, aid, &rec), 0);
+    free(scratch.batches);
+    assert_int_equal(gr_share_shard_prune_point(&shard, 0, 50), 20);
+    /* a snapshot not yet under the high watermark: no pruning */
+    assert_int_equal(gr_share_shard_prune_point(&shard, 0, 40), -1);
+    gr_share_shard_fini(&shard);
+}
+
 static void key_text_is_kafkas(void **st)
 {
     (void)st;
@@ -292,6 +335,7 @@ int main(void)
         cmocka_unit_test(plan_snapshot_every_n),
         cmocka_unit_test(plan_fences),
         cmocka_unit_test(replay_rebuilds),
+        cmocka_unit_test(prune_point_oldest_snapshot),
         cmocka_unit_test(key_text_is_kafkas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

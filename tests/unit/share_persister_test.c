@@ -19,6 +19,7 @@
 
 #include "broker_fixture.h"
 #include "core/context.h"
+#include "log/log.h"
 #include "loop_wait.h"
 #include "share/share_persister.h"
 #include "topic_wait.h"
@@ -30,6 +31,7 @@ static const char *const overrides[] = {
     "share.coordinator.state.topic.min.isr=1",
     "share.coordinator.state.topic.num.partitions=2",
     "share.coordinator.snapshot.update.records.per.snapshot=2",
+    "share.coordinator.state.topic.prune.interval.ms=20",
 };
 #define OVERRIDE_COUNT ((int)(sizeof overrides / sizeof overrides[0]))
 
@@ -107,6 +109,17 @@ static void assert_merged(const outcome_t *o)
     assert_int_equal(o->state.batches[1].last_offset, 9);
     assert_int_equal(o->state.batches[1].state, GR_SHARE_RECORD_AVAILABLE);
     assert_int_equal(o->state.batches[1].delivery_count, 2);
+}
+
+/* Whether some partition of __share_group_state starts above 0. */
+static bool pruned(void *arg)
+{
+    gr_broker_t *b = arg;
+    gr_topic_t *t = gr_topics_find(b->topics, GR_SHARE_STATE_TOPIC, strlen(GR_SHARE_STATE_TOPIC));
+    for (int32_t i = 0; t && i < t->partition_count; i++)
+        if (t->partitions[i].log && gr_log_start_offset(t->partitions[i].log) > 0)
+            return true;
+    return false;
 }
 
 static void persister_round_trip(void **state)
@@ -188,7 +201,10 @@ static void persister_round_trip(void **state)
     assert_int_equal(o.state.start_offset, GR_SHARE_START_OFFSET_UNINITIALIZED);
     free(o.state.batches);
 
-    /* Restart: the coordinator replays __share_group_state. */
+    /* Pruning moves the log start of the key's partition past the old snapshots. */
+    gr_test_wait(tb->loop, pruned, tb->b, "__share_group_state pruned");
+
+    /* Restart: the coordinator replays __share_group_state (what pruning left). */
     gr_test_broker_stop(tb);
     assert_int_equal(gr_test_broker_start(tb, overrides, OVERRIDE_COUNT), 0);
     key = key_for(tb->b, "persisted-group");
