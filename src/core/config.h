@@ -185,6 +185,14 @@ typedef struct gr_config {
     int32_t group_consumer_max_size;
     gr_config_list_t group_consumer_assignors; /* the first is the default */
     char *group_consumer_migration_policy;     /* disabled, upgrade, downgrade, bidirectional */
+    /* KIP-932 share groups (group.share.*). */
+    int32_t group_share_heartbeat_interval_ms;
+    int32_t group_share_min_heartbeat_interval_ms;
+    int32_t group_share_max_heartbeat_interval_ms;
+    int32_t group_share_session_timeout_ms;
+    int32_t group_share_min_session_timeout_ms;
+    int32_t group_share_max_session_timeout_ms;
+    int32_t group_share_max_size;
     gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
 

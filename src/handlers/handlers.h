@@ -49,6 +49,9 @@ void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req);
 /* KIP-848 consumer groups (consumer_group_heartbeat.c, consumer_group_describe.c). */
 void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req);
 void gr_handle_consumer_group_describe(gr_broker_t *b, gr_request_t *req);
+/* KIP-932 share groups (share_group_heartbeat.c, share_group_describe.c). */
+void gr_handle_share_group_heartbeat(gr_broker_t *b, gr_request_t *req);
+void gr_handle_share_group_describe(gr_broker_t *b, gr_request_t *req);
 /* The client's address as Kafka reports it in groups: "/host" (in req's arena). */
 gr_str_t gr_group_client_host(gr_request_t *req);
 void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req);
