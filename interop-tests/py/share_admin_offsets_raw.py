@@ -12,6 +12,8 @@ group's coordinator):
   - Alter again to 7: the new state epoch is above the old (Describe: 7)
   - a negative start offset: INVALID_REQUEST for that partition
   - Alter/Delete of a group id a classic group holds: GROUP_ID_NOT_FOUND
+  - Alter/Delete while a member is in the share group (ShareGroupHeartbeat
+    v1): NON_EMPTY_GROUP; after it left, allowed
   - DeleteShareGroupOffsets v0 of the topic: NONE; Describe: -1 again
 
 Usage: share_admin_offsets_raw.py HOST PORT TOPIC (TOPIC: 2 partitions, 10 records in each)
@@ -22,7 +24,8 @@ import time
 from kafka_wire import Connection, Reader, Writer, int32, int64, string
 
 API_OFFSET_COMMIT, API_FIND_COORDINATOR = 8, 10
-API_DESCRIBE, API_ALTER, API_DELETE = 90, 91, 92
+API_DESCRIBE, API_ALTER, API_DELETE, API_SG_HEARTBEAT = 90, 91, 92, 76
+NON_EMPTY_GROUP = 68
 NONE, UNKNOWN_TOPIC_OR_PARTITION, INVALID_REQUEST, GROUP_ID_NOT_FOUND = 0, 3, 42, 69
 GROUP = "sg-admin"
 
@@ -110,6 +113,16 @@ def delete(conn, group, topic):
     return err, r.arr(top)
 
 
+def share_heartbeat(conn, group, member_id, epoch, topic):
+    """ShareGroupHeartbeat v1 (epoch 0 joins, -1 leaves): its error code."""
+    w = Writer(True).str(group).str(member_id).i32(epoch).str(None)
+    w.arr([topic] if epoch == 0 else None, lambda w, t: w.str(t)).tags()
+    r = Reader(conn.call(API_SG_HEARTBEAT, 1, bytes(w.data), True), True)
+    r.tags()
+    r.i32()
+    return r.i16()
+
+
 def classic_group(conn, group, topic):
     """A simple OffsetCommit v2 (generation -1): an Empty classic group."""
     body = string(group) + int32(-1) + string("") + int64(-1)
@@ -156,6 +169,12 @@ def main():
         expect("alter a classic group", alter(conn, "classic-g", topic, {0: 1})[0],
                GROUP_ID_NOT_FOUND)
         expect("delete a classic group", delete(conn, "classic-g", topic)[0], GROUP_ID_NOT_FOUND)
+
+        member = "share-admin-member-0001"
+        expect("join", share_heartbeat(conn, GROUP, member, 0, topic), NONE)
+        expect("alter with a member", alter(conn, GROUP, topic, {0: 1})[0], NON_EMPTY_GROUP)
+        expect("delete with a member", delete(conn, GROUP, topic)[0], NON_EMPTY_GROUP)
+        expect("leave", share_heartbeat(conn, GROUP, member, -1, topic), NONE)
 
         expect("delete", delete(conn, GROUP, topic), (NONE, [NONE]))
         expect("delete unknown topic", delete(conn, GROUP, "no-such-topic"),

@@ -3,7 +3,8 @@
 # The share-group offset admin APIs 90-92 on a single broker (the group's
 # coordinator), through py/share_admin_offsets_raw.py: describe a group's
 # share-partition start offsets and lag, alter them (a new state epoch each
-# time; a negative offset refused), refuse a group id a classic group holds,
+# time; a negative offset refused), refuse a group id a classic group holds
+# and a share group with a member (NON_EMPTY_GROUP),
 # delete the state of a topic's partitions; then gregor-admin share-groups
 # describe / reset-offsets (dry run, --to-earliest, --by-duration) /
 # delete-offsets.

@@ -41,6 +41,7 @@
 #include "gen/describe_share_group_offsets.h"
 #include "group/coordinator.h"
 #include "group/group.h"
+#include "group/sgroup.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
 #include "log/log.h"
@@ -164,13 +165,9 @@ static gr_kerr_t empty_share_group_error(gr_broker_t *b, gr_str_t id)
     gr_group_t *g = gr_coordinator_find(b->groups, id);
     if (!g || g->state == GR_GROUP_DEAD)
         return GR_KERR_NONE;
-    /*
-     * Share groups join the coordinator with group/sgroup.h: a share group
-     * (g->type GR_GROUP_TYPE_SHARE) is NON_EMPTY_GROUP while
-     * g->share->member_count > 0. Until then every group there is a
-     * classic or consumer group.
-     */
-    return GR_KERR_GROUP_ID_NOT_FOUND;
+    if (g->type != GR_GROUP_TYPE_SHARE || !g->share)
+        return GR_KERR_GROUP_ID_NOT_FOUND;
+    return g->share->member_count > 0 ? GR_KERR_NON_EMPTY_GROUP : GR_KERR_NONE;
 }
 
 static gr_topic_t *topic_find(gr_broker_t *b, gr_str_t name)
