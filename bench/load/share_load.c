@@ -382,8 +382,10 @@ static int share_heartbeat(share_consumer_t *c, int32_t epoch)
         req.subscribed_topic_names_count = 1;
     }
     if (load_wire_call(&c->wire, GR_API_SHARE_GROUP_HEARTBEAT, SHARE_HEARTBEAT_VERSION, &req,
-                       &resp) != 0)
+                       &resp) != 0) {
+        fprintf(stderr, "share_load: ShareGroupHeartbeat: no readable answer\n");
         return -EIO;
+    }
     if (resp.error_code != GR_KERR_NONE) {
         fprintf(stderr, "share_load: ShareGroupHeartbeat epoch %d: error %d %.*s\n", epoch,
                 resp.error_code, resp.error_message.len > 0 ? resp.error_message.len : 0,
@@ -571,8 +573,10 @@ static int share_fetch(share_consumer_t *c)
     req.forgotten_topics_data_count = forgotten.partitions_count > 0 ? 1 : 0;
     rc = load_wire_call(&c->wire, GR_API_SHARE_FETCH, SHARE_FETCH_VERSION, &req, &resp);
     free(acks);
-    if (rc != 0)
+    if (rc != 0) {
+        fprintf(stderr, "share_load: ShareFetch: no readable answer (%d)\n", rc);
         return -EIO;
+    }
     for (int32_t p = 0; p < run->partitions; p++)
         c->pending[p].n = 0;
     c->fetches++;
