@@ -4,14 +4,14 @@ of 1, 4 and 16 consumers on one partition, beside a classic group of 4
 librdkafka consumers on 16 partitions.
 
 Each share run gets a fresh topic of one partition and a fresh group, read
-by load/share_load.c (librdkafka has no share consumer). The records must
-be there from offset 0 for the group: when the broker takes the group
-config share.auto.offset.reset=earliest (IncrementalAlterConfigs, resource
-type GROUP) the records are produced first and then read; when it does not,
-the consumers join first (their share-partition starts at the empty log's
-end, the default "latest"), say they are ready, the records are produced,
-and only then are they let go. Either way the clock runs over the reading
-alone, and share_load checks every offset was delivered exactly once.
+by load/share_load.c (librdkafka has no share consumer). The group must see
+the records from offset 0: the consumers join and open their share sessions
+on the empty topic (the default share.auto.offset.reset=latest then starts
+at offset 0), say they are ready, the records are produced, and only then
+are they let go, so the clock runs over the reading alone. (Setting the
+group config share.auto.offset.reset=earliest and producing first would be
+simpler, but the leader does not read group configs yet.) share_load
+checks every offset was delivered exactly once.
 
 librdkafka's mock cluster has no share groups: its column holds the classic
 group only, the anchor; the share rows have no mock figure ("n/a").
@@ -39,23 +39,12 @@ OVERRIDES = ["offsets.topic.replication.factor=1", "group.initial.rebalance.dela
 READY_TIMEOUT_S = 300
 
 
-def set_earliest(bench, b, group):
-    """True when the broker took share.auto.offset.reset=earliest for group."""
-    res = run_client([bench.prog("bench_share_load"), "config", "-b", b.bootstrap, "-g", group,
-                      "-k", "share.auto.offset.reset", "-v", "earliest"])
-    return res["error"] == 0
-
-
 def share_consume(bench, b, topic, group, n, consumers):
-    """Produces n records to topic and reads them through group; returns
-    (share_load's result, broker CPU seconds of the reading, mode)."""
+    """Joins the consumers on the empty topic, produces n records, then
+    lets them read; returns (share_load's result, broker CPU seconds of the
+    reading)."""
     args = [bench.prog("bench_share_load"), "consume", "-b", b.bootstrap, "-t", topic,
             "-g", group, "-n", str(n), "-c", str(consumers), "-m", str(SHARE_MAX_RECORDS)]
-    if set_earliest(bench, b, group):
-        bench.produce(b, topic, n, 100, 1, ["linger.ms=5", "acks=all"])
-        c0 = b.cpu_seconds()
-        r = run_client(args)
-        return r, b.cpu_seconds() - c0, "earliest"
     proc = subprocess.Popen(args + ["-W"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
@@ -73,10 +62,10 @@ def share_consume(bench, b, topic, group, n, consumers):
     lines = out.decode().strip().splitlines()
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"share_load failed ({proc.returncode}): {err.decode()[-500:]}")
-    return json.loads(lines[-1]), cpu, "consumers joined before the produce"
+    return json.loads(lines[-1]), cpu
 
 
-def share_runs(bench, n, results, modes):
+def share_runs(bench, n, results):
     """One Gregor: a fresh topic and group per consumer count."""
     with bench.broker("gregor") as b:
         b.start(overrides=OVERRIDES)
@@ -84,8 +73,7 @@ def share_runs(bench, n, results, modes):
             topic, group = f"share{consumers}", f"bench-share-{consumers}"
             run_client([bench.prog("bench_codec_load"), "create", "-b", b.bootstrap,
                         "-t", topic, "-p", "1"])
-            r, cpu, mode = share_consume(bench, b, topic, group, n, consumers)
-            modes.add(mode)
+            r, cpu = share_consume(bench, b, topic, group, n, consumers)
             res = results[consumers]
             res["rate"].append(r["records"] / r["seconds"])
             res["with_join"].append(r["seconds_with_join"])
@@ -94,7 +82,7 @@ def share_runs(bench, n, results, modes):
             res["errors"].append(r["ack_errors"] + r["close_errors"])
             bench.log(f"share {consumers} consumers: {res['rate'][-1]:,.0f} rec/s, "
                       f"duplicates {r['duplicates']} gaps {r['gaps']} uncovered "
-                      f"{r['uncovered']}, {r['fetches']} fetches ({mode})")
+                      f"{r['uncovered']}, {r['fetches']} fetches")
 
 
 def classic_run(bench, kind, n, rate, cpu):
@@ -120,16 +108,15 @@ def scenario_share(bench, row, order, api_keys):
     has_share = SHARE_KEYS <= keys
     results = {c: {"rate": [], "with_join": [], "cpu": [], "wrong": [], "errors": []}
                for c in SHARE_CONSUMERS}
-    modes = set()
     rate = {"gregor": [], "mock": []}
     cpu = {"gregor": [], "mock": []}
     for run in range(bench.runs):
         for kind in order(run):
             if kind == "gregor" and has_share:
-                share_runs(bench, n, results, modes)
+                share_runs(bench, n, results)
             classic_run(bench, kind, classic_n, rate, cpu)
     if has_share:
-        note = f"mock n/a: no share groups; {' / '.join(sorted(modes))}"
+        note = "mock n/a: no share groups; consumers joined before the produce"
     else:
         note = "pending: this Gregor does not advertise ShareGroupHeartbeat/ShareFetch yet"
     rows = []

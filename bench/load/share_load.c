@@ -30,9 +30,9 @@
  * GROUP), e.g. share.auto.offset.reset=earliest, and prints
  * {"mode":"config","error":E} with the broker's error code.
  *
- * Exactly once: every acquired offset is counted (offsets from 0 per
- * partition). duplicates: deliveries of an offset already delivered; gaps:
- * offsets below a partition's highest delivered one that never were;
+ * Exactly once: every acquired offset is counted. duplicates: deliveries of
+ * an offset already delivered; gaps: offsets between a partition's lowest
+ * and highest delivered ones that never were;
  * uncovered: acquired offsets that the response's record batches did not
  * hold. A correct broker gives 0, 0, 0 (no lock expires in a run: the
  * consumers acknowledge within one fetch of acquiring).
@@ -112,6 +112,7 @@ typedef struct share_run {
     pthread_mutex_t lock; /* guards the counts and totals below */
     uint8_t *counts[SHARE_MAX_PARTITIONS];
     int64_t count_cap[SHARE_MAX_PARTITIONS];
+    int64_t low[SHARE_MAX_PARTITIONS];  /* lowest delivered offset */
     int64_t high[SHARE_MAX_PARTITIONS]; /* highest delivered offset + 1 */
     long distinct, deliveries, duplicates, uncovered;
     double end_at;
@@ -213,6 +214,8 @@ static int share_tally_range(share_run_t *run, int32_t p, int64_t first, int64_t
             run->counts[p][o]++;
     }
     run->deliveries += (long)(last - first + 1);
+    if (run->high[p] == 0 || first < run->low[p])
+        run->low[p] = first;
     if (last + 1 > run->high[p])
         run->high[p] = last + 1;
     return 0;
@@ -243,7 +246,7 @@ static long share_gaps(const share_run_t *run)
     long gaps = 0;
 
     for (int32_t p = 0; p < run->partitions; p++)
-        for (int64_t o = 0; o < run->high[p]; o++)
+        for (int64_t o = run->low[p]; o < run->high[p]; o++)
             gaps += run->counts[p][o] == 0;
     return gaps;
 }
