@@ -80,6 +80,7 @@ def share_runs(bench, n, results):
             res["cpu"].append(round(cpu, 3) / (r["records"] / MILLION))
             res["wrong"].append(r["duplicates"] + r["gaps"] + r["uncovered"])
             res["errors"].append(r["ack_errors"] + r["close_errors"])
+            res["fetches"].append(r["fetches"])
             bench.log(f"share {consumers} consumers: {res['rate'][-1]:,.0f} rec/s, "
                       f"duplicates {r['duplicates']} gaps {r['gaps']} uncovered "
                       f"{r['uncovered']}, {r['fetches']} fetches")
@@ -106,7 +107,8 @@ def scenario_share(bench, row, order, api_keys):
     classic_n = bench.records(CLASSIC_RECORDS)
     keys = api_keys(bench)
     has_share = SHARE_KEYS <= keys
-    results = {c: {"rate": [], "with_join": [], "cpu": [], "wrong": [], "errors": []}
+    results = {c: {"rate": [], "with_join": [], "cpu": [], "wrong": [], "errors": [],
+                   "fetches": []}
                for c in SHARE_CONSUMERS}
     rate = {"gregor": [], "mock": []}
     cpu = {"gregor": [], "mock": []}
@@ -130,8 +132,11 @@ def scenario_share(bench, row, order, api_keys):
                     rate["gregor"], rate["mock"], note="librdkafka consumers; the mock's anchor"))
     for c in SHARE_CONSUMERS:
         res = results[c]
-        rows.append(row("share", f"{members(c)}: start to last record (join included)", "s",
+        rows.append(row("share", f"{members(c)}: records produced to last one read", "s",
                         res["with_join"], better="lower"))
+        rows.append(row("share", f"{members(c)}: ShareFetch requests", "requests",
+                        res["fetches"], better="lower",
+                        note="the leader acquires whole batches: MaxRecords 500 is exceeded"))
         rows.append(row("share", f"{members(c)}: offsets not delivered exactly once", "records",
                         res["wrong"], better="lower", target="0",
                         check=lambda g, r: g["max"] == 0,
