@@ -8,8 +8,8 @@ results.json, results.md and PNG charts in the output folder.
 usage: bench/run.py --build DIR [--scenario NAME[,NAME...]] [--runs N]
                     [--quick] [--out DIR]
 
-Scenarios: produce, consume, latency, ceiling, startup, group, replication, tls (all by
-default). --quick shrinks every size tenfold, for trying the harness.
+Scenarios: produce, consume, latency, ceiling, startup, group, replication, tls,
+partitions, share (all by default). --quick shrinks every size tenfold, for trying the harness.
 """
 import argparse
 import datetime

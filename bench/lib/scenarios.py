@@ -16,6 +16,7 @@ import time
 
 from brokers import Broker, Cluster, Unavailable, run_client
 import partitions
+import share
 import stats
 import tls
 
@@ -329,8 +330,8 @@ GROUP_OVERRIDES = ["offsets.topic.replication.factor=1", "group.initial.rebalanc
 JOIN_GROUP_KEY = 11
 
 
-def gregor_has_groups(bench):
-    """True when Gregor advertises JoinGroup (consumer groups have landed)."""
+def gregor_api_keys(bench):
+    """The API keys a fresh Gregor advertises in ApiVersions v0."""
     import socket
     import struct
     with bench.broker("gregor") as b:
@@ -341,8 +342,12 @@ def gregor_has_groups(bench):
             size = struct.unpack(">i", s.recv(4, socket.MSG_WAITALL))[0]
             body = s.recv(size, socket.MSG_WAITALL)
         count = struct.unpack(">i", body[6:10])[0]
-        keys = [struct.unpack(">h", body[10 + 6 * i:12 + 6 * i])[0] for i in range(count)]
-        return JOIN_GROUP_KEY in keys
+        return {struct.unpack(">h", body[10 + 6 * i:12 + 6 * i])[0] for i in range(count)}
+
+
+def gregor_has_groups(bench):
+    """True when Gregor advertises JoinGroup (consumer groups have landed)."""
+    return JOIN_GROUP_KEY in gregor_api_keys(bench)
 
 
 # 500,000 records of 100 B over 16 partitions is about 3.5 MB per partition,
@@ -513,4 +518,5 @@ SCENARIOS = {
     "replication": scenario_replication,
     "tls": lambda bench: tls.scenario_tls(bench, row),
     "partitions": lambda bench: partitions.scenario_partitions(bench, row),
+    "share": lambda bench: share.scenario_share(bench, row, order, gregor_api_keys),
 }

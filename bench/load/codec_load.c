@@ -31,36 +31,30 @@
  * Threads: one per connection; each owns its socket, buffers and arena, and
  * writes only its own slot of the results array.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "gen/codec_registry.h"
 #include "gen/create_topics.h"
 #include "gen/fetch.h"
-#include "gen/headers.h"
 #include "gen/produce.h"
 #include "protocol/kerr.h"
 #include "protocol/records.h"
+
+#include "load_wire.h"
 
 #define LOAD_PRODUCE_VERSION    9
 #define LOAD_FETCH_VERSION      11
 #define LOAD_CREATE_VERSION     4
 #define LOAD_MAX_CONNS          64
-#define LOAD_MAX_RESPONSE       (256 << 20)
 #define LOAD_CREATE_TIMEOUT_MS  120000
 #define LOAD_PRODUCE_TIMEOUT_MS 30000
 #define LOAD_FETCH_WAIT_MS      500
 #define LOAD_CORRELATION_POS    8 /* size(4) api_key(2) api_version(2) */
-#define LOAD_CLIENT_ID          "gregor-bench"
 
 typedef enum load_mode { LOAD_CREATE, LOAD_PRODUCE, LOAD_FETCH } load_mode_t;
 
@@ -78,15 +72,11 @@ typedef struct load_opts {
     int fetch_bytes;
 } load_opts_t;
 
-/* One connection: its socket, correlation counter and response buffer. */
+/* One connection (socket, correlation counter, response buffer) and its totals. */
 typedef struct load_conn {
     const load_opts_t *opts;
     int index;
-    int fd;
-    int32_t correlation;
-    uint8_t *buf;
-    size_t cap;
-    gr_arena_t arena;
+    load_wire_t wire;
     long long bytes; /* out: record-batch bytes moved */
     long requests;   /* out */
     int failed;      /* out: 1 when a check failed */
@@ -97,114 +87,6 @@ static double load_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int load_connect(const char *hostport)
-{
-    char host[256];
-    const char *colon = strrchr(hostport, ':');
-    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res;
-    int fd;
-
-    if (!colon || (size_t)(colon - hostport) >= sizeof(host))
-        return -EINVAL;
-    memcpy(host, hostport, (size_t)(colon - hostport));
-    host[colon - hostport] = '\0';
-    if (getaddrinfo(host, colon + 1, &hints, &res) != 0)
-        return -EHOSTUNREACH;
-    fd = socket(res->ai_family, SOCK_STREAM, 0);
-    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) != 0) {
-        close(fd);
-        fd = -errno;
-    }
-    freeaddrinfo(res);
-    return fd;
-}
-
-static int load_write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -EIO;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int load_read_all(int fd, uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -EIO;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-/* Appends a whole request frame (size, header, body) for api key to w. */
-static int load_frame(gr_writer_t *w, int16_t key, int16_t version, int32_t correlation,
-                      const void *msg)
-{
-    const gr_api_desc_t *api = gr_api_find(key);
-    gr_request_header_t h;
-    size_t size_pos = gr_write_reserve(w, 4);
-    bool flexible = api->flexible_min != GR_VERSION_NONE && version >= api->flexible_min;
-
-    gr_request_header_init(&h);
-    h.request_api_key = key;
-    h.request_api_version = version;
-    h.correlation_id = correlation;
-    h.client_id = gr_str(LOAD_CLIENT_ID);
-    gr_request_header_encode(w, flexible ? 2 : 1, &h);
-    if (api->request->encode(w, version, msg) != 0 || w->err)
-        return -EINVAL;
-    gr_writer_put_int32(w, size_pos, (int32_t)(w->len - size_pos - 4));
-    return 0;
-}
-
-/*
- * Reads one response and decodes it into resp (the API's response struct);
- * checks the correlation id. Returns 0 or a negative errno.
- */
-static int load_response(load_conn_t *c, int16_t key, int16_t version, int32_t correlation,
-                         void *resp)
-{
-    const gr_api_desc_t *api = gr_api_find(key);
-    bool flexible = api->flexible_min != GR_VERSION_NONE && version >= api->flexible_min;
-    gr_response_header_t rh;
-    uint8_t size_buf[4];
-    uint32_t size;
-    gr_reader_t r;
-
-    if (load_read_all(c->fd, size_buf, 4) != 0)
-        return -EIO;
-    size = (uint32_t)size_buf[0] << 24 | (uint32_t)size_buf[1] << 16 | (uint32_t)size_buf[2] << 8 |
-           size_buf[3];
-    if (size > LOAD_MAX_RESPONSE)
-        return -EMSGSIZE;
-    if (size > c->cap) {
-        uint8_t *bigger = realloc(c->buf, size);
-        if (!bigger)
-            return -ENOMEM;
-        c->buf = bigger;
-        c->cap = size;
-    }
-    if (load_read_all(c->fd, c->buf, size) != 0)
-        return -EIO;
-    gr_arena_reset(&c->arena);
-    gr_reader_init(&r, c->buf, size);
-    if (gr_response_header_decode(&r, flexible ? 1 : 0, &c->arena, &rh) != 0 ||
-        rh.correlation_id != correlation)
-        return -EBADMSG;
-    return api->response->decode(&r, version, &c->arena, resp) == 0 ? 0 : -EBADMSG;
 }
 
 /* Builds one uncompressed batch of the configured records into w. */
@@ -273,7 +155,7 @@ static int load_produce_frames(load_conn_t *c, const int32_t *owned, int n,
         req.topic_data = &t;
         req.topic_data_count = 1;
         gr_writer_init(&frames[i]);
-        if (load_frame(&frames[i], GR_API_PRODUCE, LOAD_PRODUCE_VERSION, 0, &req) != 0)
+        if (load_wire_frame(&frames[i], GR_API_PRODUCE, LOAD_PRODUCE_VERSION, 0, &req) != 0)
             return -EINVAL;
     }
     return 0;
@@ -284,7 +166,8 @@ static int load_produce_check(load_conn_t *c, int32_t correlation)
 {
     gr_produce_response_t resp;
 
-    if (load_response(c, GR_API_PRODUCE, LOAD_PRODUCE_VERSION, correlation, &resp) != 0 ||
+    if (load_wire_response(&c->wire, GR_API_PRODUCE, LOAD_PRODUCE_VERSION, correlation, &resp) !=
+            0 ||
         resp.responses_count != 1 || resp.responses[0].partition_responses_count != 1)
         return -EBADMSG;
     if (resp.responses[0].partition_responses[0].error_code != GR_KERR_NONE) {
@@ -318,7 +201,7 @@ static void *load_produce_thread(void *arg)
             gr_writer_t *f = &frames[sent % n];
 
             gr_writer_put_int32(f, LOAD_CORRELATION_POS, (int32_t)(sent + 1));
-            if (load_write_all(c->fd, f->buf, f->len) != 0)
+            if (load_wire_write_all(c->wire.fd, f->buf, f->len) != 0)
                 goto out;
             sent++;
         }
@@ -364,9 +247,9 @@ static int load_fetch_send(load_conn_t *c, int32_t partition, int64_t offset)
     req.topics = &t;
     req.topics_count = 1;
     gr_writer_init(&w);
-    rc = load_frame(&w, GR_API_FETCH, LOAD_FETCH_VERSION, ++c->correlation, &req);
+    rc = load_wire_frame(&w, GR_API_FETCH, LOAD_FETCH_VERSION, ++c->wire.correlation, &req);
     if (rc == 0)
-        rc = load_write_all(c->fd, w.buf, w.len);
+        rc = load_wire_write_all(c->wire.fd, w.buf, w.len);
     gr_writer_fini(&w);
     return rc;
 }
@@ -405,7 +288,7 @@ static int load_fetch_receive(load_conn_t *c, int32_t correlation, int64_t *next
     const gr_fetch_response_partition_data_t *pd;
     long long bytes;
 
-    if (load_response(c, GR_API_FETCH, LOAD_FETCH_VERSION, correlation, &resp) != 0 ||
+    if (load_wire_response(&c->wire, GR_API_FETCH, LOAD_FETCH_VERSION, correlation, &resp) != 0 ||
         resp.error_code != GR_KERR_NONE || resp.responses_count != 1 ||
         resp.responses[0].partitions_count != 1)
         return -1;
@@ -446,7 +329,7 @@ static void *load_fetch_thread(void *arg)
     while (inflight > 0) {
         int slot = ring[head];
         /* the oldest request in flight is the one answered */
-        int more = load_fetch_receive(c, c->correlation - inflight + 1, &next[slot]);
+        int more = load_fetch_receive(c, c->wire.correlation - inflight + 1, &next[slot]);
 
         head = (head + 1) % n;
         inflight--;
@@ -459,7 +342,7 @@ static void *load_fetch_thread(void *arg)
                 goto out;
         }
     }
-    c->requests = c->correlation;
+    c->requests = c->wire.correlation;
     c->failed = 0;
 out:
     free(ring);
@@ -471,17 +354,13 @@ out:
 /* Creates the topic; an existing one is fine. Returns 0 or -1. */
 static int load_create(const load_opts_t *o)
 {
-    load_conn_t c = {.opts = o};
+    load_wire_t wire;
     gr_create_topics_request_t req;
     gr_create_topics_request_creatable_topic_t t;
     gr_create_topics_response_t resp;
-    gr_writer_t w;
     int rc = -1;
 
-    gr_arena_init(&c.arena);
-    gr_writer_init(&w);
-    c.fd = load_connect(o->hostport);
-    if (c.fd < 0)
+    if (load_wire_open(&wire, o->hostport) != 0)
         goto out;
     gr_create_topics_request_init(&req);
     gr_create_topics_request_creatable_topic_init(&t);
@@ -491,9 +370,7 @@ static int load_create(const load_opts_t *o)
     req.topics = &t;
     req.topics_count = 1;
     req.timeout_ms = LOAD_CREATE_TIMEOUT_MS;
-    if (load_frame(&w, GR_API_CREATE_TOPICS, LOAD_CREATE_VERSION, 1, &req) != 0 ||
-        load_write_all(c.fd, w.buf, w.len) != 0 ||
-        load_response(&c, GR_API_CREATE_TOPICS, LOAD_CREATE_VERSION, 1, &resp) != 0 ||
+    if (load_wire_call(&wire, GR_API_CREATE_TOPICS, LOAD_CREATE_VERSION, &req, &resp) != 0 ||
         resp.topics_count != 1)
         goto out;
     if (resp.topics[0].error_code != GR_KERR_NONE &&
@@ -505,11 +382,7 @@ static int load_create(const load_opts_t *o)
            resp.topics[0].error_code);
     rc = 0;
 out:
-    if (c.fd >= 0)
-        close(c.fd);
-    gr_writer_fini(&w);
-    gr_arena_fini(&c.arena);
-    free(c.buf);
+    load_wire_close(&wire);
     return rc;
 }
 
@@ -528,10 +401,8 @@ static int load_run(const load_opts_t *o)
     for (; opened < o->conns; opened++) {
         conns[opened].opts = o;
         conns[opened].index = opened;
-        gr_arena_init(&conns[opened].arena);
-        conns[opened].fd = load_connect(o->hostport);
-        if (conns[opened].fd < 0) {
-            gr_arena_fini(&conns[opened].arena);
+        if (load_wire_open(&conns[opened].wire, o->hostport) != 0) {
+            load_wire_close(&conns[opened].wire);
             failed = 1;
             break;
         }
@@ -549,11 +420,8 @@ static int load_run(const load_opts_t *o)
         requests += conns[i].requests;
     }
     seconds = load_now() - start;
-    for (int i = 0; i < opened; i++) {
-        close(conns[i].fd);
-        gr_arena_fini(&conns[i].arena);
-        free(conns[i].buf);
-    }
+    for (int i = 0; i < opened; i++)
+        load_wire_close(&conns[i].wire);
     if (failed) {
         fprintf(stderr, "codec_load: %s failed\n", o->mode == LOAD_PRODUCE ? "produce" : "fetch");
         return 1;
