@@ -114,6 +114,7 @@ SESSION_ERRORS = {SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH}
 
 IO_TIMEOUT_S = 30.0
 RETRY_BACKOFF_S = 0.1
+UNASSIGNED_HEARTBEAT_S = 0.5
 
 
 class ShareError(Exception):
@@ -458,14 +459,15 @@ class ShareConsumer:
     def _connect(self, host, port):
         return kw.Connection(host, port, self.client_id, IO_TIMEOUT_S)
 
-    def _any_conn(self):
-        for node in list(self.conns):
-            return self.conns[node]
-        last = None
-        for host, port in self.bootstrap:
+    def _ask_any(self, fn):
+        """fn(connection) on a new connection to the first broker that
+        answers, the known brokers first, then the bootstrap list."""
+        last = OSError("no broker to ask")
+        for host, port in list(self.brokers.values()) + self.bootstrap:
             try:
-                return self._connect(host, port)
-            except OSError as e:
+                with self._connect(host, port) as conn:
+                    return fn(conn)
+            except (OSError, kw.WireError) as e:
                 last = e
         raise last
 
@@ -484,12 +486,7 @@ class ShareConsumer:
         session.acks = {}
 
     def refresh_metadata(self):
-        conn = self._any_conn()
-        try:
-            md = metadata(conn, self.topics)
-        finally:
-            if conn not in self.conns.values():
-                conn.close()
+        md = self._ask_any(lambda conn: metadata(conn, self.topics))
         for node, addr in md["brokers"].items():
             if node in self.brokers and self.brokers[node] != addr:
                 self._drop_conn(node)
@@ -510,15 +507,15 @@ class ShareConsumer:
         return self.conns[node]
 
     def _find_coordinator(self):
-        while True:
-            code, node, host, port = find_coordinator(self._any_conn(), self.group)
-            if code == NONE:
-                self.coordinator = self._connect(host, port)
-                self.log("coordinator %d %s:%d" % (node, host, port))
-                return
-            if code not in COORDINATOR_ERRORS:
-                raise ShareError("FindCoordinator(%s)" % self.group, code)
-            time.sleep(RETRY_BACKOFF_S)
+        """Connects to the group's coordinator; OSError when there is none
+        yet (the caller retries)."""
+        code, node, host, port = self._ask_any(lambda conn: find_coordinator(conn, self.group))
+        if code in COORDINATOR_ERRORS:
+            raise ConnectionError("FindCoordinator(%s): error %d" % (self.group, code))
+        if code != NONE:
+            raise ShareError("FindCoordinator(%s)" % self.group, code)
+        self.coordinator = self._connect(host, port)
+        self.log("coordinator %d %s:%d" % (node, host, port))
 
     # -- the group --
 
@@ -529,7 +526,8 @@ class ShareConsumer:
         try:
             return heartbeat(self.coordinator, self.group, self.member_id, epoch, topics)
         except (OSError, kw.WireError):
-            self.coordinator.close()
+            if self.coordinator:
+                self.coordinator.close()
             self.coordinator = None
             raise
 
@@ -560,6 +558,9 @@ class ShareConsumer:
         self.epoch = resp["member_epoch"]
         self.interval_s = resp["heartbeat_interval_ms"] / 1000.0
         self.next_heartbeat = time.monotonic() + self.interval_s
+        if resp["assignment"] is None and not self.assignment:
+            # Nothing assigned yet: ask again soon rather than at the interval.
+            self.next_heartbeat = time.monotonic() + min(self.interval_s, UNASSIGNED_HEARTBEAT_S)
         if resp["assignment"] is not None:
             assignment = {(tid, p) for tid, parts in resp["assignment"] for p in parts}
             if assignment != self.assignment:
@@ -705,6 +706,7 @@ class ShareConsumer:
                 self.log("ShareFetch to %d: %s" % (node, e))
                 self._drop_conn(node)
                 self.leaders.clear()
+                time.sleep(RETRY_BACKOFF_S)
         return out
 
     def commit(self, close=False):
