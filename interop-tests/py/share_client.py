@@ -73,6 +73,7 @@ import kafka_wire as kw
 from kafka_wire import Reader, Writer
 
 API_METADATA = 3
+API_API_VERSIONS = 18
 API_FIND_COORDINATOR = 10
 API_SHARE_GROUP_HEARTBEAT = 76
 API_SHARE_FETCH = 78
@@ -98,6 +99,7 @@ NOT_COORDINATOR = 16
 TOPIC_AUTHORIZATION_FAILED = 29
 GROUP_AUTHORIZATION_FAILED = 30
 UNKNOWN_MEMBER_ID = 25
+UNSUPPORTED_VERSION = 35
 INVALID_REQUEST = 42
 KAFKA_STORAGE_ERROR = 56
 UNKNOWN_LEADER_EPOCH = 75
@@ -108,7 +110,7 @@ SHARE_SESSION_NOT_FOUND = 122
 INVALID_SHARE_SESSION_EPOCH = 123
 FENCED_STATE_EPOCH = 124
 # Errors a member cannot get past: it stops with them.
-FATAL_ERRORS = {TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, INVALID_REQUEST, 35}
+FATAL_ERRORS = {TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, INVALID_REQUEST, UNSUPPORTED_VERSION}
 COORDINATOR_ERRORS = {COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR}
 SESSION_ERRORS = {SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH}
 
@@ -177,6 +179,26 @@ def decode_metadata(data):
     topics = {t["name"]: t for t in r.arr(topic)}
     r.tags()
     return {"brokers": brokers, "topics": topics}
+
+
+def api_versions(conn):
+    """ApiVersions v0: {api key: (min, max)}."""
+    r = Reader(conn.call(API_API_VERSIONS, 0, b""))
+    code = r.i16()
+    if code != NONE:
+        raise ShareError("ApiVersions", code)
+    return {k: (lo, hi) for k, lo, hi in r.arr(lambda r: (r.i16(), r.i16(), r.i16()))}
+
+
+def check_share_apis(conn):
+    """ShareError UNSUPPORTED_VERSION unless the broker serves the versions used here."""
+    served = api_versions(conn)
+    for key, version in ((API_SHARE_GROUP_HEARTBEAT, HEARTBEAT_V), (API_SHARE_FETCH, SHARE_FETCH_V),
+                         (API_SHARE_ACKNOWLEDGE, SHARE_ACK_V)):
+        lo, hi = served.get(key, (0, -1))
+        if not lo <= version <= hi:
+            raise ShareError("the broker does not serve API %d v%d (it serves %s)" % (key, version,
+                             "v%d-%d" % (lo, hi) if hi >= 0 else "none"), UNSUPPORTED_VERSION)
 
 
 def metadata(conn, names):
@@ -571,7 +593,9 @@ class ShareConsumer:
         return True
 
     def join(self, deadline):
-        """Heartbeats until the member holds a partition."""
+        """Heartbeats until the member holds a partition (first checking
+        that the broker serves share groups at all)."""
+        self._ask_any(check_share_apis)
         while not self.assignment:
             if time.monotonic() > deadline:
                 raise TimeoutError("no assignment for %s" % self.member_id)
