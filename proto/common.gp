@@ -2,7 +2,7 @@
 
 # ResourceType of the config APIs (DescribeConfigs, AlterConfigs,
 # IncrementalAlterConfigs): a ConfigResource, not an ACL resource.
-enum ConfigResourceType UNKNOWN=0 TOPIC=2 BROKER=4 BROKER_LOGGER=8 CLIENT_METRICS=16
+enum ConfigResourceType UNKNOWN=0 TOPIC=2 BROKER=4 BROKER_LOGGER=8 CLIENT_METRICS=16 GROUP=32
 
 # ResourceType of the ACL APIs (CreateAcls, DescribeAcls, DeleteAcls).
 enum AclResourceType UNKNOWN=0 ANY=1 TOPIC=2 GROUP=3 CLUSTER=4 TRANSACTIONAL_ID=5 DELEGATION_TOKEN=6 USER=7

@@ -37,8 +37,8 @@ struct MemberMetadata versions 0+
 # Every key in __consumer_offsets starts with an int16 naming its record
 # type (Kafka's CoordinatorRecordType); for the classic records that int16
 # doubles as the key's schema version. Values carry their own int16 version.
-# Types 9-15 are share-group records Gregor does not write; 16 came with
-# Kafka 4.0's server-side regular expressions.
+# Types 9-15 are share-group (KIP-932) records; 16 came with Kafka 4.0's
+# server-side regular expressions.
 enum CoordinatorRecordType OFFSET_COMMIT_V0=0 OFFSET_COMMIT=1 GROUP_METADATA=2 CONSUMER_GROUP_METADATA=3 CONSUMER_GROUP_PARTITION_METADATA=4 CONSUMER_GROUP_MEMBER_METADATA=5 CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA=6 CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER=7 CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT=8 SHARE_GROUP_PARTITION_METADATA=9 SHARE_GROUP_MEMBER_METADATA=10 SHARE_GROUP_METADATA=11 SHARE_GROUP_TARGET_ASSIGNMENT_METADATA=12 SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER=13 SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT=14 SHARE_GROUP_STATE_PARTITION_METADATA=15 CONSUMER_GROUP_REGULAR_EXPRESSION=16 -- record type, the int16 before each key
 
 # KIP-848 consumer groups. Each key's version is its record type above;
@@ -132,3 +132,86 @@ data ConsumerGroupRegularExpressionValue versions 0 flexible 0+
   Topics []string 0+ -- topics the regex matched
   Version int64 0+ -- metadata version the regex was resolved against
   Timestamp int64 0+ -- resolution time in epoch ms
+
+# KIP-932 share groups: the same shape as the consumer-group records above
+# (key version = record type, values version 0, flexible). Kafka 4.x
+# changed them after the October 2024 schemas (see docs/apis.md): the group
+# value carries the subscription metadata hash, and the state-partition
+# record lists the partitions whose state is being initialized. Kafka 4.1
+# stopped writing the partition-metadata record (type 9); loaders accept it.
+
+data ShareGroupPartitionMetadataKey versions 9 flexible none
+  GroupId string 9 -- group id
+
+data ShareGroupPartitionMetadataValue versions 0 flexible 0+
+  Topics []TopicMetadata 0+ -- subscribed topics as last seen
+    TopicId uuid 0+ -- topic UUID
+    TopicName string 0+ -- topic name
+    NumPartitions int32 0+ -- partition count
+    PartitionMetadata []PartitionMetadata 0+ -- racks per partition, empty when unknown
+      Partition int32 0+ -- partition index
+      Racks []string 0+ -- racks holding a replica
+
+data ShareGroupMemberMetadataKey versions 10 flexible none
+  GroupId string 10 -- group id
+  MemberId string 10 -- member id
+
+data ShareGroupMemberMetadataValue versions 0 flexible 0+
+  RackId string 0+ nullable=0+ -- rack of the member, or null
+  ClientId string 0+ -- client id
+  ClientHost string 0+ -- client host address
+  SubscribedTopicNames []string 0+ -- topics subscribed by name
+
+data ShareGroupMetadataKey versions 11 flexible none
+  GroupId string 11 -- group id
+
+data ShareGroupMetadataValue versions 0 flexible 0+
+  Epoch int32 0+ -- group epoch
+  MetadataHash int64 0+ -- hash of the subscribed topics' metadata
+
+data ShareGroupTargetAssignmentMetadataKey versions 12 flexible none
+  GroupId string 12 -- group id
+
+data ShareGroupTargetAssignmentMetadataValue versions 0 flexible 0+
+  AssignmentEpoch int32 0+ -- group epoch the target assignment was computed for
+
+data ShareGroupTargetAssignmentMemberKey versions 13 flexible none
+  GroupId string 13 -- group id
+  MemberId string 13 -- member id
+
+data ShareGroupTargetAssignmentMemberValue versions 0 flexible 0+
+  TopicPartitions []TopicPartition 0+ -- partitions the member should own
+    TopicId uuid 0+ -- topic UUID
+    Partitions []int32 0+ -- partition indexes
+
+data ShareGroupCurrentMemberAssignmentKey versions 14 flexible none
+  GroupId string 14 -- group id
+  MemberId string 14 -- member id
+
+data ShareGroupCurrentMemberAssignmentValue versions 0 flexible 0+
+  MemberEpoch int32 0+ -- epoch the member's next heartbeat must carry
+  PreviousMemberEpoch int32 0+ -- epoch before the last bump
+  State int8 0+ -- reconciliation state, a ConsumerGroupMemberState
+  AssignedPartitions []ShareTopicPartitions 0+ -- partitions the member owns
+
+struct ShareTopicPartitions versions 0+
+  TopicId uuid 0+ -- topic UUID
+  Partitions []int32 0+ -- partition indexes
+
+data ShareGroupStatePartitionMetadataKey versions 15 flexible none
+  GroupId string 15 -- group id
+
+data ShareGroupStatePartitionMetadataValue versions 0 flexible 0+
+  InitializingTopics []TopicPartitionsInfo 0+ -- partitions whose share state is being initialized
+  InitializedTopics []TopicPartitionsInfo 0+ -- partitions with initialized share state
+  DeletingTopics []TopicInfo 0+ -- topics whose share state is being deleted
+
+struct TopicPartitionsInfo versions 0+
+  TopicId uuid 0+ -- topic UUID
+  TopicName string 0+ -- topic name
+  Partitions []int32 0+ -- partition indexes
+  CreateTimestamp int64 0+ -- when the topic was added, epoch ms
+
+struct TopicInfo versions 0+
+  TopicId uuid 0+ -- topic UUID
+  TopicName string 0+ -- topic name

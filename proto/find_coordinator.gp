@@ -4,7 +4,7 @@ api 10 FindCoordinator
 serve 0-6 gr_handle_find_coordinator
 request FindCoordinatorRequest versions 0-6 flexible 3+
   Key string 0-3 -- group or transactional id (v0-3)
-  KeyType int8 1+ default=0 -- 0 group, 1 transaction
+  KeyType int8 1+ default=0 -- 0 group, 1 transaction, 2 share (v6+)
   CoordinatorKeys []string 4+ -- ids to resolve (v4+)
 
 response FindCoordinatorResponse versions 0-6 flexible 3+

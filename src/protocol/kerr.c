@@ -147,6 +147,11 @@ static const kerr_info_t kerr_table[] = {
     KERR(DUPLICATE_VOTER, false),
     KERR(VOTER_NOT_FOUND, false),
     KERR(INVALID_REGULAR_EXPRESSION, false),
+    KERR(REBOOTSTRAP_REQUIRED, false),
+    KERR(STREAMS_INVALID_TOPOLOGY, false),
+    KERR(STREAMS_INVALID_TOPOLOGY_EPOCH, false),
+    KERR(STREAMS_TOPOLOGY_FENCED, false),
+    KERR(SHARE_SESSION_LIMIT_REACHED, true),
 };
 
 #undef KERR

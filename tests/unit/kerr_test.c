@@ -18,8 +18,9 @@ static void test_names(void **state)
     assert_string_equal(gr_kerr_name(6), "NOT_LEADER_OR_FOLLOWER");
     assert_string_equal(gr_kerr_name(87), "INVALID_RECORD");
     assert_string_equal(gr_kerr_name(120), "TRANSACTION_ABORTABLE");
-    assert_string_equal(gr_kerr_name(GR_KERR_MAX), "INVALID_REGULAR_EXPRESSION");
     assert_int_equal(GR_KERR_INVALID_REGULAR_EXPRESSION, 128);
+    assert_string_equal(gr_kerr_name(GR_KERR_MAX), "SHARE_SESSION_LIMIT_REACHED");
+    assert_int_equal(GR_KERR_SHARE_SESSION_LIMIT_REACHED, 133);
     assert_string_equal(gr_kerr_name(GR_KERR_MAX + 1), "UNKNOWN");
     assert_string_equal(gr_kerr_name(-2), "UNKNOWN");
     assert_string_equal(gr_kerr_name(INT16_MIN), "UNKNOWN");

@@ -18,6 +18,10 @@ Usage (from the repository root):
     python3 tools/oracle/make_fixtures.py \\
         --schemas ../shared/kafka-protocol --out tests/fixtures/oracle
 
+  Generate some (--only Name,Name,...): the committed fixtures of the
+  KIP-848 records hold Kafka 4.x fields this copy lacks, so regenerating
+  everything would drop them.
+
   Decode one message body (no header, no length prefix) to the canonical dump:
     python3 tools/oracle/make_fixtures.py decode \\
         --schemas ../shared/kafka-protocol --message ProduceRequest \\
@@ -41,7 +45,8 @@ import sys
 # ---------------------------------------------------------------------------
 # Scope
 
-API_KEYS = set(range(0, 52)) | {56, 57, 58, 60, 61} | set(range(65, 70))
+API_KEYS = (set(range(0, 52)) | {56, 57, 58, 60, 61} | set(range(65, 70))
+            | set(range(76, 80)) | set(range(83, 88)) | {90, 91, 92})
 EXTRA_MESSAGES = (
     "RequestHeader",
     "ResponseHeader",
@@ -243,7 +248,254 @@ KAFKA_4X = {
     ]),
     "FindCoordinatorRequest": ("0-6", []),
     "FindCoordinatorResponse": ("0-6", []),
+    # Share-group records (internal/, October 2024) as Kafka 4.x has them.
+    "ShareGroupMetadataValue": ("0", [
+        ((), "append", {"name": "MetadataHash", "type": "int64", "versions": "0+"}),
+    ]),
+    "ShareSnapshotValue": ("0", [
+        (("SnapshotEpoch",), "set", {"type": "int32", "versions": "0+"}),
+        (("StartOffset",), "set", {"versions": "0+"}),
+        (("StartOffset",), "after",
+         {"name": "DeliveryCompleteCount", "type": "int32", "versions": "0+",
+          "taggedVersions": "0+", "tag": 0, "default": "-1"}),
+        (("DeliveryCompleteCount",), "after",
+         {"name": "CreateTimestamp", "type": "int64", "versions": "0+"}),
+        (("CreateTimestamp",), "after",
+         {"name": "WriteTimestamp", "type": "int64", "versions": "0+"}),
+        (("StateBatches",), "set", {"versions": "0+"}),
+        (("StateBatches", "FirstOffset"), "set", {"versions": "0+"}),
+        (("StateBatches", "LastOffset"), "set", {"versions": "0+"}),
+        (("StateBatches", "DeliveryState"), "set", {"versions": "0+"}),
+        (("StateBatches", "DeliveryCount"), "set", {"versions": "0+"}),
+    ]),
+    "ShareUpdateValue": ("0", [
+        (("SnapshotEpoch",), "set", {"type": "int32", "versions": "0+"}),
+        (("StartOffset",), "set", {"versions": "0+"}),
+        (("StartOffset",), "after",
+         {"name": "DeliveryCompleteCount", "type": "int32", "versions": "0+",
+          "taggedVersions": "0+", "tag": 0, "default": "-1"}),
+        (("StateBatches",), "set", {"versions": "0+"}),
+        (("StateBatches", "FirstOffset"), "set", {"versions": "0+"}),
+        (("StateBatches", "LastOffset"), "set", {"versions": "0+"}),
+        (("StateBatches", "DeliveryState"), "set", {"versions": "0+"}),
+        (("StateBatches", "DeliveryCount"), "set", {"versions": "0+"}),
+    ]),
 }
+
+
+# Kafka 4.x messages the 3.8 reference copy does not hold at all: the share
+# group APIs (KIP-932), written as JSON schemas from the Kafka 4.x
+# definitions (../shared/kafka-protocol/definitions-4x/) with Kafka's field
+# names, again without reading proto/.
+
+
+def _f(name, ftype, versions="0+", fields=None, **kw):
+    js = {"name": name, "type": ftype, "versions": versions}
+    for key, val in kw.items():
+        js[{"nullable": "nullableVersions", "tagged": "taggedVersions"}.get(key, key)] = val
+    if fields is not None:
+        js["fields"] = fields
+    return js
+
+
+def _msg(key, name, mtype, valid, fields, structs=()):
+    js = {"apiKey": key, "type": mtype, "name": name, "validVersions": valid,
+          "flexibleVersions": "0+", "fields": fields}
+    if structs:
+        js["commonStructs"] = [{"name": n, "versions": "0+", "fields": fs} for n, fs in structs]
+    return js
+
+
+def _errmsg(name="ErrorMessage"):
+    return _f(name, "string", nullable="0+", default="null")
+
+
+def _leader():
+    return _f("CurrentLeader", "LeaderIdAndEpoch", fields=[
+        _f("LeaderId", "int32"), _f("LeaderEpoch", "int32")])
+
+
+def _endpoints():
+    return _f("NodeEndpoints", "[]NodeEndpoint", fields=[
+        _f("NodeId", "int32"), _f("Host", "string"), _f("Port", "int32"),
+        _f("Rack", "string", nullable="0+", default="null")])
+
+
+def _ack_batches():
+    return _f("AcknowledgementBatches", "[]AcknowledgementBatch", fields=[
+        _f("FirstOffset", "int64"), _f("LastOffset", "int64"),
+        _f("AcknowledgeTypes", "[]int8")])
+
+
+def _state_batches():
+    return _f("StateBatches", "[]StateBatch", fields=[
+        _f("FirstOffset", "int64"), _f("LastOffset", "int64"),
+        _f("DeliveryState", "int8"), _f("DeliveryCount", "int16")])
+
+
+def _state_request(key, name, valid, per_partition):
+    return _msg(key, name + "Request", "request", valid, [
+        _f("GroupId", "string"),
+        _f("Topics", "[]%sData" % name, fields=[
+            _f("TopicId", "uuid"),
+            _f("Partitions", "[]PartitionData",
+               fields=[_f("Partition", "int32")] + per_partition)])])
+
+
+def _state_response(key, name, valid, per_partition=()):
+    return _msg(key, name + "Response", "response", valid, [
+        _f("Results", "[]%sResult" % name, fields=[
+            _f("TopicId", "uuid"),
+            _f("Partitions", "[]PartitionResult", fields=[
+                _f("Partition", "int32"), _f("ErrorCode", "int16"), _errmsg()]
+               + list(per_partition))])])
+
+
+def _share_messages():
+    tps = [_f("TopicId", "uuid"), _f("Partitions", "[]int32")]
+    return [
+        _msg(76, "ShareGroupHeartbeatRequest", "request", "0-1", [
+            _f("GroupId", "string"), _f("MemberId", "string"), _f("MemberEpoch", "int32"),
+            _f("RackId", "string", nullable="0+", default="null"),
+            _f("SubscribedTopicNames", "[]string", nullable="0+", default="null")]),
+        _msg(76, "ShareGroupHeartbeatResponse", "response", "0-1", [
+            _f("ThrottleTimeMs", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+            _f("MemberId", "string", nullable="0+", default="null"),
+            _f("MemberEpoch", "int32"), _f("HeartbeatIntervalMs", "int32"),
+            _f("Assignment", "Assignment", nullable="0+", default="null", fields=[
+                _f("TopicPartitions", "[]TopicPartitions")])],
+            [("TopicPartitions", tps)]),
+        _msg(77, "ShareGroupDescribeRequest", "request", "0-1", [
+            _f("GroupIds", "[]string"), _f("IncludeAuthorizedOperations", "bool")]),
+        _msg(77, "ShareGroupDescribeResponse", "response", "0-1", [
+            _f("ThrottleTimeMs", "int32"),
+            _f("Groups", "[]DescribedGroup", fields=[
+                _f("ErrorCode", "int16"), _errmsg(), _f("GroupId", "string"),
+                _f("GroupState", "string"), _f("GroupEpoch", "int32"),
+                _f("AssignmentEpoch", "int32"), _f("AssignorName", "string"),
+                _f("Members", "[]Member", fields=[
+                    _f("MemberId", "string"),
+                    _f("RackId", "string", nullable="0+", default="null"),
+                    _f("MemberEpoch", "int32"), _f("ClientId", "string"),
+                    _f("ClientHost", "string"), _f("SubscribedTopicNames", "[]string"),
+                    _f("Assignment", "Assignment")]),
+                _f("AuthorizedOperations", "int32", default="-2147483648")])],
+            [("TopicPartitions", [_f("TopicId", "uuid"), _f("TopicName", "string"),
+                                  _f("Partitions", "[]int32")]),
+             ("Assignment", [_f("TopicPartitions", "[]TopicPartitions")])]),
+        _msg(78, "ShareFetchRequest", "request", "0-2", [
+            _f("GroupId", "string", nullable="0+", default="null"),
+            _f("MemberId", "string", nullable="0+"),
+            _f("ShareSessionEpoch", "int32"), _f("MaxWaitMs", "int32"),
+            _f("MinBytes", "int32"), _f("MaxBytes", "int32", default="0x7fffffff"),
+            _f("MaxRecords", "int32", "1+"), _f("BatchSize", "int32", "1+"),
+            _f("ShareAcquireMode", "int8", "2+"), _f("IsRenewAck", "bool", "2+"),
+            _f("Topics", "[]FetchTopic", fields=[
+                _f("TopicId", "uuid"),
+                _f("Partitions", "[]FetchPartition", fields=[
+                    _f("PartitionIndex", "int32"), _f("PartitionMaxBytes", "int32", "0"),
+                    _ack_batches()])]),
+            _f("ForgottenTopicsData", "[]ForgottenTopic", fields=tps)]),
+        _msg(78, "ShareFetchResponse", "response", "0-2", [
+            _f("ThrottleTimeMs", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+            _f("AcquisitionLockTimeoutMs", "int32", "1+"),
+            _f("Responses", "[]ShareFetchableTopicResponse", fields=[
+                _f("TopicId", "uuid"),
+                _f("Partitions", "[]PartitionData", fields=[
+                    _f("PartitionIndex", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+                    _f("AcknowledgeErrorCode", "int16"), _errmsg("AcknowledgeErrorMessage"),
+                    _leader(), _f("Records", "records", nullable="0+"),
+                    _f("AcquiredRecords", "[]AcquiredRecords", fields=[
+                        _f("FirstOffset", "int64"), _f("LastOffset", "int64"),
+                        _f("DeliveryCount", "int16")])])]),
+            _endpoints()]),
+        _msg(79, "ShareAcknowledgeRequest", "request", "0-2", [
+            _f("GroupId", "string", nullable="0+", default="null"),
+            _f("MemberId", "string", nullable="0+"),
+            _f("ShareSessionEpoch", "int32"), _f("IsRenewAck", "bool", "2+"),
+            _f("Topics", "[]AcknowledgeTopic", fields=[
+                _f("TopicId", "uuid"),
+                _f("Partitions", "[]AcknowledgePartition", fields=[
+                    _f("PartitionIndex", "int32"), _ack_batches()])])]),
+        _msg(79, "ShareAcknowledgeResponse", "response", "0-2", [
+            _f("ThrottleTimeMs", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+            _f("AcquisitionLockTimeoutMs", "int32", "2+"),
+            _f("Responses", "[]ShareAcknowledgeTopicResponse", fields=[
+                _f("TopicId", "uuid"),
+                _f("Partitions", "[]PartitionData", fields=[
+                    _f("PartitionIndex", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+                    _leader()])]),
+            _endpoints()]),
+        _state_request(83, "InitializeShareGroupState", "0", [
+            _f("StateEpoch", "int32"), _f("StartOffset", "int64")]),
+        _state_response(83, "InitializeShareGroupState", "0"),
+        _state_request(84, "ReadShareGroupState", "0", [_f("LeaderEpoch", "int32")]),
+        _state_response(84, "ReadShareGroupState", "0", [
+            _f("StateEpoch", "int32"), _f("StartOffset", "int64"), _state_batches()]),
+        _state_request(85, "WriteShareGroupState", "0-1", [
+            _f("StateEpoch", "int32"), _f("LeaderEpoch", "int32"), _f("StartOffset", "int64"),
+            _f("DeliveryCompleteCount", "int32", "1+", default="-1"), _state_batches()]),
+        _state_response(85, "WriteShareGroupState", "0-1"),
+        _state_request(86, "DeleteShareGroupState", "0", []),
+        _state_response(86, "DeleteShareGroupState", "0"),
+        _state_request(87, "ReadShareGroupStateSummary", "0-1", [_f("LeaderEpoch", "int32")]),
+        _state_response(87, "ReadShareGroupStateSummary", "0-1", [
+            _f("StateEpoch", "int32"), _f("LeaderEpoch", "int32"), _f("StartOffset", "int64"),
+            _f("DeliveryCompleteCount", "int32", "1+", default="-1")]),
+        _msg(90, "DescribeShareGroupOffsetsRequest", "request", "0-1", [
+            _f("Groups", "[]DescribeShareGroupOffsetsRequestGroup", fields=[
+                _f("GroupId", "string"),
+                _f("Topics", "[]DescribeShareGroupOffsetsRequestTopic", nullable="0+", fields=[
+                    _f("TopicName", "string"), _f("Partitions", "[]int32")])])]),
+        _msg(90, "DescribeShareGroupOffsetsResponse", "response", "0-1", [
+            _f("ThrottleTimeMs", "int32"),
+            _f("Groups", "[]DescribeShareGroupOffsetsResponseGroup", fields=[
+                _f("GroupId", "string"),
+                _f("Topics", "[]DescribeShareGroupOffsetsResponseTopic", fields=[
+                    _f("TopicName", "string"), _f("TopicId", "uuid"),
+                    _f("Partitions", "[]DescribeShareGroupOffsetsResponsePartition", fields=[
+                        _f("PartitionIndex", "int32"), _f("StartOffset", "int64"),
+                        _f("LeaderEpoch", "int32"), _f("Lag", "int64", "1+", default="-1"),
+                        _f("ErrorCode", "int16"), _errmsg()])]),
+                _f("ErrorCode", "int16"), _errmsg()])]),
+        _msg(91, "AlterShareGroupOffsetsRequest", "request", "0", [
+            _f("GroupId", "string"),
+            _f("Topics", "[]AlterShareGroupOffsetsRequestTopic", fields=[
+                _f("TopicName", "string"),
+                _f("Partitions", "[]AlterShareGroupOffsetsRequestPartition", fields=[
+                    _f("PartitionIndex", "int32"), _f("StartOffset", "int64")])])]),
+        _msg(91, "AlterShareGroupOffsetsResponse", "response", "0", [
+            _f("ThrottleTimeMs", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+            _f("Responses", "[]AlterShareGroupOffsetsResponseTopic", fields=[
+                _f("TopicName", "string"), _f("TopicId", "uuid"),
+                _f("Partitions", "[]AlterShareGroupOffsetsResponsePartition", fields=[
+                    _f("PartitionIndex", "int32"), _f("ErrorCode", "int16"), _errmsg()])])]),
+        _msg(92, "DeleteShareGroupOffsetsRequest", "request", "0", [
+            _f("GroupId", "string"),
+            _f("Topics", "[]DeleteShareGroupOffsetsRequestTopic", fields=[
+                _f("TopicName", "string")])]),
+        _msg(92, "DeleteShareGroupOffsetsResponse", "response", "0", [
+            _f("ThrottleTimeMs", "int32"), _f("ErrorCode", "int16"), _errmsg(),
+            _f("Responses", "[]DeleteShareGroupOffsetsResponseTopic", fields=[
+                _f("TopicName", "string"), _f("TopicId", "uuid"),
+                _f("ErrorCode", "int16"), _errmsg()])]),
+    ]
+
+
+def _share_state_partition_metadata():
+    # Kafka 4.x added InitializingTopics and the topics' CreateTimestamp.
+    info = [_f("TopicId", "uuid"), _f("TopicName", "string"), _f("Partitions", "[]int32"),
+            _f("CreateTimestamp", "int64")]
+    js = _msg(None, "ShareGroupStatePartitionMetadataValue", "data", "0", [
+        _f("InitializingTopics", "[]TopicPartitionsInfo"),
+        _f("InitializedTopics", "[]TopicPartitionsInfo"),
+        _f("DeletingTopics", "[]TopicInfo")],
+        [("TopicPartitionsInfo", info), ("TopicInfo", info[:2])])
+    del js["apiKey"]
+    return js
+
+
+KAFKA_4X_NEW = {js["name"]: js for js in _share_messages() + [_share_state_partition_metadata()]}
 
 
 def apply_kafka_4x(js):
@@ -272,6 +524,12 @@ def apply_kafka_4x(js):
 def load_message(path):
     with open(path, encoding="utf-8") as fh:
         js = json.loads(strip_comments(fh.read()))
+    if js["name"] in KAFKA_4X_NEW:
+        js = json.loads(json.dumps(KAFKA_4X_NEW[js["name"]]))
+    return build_message(js)
+
+
+def build_message(js):
     apply_kafka_4x(js)
     name = js["name"]
 
@@ -345,6 +603,11 @@ def load_all(schemas_dir):
         m = load_message(p)
         m.internal = os.path.basename(os.path.dirname(p)) == "internal"
         msgs[m.name] = m
+    for name, js in KAFKA_4X_NEW.items():
+        if name not in msgs:
+            m = build_message(json.loads(json.dumps(js)))
+            m.internal = js["type"] not in ("request", "response")
+            msgs[name] = m
     return msgs
 
 
@@ -880,6 +1143,13 @@ def cmd_generate(args):
     msgs = load_all(args.schemas)
     os.makedirs(args.out, exist_ok=True)
     names = sorted(n for n, m in msgs.items() if in_scope(m))
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - set(names)
+        if unknown:
+            print("not in scope: %s" % ", ".join(sorted(unknown)), file=sys.stderr)
+            return 2
+        names = sorted(wanted)
     for name in names:
         write_text(os.path.join(args.out, name + ".fix"), fixture_text(msgs[name]))
     print("wrote %d fixture files to %s" % (len(names), args.out))
@@ -951,6 +1221,8 @@ def main(argv):
                     help="reference schema directory (holds message/ and internal/)")
     if cmd == "generate":
         ap.add_argument("--out", required=True, help="fixture output directory")
+        ap.add_argument("--only", default="",
+                        help="comma-separated message names: write only their fixtures")
         return cmd_generate(ap.parse_args(argv))
     if cmd == "decode":
         ap.add_argument("--message", required=True)
