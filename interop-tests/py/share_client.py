@@ -52,6 +52,8 @@ CLI (one line per record taken, flushed at once, on --out or stdout:
                  once without closing the session or leaving the group.
   --delay-ms MS  sleep that long after each fetch that returned records (a
                  slow consumer, so that the others get a share).
+  --no-heartbeat  never join the group: fetch every partition of the topic
+                 (debugging a broker's ShareFetch without its group side).
   --timeout S    give up after S seconds (exit 3).
   SIGTERM stops the members as --count does: queued acknowledgements
   are sent, sessions closed, the group left; exit 0.
@@ -190,11 +192,13 @@ def api_versions(conn):
     return {k: (lo, hi) for k, lo, hi in r.arr(lambda r: (r.i16(), r.i16(), r.i16()))}
 
 
-def check_share_apis(conn):
+def check_share_apis(conn, heartbeats=True):
     """ShareError UNSUPPORTED_VERSION unless the broker serves the versions used here."""
     served = api_versions(conn)
-    for key, version in ((API_SHARE_GROUP_HEARTBEAT, HEARTBEAT_V), (API_SHARE_FETCH, SHARE_FETCH_V),
-                         (API_SHARE_ACKNOWLEDGE, SHARE_ACK_V)):
+    apis = [(API_SHARE_FETCH, SHARE_FETCH_V), (API_SHARE_ACKNOWLEDGE, SHARE_ACK_V)]
+    if heartbeats:
+        apis.append((API_SHARE_GROUP_HEARTBEAT, HEARTBEAT_V))
+    for key, version in apis:
         lo, hi = served.get(key, (0, -1))
         if not lo <= version <= hi:
             raise ShareError("the broker does not serve API %d v%d (it serves %s)" % (key, version,
@@ -475,6 +479,7 @@ class ShareConsumer:
         self.coordinator = None  # Connection
         self.sessions = {}  # node -> Session
         self.lock_timeout_ms = None
+        self.no_heartbeat = False
 
     # -- connections --
 
@@ -555,6 +560,8 @@ class ShareConsumer:
 
     def heartbeat(self, leaving=False):
         """One heartbeat; True when it was answered without error."""
+        if self.no_heartbeat:
+            return True
         epoch = LEAVE_EPOCH if leaving else self.epoch
         try:
             resp = self._heartbeat_once(epoch)
@@ -594,8 +601,15 @@ class ShareConsumer:
 
     def join(self, deadline):
         """Heartbeats until the member holds a partition (first checking
-        that the broker serves share groups at all)."""
-        self._ask_any(check_share_apis)
+        that the broker serves share groups at all). Without heartbeats
+        (no_heartbeat), the member takes every partition of its topics."""
+        self._ask_any(lambda conn: check_share_apis(conn, not self.no_heartbeat))
+        if self.no_heartbeat:
+            self.refresh_metadata()
+            self.assignment = {tp for tp in self.leaders if tp[0] in self.names}
+            self.next_heartbeat = float("inf")
+            self.epoch = JOIN_EPOCH
+            return
         while not self.assignment:
             if time.monotonic() > deadline:
                 raise TimeoutError("no assignment for %s" % self.member_id)
@@ -852,6 +866,7 @@ def run_member(run, index):
     c = ShareConsumer(a.bootstrap, a.group, [a.topic], max_wait_ms=a.max_wait_ms, max_records=a.max_records,
                       batch_size=a.max_records, on_ack=run.acked_cb(None), log=log)
     c.on_ack = run.acked_cb(c.member_id)
+    c.no_heartbeat = a.no_heartbeat
     try:
         c.join(run.deadline)
         if a.count == 0:
@@ -955,6 +970,7 @@ def main():
     ap.add_argument("--max-wait-ms", type=int, default=500)
     ap.add_argument("--delay-ms", type=int, default=0)
     ap.add_argument("--hold", action="store_true")
+    ap.add_argument("--no-heartbeat", action="store_true")
     ap.add_argument("--verbose", "-v", action="store_true")
     args = ap.parse_args()
     run = Run(args)
