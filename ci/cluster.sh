@@ -32,6 +32,7 @@ READY_DEADLINE_S=60
 # acks=all needs 2 in-sync replicas, so one broker may be down.
 REPLICATION=(default.replication.factor=3 offsets.topic.replication.factor=3
   transaction.state.log.replication.factor=3 transaction.state.log.min.isr=2
+  share.coordinator.state.topic.replication.factor=3 share.coordinator.state.topic.min.isr=2
   min.insync.replicas=2)
 
 die() { echo "ci/cluster.sh: $*" >&2; exit 1; }

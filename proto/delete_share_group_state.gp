@@ -2,6 +2,7 @@
 # a share group or its offsets are deleted).
 
 api 86 DeleteShareGroupState
+serve 0 gr_handle_delete_share_group_state
 request DeleteShareGroupStateRequest versions 0 flexible 0+
   GroupId string 0+ -- group id
   Topics []DeleteStateData 0+ -- topics to delete

@@ -2,6 +2,7 @@
 # coordinator to create a share-partition's durable state.
 
 api 83 InitializeShareGroupState
+serve 0 gr_handle_initialize_share_group_state
 request InitializeShareGroupStateRequest versions 0 flexible 0+
   GroupId string 0+ -- group id
   Topics []InitializeStateData 0+ -- topics to initialize

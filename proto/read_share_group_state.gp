@@ -2,6 +2,7 @@
 # from the share coordinator.
 
 api 84 ReadShareGroupState
+serve 0 gr_handle_read_share_group_state
 request ReadShareGroupStateRequest versions 0 flexible 0+
   GroupId string 0+ -- group id
   Topics []ReadStateData 0+ -- topics to read

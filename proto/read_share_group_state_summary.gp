@@ -3,6 +3,7 @@
 # what the admin offset APIs report.
 
 api 87 ReadShareGroupStateSummary
+serve 0-1 gr_handle_read_share_group_state_summary
 request ReadShareGroupStateSummaryRequest versions 0-1 flexible 0+
   GroupId string 0+ -- group id
   Topics []ReadStateSummaryData 0+ -- topics to read

@@ -3,6 +3,7 @@
 # (the same fields).
 
 api 77 ShareGroupDescribe
+serve 1 gr_handle_share_group_describe
 request ShareGroupDescribeRequest versions 0-1 flexible 0+
   GroupIds []string 0+ -- groups to describe
   IncludeAuthorizedOperations bool 0+ -- also return the caller's allowed operations

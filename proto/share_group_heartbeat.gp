@@ -4,6 +4,7 @@
 # Kafka 4.1+ serves only version 1 (the same fields).
 
 api 76 ShareGroupHeartbeat
+serve 1 gr_handle_share_group_heartbeat
 request ShareGroupHeartbeatRequest versions 0-1 flexible 0+
   GroupId string 0+ -- group id
   MemberId string 0+ -- member id, chosen by the client

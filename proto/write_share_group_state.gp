@@ -3,6 +3,7 @@
 # adds the delivery-complete count.
 
 api 85 WriteShareGroupState
+serve 0-1 gr_handle_write_share_group_state
 request WriteShareGroupStateRequest versions 0-1 flexible 0+
   GroupId string 0+ -- group id
   Topics []WriteStateData 0+ -- topics to write

@@ -203,7 +203,9 @@ gr_start_broker()
         --override "log.dirs=$GR_TMP/logs"
         --override "offsets.topic.replication.factor=1"
         --override "transaction.state.log.replication.factor=1"
-        --override "transaction.state.log.min.isr=1")
+        --override "transaction.state.log.min.isr=1"
+        --override "share.coordinator.state.topic.replication.factor=1"
+        --override "share.coordinator.state.topic.min.isr=1")
     local kv
     for kv in "${GR_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     "$GR_BROKER" "${args[@]}" 2>>"$GR_LOG" </dev/null &

@@ -24,6 +24,8 @@
 #include "replica/replication.h"
 #include "security/authorizer.h"
 #include "security/session.h"
+#include "share/share_coordinator.h"
+#include "share/share_persister.h"
 #include "txn/txn_coordinator.h"
 
 #include <errno.h>
@@ -49,11 +51,21 @@
 #define GR_SINGLE_NODE_READY_SEC 30
 
 /*
- * Groups follow the leadership of __consumer_offsets partitions here, and
- * transactional ids that of __transaction_state partitions.
+ * Groups follow the leadership of __consumer_offsets partitions here,
+ * transactional ids that of __transaction_state partitions, and
+ * share-partition states that of __share_group_state partitions.
  */
 static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int32_t leader_epoch)
 {
+    if (strcmp(p->topic->name, GR_SHARE_STATE_TOPIC) == 0) {
+        if (!b->share_coordinator)
+            return;
+        if (led_here)
+            gr_share_coordinator_elect(b->share_coordinator, p->index, leader_epoch);
+        else
+            gr_share_coordinator_resign(b->share_coordinator, p->index, leader_epoch);
+        return;
+    }
     if (strcmp(p->topic->name, GR_TRANSACTION_STATE_TOPIC) == 0) {
         if (led_here)
             gr_txn_partition_elected(b->txns, p->index, leader_epoch);
@@ -143,7 +155,24 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     if (rc == 0)
         gr_coordinator_set_responders(b->groups, gr_group_membership_respond_join,
                                       gr_group_membership_respond_sync);
-    return rc ? rc : gr_txn_coordinator_init(b->txns, b);
+    if (rc == 0)
+        rc = gr_txn_coordinator_init(b->txns, b);
+    if (rc == 0) {
+        b->share_coordinator = gr_share_coordinator_new(b);
+        b->share_persister = gr_share_persister_new(b);
+        if (!b->share_coordinator || !b->share_persister)
+            rc = -ENOMEM;
+    }
+    return rc;
+}
+
+/* The persister's pending calls end (COORDINATOR_NOT_AVAILABLE) before the coordinator goes. */
+static void free_share(gr_broker_t *b)
+{
+    gr_share_persister_free(b->share_persister);
+    b->share_persister = NULL;
+    gr_share_coordinator_free(b->share_coordinator);
+    b->share_coordinator = NULL;
 }
 
 /* Kafka's cluster ids: a random UUID in URL-safe base64 without padding. */
@@ -510,6 +539,7 @@ void gr_broker_stop(gr_broker_t *b)
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
     gr_txn_coordinator_fini(b->txns);
+    free_share(b);
     gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
     gr_start_gate_free(b); /* requests it still holds would only wait out the drain */
@@ -557,6 +587,7 @@ int gr_broker_fini(gr_broker_t *b)
         release_watchers(b);
     gr_coordinator_fini(b->groups);
     gr_txn_coordinator_fini(b->txns);
+    free_share(b);
     gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     gr_controlled_shutdown_fini(b);

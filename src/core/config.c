@@ -669,8 +669,9 @@ static bool is_set(const gr_config_t *cfg, const char *name)
 }
 
 /*
- * Kafka's checks of the consumer-group settings: each value within its
- * min and max, and the heartbeat interval below the session timeout.
+ * Kafka's checks of the consumer- and share-group settings: each value
+ * within its min and max, and the heartbeat interval below the session
+ * timeout.
  */
 bool gr_config_rebalance_protocol_enabled(const gr_config_t *cfg, const char *protocol)
 {
@@ -696,6 +697,16 @@ static int check_consumer_group(const gr_config_t *cfg, char *err, size_t errlen
          offsetof(gr_config_t, group_consumer_session_timeout_ms),
          offsetof(gr_config_t, group_consumer_min_session_timeout_ms),
          offsetof(gr_config_t, group_consumer_max_session_timeout_ms)},
+        {"group.share.heartbeat.interval.ms", "group.share.min.heartbeat.interval.ms",
+         "group.share.max.heartbeat.interval.ms",
+         offsetof(gr_config_t, group_share_heartbeat_interval_ms),
+         offsetof(gr_config_t, group_share_min_heartbeat_interval_ms),
+         offsetof(gr_config_t, group_share_max_heartbeat_interval_ms)},
+        {"group.share.session.timeout.ms", "group.share.min.session.timeout.ms",
+         "group.share.max.session.timeout.ms",
+         offsetof(gr_config_t, group_share_session_timeout_ms),
+         offsetof(gr_config_t, group_share_min_session_timeout_ms),
+         offsetof(gr_config_t, group_share_max_session_timeout_ms)},
     };
     const char *base = (const char *)cfg;
     for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
@@ -714,6 +725,14 @@ static int check_consumer_group(const gr_config_t *cfg, char *err, size_t errlen
                          "group.consumer.session.timeout.ms (%d)",
                          cfg->group_consumer_heartbeat_interval_ms,
                          cfg->group_consumer_session_timeout_ms);
+        return -EINVAL;
+    }
+    if (cfg->group_share_heartbeat_interval_ms >= cfg->group_share_session_timeout_ms) {
+        gr_config_seterr(err, errlen,
+                         "group.share.heartbeat.interval.ms (%d) must be less than "
+                         "group.share.session.timeout.ms (%d)",
+                         cfg->group_share_heartbeat_interval_ms,
+                         cfg->group_share_session_timeout_ms);
         return -EINVAL;
     }
     if (cfg->group_consumer_assignors.count == 0) {

@@ -185,8 +185,26 @@ typedef struct gr_config {
     int32_t group_consumer_max_size;
     gr_config_list_t group_consumer_assignors; /* the first is the default */
     char *group_consumer_migration_policy;     /* disabled, upgrade, downgrade, bidirectional */
+    /* KIP-932 share groups (group.share.*). */
+    int32_t group_share_heartbeat_interval_ms;
+    int32_t group_share_min_heartbeat_interval_ms;
+    int32_t group_share_max_heartbeat_interval_ms;
+    int32_t group_share_session_timeout_ms;
+    int32_t group_share_min_session_timeout_ms;
+    int32_t group_share_max_session_timeout_ms;
+    int32_t group_share_max_size;
     gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
+
+    /* share coordinator (KIP-932): __share_group_state */
+    int32_t share_coordinator_state_topic_num_partitions;
+    int32_t share_coordinator_state_topic_replication_factor;
+    int32_t share_coordinator_state_topic_min_isr;
+    int32_t share_coordinator_state_topic_segment_bytes;
+    int32_t share_coordinator_load_buffer_size;
+    int32_t share_coordinator_snapshot_update_records_per_snapshot;
+    int32_t share_coordinator_write_timeout_ms;
+    int32_t share_coordinator_state_topic_prune_interval_ms;
 
     /* producers and transactions */
     int32_t transaction_state_log_num_partitions;

@@ -24,7 +24,7 @@ static const char *const cleanup_policies[] = {"compact", "delete", NULL};
 static const char *const consumer_assignors[] = {"uniform", "range", NULL};
 static const char *const migration_policies[] = {"disabled", "upgrade", "downgrade",
                                                  "bidirectional", NULL};
-/* Kafka 4.x's group types; "share" and "streams" are accepted and serve nothing here. */
+/* Kafka 4.x's group types; "streams" is accepted and serves nothing here. */
 static const char *const rebalance_protocols[] = {"classic", "consumer", "share", "streams", NULL};
 static const char *const ssl_client_auths[] = {"none", "requested", "required", NULL};
 
@@ -233,8 +233,25 @@ static const gr_config_def_t config_table[] = {
              consumer_assignors),
     KEY_STRING("group.consumer.migration.policy", group_consumer_migration_policy, "bidirectional",
                migration_policies),
+    /* KIP-932 share groups, with Kafka 4.2's defaults and bounds. */
+    KEY_INT("group.share.heartbeat.interval.ms", group_share_heartbeat_interval_ms, "5000", 1,
+            IMAX),
+    KEY_INT("group.share.min.heartbeat.interval.ms", group_share_min_heartbeat_interval_ms, "5000",
+            1, IMAX),
+    KEY_INT("group.share.max.heartbeat.interval.ms", group_share_max_heartbeat_interval_ms, "15000",
+            1, IMAX),
+    KEY_INT("group.share.session.timeout.ms", group_share_session_timeout_ms, "45000", 1, IMAX),
+    KEY_INT("group.share.min.session.timeout.ms", group_share_min_session_timeout_ms, "45000", 1,
+            IMAX),
+    KEY_INT("group.share.max.session.timeout.ms", group_share_max_session_timeout_ms, "60000", 1,
+            IMAX),
+    KEY_INT("group.share.max.size", group_share_max_size, "200", 10, 1000),
+    /*
+     * Kafka 4.2 turns share groups on with its share.version feature (on by
+     * default); Gregor, without features, turns them on with "share" here.
+     */
     KEY_LIST("group.coordinator.rebalance.protocols", group_coordinator_rebalance_protocols,
-             "classic,consumer", rebalance_protocols),
+             "classic,consumer,share", rebalance_protocols),
     KEY_INT("offset.metadata.max.bytes", offset_metadata_max_bytes, "4096", 0, IMAX),
 
     KEY_INT("transaction.state.log.num.partitions", transaction_state_log_num_partitions, "50", 1,
@@ -255,6 +272,23 @@ static const gr_config_def_t config_table[] = {
     KEY_INT("producer.id.expiration.ms", producer_id_expiration_ms, "86400000", 1, IMAX),
     KEY_INT("producer.id.expiration.check.interval.ms", producer_id_expiration_check_interval_ms,
             "600000", 1, IMAX),
+
+    KEY_INT("share.coordinator.state.topic.num.partitions",
+            share_coordinator_state_topic_num_partitions, "50", 1, IMAX),
+    KEY_SHORT("share.coordinator.state.topic.replication.factor",
+              share_coordinator_state_topic_replication_factor, "3", 1, INT16_MAX),
+    KEY_SHORT("share.coordinator.state.topic.min.isr", share_coordinator_state_topic_min_isr, "2",
+              1, INT16_MAX),
+    KEY_INT("share.coordinator.state.topic.segment.bytes",
+            share_coordinator_state_topic_segment_bytes, "104857600", 1, IMAX),
+    KEY_INT("share.coordinator.load.buffer.size", share_coordinator_load_buffer_size, "5242880", 1,
+            IMAX),
+    KEY_INT("share.coordinator.snapshot.update.records.per.snapshot",
+            share_coordinator_snapshot_update_records_per_snapshot, "500", 0, 500),
+    KEY_INT("share.coordinator.write.timeout.ms", share_coordinator_write_timeout_ms, "5000", 1,
+            IMAX),
+    KEY_INT("share.coordinator.state.topic.prune.interval.ms",
+            share_coordinator_state_topic_prune_interval_ms, "300000", 1, IMAX),
 
     KEY_STRING("zookeeper.connect", zookeeper_connect, NULL, NULL),
     KEY_INT("zookeeper.session.timeout.ms", zookeeper_session_timeout_ms, "18000", IMIN, IMAX),

@@ -39,6 +39,8 @@ typedef struct gr_cluster_view gr_cluster_view_t;
 typedef struct gr_zk_member gr_zk_member_t;
 typedef struct gr_coordinator gr_coordinator_t;
 typedef struct gr_txn_coordinator gr_txn_coordinator_t;
+typedef struct gr_share_coordinator gr_share_coordinator_t;
+typedef struct gr_share_persister gr_share_persister_t;
 typedef struct gr_store gr_store_t;
 typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
@@ -129,6 +131,10 @@ struct gr_broker {
     gr_quotas_t *quotas; /* client quotas and their rates (quota/) */
     /* Cluster mode, until it opens: holds client requests (handlers/start_gate.h). */
     gr_start_gate_t *start_gate;
+    /* The share coordinator (KIP-932 share-partition states); NULL once stopped. */
+    gr_share_coordinator_t *share_coordinator;
+    /* The way to it for leaders and group coordinators; NULL once stopped. */
+    gr_share_persister_t *share_persister;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_broker_stats_t stats;

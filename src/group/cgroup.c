@@ -108,6 +108,8 @@ gr_kerr_t gr_group_become_consumer(gr_group_t *g, gr_group_env_t *env)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return GR_KERR_NONE;
+    if (g->type == GR_GROUP_TYPE_SHARE) /* never converts */
+        return GR_KERR_GROUP_ID_NOT_FOUND;
     if (g->member_count > 0)
         return gr_cgroup_migrate_upgrade(g, env); /* online upgrade (cgroup_migrate.c) */
     if (g->pending_count > 0 || g->state != GR_GROUP_EMPTY)
@@ -131,7 +133,7 @@ bool gr_group_become_classic(gr_group_t *g, gr_group_env_t *env)
 {
     if (g->type == GR_GROUP_TYPE_CLASSIC)
         return true;
-    if (g->consumer && g->consumer->member_count > 0)
+    if (g->type == GR_GROUP_TYPE_SHARE || (g->consumer && g->consumer->member_count > 0))
         return false;
     gr_cgroup_free(g->consumer, env);
     g->consumer = NULL;

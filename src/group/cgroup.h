@@ -177,11 +177,11 @@ typedef struct gr_cgroup_heartbeat_result {
 /*
  * g, a classic group without members, becomes a consumer group (its
  * offsets kept): NONE, or GROUP_ID_NOT_FOUND when it has members (Kafka,
- * with migration disabled), UNKNOWN_SERVER_ERROR on -ENOMEM. A consumer
- * group already: NONE.
+ * with migration disabled) or is a share group, UNKNOWN_SERVER_ERROR on
+ * -ENOMEM. A consumer group already: NONE.
  */
 gr_kerr_t gr_group_become_consumer(gr_group_t *g, gr_group_env_t *env);
-/* g, a consumer group, becomes classic if it has no member; false if it has some. */
+/* g, a consumer group, becomes classic if it has no member; false if it has some or is share. */
 bool gr_group_become_classic(gr_group_t *g, gr_group_env_t *env);
 
 /* New consumer state for g (g->type set by the caller). NULL on -ENOMEM. */

@@ -521,7 +521,7 @@ int gr_cgroup_replay(gr_coordinator_t *co, int32_t partition, int version, gr_re
     case GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_REGULAR_EXPRESSION:
         return gr_cgroup_regex_records_replay(co, partition, key, value, arena);
     default:
-        return -EBADMSG; /* share and streams groups: not Gregor's */
+        return -EBADMSG; /* streams groups: not Gregor's */
     }
 }
 

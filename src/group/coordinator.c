@@ -281,8 +281,11 @@ static void cleanup_group(gr_coordinator_t *co, gr_group_t *g, offset_match_fn m
         (void)gr_coordinator_delete_offsets(co, g, topics, parts, n);
     free(topics);
     free(parts);
-    /* Pending transactional offsets keep the group (Kafka's hasOffsets). */
-    if (g->state == GR_GROUP_EMPTY && g->offset_count == 0 && g->txn_offset_count == 0) {
+    /* Pending transactional offsets keep the group (Kafka's hasOffsets). A
+     * share group has no offsets: its progress is the share coordinator's
+     * state, which only DeleteGroups removes, so it stays until deleted. */
+    if (g->state == GR_GROUP_EMPTY && g->offset_count == 0 && g->txn_offset_count == 0 &&
+        g->type != GR_GROUP_TYPE_SHARE) {
         gr_logf(&co->broker->log, GR_LOG_INFO, "group", "group %s %s", g->key.id, why);
         (void)gr_coordinator_delete_group(co, g);
     }
@@ -357,6 +360,10 @@ int gr_coordinator_init(gr_coordinator_t *co, gr_broker_t *b)
         .topics_generation = env_topics_generation,
         .store_consumer = gr_coordinator_store_consumer,
         .store_downgrade = gr_coordinator_store_downgrade,
+        .share_limits = {.heartbeat_interval_ms = b->config.group_share_heartbeat_interval_ms,
+                         .session_timeout_ms = b->config.group_share_session_timeout_ms,
+                         .max_size = b->config.group_share_max_size},
+        .store_share = gr_coordinator_store_share,
     };
     double interval = (double)b->config.offsets_retention_check_interval_ms / 1000.0;
     ev_timer_init(&co->retention_timer, retention_cb, interval, interval);

@@ -69,6 +69,17 @@ int gr_cgroup_regex_records_replay(gr_coordinator_t *co, int32_t partition, gr_r
 /* After a partition's replay: the consumer groups' sessions start again. */
 void gr_cgroup_loaded(gr_coordinator_t *co, int32_t partition);
 
+/*
+ * Share groups' records (sgroup_records.c, key types 9-15): env->store_share,
+ * the tombstones of a deleted group, replay (as gr_cgroup_replay), and the
+ * sessions started again once a partition is loaded.
+ */
+gr_kerr_t gr_coordinator_store_share(void *opaque, gr_group_t *g, int64_t *written_end);
+int gr_sgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g);
+int gr_sgroup_replay(gr_coordinator_t *co, int32_t partition, int version, gr_reader_t *key,
+                     gr_bytes_t value, gr_arena_t *arena);
+void gr_sgroup_loaded(gr_coordinator_t *co, int32_t partition);
+
 gr_topic_t *gr_coordinator_topic(gr_coordinator_t *co);
 
 /* Leadership (coordinator_leadership.c). */

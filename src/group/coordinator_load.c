@@ -11,8 +11,8 @@
  * group metadata record replaces the group's generation and members, its
  * tombstone resets the group (which disappears if no offsets, committed or
  * pending, remain). The consumer groups' records (key types 3-8 and 16)
- * are cgroup_records.c's; other key types (share, streams groups) are
- * skipped.
+ * are cgroup_records.c's, the share groups' (9-15) sgroup_replay.c's;
+ * other key types (streams groups) are skipped.
  *
  * Transactions (coordinator_txn.c): offset commits in a transactional batch
  * are held pending for the batch's producer; a marker (control batch)
@@ -160,6 +160,9 @@ static int apply_record(void *owner, const gr_coordinator_record_origin_t *origi
         rc = apply_offset(co, origin, &kr, value, &arena);
     else if (version == GR_GROUP_KEY_VERSION)
         rc = apply_group(co, origin->partition, &kr, value, &arena);
+    else if (version >= GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_PARTITION_METADATA &&
+             version <= GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_STATE_PARTITION_METADATA)
+        rc = gr_sgroup_replay(co, origin->partition, version, &kr, value, &arena);
     else
         rc = gr_cgroup_replay(co, origin->partition, version, &kr, value, &arena);
     gr_arena_fini(&arena);
@@ -188,6 +191,7 @@ static void loaded(void *owner, int32_t partition)
 {
     gr_coordinator_t *co = owner;
     gr_cgroup_loaded(co, partition);
+    gr_sgroup_loaded(co, partition);
     gr_logf(&co->broker->log, GR_LOG_INFO, "group", "loaded %zu group(s) from %s-%d",
             groups_of(co, partition), GR_OFFSETS_TOPIC, partition);
 }

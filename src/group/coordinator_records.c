@@ -396,7 +396,9 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
     for (int32_t i = 0; i < g->offset_count && !rc; i++)
         rc = add_offset(&s, g->key.id, gr_str(g->offsets[i].topic), g->offsets[i].partition, NULL);
     if (!rc)
-        rc = g->consumer ? gr_cgroup_records_tombstones(&s, g) : add_group(&s, g, true);
+        rc = g->consumer                      ? gr_cgroup_records_tombstones(&s, g)
+             : g->type == GR_GROUP_TYPE_SHARE ? gr_sgroup_records_tombstones(&s, g)
+                                              : add_group(&s, g, true);
     if (!rc)
         rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
     set_fini(&s);

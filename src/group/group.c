@@ -21,6 +21,7 @@
 
 #include "group/cgroup.h"
 #include "group/cgroup_classic.h"
+#include "group/sgroup.h"
 #include "group/group_int.h"
 
 /* How long a new member may wait in a rebalance before it is dropped (Kafka's 5 min). */
@@ -682,6 +683,10 @@ void gr_group_join(gr_group_t *g, gr_group_env_t *env, const gr_join_args_t *a,
         join_error(env, w, GR_KERR_COORDINATOR_NOT_AVAILABLE, id);
         return;
     }
+    if (g->type == GR_GROUP_TYPE_SHARE) { /* Kafka: the id belongs to a group of another kind */
+        join_error(env, w, GR_KERR_INCONSISTENT_GROUP_PROTOCOL, "");
+        return;
+    }
     if (!accept_joining(g, env, a->member_id)) {
         gr_member_t *m = gr_group_find_member(g, a->member_id);
         if (m)
@@ -754,8 +759,7 @@ void gr_group_sync(gr_group_t *g, gr_group_env_t *env, const gr_sync_args_t *a,
         gr_cgroup_classic_sync(g, env, a, w);
         return;
     }
-    gr_kerr_t err =
-        g->type == GR_GROUP_TYPE_CONSUMER ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
+    gr_kerr_t err = g->type != GR_GROUP_TYPE_CLASSIC ? GR_KERR_UNKNOWN_MEMBER_ID : check_sync(g, a);
     if (!err && g->state == GR_GROUP_EMPTY)
         err = GR_KERR_UNKNOWN_MEMBER_ID;
     if (!err && g->state == GR_GROUP_PREPARING_REBALANCE)
@@ -790,6 +794,8 @@ gr_kerr_t gr_group_heartbeat(gr_group_t *g, gr_group_env_t *env, gr_str_t member
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return g->consumer ? gr_cgroup_classic_heartbeat(g, env, member_id, instance_id, generation)
                            : GR_KERR_UNKNOWN_MEMBER_ID;
+    if (g->type == GR_GROUP_TYPE_SHARE)
+        return GR_KERR_UNKNOWN_MEMBER_ID;
     gr_kerr_t err = check_member(g, member_id, instance_id);
     if (err)
         return err;
@@ -817,6 +823,8 @@ gr_kerr_t gr_group_leave(gr_group_t *g, gr_group_env_t *env, gr_str_t member_id,
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return g->consumer ? gr_cgroup_classic_leave(g, env, member_id, instance_id)
                            : GR_KERR_UNKNOWN_MEMBER_ID;
+    if (g->type == GR_GROUP_TYPE_SHARE)
+        return GR_KERR_UNKNOWN_MEMBER_ID;
     if (member_id.len <= 0) {
         /* Administrative removal by instance id. */
         gr_member_t *m = gr_group_find_static(g, instance_id);
@@ -845,6 +853,8 @@ gr_kerr_t gr_group_check_commit(gr_group_t *g, gr_group_env_t *env, gr_str_t mem
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     if (g->type == GR_GROUP_TYPE_CONSUMER) /* the generation is the member epoch */
         return gr_cgroup_check_commit(g->consumer, member_id, generation);
+    if (g->type == GR_GROUP_TYPE_SHARE) /* Kafka: a share group has no offsets to commit */
+        return GR_KERR_GROUP_ID_NOT_FOUND;
     if (generation >= 0 || member_id.len > 0 || instance_id.len >= 0) {
         gr_kerr_t err = check_member(g, member_id, instance_id);
         if (err)
@@ -870,6 +880,8 @@ gr_kerr_t gr_group_check_txn_commit(const gr_group_t *g, gr_str_t member_id, gr_
 {
     if (g->state == GR_GROUP_DEAD)
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
+    if (g->type == GR_GROUP_TYPE_SHARE)
+        return GR_KERR_GROUP_ID_NOT_FOUND;
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return generation < 0 && member_id.len <= 0
                    ? GR_KERR_NONE
@@ -958,6 +970,9 @@ void gr_group_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
     case GR_GROUP_TIMER_CONSUMER_SYNC:
         gr_cgroup_timer_fired(t, env);
         break;
+    case GR_GROUP_TIMER_SHARE_SESSION:
+        gr_sgroup_timer_fired(t, env);
+        break;
     }
 }
 
@@ -1018,13 +1033,13 @@ void gr_group_rebalance(gr_group_t *g, gr_group_env_t *env)
     maybe_prepare_rebalance(g, env);
 }
 
-/* A consumer group's members go with it (their next heartbeat finds no group). */
+/* A consumer or share group's members go with it (their next heartbeat finds no group). */
 static void drop_consumer_state(gr_group_t *g, gr_group_env_t *env)
 {
-    if (!g->consumer)
-        return;
     gr_cgroup_free(g->consumer, env);
     g->consumer = NULL;
+    gr_sgroup_free(g->share, env);
+    g->share = NULL;
 }
 
 void gr_group_mark_dead(gr_group_t *g, gr_group_env_t *env)

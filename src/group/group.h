@@ -67,13 +67,14 @@ typedef enum gr_group_timer_kind {
     GR_GROUP_TIMER_CONSUMER_REBALANCE, /* a consumer-group member did not revoke in time */
     GR_GROUP_TIMER_CONSUMER_JOIN, /* a classic member of a consumer group did not rejoin in time */
     GR_GROUP_TIMER_CONSUMER_SYNC, /* a classic member of a consumer group did not sync in time */
+    GR_GROUP_TIMER_SHARE_SESSION, /* a share-group member's heartbeat expiry (sgroup.h) */
 } gr_group_timer_kind_t;
 
 typedef struct gr_group_timer {
     ev_timer watcher; /* for the env's use */
     gr_group_timer_kind_t kind;
-    /* gr_member_t * (SESSION), gr_pending_member_t * (PENDING), gr_cmember_t * (CONSUMER_*)
-     * or gr_group_t * */
+    /* gr_member_t * (SESSION), gr_pending_member_t * (PENDING), gr_cmember_t * (CONSUMER_*),
+     * gr_smember_t * (SHARE_SESSION) or gr_group_t * */
     void *owner;
     bool armed;
     int64_t deadline_ms; /* when armed: now + delay at arming */
@@ -82,14 +83,18 @@ typedef struct gr_group_timer {
 typedef struct gr_group gr_group_t;
 typedef struct gr_member gr_member_t;
 typedef struct gr_cgroup gr_cgroup_t;
+typedef struct gr_sgroup gr_sgroup_t;
 
 /*
- * A group id is one kind of group or the other: classic (JoinGroup/SyncGroup,
- * this file) or consumer (KIP-848's ConsumerGroupHeartbeat, cgroup.h).
+ * A group id is one kind of group: classic (JoinGroup/SyncGroup, this
+ * file), consumer (KIP-848's ConsumerGroupHeartbeat, cgroup.h) or share
+ * (KIP-932's ShareGroupHeartbeat, sgroup.h). Classic and consumer groups
+ * convert into each other; a share group never converts.
  */
 typedef enum gr_group_type {
     GR_GROUP_TYPE_CLASSIC,
     GR_GROUP_TYPE_CONSUMER,
+    GR_GROUP_TYPE_SHARE,
 } gr_group_type_t;
 
 typedef enum gr_group_waiter_kind { GR_WAIT_JOIN, GR_WAIT_SYNC } gr_group_waiter_kind_t;
@@ -183,6 +188,7 @@ struct gr_group {
     gr_coordinator_key_t key;
     gr_group_type_t type;
     gr_cgroup_t *consumer; /* the consumer group's state when type is CONSUMER, else NULL */
+    gr_sgroup_t *share;    /* the share group's state when type is SHARE, else NULL */
     gr_group_state_t state;
     int32_t generation;
     char *protocol_type; /* NULL until a member joins (or for commit-only groups) */
@@ -256,6 +262,13 @@ typedef struct gr_cgroup_limits {
     int32_t regex_refresh_interval_ms; /* 0: Kafka's default */
 } gr_cgroup_limits_t;
 
+/* Share groups' settings (group.share.*). */
+typedef struct gr_sgroup_limits {
+    int32_t heartbeat_interval_ms;
+    int32_t session_timeout_ms;
+    int32_t max_size;
+} gr_sgroup_limits_t;
+
 /* A topic of the broker's metadata, as the env's topic_find reports it. */
 typedef struct gr_cgroup_topic_info {
     gr_uuid_t id;
@@ -295,6 +308,9 @@ typedef struct gr_group_env {
     gr_kerr_t (*store_consumer)(void *opaque, gr_group_t *g, int64_t *written_end);
     /* A consumer group old turned classic g: old's tombstones, then g (NULL: store_group). */
     gr_kerr_t (*store_downgrade)(void *opaque, gr_group_t *g, const gr_cgroup_t *old);
+    /* Share groups: their settings, and how a changed one is written (as store_consumer). */
+    gr_sgroup_limits_t share_limits;
+    gr_kerr_t (*store_share)(void *opaque, gr_group_t *g, int64_t *written_end);
 } gr_group_env_t;
 
 typedef struct gr_join_protocol {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Groups as the admin APIs list them (group_listing.h): one place that
- * knows how a classic group and a KIP-848 consumer group differ in name,
- * state and protocol type, so the handlers treat both kinds alike.
+ * knows how a classic group, a KIP-848 consumer group and a KIP-932 share
+ * group differ in name, state and protocol type, so the handlers treat
+ * every kind alike.
  *
  * Runs on: loop thread.
  */
@@ -12,11 +13,18 @@
 
 #include "group/cgroup.h"
 #include "group/group_listing.h"
+#include "group/sgroup.h"
 
 const char *gr_group_type_name(const gr_group_t *g)
 {
-    return g->type == GR_GROUP_TYPE_CONSUMER ? GR_GROUP_TYPE_NAME_CONSUMER
-                                             : GR_GROUP_TYPE_NAME_CLASSIC;
+    switch (g->type) {
+    case GR_GROUP_TYPE_CONSUMER:
+        return GR_GROUP_TYPE_NAME_CONSUMER;
+    case GR_GROUP_TYPE_SHARE:
+        return GR_GROUP_TYPE_NAME_SHARE;
+    default:
+        return GR_GROUP_TYPE_NAME_CLASSIC;
+    }
 }
 
 /* name without the blanks Kafka's String.trim drops around it. */
@@ -45,6 +53,8 @@ int gr_group_type_parse(gr_str_t name)
         return GR_GROUP_TYPE_CLASSIC;
     if (same_name(name, GR_GROUP_TYPE_NAME_CONSUMER))
         return GR_GROUP_TYPE_CONSUMER;
+    if (same_name(name, GR_GROUP_TYPE_NAME_SHARE))
+        return GR_GROUP_TYPE_SHARE;
     return -1;
 }
 
@@ -52,6 +62,8 @@ const char *gr_group_listed_state(const gr_group_t *g)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER && g->consumer && g->state != GR_GROUP_DEAD)
         return gr_cgroup_state_name(g->consumer->state);
+    if (g->type == GR_GROUP_TYPE_SHARE && g->share && g->state != GR_GROUP_DEAD)
+        return gr_sgroup_state_name(g->share->state);
     return gr_group_state_name(g->state);
 }
 
@@ -59,6 +71,8 @@ const char *gr_group_listed_protocol_type(const gr_group_t *g)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return GR_GROUP_PROTOCOL_TYPE_CONSUMER;
+    if (g->type == GR_GROUP_TYPE_SHARE)
+        return GR_SGROUP_PROTOCOL_TYPE;
     return g->protocol_type ? g->protocol_type : "";
 }
 
@@ -78,5 +92,7 @@ bool gr_group_listing_subscribed(const gr_group_t *g, gr_str_t topic)
 {
     if (g->type == GR_GROUP_TYPE_CONSUMER)
         return g->consumer && gr_cgroup_subscribed_to(g->consumer, topic);
+    if (g->type == GR_GROUP_TYPE_SHARE)
+        return g->share && gr_sgroup_subscribed_to(g->share, topic);
     return g->state != GR_GROUP_EMPTY && gr_group_subscribed_to(g, topic);
 }

@@ -166,6 +166,10 @@ static gr_group_t *find_group(gr_broker_t *b, const gr_consumer_group_heartbeat_
         *err = GR_KERR_COORDINATOR_NOT_AVAILABLE;
         return NULL;
     }
+    if (g->type == GR_GROUP_TYPE_SHARE) { /* Kafka: "Group ... is not a consumer group" */
+        *err = GR_KERR_GROUP_ID_NOT_FOUND;
+        return NULL;
+    }
     if (g->type == GR_GROUP_TYPE_CLASSIC) {
         *err = joining ? gr_group_become_consumer(g, &b->groups->env) : GR_KERR_GROUP_ID_NOT_FOUND;
         if (*err)

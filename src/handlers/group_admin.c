@@ -4,19 +4,22 @@
  * from v4), DescribeGroups (v0-6), ListGroups (v0-5, state filter from v4,
  * type filter from v5) and DeleteGroups (v0-2).
  *
- * FindCoordinator v6 adds share-group keys (KIP-932); without a share
- * coordinator they get INVALID_REQUEST after Kafka's CLUSTER_ACTION check,
- * as a Kafka broker without share groups answers. DescribeGroups v6
+ * FindCoordinator v6 adds share-partition keys (KIP-932, key type 2,
+ * "<group>:<topic id>:<partition>"), after Kafka's CLUSTER_ACTION check: the
+ * share coordinator's __share_group_state is created on first use like the
+ * other internal topics; a malformed key, or one before v6, is
+ * INVALID_REQUEST. DescribeGroups v6
  * (KIP-1043) answers an unknown group GROUP_ID_NOT_FOUND with a message
  * where older versions describe it as Dead without error.
  *
- * Both kinds of group, as Kafka 4.x treats them (group/group_listing.h):
- * ListGroups lists KIP-848 consumer groups with type "consumer", their own
- * state names and protocol type "consumer", its filters matching either
- * case-insensitively; DescribeGroups describes classic groups only (a
- * consumer group is "not a classic group": GROUP_ID_NOT_FOUND from v6,
- * Dead before), so admin clients turn to ConsumerGroupDescribe; DeleteGroups
- * deletes a group of either kind once it is Empty.
+ * Every kind of group, as Kafka 4.x treats them (group/group_listing.h):
+ * ListGroups lists KIP-848 consumer groups with type "consumer" and KIP-932
+ * share groups with type "share", their own state names and protocol type
+ * ("consumer", "share"), its filters matching any case-insensitively;
+ * DescribeGroups describes classic groups only (a consumer or share group
+ * is "not a classic group": GROUP_ID_NOT_FOUND from v6, Dead before), so
+ * admin clients turn to ConsumerGroupDescribe or ShareGroupDescribe;
+ * DeleteGroups deletes a group of any kind once it is Empty.
  *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
@@ -44,10 +47,13 @@
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 #include "handlers/listener_endpoint.h"
+#include "protocol/uuid.h"
+#include "share/share_coordinator.h"
 #include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
 
 #define GR_FIND_COORDINATOR_BATCH_VERSION    4
+#define GR_FIND_COORDINATOR_SHARE_VERSION    6 /* KIP-932 */
 #define GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION 6 /* KIP-1043 */
 /*
  * How long a FindCoordinator that had __consumer_offsets created waits for
@@ -64,6 +70,32 @@ typedef struct coordinator_answer {
     gr_str_t host;
     int32_t port;
 } coordinator_answer_t;
+
+/* A share coordinator key as Kafka's SharePartitionKey parses it: "<group>:<topic id>:<partition>".
+ */
+static bool share_key_valid(gr_str_t key)
+{
+    if (key.len <= 0)
+        return false;
+    int32_t last = -1, prev = -1;
+    for (int32_t i = 0; i < key.len; i++)
+        if (key.ptr[i] == ':') {
+            prev = last;
+            last = i;
+        }
+    if (prev <= 0 || last - prev - 1 != GR_UUID_STRING_CHARS || last + 1 >= key.len)
+        return false;
+    gr_uuid_t id;
+    if (gr_uuid_parse(key.ptr + prev + 1, GR_UUID_STRING_CHARS, &id) < 0)
+        return false;
+    int64_t partition = 0;
+    for (int32_t i = last + 1; i < key.len; i++) {
+        if (key.ptr[i] < '0' || key.ptr[i] > '9' || partition > INT32_MAX / 10)
+            return false;
+        partition = partition * 10 + (key.ptr[i] - '0');
+    }
+    return partition <= INT32_MAX;
+}
 
 static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, int8_t key_type,
                                              gr_str_t key)
@@ -86,7 +118,10 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, 
     else if (key_type == GR_COORDINATOR_TYPE_SHARE &&
              !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION))
         a.error = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
-    else /* no share coordinator here; share keys before v6 are invalid too */
+    else if (key_type == GR_COORDINATOR_TYPE_SHARE && b->share_coordinator &&
+             req->api_version >= GR_FIND_COORDINATOR_SHARE_VERSION && share_key_valid(key))
+        a.error = gr_share_coordinator_locate(b->share_coordinator, key, &node);
+    else /* an unknown key type; share keys before v6 or not "<group>:<topic id>:<partition>" */
         a.error = GR_KERR_INVALID_REQUEST;
     if (a.error)
         return a;
@@ -147,6 +182,8 @@ static bool creating_topic(gr_broker_t *b, int8_t key_type)
 {
     if (key_type == GR_COORDINATOR_TYPE_TRANSACTION)
         return gr_txn_creating_topic(b->txns);
+    if (key_type == GR_COORDINATOR_TYPE_SHARE)
+        return b->share_coordinator && gr_share_coordinator_creating_topic(b->share_coordinator);
     return gr_coordinator_creating_topic(b->groups);
 }
 
@@ -254,7 +291,7 @@ static void describe_one(gr_broker_t *b, gr_request_t *req, gr_str_t id, bool in
     /* Kafka's DescribeGroups describes classic groups only: a consumer
      * group is "not a classic group", which tells the admin client to ask
      * ConsumerGroupDescribe instead. */
-    bool consumer = g && g->type == GR_GROUP_TYPE_CONSUMER;
+    bool consumer = g && g->type != GR_GROUP_TYPE_CLASSIC; /* share groups too */
     if ((!g || consumer) && !out->error_code &&
         req->api_version >= GR_DESCRIBE_GROUPS_NOT_FOUND_VERSION) {
         out->error_code = GR_KERR_GROUP_ID_NOT_FOUND;

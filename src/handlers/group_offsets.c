@@ -471,6 +471,8 @@ static int fetch_one_group(gr_broker_t *b, gr_request_t *req, bool require_stabl
     /* v9+: a consumer-group member reads with its member id and epoch (KIP-848). */
     if (!out->error_code && g && g->consumer)
         out->error_code = gr_cgroup_check_fetch(g->consumer, in->member_id, in->member_epoch);
+    if (!out->error_code && g && g->type == GR_GROUP_TYPE_SHARE)
+        out->error_code = GR_KERR_GROUP_ID_NOT_FOUND; /* Kafka: no offsets in a share group */
     gr_str_t *names;
     int32_t **parts, *counts, n = 0;
     bool by_id = req->api_version >= GR_OFFSETS_TOPIC_ID_VERSION, *unknown = NULL;
@@ -539,7 +541,7 @@ static gr_kerr_t delete_group_check(gr_broker_t *b, gr_str_t id, gr_group_t **g)
     if (err)
         return err;
     *g = gr_coordinator_find(b->groups, id);
-    if (!*g || (*g)->state == GR_GROUP_DEAD)
+    if (!*g || (*g)->state == GR_GROUP_DEAD || (*g)->type == GR_GROUP_TYPE_SHARE)
         return GR_KERR_GROUP_ID_NOT_FOUND;
     /* A group with members may lose offsets of topics it does not consume,
      * but only if it is a consumer group whose subscriptions we can read:

@@ -49,6 +49,9 @@ void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req);
 /* KIP-848 consumer groups (consumer_group_heartbeat.c, consumer_group_describe.c). */
 void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req);
 void gr_handle_consumer_group_describe(gr_broker_t *b, gr_request_t *req);
+/* KIP-932 share groups (share_group_heartbeat.c, share_group_describe.c). */
+void gr_handle_share_group_heartbeat(gr_broker_t *b, gr_request_t *req);
+void gr_handle_share_group_describe(gr_broker_t *b, gr_request_t *req);
 /* The client's address as Kafka reports it in groups: "/host" (in req's arena). */
 gr_str_t gr_group_client_host(gr_request_t *req);
 void gr_handle_leave_group(gr_broker_t *b, gr_request_t *req);
@@ -84,6 +87,12 @@ void gr_handle_describe_client_quotas(gr_broker_t *b, gr_request_t *req);
 void gr_handle_alter_client_quotas(gr_broker_t *b, gr_request_t *req);
 /* Transaction markers from a transaction coordinator (write_txn_markers.c). */
 void gr_handle_write_txn_markers(gr_broker_t *b, gr_request_t *req);
+/* The share coordinator's state RPCs 83-87 (share_group_state.c). */
+void gr_handle_initialize_share_group_state(gr_broker_t *b, gr_request_t *req);
+void gr_handle_read_share_group_state(gr_broker_t *b, gr_request_t *req);
+void gr_handle_write_share_group_state(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_share_group_state(gr_broker_t *b, gr_request_t *req);
+void gr_handle_read_share_group_state_summary(gr_broker_t *b, gr_request_t *req);
 /* The ACL APIs (acls.c). */
 void gr_handle_create_acls(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_acls(gr_broker_t *b, gr_request_t *req);

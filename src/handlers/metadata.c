@@ -53,8 +53,8 @@ gr_topic_t *gr_topic_find_or_create(gr_broker_t *b, gr_str_t name, bool allow_cr
         *kerr = gr_coordinator_ensure_topic(b->groups);
         return *kerr ? NULL : gr_topics_find(b->topics, name.ptr, (size_t)name.len);
     }
-    if (gr_str_eq_c(name, GR_TRANSACTION_STATE_TOPIC)) {
-        *kerr = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION; /* no transaction coordinator yet */
+    if (gr_str_eq_c(name, GR_TRANSACTION_STATE_TOPIC) || gr_str_eq_c(name, GR_SHARE_STATE_TOPIC)) {
+        *kerr = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION; /* created by its coordinator only */
         return NULL;
     }
     /* The name checked above is at most GR_TOPIC_NAME_LIMIT bytes. */

@@ -241,9 +241,10 @@ gr_topic_t *gr_topic_new(const char *name, int32_t partitions)
     topic->name = strdup(name);
     topic->partitions = calloc((size_t)partitions, sizeof(*topic->partitions));
     topic->partition_count = partitions;
-    /* Kafka's internal topics are exactly its coordinators' two. */
-    topic->internal =
-        strcmp(name, GR_OFFSETS_TOPIC) == 0 || strcmp(name, GR_TRANSACTION_STATE_TOPIC) == 0;
+    /* Kafka's internal topics are exactly its coordinators' three (4.x: the share state too). */
+    topic->internal = strcmp(name, GR_OFFSETS_TOPIC) == 0 ||
+                      strcmp(name, GR_TRANSACTION_STATE_TOPIC) == 0 ||
+                      strcmp(name, GR_SHARE_STATE_TOPIC) == 0;
     if (!topic->name || !topic->partitions) {
         gr_topic_free(topic);
         return NULL;

@@ -28,9 +28,10 @@
 #include "protocol/types.h"
 
 #define GR_TOPIC_NAME_LIMIT 249
-/* Kafka's internal topics: the group and transaction coordinators'. */
+/* Kafka's internal topics: the group, transaction and share coordinators'. */
 #define GR_OFFSETS_TOPIC           "__consumer_offsets"
 #define GR_TRANSACTION_STATE_TOPIC "__transaction_state"
+#define GR_SHARE_STATE_TOPIC       "__share_group_state"
 #define GR_TOPIC_MAX_CONFIGS       64
 /* Partitions one topic may have (Kafka's controller bounds a request's batch likewise). */
 #define GR_TOPIC_MAX_PARTITIONS 10000
@@ -65,7 +66,7 @@ struct gr_topic {
     gr_uuid_t id;
     int32_t partition_count;
     gr_partition_t *partitions;
-    bool internal;     /* __consumer_offsets or __transaction_state: clients cannot produce */
+    bool internal;     /* a coordinator's topic (GR_*_TOPIC above): clients cannot produce */
     bool config_known; /* cluster mode: /config/topics/<name> has been read */
     /* This broker's config writes not yet in the store: a re-read started
      * before them would undo them locally, so none is applied meanwhile

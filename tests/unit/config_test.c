@@ -569,7 +569,10 @@ static void test_shipped_file(void **state)
     gr_config_fini(&cfg);
 }
 
-/* Kafka 4.x's group protocol keys: classic cannot be disabled, the policy is one of four. */
+/*
+ * Kafka 4.x's group protocol keys: classic cannot be disabled, the policy is
+ * one of four; share groups on by default, their settings within Kafka's bounds.
+ */
 static void test_group_protocol_keys(void **state)
 {
     gr_config_t cfg;
@@ -586,6 +589,10 @@ static void test_group_protocol_keys(void **state)
     assert_string_equal(cfg.group_consumer_migration_policy, "bidirectional");
     assert_true(gr_config_rebalance_protocol_enabled(&cfg, "classic"));
     assert_true(gr_config_rebalance_protocol_enabled(&cfg, "consumer"));
+    assert_true(gr_config_rebalance_protocol_enabled(&cfg, "share")); /* Kafka 4.2: on */
+    assert_int_equal(cfg.group_share_heartbeat_interval_ms, 5000);
+    assert_int_equal(cfg.group_share_session_timeout_ms, 45000);
+    assert_int_equal(cfg.group_share_max_size, 200);
     gr_config_fini(&cfg);
 
     const char *classic_only[] = {"group.coordinator.rebalance.protocols=classic",
@@ -601,6 +608,17 @@ static void test_group_protocol_keys(void **state)
     const char *bad_policy[] = {"group.consumer.migration.policy=sideways"};
     assert_int_equal(gr_config_load(&cfg, path, bad_policy, 1, NULL, err, sizeof(err)), -EINVAL);
     assert_non_null(strstr(err, "group.consumer.migration.policy"));
+    /* Share groups' bounds, as Kafka 4.2 checks them. */
+    const char *short_session[] = {"group.share.session.timeout.ms=30000"};
+    assert_int_equal(gr_config_load(&cfg, path, short_session, 1, NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "group.share.min.session.timeout.ms"));
+    const char *slow_heartbeat[] = {"group.share.heartbeat.interval.ms=20000"};
+    assert_int_equal(gr_config_load(&cfg, path, slow_heartbeat, 1, NULL, err, sizeof(err)),
+                     -EINVAL);
+    assert_non_null(strstr(err, "group.share.max.heartbeat.interval.ms"));
+    const char *tiny[] = {"group.share.max.size=5"};
+    assert_int_equal(gr_config_load(&cfg, path, tiny, 1, NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "group.share.max.size"));
     unlink(path);
 }
 

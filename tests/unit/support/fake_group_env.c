@@ -44,6 +44,8 @@ static bool owned_by(const gr_group_timer_t *t, const char *member_id)
 {
     if (!member_id || t->kind < GR_GROUP_TIMER_CONSUMER_SESSION)
         return true;
+    if (t->kind == GR_GROUP_TIMER_SHARE_SESSION)
+        return strcmp(((const gr_smember_t *)t->owner)->member_id, member_id) == 0;
     return strcmp(((const gr_cmember_t *)t->owner)->member_id, member_id) == 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "group/cgroup.h"
 #include "group/group.h"
+#include "group/sgroup.h"
 
 #define FAKE_GROUP_TIMERS_MAX 64
 #define FAKE_GROUP_TOPICS_MAX 8
@@ -30,8 +31,9 @@ void fake_group_arm(void *opaque, gr_group_timer_t *t, int64_t delay_ms);
 void fake_group_cancel(void *opaque, gr_group_timer_t *t);
 
 /*
- * The armed timer of kind, of the consumer-group member member_id (a timer
- * of GR_GROUP_TIMER_CONSUMER_* kinds; NULL: whoever owns it), or NULL.
+ * The armed timer of kind, of the consumer- or share-group member
+ * member_id (a timer of GR_GROUP_TIMER_CONSUMER_* kinds or
+ * GR_GROUP_TIMER_SHARE_SESSION; NULL: whoever owns it), or NULL.
  */
 gr_group_timer_t *fake_group_timer(const fake_group_clock_t *c, gr_group_timer_kind_t kind,
                                    const char *member_id);
