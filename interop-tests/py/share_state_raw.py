@@ -18,6 +18,9 @@ Usage: share_state_raw.py HOST PORT TOPIC_ID MODE
      UNKNOWN_TOPIC_OR_PARTITION. A second key is written then deleted:
      read back as never written.
   MODE "read" (after a restart): Read answers the same merged state.
+  MODE "unauthorized" (the client lacks CLUSTER_ACTION on the cluster):
+     every RPC's partitions and FindCoordinator's share key answer
+     CLUSTER_AUTHORIZATION_FAILED.
 Exit status 0 when every check holds, 1 otherwise (the reason on stderr).
 """
 import base64
@@ -32,6 +35,7 @@ API_INITIALIZE, API_READ, API_WRITE, API_DELETE, API_SUMMARY = 83, 84, 85, 86, 8
 NONE, INVALID_REQUEST, UNKNOWN_TOPIC_OR_PARTITION = 0, 42, 3
 NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS = 16, 15, 14
 FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH = 74, 124
+CLUSTER_AUTHORIZATION_FAILED = 31
 RETRIABLE = (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS)
 AVAILABLE, ACKNOWLEDGED, ARCHIVED = 0, 2, 4
 GROUP, OTHER_GROUP = "share-raw-group", "share-raw-other"
@@ -221,12 +225,24 @@ def read_mode(c, tid):
     expect("deleted key after restart", (gone["error"], gone["state_epoch"]), (NONE, 0))
 
 
+def unauthorized_mode(c, tid, tid_text):
+    want = CLUSTER_AUTHORIZATION_FAILED
+    expect("FindCoordinator", find_coordinator(c, "%s:%s:0" % (GROUP, tid_text))["error"], want)
+    expect("initialize", initialize(c, tid, 0, 1, 0)["error"], want)
+    expect("write", write(c, tid, 0, 1, 1, 0, [(0, 1, ACKNOWLEDGED, 1)])["error"], want)
+    expect("read", read(c, tid, 0, 1)["error"], want)
+    expect("summary", summary(c, tid, 0, -1)["error"], want)
+    expect("delete", delete(c, tid, 0, GROUP)["error"], want)
+
+
 def main():
     host, port, tid_text, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     tid = base64.urlsafe_b64decode(tid_text + "==")
     with Conn(host, port) as c:
         if mode == "write":
             write_mode(c, tid, tid_text, port)
+        elif mode == "unauthorized":
+            unauthorized_mode(c, tid, tid_text)
         else:
             read_mode(c, tid)
 

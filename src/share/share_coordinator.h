@@ -46,6 +46,8 @@
 
 /* A coordinator key's longest text: a group id of up to this many bytes fits. */
 #define GR_SHARE_KEY_GROUP_MAX 32767
+/* A key's text beyond its group id: ':', 22 uuid characters, ':', an int32, NUL. */
+#define GR_SHARE_KEY_TEXT_EXTRA 40
 
 typedef struct gr_share_coordinator gr_share_coordinator_t;
 typedef struct gr_partition gr_partition_t;

@@ -28,9 +28,6 @@
 #define GR_SHARE_UPDATE_KEY_VERSION   1
 #define GR_SHARE_VALUE_VERSION        0
 
-/* The coordinator key text's longest form: group, ':', 22 uuid chars, ':', int32. */
-#define GR_SHARE_KEY_TEXT_EXTRA 40
-
 /* One key's memory. */
 typedef struct gr_share_entry {
     gr_coordinator_key_t key; /* id: "<group>:<topic id>:<partition>" */

@@ -38,7 +38,6 @@
 
 #define GR_SHARE_PERSISTER_DEADLINE_MS 30000 /* Kafka's request.timeout.ms default */
 #define GR_SHARE_PERSISTER_CLIENT_MAX  64
-#define GR_SHARE_KEY_TEXT_CAP          (GR_SHARE_KEY_GROUP_MAX + 64)
 #define GR_MS_PER_SEC                  1000.0
 
 /* The versions sent: those every Kafka 4.x coordinator serves, but write's count (4.2). */
@@ -453,9 +452,10 @@ static call_t *call_new(gr_share_persister_t *p, call_kind_t kind, const gr_shar
     c->topic_id = key->topic_id;
     c->partition = key->partition;
     c->group_id = strdup(key->group_id);
-    c->coordinator_key = malloc(GR_SHARE_KEY_TEXT_CAP);
+    size_t cap = strlen(key->group_id) + GR_SHARE_KEY_TEXT_EXTRA;
+    c->coordinator_key = malloc(cap);
     if (!c->group_id || !c->coordinator_key ||
-        gr_share_coordinator_key_format(key, c->coordinator_key, GR_SHARE_KEY_TEXT_CAP) < 0) {
+        gr_share_coordinator_key_format(key, c->coordinator_key, cap) < 0) {
         free(c->group_id);
         free(c->coordinator_key);
         free(c);

@@ -123,7 +123,8 @@ int gr_share_persister_read(gr_share_persister_t *p, const gr_share_key_t *key,
  * is dropped. state is copied. delivery_complete_count is
  * GR_SHARE_DELIVERY_COMPLETE_UNKNOWN when the leader does not count.
  * Returns 0 (cb will run, NONE once on the ISR), or -ENOMEM / -EINVAL
- * (state fails gr_share_state_check but for its start offset).
+ * (no state, key or callback). Batches the coordinator cannot take (a
+ * state not durable, first > last) come back INVALID_REQUEST.
  */
 int gr_share_persister_write(gr_share_persister_t *p, const gr_share_key_t *key,
                              const gr_share_state_t *state, int32_t delivery_complete_count,
