@@ -195,6 +195,10 @@ typedef struct gr_config {
     int32_t group_share_max_size;
     gr_config_list_t group_coordinator_rebalance_protocols; /* classic always; consumer */
     int32_t offset_metadata_max_bytes;
+    int32_t group_share_record_lock_duration_ms;    /* how long a share consumer holds a record */
+    int32_t group_share_delivery_count_limit;       /* deliveries before a record is archived */
+    int32_t group_share_partition_max_record_locks; /* acquired records per share-partition */
+    int32_t group_share_max_share_sessions;         /* share sessions on this broker */
 
     /* share coordinator (KIP-932): __share_group_state */
     int32_t share_coordinator_state_topic_num_partitions;

@@ -253,6 +253,13 @@ static const gr_config_def_t config_table[] = {
     KEY_LIST("group.coordinator.rebalance.protocols", group_coordinator_rebalance_protocols,
              "classic,consumer,share", rebalance_protocols),
     KEY_INT("offset.metadata.max.bytes", offset_metadata_max_bytes, "4096", 0, IMAX),
+    /* Share groups (KIP-932), on partition leaders: Kafka 4.2's names and defaults. */
+    KEY_INT("group.share.record.lock.duration.ms", group_share_record_lock_duration_ms, "30000",
+            1000, 3600000),
+    KEY_INT("group.share.delivery.count.limit", group_share_delivery_count_limit, "5", 2, 10),
+    KEY_INT("group.share.partition.max.record.locks", group_share_partition_max_record_locks,
+            "2000", 100, 10000),
+    KEY_INT("group.share.max.share.sessions", group_share_max_share_sessions, "2000", 1, IMAX),
 
     KEY_INT("transaction.state.log.num.partitions", transaction_state_log_num_partitions, "50", 1,
             IMAX),

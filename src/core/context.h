@@ -46,6 +46,7 @@ typedef struct gr_store_session gr_store_session_t;
 typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
+typedef struct gr_share_manager gr_share_manager_t;
 typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 typedef struct gr_broker_tls gr_broker_tls_t;
 typedef struct gr_sasl gr_sasl_t;
@@ -135,6 +136,8 @@ struct gr_broker {
     gr_share_coordinator_t *share_coordinator;
     /* The way to it for leaders and group coordinators; NULL once stopped. */
     gr_share_persister_t *share_persister;
+    /* The share-partitions led here and their share sessions (share/); NULL once stopped. */
+    gr_share_manager_t *share_manager;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_broker_stats_t stats;

@@ -29,6 +29,8 @@ void gr_session_sasl_reset(gr_session_t *s)
 static void session_free(void *p)
 {
     gr_session_t *s = p;
+    if (s->on_closed)
+        s->on_closed(s->on_closed_arg, s);
     gr_session_sasl_reset(s);
     free(s);
 }

@@ -55,6 +55,11 @@ typedef struct gr_session {
     int64_t reauth_deadline_ms; /* 0: none (connections.max.reauth.ms unset) */
     bool reauthenticating;      /* a SaslHandshake came after AUTHENTICATED (KIP-368):
                                    the new login must be principal's again */
+    /* Called once when the connection is gone (after its deferred requests
+     * were cancelled), with on_closed_arg and this session as the
+     * connection's tag: share sessions opened on it end (share/). NULL: none. */
+    void (*on_closed)(void *arg, const struct gr_session *s);
+    void *on_closed_arg;
 } gr_session_t;
 
 /*
