@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gregor-admin configs: describe (DescribeConfigs) and alter
- * (IncrementalAlterConfigs) of a topic or a broker. Options follow
- * kafka-configs.sh: --entity-type topics|brokers --entity-name NAME,
+ * (IncrementalAlterConfigs) of a topic, a group or a broker. Options follow
+ * kafka-configs.sh: --entity-type topics|groups|brokers --entity-name NAME,
  * --add-config k=v,k2=[a,b] and --delete-config k,k2; describe lists the
  * values not at their default unless --all.
  */
@@ -21,10 +21,10 @@
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT configs SUBCOMMAND [options] [--json]\n"
-    "  describe --entity-type topics|brokers --entity-name NAME [--all]\n"
-    "           (or --topic T / --broker N instead of the two entity options)\n"
-    "           values set on the topic or broker (--all: every key, defaults included)\n"
-    "  alter --entity-type topics|brokers --entity-name NAME\n"
+    "  describe --entity-type topics|groups|brokers --entity-name NAME [--all]\n"
+    "           (or --topic T / --group G / --broker N instead of the two entity options)\n"
+    "           values set on the topic, group or broker (--all: every key, defaults included)\n"
+    "  alter --entity-type topics|groups|brokers --entity-name NAME\n"
     "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n"
     "  alter --entity-type users --entity-name USER\n"
     "        [--add-config 'SCRAM-SHA-256=[iterations=4096,password=P]'] [--delete-config MECH]\n"
@@ -42,6 +42,7 @@ static const char *const source_names[] = {
     "DEFAULT_CONFIG",
     "DYNAMIC_BROKER_LOGGER_CONFIG",
     "CLIENT_METRICS_CONFIG",
+    "GROUP_CONFIG",
 };
 
 static const char *source_name(int8_t s)
@@ -57,6 +58,10 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
         *type = GR_CONFIG_RESOURCE_TYPE_TOPIC;
         return 0;
     }
+    if ((*name = gr_admin_opt(a->opts, "group"))) {
+        *type = GR_CONFIG_RESOURCE_TYPE_GROUP;
+        return 0;
+    }
     if ((*name = gr_admin_opt(a->opts, "broker"))) {
         *type = GR_CONFIG_RESOURCE_TYPE_BROKER;
         return 0;
@@ -69,8 +74,10 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
         *type = GR_CONFIG_RESOURCE_TYPE_TOPIC;
     else if (strcmp(t, "brokers") == 0 || strcmp(t, "broker") == 0)
         *type = GR_CONFIG_RESOURCE_TYPE_BROKER;
+    else if (strcmp(t, "groups") == 0 || strcmp(t, "group") == 0)
+        *type = GR_CONFIG_RESOURCE_TYPE_GROUP;
     else {
-        fprintf(stderr, "error: --entity-type must be topics or brokers, got '%s'\n", t);
+        fprintf(stderr, "error: --entity-type must be topics, groups or brokers, got '%s'\n", t);
         return -1;
     }
     return 0;
@@ -223,7 +230,10 @@ static int configs_alter(gr_admin_t *a)
         printf("}\n");
     } else if (!code) {
         printf("Completed updating config for %s %s.\n",
-               type == GR_CONFIG_RESOURCE_TYPE_TOPIC ? "topic" : "broker", name);
+               type == GR_CONFIG_RESOURCE_TYPE_TOPIC   ? "topic"
+               : type == GR_CONFIG_RESOURCE_TYPE_GROUP ? "group"
+                                                       : "broker",
+               name);
     }
     if (code) {
         if (!a->json)

@@ -16,6 +16,8 @@
 #include "log/log_dir.h"
 #include "log_manager/log_manager.h"
 #include "metadata/cluster_view.h"
+#include "metadata/group_config.h"
+#include "metadata/group_config_store.h"
 #include "metadata/producer_ids.h"
 #include "metadata/store.h"
 #include "metadata/topics.h"
@@ -464,6 +466,16 @@ static void start_timers(gr_broker_t *b)
     ev_unref(b->loop);
 }
 
+/* Group config overrides (metadata/group_config.h): the cache, filled from the store. */
+static int group_configs_open(gr_broker_t *b)
+{
+    b->group_configs = gr_group_configs_new();
+    if (!b->group_configs)
+        return -ENOMEM;
+    gr_group_config_store_load(b);
+    return 0;
+}
+
 int gr_broker_start(gr_broker_t *b)
 {
     raise_fd_limit(b);
@@ -478,6 +490,8 @@ int gr_broker_start(gr_broker_t *b)
         rc = open_identity(b);
     if (rc == 0)
         gr_broker_security_start(b);
+    if (rc == 0)
+        rc = group_configs_open(b);
     if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
     /* ACLs are loaded before the listeners open: no request is decided on an empty cache. */
@@ -615,6 +629,8 @@ int gr_broker_fini(gr_broker_t *b)
     gr_fd_cache_free(b->fds);
     gr_cluster_view_fini(b->cluster);
     gr_broker_security_fini(b);
+    gr_group_configs_free(b->group_configs);
+    b->group_configs = NULL;
     gr_config_fini(&b->config);
     free_parts(b);
     if (rc)

@@ -9,6 +9,7 @@
 #include "controller/controller_int.h"
 #include "controller/zk_member.h"
 #include "core/context.h"
+#include "metadata/group_config_store.h"
 #include "metadata/store.h"
 #include "metadata/topic_config_fetch.h"
 #include "metadata/topics.h"
@@ -76,6 +77,11 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
             b->on_quota_changed(b, entity);
         if (b->on_user_changed && !strchr(user, '/'))
             b->on_user_changed(b, user); /* SCRAM credentials (security/) */
+        return;
+    }
+    if (rc == GR_STORE_OK && gr_zk_parse_config_change_entity(
+                                 data, len, GR_GROUP_CONFIG_ENTITY_TYPE, user, sizeof user) == 0) {
+        gr_group_config_store_reload(b, user); /* a group's configs (share and consumer groups) */
         return;
     }
     if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)

@@ -10,6 +10,7 @@
  *    an election (unclean.leader.election.enable);
  *  - a user's or a client's: b->on_quota_changed and b->on_user_changed
  *    (quotas, SCRAM credentials), set by the composition root;
+ *  - a group's: its overrides are read again (metadata/group_config_store.h);
  *  - anything else (broker configs): nothing.
  *
  * The first listing of a broker's life is the baseline: only notifications

@@ -12,6 +12,10 @@
  *           types (v3+) and our documentation on request (v3+). A bad name
  *           is INVALID_TOPIC_EXCEPTION, an unknown topic
  *           UNKNOWN_TOPIC_OR_PARTITION.
+ *   GROUP   every group key (metadata/group_config.h): the group's override
+ *           (GROUP_CONFIG) or the broker default (DEFAULT_CONFIG), whether
+ *           or not the group exists, as Kafka does; an empty name is
+ *           INVALID_REQUEST.
  *   BROKER  named by this broker's id: every key Gregor accepts, read-only
  *           (nothing is dynamic here); "" (the cluster default) has no
  *           dynamic defaults to list; another name is INVALID_REQUEST.
@@ -28,11 +32,15 @@
  *   APPEND/SUBTRACT on a non-list key    INVALID_CONFIG
  *   unknown key, bad value               INVALID_CONFIG (message names it)
  *   unknown topic                        UNKNOWN_TOPIC_OR_PARTITION
+ *   an unknown group key                 INVALID_CONFIG; values and ranges as
+ *                                        Kafka's GroupConfig checks them
  *   broker configs                       INVALID_REQUEST: none can change
  *                                        while running (an empty change is
  *                                        accepted)
  * A change takes effect at once on every partition (segment rolling,
- * retention, produce checks) and is persisted in /config/topics/<name>.
+ * retention, produce checks) and is persisted in /config/topics/<name>; a
+ * group's at once in the group config cache (the share leader and the
+ * group coordinator read it there) and in /config/groups/<name>.
  *
  * Runs on: loop thread.
  */
@@ -46,6 +54,8 @@
 #include "core/context.h"
 #include "security/authorizer.h"
 #include "handlers/request.h"
+#include "metadata/group_config.h"
+#include "metadata/group_config_store.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
 #include "gen/describe_configs.h"
@@ -166,6 +176,35 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
     return 0;
 }
 
+/* Every group key: the override (GROUP_CONFIG) or the broker default (DEFAULT_CONFIG). */
+static int describe_group(gr_broker_t *b, const describe_ctx_t *ctx, gr_str_t group,
+                          gr_describe_configs_response_describe_configs_result_t *out)
+{
+    out->configs =
+        gr_request_alloc_array(ctx->req, GR_GROUP_CONFIG_KEY_COUNT, sizeof(*out->configs));
+    if (!out->configs)
+        return -ENOMEM;
+    int32_t count = 0;
+    for (int k = 0; k < GR_GROUP_CONFIG_KEY_COUNT; k++) {
+        const gr_group_config_def_t *def = gr_group_config_def_at(k);
+        if (!key_wanted(ctx, def->name))
+            continue;
+        char buf[GR_CONFIG_DESCRIBED_VALUE_MAX];
+        bool overridden = false;
+        const char *value =
+            gr_group_config_text(b, group.ptr, (size_t)group.len, k, buf, sizeof buf, &overridden);
+        int8_t source = overridden ? GR_DESCRIBE_CONFIGS_SOURCE_GROUP_CONFIG
+                                   : GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
+        gr_describe_configs_response_describe_configs_resource_result_t *e = &out->configs[count++];
+        fill_entry(ctx, def->name, value, source, def->type, false, def->doc, e);
+        gr_config_synonym_t syn = {def->name, value, source};
+        if (fill_synonyms(ctx, &syn, 1, e))
+            return -ENOMEM;
+    }
+    out->configs_count = count;
+    return 0;
+}
+
 static void describe_error(gr_request_t *req,
                            gr_describe_configs_response_describe_configs_result_t *out,
                            gr_kerr_t err, const char *msg)
@@ -176,7 +215,7 @@ static void describe_error(gr_request_t *req,
 
 /*
  * Kafka's check for the config APIs: op (DESCRIBE_CONFIGS or ALTER_CONFIGS)
- * on the topic, or on the cluster for a broker. NONE, or the refusal code.
+ * on the topic, on the group, or on the cluster for a broker. NONE, or the refusal code.
  */
 static gr_kerr_t configs_authorize(gr_broker_t *b, gr_request_t *req, gr_acl_operation_t op,
                                    int8_t type, gr_str_t name)
@@ -185,6 +224,10 @@ static gr_kerr_t configs_authorize(gr_broker_t *b, gr_request_t *req, gr_acl_ope
         return gr_authorize_str(b, req->session, op, GR_ACL_RESOURCE_TYPE_TOPIC, name)
                    ? GR_KERR_NONE
                    : GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+    if (type == GR_CONFIG_RESOURCE_TYPE_GROUP)
+        return gr_authorize_str(b, req->session, op, GR_ACL_RESOURCE_TYPE_GROUP, name)
+                   ? GR_KERR_NONE
+                   : GR_KERR_GROUP_AUTHORIZATION_FAILED;
     if (type == GR_CONFIG_RESOURCE_TYPE_BROKER || type == GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER)
         return gr_authorize_cluster(b, req->session, op) ? GR_KERR_NONE
                                                          : GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
@@ -222,6 +265,13 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
             return 0;
         }
         return describe_topic(b, ctx, topic, out);
+    }
+    if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_GROUP) {
+        if (want->resource_name.len <= 0) {
+            describe_error(ctx->req, out, GR_KERR_INVALID_REQUEST, "Group name must not be empty");
+            return 0;
+        }
+        return describe_group(b, ctx, want->resource_name, out);
     }
     if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_BROKER) {
         if (gr_admin_is_this_broker(b, want->resource_name, &is_default))
@@ -507,6 +557,92 @@ static gr_kerr_t alter_topic(gr_broker_t *b, gr_request_t *req, const alter_chan
     return gr_admin_set_topic_configs(b, topic, set.items, set.count, validate_only, msg, len);
 }
 
+/* Applies one operation to a group's working override set. NONE or an error with msg. */
+static gr_kerr_t apply_group_op(gr_request_t *req, gr_group_overrides_t *set, int8_t op,
+                                const char *key, gr_str_t value, char *msg, size_t len)
+{
+    if (op < GR_ALTER_CONFIG_OP_SET || op > GR_ALTER_CONFIG_OP_SUBTRACT) {
+        snprintf(msg, len, "Unknown alter config operation type %d for config %s", op, key);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    int k = gr_group_config_find(key);
+    if (k < 0) {
+        snprintf(msg, len, "Unknown group config name: %s", key);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    if (op == GR_ALTER_CONFIG_OP_DELETE) {
+        set->values[k] = NULL;
+        return GR_KERR_NONE;
+    }
+    if (value.len == GR_NULL_LEN) {
+        snprintf(msg, len, "Null value not supported for : %s", key);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (op != GR_ALTER_CONFIG_OP_SET) {
+        snprintf(msg, len, "Config value %s is not allowed for config key: %s",
+                 op == GR_ALTER_CONFIG_OP_APPEND ? "append" : "subtract", key);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    set->values[k] = gr_admin_cstr(req, value);
+    if (!set->values[k]) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    return GR_KERR_NONE;
+}
+
+/*
+ * A group's change: the new override set (incremental: from the current
+ * one), checked whole, then in the cache at once and written to the store.
+ * The working set's strings live in the request's arena.
+ */
+static gr_kerr_t alter_group(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
+                             bool incremental, bool validate_only, char *msg, size_t len)
+{
+    if (c->name.len <= 0) {
+        snprintf(msg, len, "Group name must not be empty");
+        return GR_KERR_INVALID_REQUEST;
+    }
+    const char *group = c->name.ptr;
+    size_t group_len = (size_t)c->name.len;
+    gr_group_overrides_t set = {{NULL}};
+    const gr_group_overrides_t *current =
+        b->group_configs ? gr_group_configs_find(b->group_configs, group, group_len) : NULL;
+    if (incremental && current)
+        set = *current; /* borrowed: only the pointers are replaced below */
+    for (int32_t i = 0; i < c->count; i++) {
+        char *key = gr_admin_cstr(req, change_key(c, i));
+        if (!key) {
+            snprintf(msg, len, "Out of memory");
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        }
+        gr_kerr_t err =
+            apply_group_op(req, &set, change_op(c, i), key, change_value(c, i), msg, len);
+        if (err)
+            return err;
+    }
+    if (gr_group_config_validate(b, &set, msg, len))
+        return GR_KERR_INVALID_CONFIG;
+    if (!gr_group_config_store_name_fits(group, group_len)) {
+        snprintf(msg, len, "Group name is too long to store its configs");
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (validate_only)
+        return GR_KERR_NONE;
+    if (!b->group_configs || gr_group_configs_set(b->group_configs, group, group_len, &set)) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    /* set may point into the entry just replaced: write from the cache's own copy. */
+    const gr_group_overrides_t *now = gr_group_configs_find(b->group_configs, group, group_len);
+    gr_group_overrides_t none = {{NULL}};
+    int rc = gr_group_config_store_alter(b, group, group_len, now ? now : &none, NULL, NULL);
+    if (rc)
+        gr_logf(&b->log, GR_LOG_ERROR, "groups", "cannot write the configs of group %.*s: %s",
+                (int)group_len, group, strerror(-rc));
+    return GR_KERR_NONE;
+}
+
 static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
                                 bool incremental, bool validate_only, char *msg, size_t len)
 {
@@ -526,6 +662,8 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
     }
     if (c->type == GR_CONFIG_RESOURCE_TYPE_TOPIC)
         return alter_topic(b, req, c, incremental, validate_only, msg, len);
+    if (c->type == GR_CONFIG_RESOURCE_TYPE_GROUP)
+        return alter_group(b, req, c, incremental, validate_only, msg, len);
     if (c->type != GR_CONFIG_RESOURCE_TYPE_BROKER) {
         snprintf(msg, len, "Unsupported resource type %d", c->type);
         return GR_KERR_INVALID_REQUEST;

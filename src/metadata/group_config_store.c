@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Group config overrides in the metadata store: see group_config_store.h.
+ *
+ * Loading lists /config/groups and reads every child; each read replaces
+ * the cached overrides of its group (a missing node forgets them). A write
+ * creates /config/groups if missing (NODEEXISTS is fine; a session's
+ * operations complete in order, so it need not be awaited), then rewrites
+ * the group's node and notifies the brokers through
+ * metadata/config_entity.h.
+ *
+ * Runs on: loop thread.
+ */
+#include "metadata/group_config_store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metadata/config_entity.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
+#include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
+
+#define GROUPS_PATH GR_ZK_CONFIG_PATH "/" GR_GROUP_CONFIG_ENTITY_TYPE
+#define HEX_DIGITS  "0123456789ABCDEF"
+#define ESCAPE_LEN  3 /* "%XX" */
+#define HEX_BASE    16
+
+/* Kafka's Sanitizer (URLEncoder, with ' ' and '*' escaped too): these stay as they are. */
+static bool kept_as_is(unsigned char ch)
+{
+    return isalnum(ch) || ch == '.' || ch == '-' || ch == '_';
+}
+
+/* The sanitized form of len bytes of name into out. 0 or -ENAMETOOLONG. */
+static int sanitize(const char *name, size_t len, char *out, size_t out_len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        size_t need = kept_as_is(ch) ? 1 : ESCAPE_LEN;
+        if (o + need >= out_len)
+            return -ENAMETOOLONG;
+        if (need == 1) {
+            out[o++] = (char)ch;
+        } else {
+            out[o++] = '%';
+            out[o++] = HEX_DIGITS[ch >> 4];
+            out[o++] = HEX_DIGITS[ch & 0xf];
+        }
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+static int hex_value(char ch)
+{
+    const char *p = strchr(HEX_DIGITS, toupper((unsigned char)ch));
+    return ch && p ? (int)(p - HEX_DIGITS) : -1;
+}
+
+/* URL-decodes text into out (*out_len bytes). 0, -EINVAL or -ENAMETOOLONG. */
+static int desanitize(const char *text, char *out, size_t cap, size_t *out_len)
+{
+    size_t o = 0;
+    for (size_t i = 0; text[i]; i++) {
+        char ch = text[i];
+        if (ch == '%') {
+            int hi = hex_value(text[i + 1]);
+            int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
+            if (lo < 0)
+                return -EINVAL;
+            ch = (char)(hi * HEX_BASE + lo);
+            i += 2;
+        } else if (ch == '+') {
+            ch = ' ';
+        }
+        if (o >= cap)
+            return -ENAMETOOLONG;
+        out[o++] = ch;
+    }
+    *out_len = o;
+    return 0;
+}
+
+/* The overrides of a /config/groups document (unknown keys ignored). 0, -EINVAL, -ENOMEM. */
+static int parse_doc(const char *text, size_t len, gr_group_overrides_t *o)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
+    if (!config || config->type != GR_ZK_JSON_OBJECT)
+        rc = -EINVAL;
+    for (size_t i = 0; rc == 0 && i < config->count; i++) {
+        int k = gr_group_config_find(config->keys[i]);
+        const gr_zk_json_t *v = config->items[i];
+        if (k < 0 || v->type != GR_ZK_JSON_STRING)
+            continue;
+        free(o->values[k]);
+        o->values[k] = strdup(v->string);
+        if (!o->values[k])
+            rc = -ENOMEM;
+    }
+    gr_zk_json_free(doc);
+    if (rc)
+        gr_group_overrides_clear(o);
+    return rc;
+}
+
+/* Puts a document's overrides (NULL: none) into the cache for group. */
+static void apply(gr_broker_t *b, const char *group, size_t len, const char *text, size_t text_len)
+{
+    gr_group_overrides_t o = {{NULL}};
+    if (text && parse_doc(text, text_len, &o)) {
+        gr_logf(&b->log, GR_LOG_WARN, "groups", "the config of group %.*s is unreadable", (int)len,
+                group);
+        return;
+    }
+    if (!b->group_configs || gr_group_configs_set(b->group_configs, group, len, &o))
+        gr_logf(&b->log, GR_LOG_WARN, "groups", "out of memory for the config of group %.*s",
+                (int)len, group);
+    gr_group_overrides_clear(&o);
+}
+
+/* ---- reading ---- */
+
+typedef struct read_op {
+    gr_broker_t *b;
+    char group[GR_STORE_PATH_MAX + 1];
+    size_t len;
+    char path[GR_STORE_PATH_MAX + 1];
+} read_op_t;
+
+static void on_group_data(void *opaque, int rc, const void *data, size_t len,
+                          const gr_store_stat_t *stat)
+{
+    (void)stat;
+    read_op_t *op = opaque;
+    if (rc == GR_STORE_OK || rc == GR_STORE_NONODE)
+        apply(op->b, op->group, op->len, rc == GR_STORE_OK ? data : NULL, len);
+    else if (rc != GR_STORE_CLOSING)
+        gr_logf(&op->b->log, GR_LOG_WARN, "groups", "cannot read %s: %s", op->path,
+                gr_store_rc_name(rc));
+    free(op);
+}
+
+void gr_group_config_store_reload(gr_broker_t *b, const char *sanitized)
+{
+    read_op_t *op = calloc(1, sizeof *op);
+    if (!op || !b->store_session)
+        goto fail;
+    op->b = b;
+    if (desanitize(sanitized, op->group, sizeof op->group, &op->len) ||
+        (size_t)snprintf(op->path, sizeof op->path, GROUPS_PATH "/%s", sanitized) >=
+            sizeof op->path)
+        goto fail;
+    if (gr_store_get(b->store_session, op->path, NULL, NULL, on_group_data, op) == GR_STORE_OK)
+        return;
+fail:
+    free(op);
+    gr_logf(&b->log, GR_LOG_WARN, "groups", "cannot read the config of group %s", sanitized);
+}
+
+static void on_children(void *opaque, int rc, const char *const *names, size_t count,
+                        const gr_store_stat_t *stat)
+{
+    (void)stat;
+    gr_broker_t *b = opaque;
+    for (size_t i = 0; rc == GR_STORE_OK && i < count; i++)
+        gr_group_config_store_reload(b, names[i]);
+    if (rc != GR_STORE_OK && rc != GR_STORE_NONODE && rc != GR_STORE_CLOSING)
+        gr_logf(&b->log, GR_LOG_WARN, "groups", "cannot list " GROUPS_PATH ": %s",
+                gr_store_rc_name(rc));
+}
+
+void gr_group_config_store_load(gr_broker_t *b)
+{
+    if (!b->store_session ||
+        gr_store_children(b->store_session, GROUPS_PATH, NULL, NULL, on_children, b) != GR_STORE_OK)
+        gr_logf(&b->log, GR_LOG_WARN, "groups", "cannot list " GROUPS_PATH);
+}
+
+/* ---- writing ---- */
+
+typedef struct alter_op {
+    gr_broker_t *b;
+    char group[GR_STORE_PATH_MAX + 1];
+    size_t len;
+    gr_group_overrides_t overrides;
+    gr_group_config_store_done_fn *done;
+    void *opaque;
+} alter_op_t;
+
+static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
+                           size_t *text_len)
+{
+    (void)current;
+    (void)len;
+    alter_op_t *op = arg;
+    gr_topic_config_t pairs[GR_GROUP_CONFIG_KEY_COUNT];
+    int n = 0;
+    for (int k = 0; k < GR_GROUP_CONFIG_KEY_COUNT; k++)
+        if (op->overrides.values[k])
+            pairs[n++] = (gr_topic_config_t){(char *)gr_group_config_def_at(k)->name,
+                                             op->overrides.values[k]};
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    const char *doc = NULL;
+    gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    if (gr_zk_doc_topic_config(&w, pairs, n) == 0 &&
+        gr_zk_json_writer_finish(&w, &doc, text_len) == 0 && (*text = malloc(*text_len + 1))) {
+        memcpy(*text, doc, *text_len);
+        (*text)[*text_len] = '\0';
+        err = GR_KERR_NONE;
+    }
+    gr_zk_json_writer_fini(&w);
+    return err;
+}
+
+static void applied(void *arg, const char *text, size_t len)
+{
+    alter_op_t *op = arg;
+    apply(op->b, op->group, op->len, text, len);
+    gr_logf(&op->b->log, GR_LOG_INFO, "groups", "config of group %.*s changed", (int)op->len,
+            op->group);
+}
+
+static void alter_free(alter_op_t *op)
+{
+    gr_group_overrides_clear(&op->overrides);
+    free(op);
+}
+
+static void update_done(void *arg, gr_kerr_t err)
+{
+    alter_op_t *op = arg;
+    if (op->done)
+        op->done(op->opaque, err);
+    alter_free(op);
+}
+
+static void on_parent(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    gr_broker_t *b = opaque;
+    b->store_pending--;
+    if (rc != GR_STORE_OK && rc != GR_STORE_NODEEXISTS && rc != GR_STORE_CLOSING)
+        gr_logf(&b->log, GR_LOG_WARN, "groups", "cannot create " GROUPS_PATH ": %s",
+                gr_store_rc_name(rc));
+}
+
+/* "groups/<sanitized>" into entity. 0 or -ENAMETOOLONG. */
+static int entity_path(const char *group, size_t len, char entity[GR_STORE_PATH_MAX + 1])
+{
+    size_t prefix = strlen(GR_GROUP_CONFIG_ENTITY_TYPE "/");
+    memcpy(entity, GR_GROUP_CONFIG_ENTITY_TYPE "/", prefix);
+    if (len >= GR_STORE_PATH_MAX ||
+        sanitize(group, len, entity + prefix, GR_STORE_PATH_MAX + 1 - prefix) ||
+        !gr_config_entity_path_fits(entity))
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+bool gr_group_config_store_name_fits(const char *group, size_t len)
+{
+    char entity[GR_STORE_PATH_MAX + 1];
+    return entity_path(group, len, entity) == 0;
+}
+
+int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
+                                const gr_group_overrides_t *o, gr_group_config_store_done_fn *done,
+                                void *opaque)
+{
+    if (!b->store_session)
+        return -EIO;
+    char entity[GR_STORE_PATH_MAX + 1];
+    if (entity_path(group, len, entity))
+        return -ENAMETOOLONG;
+    alter_op_t *op = calloc(1, sizeof *op);
+    if (!op || gr_group_overrides_copy(&op->overrides, o)) {
+        free(op);
+        return -ENOMEM;
+    }
+    op->b = b;
+    memcpy(op->group, group, len);
+    op->len = len;
+    op->done = done;
+    op->opaque = opaque;
+    if (gr_store_create(b->store_session, GROUPS_PATH, "", 0, GR_STORE_PERSISTENT, on_parent, b) ==
+        GR_STORE_OK)
+        b->store_pending++;
+    gr_config_entity_update_t u = {"groups", build_doc, applied, update_done, op};
+    int rc = gr_config_entity_update(b, entity, &u);
+    if (rc)
+        alter_free(op); /* done must not run inside this call */
+    return rc;
+}
