@@ -1,6 +1,7 @@
 # Admin: sets the start offset of share-partitions of an empty share group.
 
 api 91 AlterShareGroupOffsets
+serve 0 gr_handle_alter_share_group_offsets
 request AlterShareGroupOffsetsRequest versions 0 flexible 0+
   GroupId string 0+ -- group id
   Topics []AlterShareGroupOffsetsRequestTopic 0+ -- topics to alter

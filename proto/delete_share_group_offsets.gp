@@ -1,6 +1,7 @@
 # Admin: removes topics (and their share state) from an empty share group.
 
 api 92 DeleteShareGroupOffsets
+serve 0 gr_handle_delete_share_group_offsets
 request DeleteShareGroupOffsetsRequest versions 0 flexible 0+
   GroupId string 0+ -- group id
   Topics []DeleteShareGroupOffsetsRequestTopic 0+ -- topics to delete

@@ -2,6 +2,7 @@
 # Version 1 (Kafka 4.2, KIP-1226) adds the lag.
 
 api 90 DescribeShareGroupOffsets
+serve 0-1 gr_handle_describe_share_group_offsets
 request DescribeShareGroupOffsetsRequest versions 0-1 flexible 0+
   Groups []DescribeShareGroupOffsetsRequestGroup 0+ -- groups to describe
     GroupId string 0+ -- group id

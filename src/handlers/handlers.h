@@ -63,6 +63,10 @@ void gr_handle_txn_offset_commit(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req);
 void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req);
+/* Share-group offsets admin, APIs 90-92 (share_group_offsets.c). */
+void gr_handle_describe_share_group_offsets(gr_broker_t *b, gr_request_t *req);
+void gr_handle_alter_share_group_offsets(gr_broker_t *b, gr_request_t *req);
+void gr_handle_delete_share_group_offsets(gr_broker_t *b, gr_request_t *req);
 void gr_handle_init_producer_id(gr_broker_t *b, gr_request_t *req);
 void gr_handle_describe_producers(gr_broker_t *b, gr_request_t *req);
 void gr_handle_add_partitions_to_txn(gr_broker_t *b, gr_request_t *req);
