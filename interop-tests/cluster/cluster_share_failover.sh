@@ -27,8 +27,7 @@ SH_TIMEOUT_S=80
 cl_start_cluster 3 offsets.topic.num.partitions=3 offsets.topic.replication.factor=3 \
     share.coordinator.state.topic.num.partitions=$STATE_PARTS \
     share.coordinator.state.topic.replication.factor=3 share.coordinator.state.topic.min.isr=2 \
-    replica.lag.time.max.ms=10000 group.share.min.record.lock.duration.ms=1000 \
-    group.share.record.lock.duration.ms=5000
+    replica.lag.time.max.ms=10000 group.share.record.lock.duration.ms=5000
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 cl_wait_all_led $topic 1
