@@ -4,6 +4,7 @@
 # timeout in the response.
 
 api 79 ShareAcknowledge
+serve 1-2 gr_handle_share_acknowledge
 request ShareAcknowledgeRequest versions 0-2 flexible 0+
   GroupId string 0+ nullable=0+ default=null -- group id
   MemberId string 0+ nullable=0+ -- member id

@@ -5,6 +5,7 @@
 # acquire mode (KIP-1206) and renew acknowledgements (KIP-1222).
 
 api 78 ShareFetch
+serve 1-2 gr_handle_share_fetch
 request ShareFetchRequest versions 0-2 flexible 0+
   GroupId string 0+ nullable=0+ default=null -- group id
   MemberId string 0+ nullable=0+ -- member id

@@ -27,6 +27,7 @@
 #include "security/authorizer.h"
 #include "security/session.h"
 #include "share/share_coordinator.h"
+#include "share/share_manager.h"
 #include "share/share_persister.h"
 #include "txn/txn_coordinator.h"
 
@@ -59,6 +60,9 @@
  */
 static void on_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int32_t leader_epoch)
 {
+    /* Share-partitions live on their partition's leader only. */
+    if (b->share_manager)
+        gr_share_manager_leadership(b->share_manager, p, led_here);
     if (strcmp(p->topic->name, GR_SHARE_STATE_TOPIC) == 0) {
         if (!b->share_coordinator)
             return;
@@ -162,7 +166,9 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     if (rc == 0) {
         b->share_coordinator = gr_share_coordinator_new(b);
         b->share_persister = gr_share_persister_new(b);
-        if (!b->share_coordinator || !b->share_persister)
+        if (b->share_persister)
+            b->share_manager = gr_share_manager_new(b, b->share_persister);
+        if (!b->share_coordinator || !b->share_persister || !b->share_manager)
             rc = -ENOMEM;
     }
     return rc;
@@ -171,6 +177,9 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
 /* The persister's pending calls end (COORDINATOR_NOT_AVAILABLE) before the coordinator goes. */
 static void free_share(gr_broker_t *b)
 {
+    /* Its pending writes are answered before the persister goes. */
+    gr_share_manager_free(b->share_manager);
+    b->share_manager = NULL;
     gr_share_persister_free(b->share_persister);
     b->share_persister = NULL;
     gr_share_coordinator_free(b->share_coordinator);

@@ -48,6 +48,8 @@ void gr_group_membership_respond_sync(void *opaque, struct gr_group_waiter *w,
 void gr_handle_heartbeat(gr_broker_t *b, gr_request_t *req);
 /* KIP-848 consumer groups (consumer_group_heartbeat.c, consumer_group_describe.c). */
 void gr_handle_consumer_group_heartbeat(gr_broker_t *b, gr_request_t *req);
+void gr_handle_share_fetch(gr_broker_t *b, gr_request_t *req);
+void gr_handle_share_acknowledge(gr_broker_t *b, gr_request_t *req);
 void gr_handle_consumer_group_describe(gr_broker_t *b, gr_request_t *req);
 /* KIP-932 share groups (share_group_heartbeat.c, share_group_describe.c). */
 void gr_handle_share_group_heartbeat(gr_broker_t *b, gr_request_t *req);

@@ -157,6 +157,7 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
     }
     gr_share_acquire_request_t acq = {
         .member_id = req->member_id,
+        .fetch_offset = from,
         .batches = st.batches,
         .batch_count = st.count,
         .read_committed = true,
@@ -164,6 +165,7 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
         .aborted_count = st.aborted_count,
         .max_records = req->max_records,
         .mode = req->mode,
+        .batch_size = req->batch_size,
         .now_ms = req->now_ms,
     };
     rc = gr_share_partition_acquire(sp, &acq, &out->acquired);

@@ -17,6 +17,7 @@ typedef struct gr_share_read_request {
     int32_t max_bytes;
     int32_t max_records;
     gr_share_acquire_mode_t mode;
+    int32_t batch_size; /* ShareFetch's BatchSize, 0: none */
     int64_t now_ms;
 } gr_share_read_request_t;
 

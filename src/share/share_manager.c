@@ -292,8 +292,8 @@ void gr_share_fetched_fini(gr_share_fetched_t *out)
 }
 
 gr_kerr_t gr_share_manager_acquire(gr_share_manager_t *m, gr_str_t group, gr_partition_t *p,
-                                   gr_str_t member, int32_t max_bytes, int32_t max_records,
-                                   gr_share_acquire_mode_t mode, gr_share_fetched_t *out)
+                                   gr_str_t member, const gr_share_fetch_limits_t *limits,
+                                   gr_share_fetched_t *out)
 {
     memset(out, 0, sizeof *out);
     share_entry_t *e = gr_share_manager_entry(m, group, p->topic->id, p->index);
@@ -306,7 +306,14 @@ gr_kerr_t gr_share_manager_acquire(gr_share_manager_t *m, gr_str_t group, gr_par
         return GR_KERR_NONE;
     char member_id[GR_SHARE_MEMBER_ID_MAX];
     gr_share_member_id(member, member_id);
-    gr_share_read_request_t req = {member_id, max_bytes, max_records, mode, gr_broker_now_ms(m->b)};
+    gr_share_read_request_t req = {
+        .member_id = member_id,
+        .max_bytes = limits->max_bytes,
+        .max_records = limits->max_records,
+        .mode = limits->mode,
+        .batch_size = limits->batch_size,
+        .now_ms = gr_broker_now_ms(m->b),
+    };
     gr_kerr_t err = gr_share_fetch_read(e->sp, p, &req, out);
     if (out->acquired.count > 0)
         gr_share_entry_arm(e);

@@ -61,6 +61,14 @@ typedef struct gr_share_fetched {
     gr_share_acquired_list_t acquired; /* fini it */
 } gr_share_fetched_t;
 
+/* How much one acquisition may take (ShareFetch's limits). */
+typedef struct gr_share_fetch_limits {
+    int32_t max_bytes;   /* of batches, at least one whole batch */
+    int32_t max_records; /* records to acquire (mode as share_partition.h) */
+    int32_t batch_size;  /* BatchSize: records per AcquiredRecords entry, 0: any */
+    gr_share_acquire_mode_t mode;
+} gr_share_fetch_limits_t;
+
 /* An acknowledgement's write finished: NONE, or why it was not written. */
 typedef void gr_share_ack_done_fn(void *arg, gr_kerr_t err);
 
@@ -80,15 +88,14 @@ int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m);
 
 /*
  * Acquires records of partition p (led here) for member of group, reading
- * the log read_committed from the share-partition's next fetch offset: at
- * most max_bytes of batches (at least one whole batch) and max_records
- * records (mode as share_partition.h). Loads the share-partition on first
+ * the log read_committed from the share-partition's next fetch offset,
+ * within limits. Loads the share-partition on first
  * use (then nothing is acquired yet). out is zeroed first.
  * Returns NONE (perhaps nothing acquired) or the partition's error.
  */
 gr_kerr_t gr_share_manager_acquire(gr_share_manager_t *m, gr_str_t group, gr_partition_t *p,
-                                   gr_str_t member, int32_t max_bytes, int32_t max_records,
-                                   gr_share_acquire_mode_t mode, gr_share_fetched_t *out /* out */);
+                                   gr_str_t member, const gr_share_fetch_limits_t *limits,
+                                   gr_share_fetched_t *out /* out */);
 
 /* Puts what gr_share_manager_acquire left in out. */
 void gr_share_fetched_fini(gr_share_fetched_t *out);
