@@ -4,7 +4,8 @@
 # (py/share_group_heartbeat_raw.py): three members on a one-partition topic
 # all get the partition; described, listed under type "share", refused to
 # the other group protocols; replayed from its ShareGroup* records after a
-# broker restart; then left and deleted. With share groups off, refused.
+# broker restart; then left and deleted, its share-partitions' state deleted
+# through the share coordinator first. With share groups off, refused.
 . "$(dirname "$0")/../lib/lib.sh"
 
 gr_require_gregor
@@ -17,6 +18,10 @@ python3 "$GR_INTEROP_DIR/py/share_group_heartbeat_raw.py" 127.0.0.1 "$GR_PORT" $
 gr_restart_broker
 python3 "$GR_INTEROP_DIR/py/share_group_heartbeat_raw.py" 127.0.0.1 "$GR_PORT" $topic after ||
     gr_fail "after the restart"
+# DeleteGroups deleted the share-partition's state first (the persister made the share
+# coordinator's topic on that first call).
+gr_broker_run_log_has "creating __share_group_state" ||
+    gr_fail "DeleteGroups did not delete the share-partitions' state"
 # Without "share" among the protocols (Kafka 4.2: share.version=0) the APIs are refused.
 gr_stop_broker
 gr_start_broker group.coordinator.rebalance.protocols=classic,consumer

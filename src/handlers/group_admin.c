@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Finding and administering groups: FindCoordinator (v0-6, batched keys
- * from v4), DescribeGroups (v0-6), ListGroups (v0-5, state filter from v4,
- * type filter from v5) and DeleteGroups (v0-2).
+ * from v4), DescribeGroups (v0-6) and ListGroups (v0-5, state filter from
+ * v4, type filter from v5). DeleteGroups is group_delete.c's.
  *
  * FindCoordinator v6 adds share-partition keys (KIP-932, key type 2,
  * "<group>:<topic id>:<partition>"), after Kafka's CLUSTER_ACTION check: the
@@ -19,7 +19,7 @@
  * DescribeGroups describes classic groups only (a consumer or share group
  * is "not a classic group": GROUP_ID_NOT_FOUND from v6, Dead before), so
  * admin clients turn to ConsumerGroupDescribe or ShareGroupDescribe;
- * DeleteGroups deletes a group of any kind once it is Empty.
+ * DeleteGroups (group_delete.c) deletes a group of any kind once it is Empty.
  *
  * FindCoordinator creates __consumer_offsets (key type 0, groups) or
  * __transaction_state (key type 1, transactional ids) on first use and names
@@ -37,7 +37,6 @@
 #include "core/context.h"
 #include "security/authorizer.h"
 #include "handlers/request.h"
-#include "gen/delete_groups.h"
 #include "gen/describe_groups.h"
 #include "gen/common.h"
 #include "gen/find_coordinator.h"
@@ -378,47 +377,5 @@ void gr_handle_list_groups(gr_broker_t *b, gr_request_t *req)
     /* Groups of partitions still replaying are not known yet: say so. */
     if (gr_coordinator_loading(b->groups))
         resp.error_code = GR_KERR_COORDINATOR_LOAD_IN_PROGRESS;
-    gr_request_respond(req, &resp);
-}
-
-/* --- DeleteGroups ------------------------------------------------------------------ */
-
-static gr_kerr_t delete_one(gr_broker_t *b, gr_str_t id)
-{
-    int32_t partition;
-    gr_kerr_t err = gr_coordinator_check(b->groups, id, &partition);
-    if (err)
-        return err;
-    gr_group_t *g = gr_coordinator_find(b->groups, id);
-    if (!g || g->state == GR_GROUP_DEAD)
-        return GR_KERR_GROUP_ID_NOT_FOUND;
-    /* Kafka's validateDeleteGroup: a group of either kind must be Empty (a
-     * consumer group's classic state is Empty exactly when it has no member). */
-    if (g->state != GR_GROUP_EMPTY)
-        return GR_KERR_NON_EMPTY_GROUP;
-    return gr_coordinator_delete_group(b->groups, g);
-}
-
-void gr_handle_delete_groups(gr_broker_t *b, gr_request_t *req)
-{
-    gr_delete_groups_request_t in;
-    if (gr_request_decode(req, &in))
-        return;
-    gr_delete_groups_response_t resp;
-    gr_delete_groups_response_init(&resp);
-    resp.results = gr_request_alloc_array(req, in.groups_names_count, sizeof(*resp.results));
-    if (!resp.results) {
-        gr_request_fail(req, "out of memory");
-        return;
-    }
-    for (int32_t i = 0; i < in.groups_names_count; i++) {
-        resp.results[i].group_id = in.groups_names[i];
-        resp.results[i].error_code =
-            gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE, GR_ACL_RESOURCE_TYPE_GROUP,
-                             in.groups_names[i])
-                ? delete_one(b, in.groups_names[i])
-                : GR_KERR_GROUP_AUTHORIZATION_FAILED;
-    }
-    resp.results_count = in.groups_names_count;
     gr_request_respond(req, &resp);
 }
