@@ -191,7 +191,8 @@ static void log_record(logged_t *l, const gr_share_record_t *rec)
     l->key_len = k.len;
     l->tombstone = rec->tombstone;
     l->value = malloc(v.len + 1);
-    memcpy(l->value, v.buf, v.len);
+    if (v.len > 0)
+        memcpy(l->value, v.buf, v.len);
     l->value_len = v.len;
     gr_writer_fini(&k);
     gr_writer_fini(&v);
