@@ -191,6 +191,7 @@ int gr_admin_cmd_configs_quotas(gr_admin_t *a);
 int gr_admin_cmd_cluster(gr_admin_t *a);
 int gr_admin_cmd_records(gr_admin_t *a);
 int gr_admin_cmd_groups(gr_admin_t *a);
+int gr_admin_cmd_share_groups(gr_admin_t *a);
 int gr_admin_cmd_election(gr_admin_t *a);
 int gr_admin_cmd_reassign(gr_admin_t *a);
 int gr_admin_cmd_transactions(gr_admin_t *a);

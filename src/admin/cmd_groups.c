@@ -348,8 +348,7 @@ static int topic_partitions(gr_admin_t *a, const char *topic, part_offsets_t *pa
     return n;
 }
 
-/* Parses YYYY-MM-DDTHH:MM:SS[.mmm] (UTC) into ms since the epoch; -1 if invalid. */
-static int64_t parse_datetime(const char *text)
+int64_t gr_admin_groups_parse_datetime(const char *text)
 {
     struct tm tm;
     memset(&tm, 0, sizeof tm);
@@ -382,7 +381,7 @@ static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts
         for (int i = 0; i < n; i++)
             parts[i].target = clamp(number, parts[i].earliest, parts[i].latest);
     } else if (gr_admin_opt(o, "to-datetime")) {
-        int64_t ts = parse_datetime(gr_admin_opt(o, "to-datetime"));
+        int64_t ts = gr_admin_groups_parse_datetime(gr_admin_opt(o, "to-datetime"));
         if (ts < 0) {
             fprintf(stderr, "error: --to-datetime wants YYYY-MM-DDTHH:MM:SS[.mmm]\n");
             return GR_ADMIN_EXIT_USAGE;
@@ -463,6 +462,11 @@ static int reset_scope(gr_admin_t *a, const char *group, part_offsets_t *parts)
 {
     if (gr_admin_flag(a->opts, "all-topics"))
         return gr_admin_groups_committed(a, group, parts, PARTITIONS_MAX);
+    return gr_admin_groups_topic_scope(a, parts);
+}
+
+int gr_admin_groups_topic_scope(gr_admin_t *a, gr_admin_part_offsets_t *parts)
+{
     const char *spec = gr_admin_need(a, "topic");
     if (!spec)
         return -2;

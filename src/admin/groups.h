@@ -33,6 +33,14 @@ int gr_admin_groups_committed(gr_admin_t *a, const char *group, gr_admin_part_of
 int gr_admin_groups_list_offsets(gr_admin_t *a, gr_admin_part_offsets_t *parts, int n, int64_t ts,
                                  bool into_target);
 
+/*
+ * The partitions --topic T / T:p,q,... names, up to GR_ADMIN_PARTITIONS_MAX.
+ * Count, -1 (failed) or -2 (bad usage), the message printed.
+ */
+int gr_admin_groups_topic_scope(gr_admin_t *a, gr_admin_part_offsets_t *parts);
+/* Parses YYYY-MM-DDTHH:MM:SS[.mmm] (UTC) into ms since the epoch; -1 if invalid. */
+int64_t gr_admin_groups_parse_datetime(const char *text);
+
 /* groups describe (--offsets, the default; --members; --state; --verbose). An exit code. */
 int gr_admin_groups_describe(gr_admin_t *a);
 /*

@@ -20,6 +20,7 @@ static const char usage[] =
     "  cluster  describe\n"
     "  records  delete\n"
     "  groups   list | describe | delete | reset-offsets\n"
+    "  share-groups describe | reset-offsets | delete-offsets\n"
     "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
     "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
     "  transactions  list | describe | describe-producers | abort\n"
@@ -40,6 +41,7 @@ static const command_t commands[] = {
     {"cluster", gr_admin_cmd_cluster},
     {"records", gr_admin_cmd_records},
     {"groups", gr_admin_cmd_groups},
+    {"share-groups", gr_admin_cmd_share_groups},
     {"leader-election", gr_admin_cmd_election},
     {"reassign-partitions", gr_admin_cmd_reassign},
     {"transactions", gr_admin_cmd_transactions},
