@@ -15,8 +15,10 @@ Usage: share_raw.py HOST:PORT MODE ARGS...
   bad-input GROUP TOPIC
       partition 0 of TOPIC holds records at offsets 0..4 that GROUP has
       not delivered yet; one member acquires them, then:
-        - ShareAcknowledge of an offset never acquired: INVALID_RECORD_STATE
-          (partition), the session still usable;
+        - ShareAcknowledge of an offset no longer acquired (released
+          before): INVALID_RECORD_STATE (partition); of an offset past
+          the acquired records: INVALID_REQUEST (partition), as Kafka's
+          SharePartition answers; the session still usable;
         - ShareFetch at an epoch already used: INVALID_SHARE_SESSION_EPOCH;
         - ShareFetch and ShareAcknowledge at epoch 1 by a member without a
           session: SHARE_SESSION_NOT_FOUND;
@@ -27,7 +29,7 @@ Usage: share_raw.py HOST:PORT MODE ARGS...
           first: INVALID_REQUEST (partition or top level);
         - a ShareFetch frame cut short inside its topics: the broker
           closes that connection, and on a new one the member's session
-          still serves: the five records are accepted at the next epoch,
+          still serves: records 0..3 are accepted at the next epoch,
           and the session closes (epoch -1).
 
   acls OPEN_GROUP CLOSED_GROUP OPEN_TOPIC READLESS_TOPIC READLESS_ID HIDDEN_TOPIC
@@ -130,9 +132,16 @@ def bad_input(bootstrap, group, topic):
     epoch, offsets = acquire(c, conn, tp)
     expect("acquired offsets", sorted(offsets), [0, 1, 2, 3, 4])
 
-    resp = sc.share_acknowledge(conn, group, c.member_id, epoch, ack_topics(tp, 1000, 1000, [sc.ACCEPT]))
-    expect("acknowledging an offset never acquired", (resp["error_code"],
+    resp = sc.share_acknowledge(conn, group, c.member_id, epoch, ack_topics(tp, 4, 4, [sc.RELEASE]))
+    expect("releasing offset 4", partition_error(resp, tp), sc.NONE)
+    epoch += 1
+    resp = sc.share_acknowledge(conn, group, c.member_id, epoch, ack_topics(tp, 4, 4, [sc.ACCEPT]))
+    expect("accepting offset 4, released (available, not acquired)", (resp["error_code"],
            resp["partitions"].get(tp, {}).get("error_code")), (sc.NONE, sc.INVALID_RECORD_STATE))
+    epoch += 1
+    resp = sc.share_acknowledge(conn, group, c.member_id, epoch, ack_topics(tp, 1000, 1000, [sc.ACCEPT]))
+    expect("acknowledging an offset past the acquired records", (resp["error_code"],
+           resp["partitions"].get(tp, {}).get("error_code")), (sc.NONE, sc.INVALID_REQUEST))
     epoch += 1
 
     resp = sc.share_fetch(conn, group, c.member_id, epoch - 1, [])
@@ -160,8 +169,8 @@ def bad_input(bootstrap, group, topic):
     truncated_share_fetch(c, host, port)
     print("share_raw: a truncated ShareFetch closes its connection: ok", file=sys.stderr)
     with kw.Connection(host, port, "share_raw", WAIT_S) as fresh:
-        resp = sc.share_fetch(fresh, group, c.member_id, epoch, ack_topics(tp, 0, 4, [sc.ACCEPT]), max_wait_ms=0)
-        expect("the session after the truncated frame: accepting 0..4",
+        resp = sc.share_fetch(fresh, group, c.member_id, epoch, ack_topics(tp, 0, 3, [sc.ACCEPT]), max_wait_ms=0)
+        expect("the session after the truncated frame: accepting 0..3",
                (resp["error_code"], resp["partitions"].get(tp, {}).get("ack_error_code", sc.NONE)),
                (sc.NONE, sc.NONE))
         epoch += 1

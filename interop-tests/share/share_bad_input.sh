@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # ShareFetch and ShareAcknowledge refuse what a well-behaved consumer never
-# sends (py/share_raw.py bad-input): acknowledging an offset never acquired
+# sends (py/share_raw.py bad-input): acknowledging an offset no longer acquired
 # is INVALID_RECORD_STATE, a stale share session epoch
 # INVALID_SHARE_SESSION_EPOCH, a member without a session
 # SHARE_SESSION_NOT_FOUND, acknowledgements in the request opening a

@@ -16,11 +16,16 @@ N=300
 gr_start_broker
 sh_topic $topic 1
 sh_init $group $topic
-sh_produce $topic v 1 $N
 for i in 1 2 3; do
     sh_start c$i --group $group --topic $topic --ack accept --max-records 10 --delay-ms 20 \
-        --acked "$GR_TMP/acked$i.out"
+        --acked "$GR_TMP/acked$i.out" --verbose
 done
+# The records come once every member holds the partition (its verbose log
+# says "assignment"), so that none of them takes them all before the others joined.
+# shellcheck disable=SC2317
+all_assigned() { for i in 1 2 3; do grep -q assignment "$GR_TMP/c$i.err" || return 1; done; }
+gr_wait_until $SH_TIMEOUT_S "the three members to hold the partition" all_assigned
+sh_produce $topic v 1 $N
 # shellcheck disable=SC2317
 all_acked() { [ "$(sh_lines "$GR_TMP"/acked?.out)" -ge $N ]; }
 gr_wait_until $SH_TIMEOUT_S "$N acknowledgements answered" all_acked
