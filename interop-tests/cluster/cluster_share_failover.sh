@@ -3,7 +3,7 @@
 # A share group keeps its promises across broker deaths (SIGKILL) on a
 # 3-broker cluster: a topic of one partition on 3 replicas, the share-group
 # state in __share_group_state on 3 replicas (min ISR 2). Three members in
-# one process (py/share_client.py --members 3) accept 600 records, 10 a
+# one process (py/share_client.py --members 3) accept 600 records, 2 a
 # fetch, while the test kills the partition's leader, brings it back,
 # produces the second 300, then kills the broker leading the __share_group_state partition of the group's
 # share-partition (FindCoordinator key type SHARE). The members find the
@@ -34,12 +34,13 @@ cl_wait_all_led $topic 1
 sh_init $group $topic
 cl_wait_all_led __share_group_state $STATE_PARTS
 # shellcheck disable=SC2317
-produce() { seq "$1" "$2" | sed 's/^/f-/' | gr_kcat -P -t $topic -p 0 -X acks=all || gr_fail "producing $1..$2"; }
+# Small batches: a fetch acquires whole batches (Kafka's batch alignment).
+produce() { seq "$1" "$2" | sed 's/^/f-/' | gr_kcat -P -t $topic -p 0 -X acks=all -X batch.num.messages=2 || gr_fail "producing $1..$2"; }
 produce 0 $((N / 2 - 1))
 
 log=$GR_TMP/members.log
 sh_start members --group $group --topic $topic --members 3 --ack accept --until-acked $N \
-    --max-records 10 --delay-ms 50 --log "$log" --verbose
+    --max-records 2 --delay-ms 200 --log "$log" --verbose
 # shellcheck disable=SC2317
 acked_at_least() { [ "$(grep -c '^A ' "$log" 2>/dev/null || true)" -ge "$1" ] || ! gr_alive "${SH_PID[members]}"; }
 # shellcheck disable=SC2317
@@ -78,9 +79,9 @@ awk -v n=$N '
         }
         r = 0; for (o in again) r++
         print "redelivered " r " records"
-        # In flight at each of the two kills: at most 3 members x 10
+        # In flight at each of the two kills: at most 3 members x 2
         # records acquired, and as many awaiting their acknowledgement.
-        if (r > 2 * 3 * 10 * 2) { print "more redeliveries than records in flight"; bad = 1 }
+        if (r > 2 * 3 * 2 * 2) { print "more redeliveries than records in flight"; bad = 1 }
         exit bad
     }' "$log" >"$GR_TMP/check" || gr_fail "$(head -n 20 "$GR_TMP/check")"
 gr_note "$(tail -n 1 "$GR_TMP/check")"
