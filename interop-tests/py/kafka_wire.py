@@ -11,7 +11,9 @@ own idea of them.
  - Writer and Reader build and take apart request and response bodies,
    classic or flexible; their methods carry short type names (i32, str,
    arr, tags) so a request reads as one chain.
- - record and record_batch build v2 record batches (magic 2).
+ - record and record_batch build v2 record batches (magic 2);
+   decode_record_batches takes a Records field apart into batches and
+   their records (uncompressed or gzip).
  - request_header, frame, recv_exact, read_frame and Connection put requests
    on a socket and take responses off it.
 
@@ -24,6 +26,7 @@ directory first on sys.path and "import kafka_wire" finds this file.
 """
 import socket
 import struct
+import zlib
 
 MAGIC_V2 = 2
 
@@ -122,6 +125,17 @@ class Writer:
         self.data += compact_string(s) if self.flexible else string(s)
         return self
 
+    def bytes(self, b):
+        """Nullable bytes: compact (uvarint length + 1) when flexible."""
+        if b is None:
+            return self.uvar(0) if self.flexible else self.i32(-1)
+        if self.flexible:
+            self.uvar(len(b) + 1)
+        else:
+            self.i32(len(b))
+        self.data += b
+        return self
+
     def arr(self, items, fn):
         """items (None: a null array), each written by fn(writer, item)."""
         if items is None:
@@ -194,6 +208,18 @@ class Reader:
             return None
         return self.take(n).decode()
 
+    def bytes(self):
+        """Nullable bytes, compact in flexible versions; None when null."""
+        n = self.uvar() - 1 if self.flexible else self.i32()
+        if n < 0:
+            return None
+        return self.take(n)
+
+    def varint(self):
+        """A zigzag varint (inside v2 records)."""
+        v = self.uvar()
+        return (v >> 1) ^ -(v & 1)
+
     def arr(self, fn):
         """A list of fn(reader) per element; None when null."""
         n = self.uvar() - 1 if self.flexible else self.i32()
@@ -247,6 +273,71 @@ def record_batch(records, count, base_timestamp, max_timestamp, attributes=0, ba
                             producer_id, producer_epoch, base_sequence, count) + records
     rest = struct.pack(">ibI", partition_leader_epoch, MAGIC_V2, crc32c(after_crc)) + after_crc
     return struct.pack(">qi", base_offset, len(rest)) + rest
+
+
+ATTR_COMPRESSION_MASK = 0x07
+ATTR_TRANSACTIONAL = 0x10
+ATTR_CONTROL = 0x20
+COMPRESSION_NONE, COMPRESSION_GZIP = 0, 1
+BATCH_HEADER_SIZE = 61  # base offset .. record count, before the records
+
+
+def _varint_field(r):
+    n = r.varint()
+    return None if n < 0 else r.take(n)
+
+
+def _decode_records(data, count, base_offset):
+    r = Reader(data)
+    out = []
+    for _ in range(count):
+        length = r.varint()
+        rec = Reader(r.take(length))
+        rec.i8()  # attributes
+        timestamp_delta = rec.varint()
+        offset_delta = rec.varint()
+        key = _varint_field(rec)
+        value = _varint_field(rec)
+        headers = [(_varint_field(rec), _varint_field(rec)) for _ in range(rec.varint())]
+        out.append({"offset": base_offset + offset_delta, "timestamp_delta": timestamp_delta,
+                    "key": key, "value": value, "headers": headers})
+    return out
+
+
+def decode_record_batches(data):
+    """The v2 batches of a Records field (None or empty: none), each a dict
+    of its header fields and "records": [{"offset", "key", "value",
+    "headers", "timestamp_delta"}]. A batch cut short at the end (a fetch
+    may end mid-batch) is left out; other magics and codecs but gzip are a
+    WireError."""
+    batches = []
+    pos = 0
+    data = data or b""
+    while pos + 12 <= len(data):
+        base_offset, length = struct.unpack_from(">qi", data, pos)
+        if pos + 12 + length > len(data):
+            break
+        (leader_epoch, magic, crc, attributes, last_delta, base_ts, max_ts, producer_id, producer_epoch,
+         base_sequence, count) = struct.unpack_from(">ibIhiqqqhii", data, pos + 12)
+        if magic != MAGIC_V2:
+            raise WireError("record batch at offset %d has magic %d" % (base_offset, magic))
+        records = data[pos + BATCH_HEADER_SIZE : pos + 12 + length]
+        codec = attributes & ATTR_COMPRESSION_MASK
+        if codec == COMPRESSION_GZIP:
+            records = zlib.decompress(records, 16 + zlib.MAX_WBITS)
+        elif codec != COMPRESSION_NONE:
+            raise WireError("record batch at offset %d: codec %d not decoded here" % (base_offset, codec))
+        batches.append({
+            "base_offset": base_offset, "last_offset": base_offset + last_delta,
+            "partition_leader_epoch": leader_epoch, "attributes": attributes, "crc": crc,
+            "base_timestamp": base_ts, "max_timestamp": max_ts, "producer_id": producer_id,
+            "producer_epoch": producer_epoch, "base_sequence": base_sequence,
+            "control": bool(attributes & ATTR_CONTROL),
+            "transactional": bool(attributes & ATTR_TRANSACTIONAL),
+            "records": _decode_records(records, count, base_offset),
+        })
+        pos += 12 + length
+    return batches
 
 
 # ---- requests on a socket -------------------------------------------------------

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A share group keeps its promises across broker deaths (SIGKILL) on a
+# 3-broker cluster: a topic of one partition on 3 replicas, the share-group
+# state in __share_group_state on 3 replicas (min ISR 2). Three members in
+# one process (py/share_client.py --members 3) accept 600 records, 2 a
+# fetch, while the test kills the partition's leader, brings it back,
+# produces the second 300, then kills the broker leading the __share_group_state partition of the group's
+# share-partition (FindCoordinator key type SHARE). The members find the
+# new leaders and coordinators themselves. In the members' one ordered log:
+#  - every record was delivered at least once and acknowledged exactly once
+#    (an acknowledgement counts once the broker answered it without error:
+#    it was on the state topic's ISR);
+#  - no record was delivered again after its acknowledgement was answered;
+#  - only records in flight at a kill were delivered again.
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/../lib/clusterlib.sh"
+source "$(dirname "$0")/../lib/sharelib.sh"
+cl_require
+topic=share_fo
+group=share-fo-g
+N=600
+STATE_PARTS=3
+# shellcheck disable=SC2034 # read by sharelib.sh
+SH_TIMEOUT_S=80
+
+cl_start_cluster 3 offsets.topic.num.partitions=3 offsets.topic.replication.factor=3 \
+    share.coordinator.state.topic.num.partitions=$STATE_PARTS \
+    share.coordinator.state.topic.replication.factor=3 share.coordinator.state.topic.min.isr=2 \
+    replica.lag.time.max.ms=10000 group.share.record.lock.duration.ms=5000
+out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3) || gr_fail "admin create failed: $out"
+[ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
+cl_wait_all_led $topic 1
+sh_init $group $topic
+cl_wait_all_led __share_group_state $STATE_PARTS
+# shellcheck disable=SC2317
+# Small batches: a fetch acquires whole batches (Kafka's batch alignment).
+produce() { seq "$1" "$2" | sed 's/^/f-/' | gr_kcat -P -t $topic -p 0 -X acks=all -X batch.num.messages=2 || gr_fail "producing $1..$2"; }
+produce 0 $((N / 2 - 1))
+
+log=$GR_TMP/members.log
+sh_start members --group $group --topic $topic --members 3 --ack accept --until-acked $N \
+    --max-records 2 --delay-ms 200 --log "$log" --verbose
+# shellcheck disable=SC2317
+acked_at_least() { [ "$(grep -c '^A ' "$log" 2>/dev/null || true)" -ge "$1" ] || ! gr_alive "${SH_PID[members]}"; }
+# shellcheck disable=SC2317
+share_state_leader()
+{
+    local found
+    found=$("$GR_PYTHON" "$GR_INTEROP_DIR/py/share_raw.py" "$(cl_bootstrap)" share-coordinator $group $topic 0) &&
+        [[ $found =~ ^0\ ([0-9]+)$ ]] && [[ " $(cl_live) " == *" ${BASH_REMATCH[1]} "* ]] &&
+        echo "${BASH_REMATCH[1]}"
+}
+
+gr_wait_until 60 "100 acknowledgements" acked_at_least 100
+leader=$(cl_state "$(cl_live | cut -d' ' -f1)" leaders $topic | awk '{ print $2 }')
+gr_note "killing $topic-0's leader, broker $leader, after $(grep -c '^A ' "$log") acknowledgements"
+cl_kill9_broker "$leader"
+gr_wait_until 60 "200 acknowledgements" acked_at_least 200
+cl_start_broker "$leader"
+gr_wait_until "$CL_WAIT_S" "__share_group_state back on 3 replicas in sync" cl_isr_size_is __share_group_state 3
+# The second half, so that records are in flight when the coordinator dies.
+produce $((N / 2)) $((N - 1))
+gr_wait_until 60 "$((N / 2 + 50)) acknowledgements" acked_at_least $((N / 2 + 50))
+gr_wait_until "$CL_WAIT_S" "FindCoordinator(SHARE) to name a live broker" share_state_leader
+coordinator=$(share_state_leader)
+gr_note "killing the share coordinator of $group:$topic:0, broker $coordinator, after $(grep -c '^A ' "$log") acknowledgements"
+cl_kill9_broker "$coordinator"
+sh_wait members
+
+awk -v n=$N '
+    $1 == "D" { delivered[$2]++; if ($2 in acked) { print "offset " $2 " delivered again after its acknowledgement"; bad = 1 }
+                if (delivered[$2] > 1) again[$2] = 1 }
+    $1 == "A" { if ($2 in acked) { print "offset " $2 " acknowledged twice"; bad = 1 } acked[$2] = 1 }
+    END {
+        for (o = 0; o < n; o++) {
+            if (!(o in delivered)) { print "offset " o " never delivered"; bad = 1 }
+            if (!(o in acked)) { print "offset " o " never acknowledged"; bad = 1 }
+        }
+        r = 0; for (o in again) r++
+        print "redelivered " r " records"
+        # In flight at each of the two kills: at most 3 members x 2
+        # records acquired, and as many awaiting their acknowledgement.
+        if (r > 2 * 3 * 2 * 2) { print "more redeliveries than records in flight"; bad = 1 }
+        exit bad
+    }' "$log" >"$GR_TMP/check" || gr_fail "$(head -n 20 "$GR_TMP/check")"
+gr_note "$(tail -n 1 "$GR_TMP/check")"
+gr_pass
