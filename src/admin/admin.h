@@ -139,6 +139,12 @@ int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out)
  */
 int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
                               gr_admin_broker_t *out);
+/*
+ * The coordinator of group (FindCoordinator, key type GROUP, asked of the
+ * bootstrap broker again for a bounded time while it is not available),
+ * and moves the connection there. 0, or -1 (printed).
+ */
+int gr_admin_group_coordinator(gr_admin_t *a, const char *group, gr_admin_broker_t *out);
 
 /* ---- options.c ---- */
 

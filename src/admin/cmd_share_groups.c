@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gregor-admin share-groups, after kafka-share-groups.sh: the offsets of a
- * share group's share-partitions (DescribeShareGroupOffsets), their reset
- * (AlterShareGroupOffsets: --to-earliest, --to-latest, --to-datetime,
- * --by-duration; a dry run unless --execute) and deletion
- * (DeleteShareGroupOffsets). Requests go to the bootstrap broker, every
- * group's coordinator on a single node; the broker refuses a reset or a
- * deletion while the group has members (NON_EMPTY_GROUP).
+ * gregor-admin share-groups, after kafka-share-groups.sh: the share groups
+ * (ListGroups v5, type filter "share"), the offsets of a group's
+ * share-partitions (DescribeShareGroupOffsets: those --topic names, or
+ * every one the group has state for), its members and state
+ * (cmd_share_groups_describe.c), their reset (AlterShareGroupOffsets:
+ * --to-earliest, --to-latest, --to-datetime, --by-duration; a dry run
+ * unless --execute), their deletion (DeleteShareGroupOffsets) and the
+ * group's (DeleteGroups). A group's requests go to its coordinator
+ * (FindCoordinator); the broker refuses a reset or a deletion while the
+ * group has members (NON_EMPTY_GROUP).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +19,30 @@
 #include "admin/common.h"
 #include "admin/groups.h"
 #include "gen/alter_share_group_offsets.h"
+#include "gen/delete_groups.h"
 #include "gen/delete_share_group_offsets.h"
 #include "gen/describe_share_group_offsets.h"
+#include "gen/list_groups.h"
 #include "gen/list_offsets.h"
 #include "metadata/group_config.h"
 
-#define DESCRIBE_MAX_V 1
-#define ALTER_MAX_V    0
-#define DELETE_MAX_V   0
+#define DESCRIBE_MAX_V      1
+#define ALTER_MAX_V         0
+#define DELETE_MAX_V        0
+#define LIST_GROUPS_MIN_V   5 /* the first with TypesFilter */
+#define LIST_GROUPS_MAX_V   5
+#define DELETE_GROUPS_MAX_V 2
+/* ListGroups' type of a share group (Kafka's GroupType.SHARE). */
+#define GR_ADMIN_SHARE_GROUP_TYPE "share"
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT share-groups SUBCOMMAND [options] [--json]\n"
-    "  describe --group G --topic T[:p,q...] [--offsets]\n"
-    "                                each share-partition's start offset and lag\n"
+    "  list [--state [S,...]]         the share groups (with --state: and their states)\n"
+    "  describe --group G [--topic T[:p,q...]] [--offsets | --members | --state] [--verbose]\n"
+    "                                each share-partition's start offset and lag (the\n"
+    "                                default; every one the group has without --topic),\n"
+    "                                the members and their assignments, or the state\n"
+    "  delete --group G              delete a share group without members, and its state\n"
     "  reset-offsets --group G --topic T[:p,q...]\n"
     "        (--to-earliest | --to-latest | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
     "         | --by-duration PnDTnHnMn.nS) [--dry-run | --execute]\n"
@@ -36,7 +50,10 @@ static const char help[] =
     "  delete-offsets --group G --topic T\n"
     "        forget the topic's share-partition state (the group must have no members)\n";
 
-static const char *const subcommands[] = {"describe", "reset-offsets", "delete-offsets", NULL};
+static const char *const subcommands[] = {"list",          "describe",       "delete",
+                                          "reset-offsets", "delete-offsets", NULL};
+/* Kafka's share group states (GroupState), for list --state's check. */
+static const char *const state_names[] = {"Empty", "Stable", "Dead", NULL};
 
 typedef gr_admin_part_offsets_t part_t;
 
@@ -55,32 +72,64 @@ static int scope(gr_admin_t *a, part_t **parts)
     return n;
 }
 
-static int share_describe(gr_admin_t *a)
+/*
+ * The request for group's offsets: the partitions --topic names, or with
+ * no --topic a null topic list (every partition the group has state for).
+ * 0, or an exit code.
+ */
+static int offsets_request(gr_admin_t *a, const char *group,
+                           gr_describe_share_group_offsets_request_t *req)
 {
-    const char *group = gr_admin_need(a, "group");
+    typedef gr_describe_share_group_offsets_request_describe_share_group_offsets_request_topic_t
+        topic_t;
+    typedef gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_t
+        group_t;
+    group_t *g = gr_arena_alloc(&a->arena, sizeof *g);
+    if (!g)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_init(g);
+    g->group_id = gr_str(group);
+    g->topics_null = true;
+    gr_describe_share_group_offsets_request_init(req);
+    req->groups = g;
+    req->groups_count = 1;
+    if (!gr_admin_opt(a->opts, "topic"))
+        return 0;
     part_t *parts = NULL;
-    int n = group ? scope(a, &parts) : -GR_ADMIN_EXIT_USAGE;
+    int n = scope(a, &parts);
     if (n < 0)
         return -n;
-    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_SHARE_GROUP_OFFSETS, DESCRIBE_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
     int32_t *indexes = gr_arena_alloc(&a->arena, (size_t)n * sizeof *indexes);
-    if (!indexes)
+    topic_t *t = gr_arena_alloc(&a->arena, sizeof *t);
+    if (!indexes || !t)
         return GR_ADMIN_EXIT_TRANSPORT;
     for (int i = 0; i < n; i++)
         indexes[i] = parts[i].partition;
-    gr_describe_share_group_offsets_request_describe_share_group_offsets_request_topic_t t = {
-        parts[0].topic, indexes, n};
-    gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_t g;
-    gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_init(&g);
-    g.group_id = gr_str(group);
-    g.topics = &t;
-    g.topics_count = 1;
+    *t = (topic_t){parts[0].topic, indexes, n};
+    g->topics = t;
+    g->topics_count = 1;
+    g->topics_null = false;
+    return 0;
+}
+
+static int share_describe(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    if (!group)
+        return GR_ADMIN_EXIT_USAGE;
     gr_describe_share_group_offsets_request_t req;
-    gr_describe_share_group_offsets_request_init(&req);
-    req.groups = &g;
-    req.groups_count = 1;
+    bool offsets = !gr_admin_flag(a->opts, "members") && !gr_admin_flag(a->opts, "state");
+    int rc = offsets ? offsets_request(a, group, &req) : 0;
+    if (rc)
+        return rc;
+    gr_admin_broker_t coordinator;
+    if (gr_admin_group_coordinator(a, group, &coordinator))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (!offsets)
+        return gr_admin_share_groups_describe_group(a, group, &coordinator);
+    int16_t v = gr_admin_version(a, GR_API_DESCRIBE_SHARE_GROUP_OFFSETS, DESCRIBE_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
     gr_describe_share_group_offsets_response_t resp;
     if (gr_admin_call(a, GR_API_DESCRIBE_SHARE_GROUP_OFFSETS, v, &req, &resp) ||
         resp.groups_count != 1)
@@ -92,7 +141,8 @@ static int share_describe(gr_admin_t *a)
     const char *headers[] = {"GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"};
     gr_table_t table;
     gr_table_init(&table, headers, 5);
-    int rc = GR_ADMIN_EXIT_OK, rows = 0;
+    int rows = 0;
+    rc = GR_ADMIN_EXIT_OK;
     if (a->json)
         printf("[");
     for (int32_t i = 0; i < resp.groups[0].topics_count; i++) {
@@ -179,6 +229,9 @@ static int reset_targets(gr_admin_t *a, part_t *parts, int n)
 
 static int alter_targets(gr_admin_t *a, const char *group, part_t *parts, int n)
 {
+    gr_admin_broker_t coordinator;
+    if (gr_admin_group_coordinator(a, group, &coordinator))
+        return GR_ADMIN_EXIT_TRANSPORT;
     int16_t v = gr_admin_version(a, GR_API_ALTER_SHARE_GROUP_OFFSETS, ALTER_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
@@ -243,6 +296,9 @@ static int share_delete_offsets(gr_admin_t *a)
     const char *topic = gr_admin_need(a, "topic");
     if (!group || !topic)
         return GR_ADMIN_EXIT_USAGE;
+    gr_admin_broker_t coordinator;
+    if (gr_admin_group_coordinator(a, group, &coordinator))
+        return GR_ADMIN_EXIT_TRANSPORT;
     int16_t v = gr_admin_version(a, GR_API_DELETE_SHARE_GROUP_OFFSETS, DELETE_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
@@ -266,13 +322,137 @@ static int share_delete_offsets(gr_admin_t *a)
     return GR_ADMIN_EXIT_OK;
 }
 
+/*
+ * --state's value (a filter: S,... of state_names) into req; the flag
+ * alone only shows the states. 0, or an exit code (printed).
+ */
+static int list_state_filter(gr_admin_t *a, gr_list_groups_request_t *req)
+{
+    const char *value = gr_admin_opt(a->opts, "state");
+    if (!value || !*value)
+        return 0;
+    int n = 1;
+    for (const char *p = value; *p; p++)
+        n += *p == ',';
+    req->states_filter = gr_arena_alloc(&a->arena, (size_t)n * sizeof *req->states_filter);
+    if (!req->states_filter)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    for (const char *p = value;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int k = 0;
+        while (state_names[k] && (strlen(state_names[k]) != len || strncmp(state_names[k], p, len)))
+            k++;
+        if (!state_names[k]) {
+            fprintf(stderr, "error: invalid --state value '%s'; valid: Empty, Stable, Dead\n",
+                    value);
+            return GR_ADMIN_EXIT_USAGE;
+        }
+        req->states_filter[req->states_filter_count++] = gr_str(state_names[k]);
+        if (!end)
+            return 0;
+        p = end + 1;
+    }
+}
+
+/* list: the share groups' ids, with --state their states too (ListGroups v5). */
+static int share_list(gr_admin_t *a)
+{
+    int16_t v = gr_admin_version(a, GR_API_LIST_GROUPS, LIST_GROUPS_MAX_V);
+    if (v < LIST_GROUPS_MIN_V) {
+        if (v >= 0)
+            fprintf(stderr, "error: the broker's ListGroups (v%d) cannot filter by type\n", v);
+        return GR_ADMIN_EXIT_TRANSPORT;
+    }
+    gr_list_groups_request_t req;
+    gr_list_groups_request_init(&req);
+    gr_str_t type = gr_str(GR_ADMIN_SHARE_GROUP_TYPE);
+    req.types_filter = &type;
+    req.types_filter_count = 1;
+    int rc = list_state_filter(a, &req);
+    if (rc)
+        return rc;
+    gr_list_groups_response_t resp;
+    if (gr_admin_call(a, GR_API_LIST_GROUPS, v, &req, &resp))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    if (resp.error_code) {
+        gr_admin_report("share groups", resp.error_code, gr_str(NULL));
+        return GR_ADMIN_EXIT_FAILED;
+    }
+    bool states = gr_admin_flag(a->opts, "state");
+    const char *headers[] = {"GROUP", "STATE"};
+    gr_table_t table;
+    gr_table_init(&table, headers, 2);
+    if (a->json)
+        printf("[");
+    for (int32_t i = 0; i < resp.groups_count; i++) {
+        const gr_list_groups_response_listed_group_t *g = &resp.groups[i];
+        if (a->json) {
+            printf("%s{\"group\":", i ? "," : "");
+            gr_json_strn(stdout, g->group_id.ptr, g->group_id.len);
+            printf(",\"state\":");
+            gr_json_strn(stdout, g->group_state.ptr, g->group_state.len);
+            printf("}");
+        } else if (states) {
+            const char *row[] = {gr_admin_text(a, g->group_id), gr_admin_text(a, g->group_state)};
+            gr_table_row(&table, row);
+        } else {
+            printf("%s\n", gr_admin_text(a, g->group_id));
+        }
+    }
+    if (a->json)
+        printf("]\n");
+    else if (states)
+        gr_table_print(&table, stdout);
+    return GR_ADMIN_EXIT_OK;
+}
+
+/* delete: DeleteGroups at the coordinator (NON_EMPTY_GROUP while members remain). */
+static int share_delete(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    if (!group)
+        return GR_ADMIN_EXIT_USAGE;
+    gr_admin_broker_t coordinator;
+    if (gr_admin_group_coordinator(a, group, &coordinator))
+        return GR_ADMIN_EXIT_TRANSPORT;
+    int16_t v = gr_admin_version(a, GR_API_DELETE_GROUPS, DELETE_GROUPS_MAX_V);
+    if (v < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    gr_delete_groups_request_t req;
+    gr_delete_groups_request_init(&req);
+    gr_str_t name = gr_str(group);
+    req.groups_names = &name;
+    req.groups_names_count = 1;
+    gr_delete_groups_response_t resp;
+    if (gr_admin_call(a, GR_API_DELETE_GROUPS, v, &req, &resp) || resp.results_count != 1)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    int16_t code = resp.results[0].error_code;
+    if (a->json) {
+        printf("{\"group\":");
+        gr_json_str(stdout, group);
+        printf(",\"error\":");
+        gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
+        printf("}\n");
+    } else if (code) {
+        gr_admin_report(group, code, gr_str(NULL));
+    } else {
+        printf("Deleted share group %s.\n", group);
+    }
+    return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
+}
+
 int gr_admin_cmd_share_groups(gr_admin_t *a)
 {
     int rc = gr_admin_begin(a, help, subcommands);
     if (rc >= 0)
         return rc;
+    if (gr_admin_is(a, "list"))
+        return share_list(a);
     if (gr_admin_is(a, "describe"))
         return share_describe(a);
+    if (gr_admin_is(a, "delete"))
+        return share_delete(a);
     if (gr_admin_is(a, "reset-offsets"))
         return share_reset(a);
     return share_delete_offsets(a);

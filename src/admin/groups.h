@@ -2,7 +2,8 @@
 /*
  * What gregor-admin's groups subcommands share (cmd_groups.c: list,
  * delete, reset-offsets and the offset look-ups; cmd_groups_describe.c:
- * describe of either kind of group, classic or KIP-848 consumer).
+ * describe of either kind of group, classic or KIP-848 consumer), and
+ * share-groups describe's member and state views (cmd_share_groups_describe.c).
  */
 #ifndef GR_ADMIN_GROUPS_H
 #define GR_ADMIN_GROUPS_H
@@ -49,5 +50,12 @@ int gr_admin_groups_describe(gr_admin_t *a);
  * no group). 0, or an exit code (printed). *state lives in a->arena.
  */
 int gr_admin_groups_state(gr_admin_t *a, const char *group, const char **state);
+
+/*
+ * share-groups describe --members / --state (cmd_share_groups_describe.c),
+ * on a connection already at the group's coordinator. An exit code.
+ */
+int gr_admin_share_groups_describe_group(gr_admin_t *a, const char *group,
+                                         const gr_admin_broker_t *coordinator);
 
 #endif

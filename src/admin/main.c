@@ -20,7 +20,7 @@ static const char usage[] =
     "  cluster  describe\n"
     "  records  delete\n"
     "  groups   list | describe | delete | reset-offsets\n"
-    "  share-groups describe | reset-offsets | delete-offsets\n"
+    "  share-groups list | describe | delete | reset-offsets | delete-offsets\n"
     "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
     "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
     "  transactions  list | describe | describe-producers | abort\n"

@@ -17,14 +17,16 @@
 #include <time.h>
 
 #include "admin/admin.h"
+#include "gen/find_coordinator.h"
 #include "gen/metadata.h"
 
-#define ROUTE_METADATA_MIN_V 1 /* the first with controller_id */
-#define ROUTE_METADATA_MAX_V 12
-#define ROUTE_RETRY_MS       15000
-#define ROUTE_BACKOFF_MS     250
-#define NS_PER_MS            1000000L
-#define MS_PER_SEC           1000L
+#define ROUTE_METADATA_MIN_V         1 /* the first with controller_id */
+#define ROUTE_METADATA_MAX_V         12
+#define ROUTE_FIND_COORDINATOR_MAX_V 3 /* one key per request */
+#define ROUTE_RETRY_MS               15000
+#define ROUTE_BACKOFF_MS             250
+#define NS_PER_MS                    1000000L
+#define MS_PER_SEC                   1000L
 
 enum route_outcome { ROUTED, ROUTE_RETRY };
 
@@ -205,4 +207,36 @@ int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partitio
         }
         gr_admin_backoff();
     }
+}
+
+int gr_admin_group_coordinator(gr_admin_t *a, const char *group, gr_admin_broker_t *out)
+{
+    if (gr_admin_move_to(a, a->bootstrap))
+        return -1;
+    int16_t v = gr_admin_version(a, GR_API_FIND_COORDINATOR, ROUTE_FIND_COORDINATOR_MAX_V);
+    if (v < 0)
+        return -1;
+    gr_find_coordinator_request_t req;
+    gr_find_coordinator_request_init(&req);
+    req.key = gr_str(group);
+    req.key_type = GR_COORDINATOR_TYPE_GROUP;
+    gr_find_coordinator_response_t resp;
+    int64_t deadline = gr_admin_now_ms() + ROUTE_RETRY_MS;
+    for (;;) {
+        if (gr_admin_call(a, GR_API_FIND_COORDINATOR, v, &req, &resp))
+            return -1;
+        if (resp.error_code != GR_KERR_COORDINATOR_NOT_AVAILABLE &&
+            resp.error_code != GR_KERR_COORDINATOR_LOAD_IN_PROGRESS)
+            break;
+        if (gr_admin_now_ms() >= deadline)
+            break;
+        gr_admin_backoff();
+    }
+    if (resp.error_code) {
+        gr_admin_report(group, resp.error_code, resp.error_message);
+        return -1;
+    }
+    out->node_id = resp.node_id;
+    snprintf(out->addr, sizeof out->addr, "%.*s:%d", (int)resp.host.len, resp.host.ptr, resp.port);
+    return gr_admin_move_to(a, out->addr);
 }

@@ -9,6 +9,7 @@
  *       when this broker leads the partition and the summary counts them
  *       (else -1). Group DESCRIBE, else the group's GROUP_AUTHORIZATION_FAILED;
  *       topic DESCRIBE, else its partitions' TOPIC_AUTHORIZATION_FAILED.
+ *       Topics null: every share-partition the group initialized.
  *   AlterShareGroupOffsets (91, v0)       sets each partition's start offset:
  *       an InitializeShareGroupState at the stored state epoch + 1 (so a
  *       leader still holding the old state is fenced) and the new offset,
@@ -226,10 +227,70 @@ static void describe_partition(offsets_op_t *op, gr_str_t group, const gr_topic_
         call_refused(c, rc);
 }
 
-static int describe_group(
-    offsets_op_t *op,
-    const gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_t *in,
-    describe_group_t *out)
+typedef gr_describe_share_group_offsets_request_describe_share_group_offsets_request_group_t
+    describe_group_in_t;
+typedef gr_describe_share_group_offsets_request_describe_share_group_offsets_request_topic_t
+    describe_topic_in_t;
+
+/*
+ * Topics null asks for every partition the group has state for: its
+ * initialized share-partitions (those ever assigned), as Kafka answers
+ * from ShareGroupStatePartitionMetadata. Topics deleted since are left
+ * out; so are those the caller may not DESCRIBE, as Kafka filters them.
+ * The list goes to *out (request arena). Its length, or -ENOMEM.
+ */
+static int32_t initialized_topics(offsets_op_t *op, gr_str_t group, describe_topic_in_t **out)
+{
+    gr_broker_t *b = op->b;
+    gr_group_t *g = gr_coordinator_find(b->groups, group);
+    *out = NULL;
+    if (!g || g->type != GR_GROUP_TYPE_SHARE || !g->share)
+        return 0;
+    const gr_assignment_t *init = &g->share->initialized;
+    *out = gr_request_alloc_array(op->req, init->topic_count, sizeof **out);
+    if (!*out)
+        return -ENOMEM;
+    int32_t n = 0;
+    for (int32_t i = 0; i < init->topic_count; i++) {
+        gr_topic_t *t = gr_topics_find_id(b->topics, init->topics[i].topic_id);
+        if (!t || !gr_authorize_str(b, op->req->session, GR_ACL_OPERATION_DESCRIBE,
+                                    GR_ACL_RESOURCE_TYPE_TOPIC, gr_str(t->name)))
+            continue;
+        /* The name is copied: the topic may go while the persister calls run. */
+        char *name = gr_request_alloc(op->req, strlen(t->name) + 1);
+        if (!name)
+            return -ENOMEM;
+        strcpy(name, t->name);
+        (*out)[n++] = (describe_topic_in_t){gr_str(name), init->topics[i].partitions,
+                                            init->topics[i].partition_count};
+    }
+    return n;
+}
+
+static int describe_topic(offsets_op_t *op, gr_str_t group, const describe_topic_in_t *tin,
+                          describe_topic_t *tout)
+{
+    gr_broker_t *b = op->b;
+    gr_request_t *req = op->req;
+    gr_describe_share_group_offsets_response_describe_share_group_offsets_response_topic_init(tout);
+    tout->topic_name = tin->topic_name;
+    gr_kerr_t refused = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
+                                         GR_ACL_RESOURCE_TYPE_TOPIC, tin->topic_name)
+                            ? GR_KERR_NONE
+                            : GR_KERR_TOPIC_AUTHORIZATION_FAILED;
+    gr_topic_t *t = refused ? NULL : topic_find(b, tin->topic_name);
+    if (t)
+        tout->topic_id = t->id;
+    tout->partitions = gr_request_alloc_array(req, tin->partitions_count, sizeof *tout->partitions);
+    if (!tout->partitions)
+        return -ENOMEM;
+    tout->partitions_count = tin->partitions_count;
+    for (int32_t k = 0; k < tin->partitions_count; k++)
+        describe_partition(op, group, t, tin->partitions[k], refused, &tout->partitions[k]);
+    return 0;
+}
+
+static int describe_group(offsets_op_t *op, const describe_group_in_t *in, describe_group_t *out)
 {
     gr_broker_t *b = op->b;
     gr_request_t *req = op->req;
@@ -244,34 +305,20 @@ static int describe_group(
     out->error_code = coordinator_error(b, in->group_id);
     if (out->error_code)
         return 0;
-    /* Topics null (every topic of the group): the partitions with state are the group's. */
-    out->topics = gr_request_alloc_array(req, in->topics_count, sizeof *out->topics);
+    describe_topic_in_t *topics = in->topics;
+    int32_t count = in->topics_count;
+    if (in->topics_null) {
+        count = initialized_topics(op, in->group_id, &topics);
+        if (count < 0)
+            return count;
+    }
+    out->topics = gr_request_alloc_array(req, count, sizeof *out->topics);
     if (!out->topics)
         return -ENOMEM;
-    out->topics_count = in->topics_count;
-    for (int32_t i = 0; i < in->topics_count; i++) {
-        const gr_describe_share_group_offsets_request_describe_share_group_offsets_request_topic_t
-            *tin = &in->topics[i];
-        describe_topic_t *tout = &out->topics[i];
-        gr_describe_share_group_offsets_response_describe_share_group_offsets_response_topic_init(
-            tout);
-        tout->topic_name = tin->topic_name;
-        gr_kerr_t refused = gr_authorize_str(b, req->session, GR_ACL_OPERATION_DESCRIBE,
-                                             GR_ACL_RESOURCE_TYPE_TOPIC, tin->topic_name)
-                                ? GR_KERR_NONE
-                                : GR_KERR_TOPIC_AUTHORIZATION_FAILED;
-        gr_topic_t *t = refused ? NULL : topic_find(b, tin->topic_name);
-        if (t)
-            tout->topic_id = t->id;
-        tout->partitions =
-            gr_request_alloc_array(req, tin->partitions_count, sizeof *tout->partitions);
-        if (!tout->partitions)
+    out->topics_count = count;
+    for (int32_t i = 0; i < count; i++)
+        if (describe_topic(op, in->group_id, &topics[i], &out->topics[i]))
             return -ENOMEM;
-        tout->partitions_count = tin->partitions_count;
-        for (int32_t k = 0; k < tin->partitions_count; k++)
-            describe_partition(op, in->group_id, t, tin->partitions[k], refused,
-                               &tout->partitions[k]);
-    }
     return 0;
 }
 
