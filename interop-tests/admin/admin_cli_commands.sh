@@ -94,7 +94,7 @@ run 1 configs alter --entity-type topics --entity-name cli_a --add-config segmen
 [ "$(json 'd["error"]')" = INVALID_CONFIG ] || gr_fail "bad value --json: $out"
 run 1 configs alter --entity-type brokers --entity-name 0 --add-config num.partitions=4
 run 2 configs alter --entity-type topics --entity-name cli_a
-run 2 configs describe --entity-type groups --entity-name x # users and clients are quota entities (quota_admin.sh)
+run 2 configs describe --entity-type widgets --entity-name x # not an entity type (users and clients: quota_admin.sh; groups: share_group_configs.sh)
 run 0 configs describe --entity-type brokers --entity-name 0 --all
 grep -qE '^num.partitions +1 +DEFAULT_CONFIG +true$' <<<"$out" || gr_fail "broker configs: '$out'"
 grep -qE '^listeners +PLAINTEXT://127.0.0.1:[0-9]+ +STATIC_BROKER_CONFIG +true$' <<<"$out" ||

@@ -25,7 +25,12 @@ done
 # shellcheck disable=SC2317
 all_assigned() { for i in 1 2 3; do grep -q assignment "$GR_TMP/c$i.err" || return 1; done; }
 gr_wait_until $SH_TIMEOUT_S "the three members to hold the partition" all_assigned
-sh_produce $topic v 1 $N
+# Batches of 10, one per fetch of 10: the three members wait in long polls
+# when the records come, and each fetch takes a whole batch, so one member
+# cannot take everything at once (a single 300-record batch would go whole
+# to the first fetch: Kafka's batch alignment).
+seq 1 $N | sed 's/^/v-/' | gr_kcat -P -t $topic -p 0 -X batch.num.messages=10 -X linger.ms=0 ||
+    gr_fail "producing v-1..$N"
 # shellcheck disable=SC2317
 all_acked() { [ "$(sh_lines "$GR_TMP"/acked?.out)" -ge $N ]; }
 gr_wait_until $SH_TIMEOUT_S "$N acknowledgements answered" all_acked
