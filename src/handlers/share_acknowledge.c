@@ -100,7 +100,8 @@ static void respond(share_ack_op_t *op)
 {
     gr_share_acknowledge_response_t resp;
     gr_share_acknowledge_response_init(&resp);
-    resp.acquisition_lock_timeout_ms = gr_share_manager_lock_duration_ms(op->b->share_manager);
+    resp.acquisition_lock_timeout_ms =
+        gr_share_manager_lock_duration_ms(op->b->share_manager, op->in.group_id);
     if (build(op, &resp) < 0) {
         gr_request_fail(op->req, "out of memory");
         return;

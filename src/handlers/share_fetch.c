@@ -215,7 +215,8 @@ static void respond(share_fetch_op_t *op)
     gr_request_t *req = op->req;
     gr_share_fetch_response_t resp;
     gr_share_fetch_response_init(&resp);
-    resp.acquisition_lock_timeout_ms = gr_share_manager_lock_duration_ms(op->b->share_manager);
+    resp.acquisition_lock_timeout_ms =
+        gr_share_manager_lock_duration_ms(op->b->share_manager, op->in.group_id);
     int rc = build(op, &resp);
     if (rc == 0)
         rc = gr_request_encode(req, &resp);

@@ -3,14 +3,16 @@
  * A share-partition's log read (share_fetch_read.h).
  *
  * One gr_log_read from the share-partition's next fetch offset, bounded by
- * the last stable offset (read_committed: share groups never see open or
- * aborted transactions), returns whole batches of one segment. Their
+ * the last stable offset (read_committed, the default: share groups never
+ * see open or aborted transactions) or, for a group set to
+ * read_uncommitted, the high watermark, returns whole batches of one
+ * segment. Their
  * headers are read back from the segment file (GR_RECORD_BATCH_HEADER_SIZE
  * bytes each) for what acquire needs: offsets, producer id, the
  * transactional and control bits. The aborted transactions overlapping the
  * range come from the segments' .txnindex, as a read_committed Fetch gets
- * them. After acquiring, the file range is narrowed to the batches that
- * hold acquired records: the consumer gets no bytes it may not deliver.
+ * them (read_uncommitted needs none). After acquiring, the file range is narrowed to the batches
+ * that hold acquired records: the consumer gets no bytes it may not deliver.
  *
  * Runs on: loop thread.
  */
@@ -138,7 +140,8 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
         gr_share_partition_advance_log_start(sp, log_start) < 0)
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     int64_t from = gr_share_partition_next_fetch_offset(sp);
-    int64_t stable = gr_log_last_stable_offset(p->log);
+    int64_t stable =
+        req->read_committed ? gr_log_last_stable_offset(p->log) : gr_log_high_watermark(p->log);
     if (from >= stable)
         return GR_KERR_NONE;
     read_state_t st = {0};
@@ -151,7 +154,8 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
     if (st.rd.len == 0)
         return GR_KERR_NONE;
     gr_kerr_t err = GR_KERR_NONE;
-    if ((rc = read_headers(&st)) < 0 || (rc = read_aborted(&st, p, from)) < 0) {
+    if ((rc = read_headers(&st)) < 0 ||
+        (req->read_committed && (rc = read_aborted(&st, p, from)) < 0)) {
         err = gr_kerr_from_errno(rc);
         goto fail;
     }
@@ -160,7 +164,7 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
         .fetch_offset = from,
         .batches = st.batches,
         .batch_count = st.count,
-        .read_committed = true,
+        .read_committed = req->read_committed,
         .aborted = st.aborted,
         .aborted_count = st.aborted_count,
         .max_records = req->max_records,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading the log for a share-partition (private to src/share/): the
- * batches from its next fetch offset up to the last stable offset, their
+ * batches from its next fetch offset up to the last stable offset (the
+ * high watermark for a read_uncommitted group), their
  * header facts handed to gr_share_partition_acquire, and the file range of
  * the batches holding what was acquired, sent zero-copy like Fetch's.
  *
@@ -18,6 +19,11 @@ typedef struct gr_share_read_request {
     int32_t max_records;
     gr_share_acquire_mode_t mode;
     int32_t batch_size; /* ShareFetch's BatchSize, 0: none */
+    /* The group's share.isolation.level: read_committed reads to the last
+     * stable offset and archives aborted transactions' records;
+     * read_uncommitted reads to the high watermark and acquires them.
+     * Control records are never acquired either way. */
+    bool read_committed;
     int64_t now_ms;
 } gr_share_read_request_t;
 

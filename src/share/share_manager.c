@@ -11,6 +11,11 @@
  * again by topic id and index (the partition array may move), never by a
  * kept pointer.
  *
+ * The group's configs (metadata/group_config.h) apply as in Kafka:
+ * share.auto.offset.reset when a share-partition starts a new group,
+ * share.record.lock.duration.ms and share.isolation.level at each fetch,
+ * so that a changed override reaches later fetches.
+ *
  * Runs on: loop thread.
  */
 #include <errno.h>
@@ -20,6 +25,7 @@
 #include "core/context.h"
 #include "coordinator/hash.h"
 #include "log/log.h"
+#include "metadata/group_config.h"
 #include "metadata/topics.h"
 #include "partition/partition.h"
 #include "share/share_fetch_read.h"
@@ -52,9 +58,16 @@ gr_share_sessions_t *gr_share_manager_sessions(gr_share_manager_t *m)
     return m->sessions;
 }
 
-int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m)
+static gr_group_config_values_t group_config(const gr_broker_t *b, gr_str_t group)
 {
-    return m->b->config.group_share_record_lock_duration_ms;
+    gr_group_config_values_t v;
+    gr_group_config_get(b, group.ptr, group.len > 0 ? (size_t)group.len : 0, &v);
+    return v;
+}
+
+int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m, gr_str_t group)
+{
+    return group_config(m->b, group).share_record_lock_duration_ms;
 }
 
 int32_t gr_share_manager_count(const gr_share_manager_t *m)
@@ -138,10 +151,10 @@ void gr_share_manager_free(gr_share_manager_t *m)
     free(m);
 }
 
-static gr_share_partition_config_t partition_config(const gr_broker_t *b)
+static gr_share_partition_config_t partition_config(const gr_broker_t *b, const char *group)
 {
     return (gr_share_partition_config_t){
-        .record_lock_duration_ms = b->config.group_share_record_lock_duration_ms,
+        .record_lock_duration_ms = group_config(b, gr_str(group)).share_record_lock_duration_ms,
         .delivery_count_limit = (int16_t)b->config.group_share_delivery_count_limit,
         .max_record_locks = b->config.group_share_partition_max_record_locks,
     };
@@ -158,7 +171,7 @@ static void entry_log(share_entry_t *e, const char *what, const char *why)
 /* The state is known: the share-partition is usable, waiting fetches look again. */
 static void entry_ready(share_entry_t *e, const gr_share_state_t *state)
 {
-    gr_share_partition_config_t config = partition_config(e->m->b);
+    gr_share_partition_config_t config = partition_config(e->m->b, e->group_id);
     int rc = gr_share_partition_new(&config, state, e->start_offset, &e->sp);
     if (rc < 0) {
         entry_log(e, "state refused", strerror(-rc));
@@ -182,13 +195,27 @@ static void on_initialized(void *opaque, gr_kerr_t err)
 
 /*
  * A new group's start offset, from share.auto.offset.reset: latest (the
- * high watermark) by default. The group configs (earliest, by_duration)
- * come with the share-admin accessor; until then every group is latest.
+ * high watermark) by default, earliest (the log start offset), or
+ * by_duration: the first record stamped at or after now minus the
+ * duration, as ListOffsets by timestamp finds it, else the high watermark.
  */
-static int64_t resolve_start_offset(const share_entry_t *e, gr_partition_t *p)
+static int64_t resolve_start_offset(share_entry_t *e, gr_partition_t *p)
 {
-    (void)e;
-    return gr_log_high_watermark(p->log);
+    gr_broker_t *b = e->m->b;
+    gr_group_config_values_t v = group_config(b, gr_str(e->group_id));
+    int64_t hwm = gr_log_high_watermark(p->log);
+    if (v.share_auto_offset_reset == GR_SHARE_OFFSET_RESET_EARLIEST)
+        return gr_log_start_offset(p->log);
+    if (v.share_auto_offset_reset != GR_SHARE_OFFSET_RESET_BY_DURATION)
+        return hwm;
+    gr_log_offset_ts_t found;
+    int64_t since = gr_broker_now_ms(b) - v.share_auto_offset_reset_duration_ms;
+    int rc = gr_log_offset_for_timestamp(p->log, since > 0 ? since : 0, &found);
+    if (rc < 0) {
+        entry_log(e, "by_duration lookup", strerror(-rc));
+        return hwm;
+    }
+    return found.offset >= 0 && found.offset < hwm ? found.offset : hwm;
 }
 
 static void on_read(void *opaque, gr_kerr_t err, const gr_share_state_t *state)
@@ -306,12 +333,15 @@ gr_kerr_t gr_share_manager_acquire(gr_share_manager_t *m, gr_str_t group, gr_par
         return GR_KERR_NONE;
     char member_id[GR_SHARE_MEMBER_ID_MAX];
     gr_share_member_id(member, member_id);
+    gr_group_config_values_t config = group_config(m->b, group);
+    gr_share_partition_set_lock_duration(e->sp, config.share_record_lock_duration_ms);
     gr_share_read_request_t req = {
         .member_id = member_id,
         .max_bytes = limits->max_bytes,
         .max_records = limits->max_records,
         .mode = limits->mode,
         .batch_size = limits->batch_size,
+        .read_committed = config.share_isolation_level != GR_GROUP_ISOLATION_READ_UNCOMMITTED,
         .now_ms = gr_broker_now_ms(m->b),
     };
     gr_kerr_t err = gr_share_fetch_read(e->sp, p, &req, out);

@@ -83,12 +83,15 @@ void gr_share_manager_free(gr_share_manager_t *m);
 /* The share sessions (share_session.h). */
 gr_share_sessions_t *gr_share_manager_sessions(gr_share_manager_t *m);
 
-/* The record lock duration a ShareFetch response announces. */
-int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m);
+/* The record lock duration a ShareFetch or ShareAcknowledge response of
+ * group announces: its share.record.lock.duration.ms (override or broker
+ * default). */
+int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m, gr_str_t group);
 
 /*
  * Acquires records of partition p (led here) for member of group, reading
- * the log read_committed from the share-partition's next fetch offset,
+ * the log from the share-partition's next fetch offset at the group's
+ * share.isolation.level (read_committed unless set otherwise),
  * within limits. Loads the share-partition on first
  * use (then nothing is acquired yet). out is zeroed first.
  * Returns NONE (perhaps nothing acquired) or the partition's error.

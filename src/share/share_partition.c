@@ -64,6 +64,12 @@ static int import_batches(gr_share_partition_t *sp, const gr_share_state_t *stat
     return 0;
 }
 
+void gr_share_partition_set_lock_duration(gr_share_partition_t *sp, int64_t ms)
+{
+    if (ms > 0)
+        sp->config.record_lock_duration_ms = ms;
+}
+
 int gr_share_partition_new(const gr_share_partition_config_t *config, const gr_share_state_t *state,
                            int64_t start_offset, gr_share_partition_t **out)
 {

@@ -189,6 +189,11 @@ int gr_share_partition_new(const gr_share_partition_config_t *config, const gr_s
 
 void gr_share_partition_free(gr_share_partition_t *sp);
 
+/* A new record lock duration (> 0, else ignored) for the locks taken or
+ * renewed from now on; held locks keep their deadlines (Kafka applies a
+ * changed share.record.lock.duration.ms to later acquisitions). */
+void gr_share_partition_set_lock_duration(gr_share_partition_t *sp, int64_t ms);
+
 /* Changes the config (group configs are dynamic). A new lock duration
  * applies to locks taken or renewed from now on; a lower lock limit only
  * stops new acquisitions. Returns 0 or -EINVAL. */

@@ -310,6 +310,33 @@ static void test_lock_expiry_and_renew(void **unused)
     gr_share_partition_free(sp);
 }
 
+/* A group's changed share.record.lock.duration.ms reaches the locks taken
+ * or renewed afterwards; held locks keep their deadline. */
+static void test_lock_duration_change(void **unused)
+{
+    (void)unused;
+    gr_share_partition_t *sp = make(NULL, 0);
+    gr_share_log_batch_t *log = plain_log(2, 5);
+    acq_opts_t o = {.max_records = 5};
+    gr_share_acquired_list_t a = acquire(sp, "m1", log, 2, &o, 1000);
+    expect_one(&a, 0, 4, 1);
+    gr_share_partition_set_lock_duration(sp, 0); /* ignored */
+    gr_share_partition_set_lock_duration(sp, 20000);
+    assert_int_equal(gr_share_partition_next_deadline(sp), 1000 + LOCK_MS);
+    assert_int_equal(gr_share_partition_release_member(sp, "m1"), 5);
+    a = acquire(sp, "m2", log, 2, &o, 2000);
+    expect_one(&a, 0, 4, 2);
+    assert_int_equal(gr_share_partition_next_deadline(sp), 2000 + 20000);
+    int8_t renew = GR_SHARE_ACK_RENEW;
+    gr_share_ack_batch_t b = {0, 4, &renew, 1};
+    gr_share_partition_set_lock_duration(sp, 15000);
+    assert_int_equal(gr_share_partition_acknowledge(sp, "m2", &b, 1, true, 3000), GR_KERR_NONE);
+    assert_int_equal(gr_share_partition_next_deadline(sp), 3000 + 15000);
+    check_invariants(sp);
+    free(log);
+    gr_share_partition_free(sp);
+}
+
 static void test_delivery_count_limit_archives(void **unused)
 {
     (void)unused;
@@ -1378,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_release_redelivers_with_rising_count),
         cmocka_unit_test(test_reject_archives_and_start_advances),
         cmocka_unit_test(test_lock_expiry_and_renew),
+        cmocka_unit_test(test_lock_duration_change),
         cmocka_unit_test(test_delivery_count_limit_archives),
         cmocka_unit_test(test_transactions_and_control_never_acquired),
         cmocka_unit_test(test_max_record_locks),
