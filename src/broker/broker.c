@@ -562,7 +562,10 @@ void gr_broker_stop(gr_broker_t *b)
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
     gr_coordinator_fini(b->groups);
     gr_txn_coordinator_fini(b->txns);
-    free_share(b);
+    /* The share manager stays until gr_broker_fini: connections still open
+     * while the server drains keep sending ShareFetch and hold deferred
+     * share fetches, whose handlers and cancels use it; fini frees it after
+     * the server has closed them all. */
     gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
     gr_start_gate_free(b); /* requests it still holds would only wait out the drain */
