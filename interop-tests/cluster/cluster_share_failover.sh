@@ -14,6 +14,7 @@
 #    lost its answer with the leader killed: those, never delivered again,
 #    must be acknowledged durably (the share-partition's start offset, read
 #    back through DescribeShareGroupOffsets, is past every record);
+#  - no state write on __share_group_state moves the start offset back;
 #  - no record was delivered again after its acknowledgement was answered,
 #    by a later acquisition (see the stale deliveries below);
 #  - only records in flight at a kill were delivered again.
@@ -115,6 +116,11 @@ awk -v n=$N '
         exit bad
     }' "$log" >"$GR_TMP/check" || gr_fail "$(head -n 40 "$GR_TMP/check")"
 gr_note "$(tail -n 2 "$GR_TMP/check" | paste -sd ';')"
+# Each state write carries the share-partition's whole state: one landing
+# after a newer one (its start offset lower) would hand acknowledged records
+# out again after a leader change. Read every replica's state-topic log.
+out=$("$GR_PYTHON" "$GR_INTEROP_DIR/py/share_state_log.py" "$GR_TMP"/b*/logs/__share_group_state-*) ||
+    gr_fail "an older share-partition state written over a newer one: $(head -n 5 <<<"$out")"
 start=$(sh_admin share-groups describe --group $group --topic "$topic:0" --json |
     "$GR_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["start_offset"])') ||
     gr_fail "describing $group's start offset: $start"
