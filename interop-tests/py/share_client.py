@@ -32,7 +32,7 @@ CLI (one line per record taken, flushed at once, on --out or stdout:
       [--ack accept|release|reject|none|release-first] [--out FILE]
       [--acked FILE] [--members K] [--timeout S] [--max-records N]
       [--max-wait-ms MS] [--ack-with fetch|acknowledge] [--hold]
-      [--until-acked N] [--delay-ms MS] [--log FILE] [--verbose]
+      [--until-acked N [--quiet-s S]] [--delay-ms MS] [--log FILE] [--verbose]
 
   --ack          what to do with each record: accept, release, reject;
                  release-first releases a record on its first delivery and
@@ -43,9 +43,18 @@ CLI (one line per record taken, flushed at once, on --out or stdout:
   --acked FILE   one line per acknowledgement the broker answered without
                  error: "offset delivery_count type member".
   --log FILE     both, in the order they happened in this process: "D "
-                 before each record line, "A " before each acknowledgement.
+                 before each record line, "A " before each acknowledgement;
+                 "F offset delivery_count type member error" for each
+                 acknowledgement answered with an error (-1: the connection
+                 was lost, the outcome is unknown).
   --until-acked N  stop once N distinct offsets were acknowledged (rather
                  than --count).
+  --quiet-s S    with --until-acked: stop also once N distinct offsets were
+                 acknowledged or lost their acknowledgement's answer (-1)
+                 and no record came for S seconds. A leader killed after
+                 writing an acknowledgement but before answering it never
+                 delivers the record again: --until-acked alone would wait
+                 for it forever.
   --members K    K members in this process (threads), one line stream.
   --hold         with --ack none: once done, print "holding" and wait to be
                  killed (heartbeats stop); without it, --ack none exits at
@@ -806,13 +815,18 @@ class Run:
         self.log_out = open(args.log, "a") if args.log else None
         self.taken = 0
         self.acked = set()
+        self.unknown = set()  # offsets whose acknowledgement lost its answer
+        self.last_delivery = time.monotonic()
         self.stop = threading.Event()
         self.error = None
 
     def done(self):
         a = self.args
         if a.until_acked is not None:
-            return len(self.acked) >= a.until_acked
+            if len(self.acked) >= a.until_acked:
+                return True
+            quiet = a.quiet_s is not None and time.monotonic() - self.last_delivery >= a.quiet_s
+            return quiet and len(self.acked | self.unknown) >= a.until_acked
         return a.count is not None and self.taken >= a.count
 
     def take(self, consumer, rec):
@@ -821,6 +835,7 @@ class Run:
             if self.done() or self.stop.is_set():
                 return False
             self.taken += 1
+            self.last_delivery = time.monotonic()
             value = rec.value.decode(errors="replace") if rec.value is not None else "null"
             line = "%d %d %s %s\n" % (rec.offset, rec.delivery_count, value, consumer.member_id)
             self.out.write(line)
@@ -843,8 +858,15 @@ class Run:
                     if self.log_out:
                         self.log_out.write("A " + line)
                         self.log_out.flush()
-                elif not ok and self.args.verbose:
-                    print("share_client: ack of %d (%s) failed: %s" % (offset, ACK_NAMES[t], error), file=sys.stderr)
+                elif not ok and t != GAP:
+                    if error == -1:
+                        self.unknown.add(offset)
+                    if self.log_out:
+                        self.log_out.write("F %d %d %s %s %s\n" % (offset, count, ACK_NAMES[t], member_id, error))
+                        self.log_out.flush()
+                    if self.args.verbose:
+                        print("share_client: ack of %d (%s) failed: %s" % (offset, ACK_NAMES[t], error),
+                              file=sys.stderr)
         return cb
 
 
@@ -959,6 +981,7 @@ def main():
     ap.add_argument("--topic", required=True)
     ap.add_argument("--count", type=int)
     ap.add_argument("--until-acked", type=int)
+    ap.add_argument("--quiet-s", type=float)
     ap.add_argument("--ack", default="accept", choices=["accept", "release", "reject", "none", "release-first"])
     ap.add_argument("--ack-with", default="fetch", choices=["fetch", "acknowledge"])
     ap.add_argument("--out")

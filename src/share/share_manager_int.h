@@ -23,12 +23,14 @@ typedef enum share_phase {
 typedef struct share_entry share_entry_t;
 typedef struct share_write share_write_t;
 
-/* One WriteShareGroupState in flight for an entry; its persister opaque. */
+/* One change waiting for its WriteShareGroupState: in the write in flight
+ * (sent) or in the next one. */
 struct share_write {
     share_write_t *next;
     share_entry_t *entry;
     gr_share_ack_done_fn *done; /* NULL: nobody waits (expiry), or forgotten */
     void *arg;
+    bool sent;
 };
 
 struct share_entry {
@@ -43,7 +45,8 @@ struct share_entry {
     share_phase_t phase;
     gr_share_partition_t *sp; /* READY only */
     ev_timer lock_timer;      /* at the earliest lock deadline */
-    share_write_t *writes;    /* in flight */
+    share_write_t *writes;    /* waiting: in the write in flight, or for the next */
+    bool writing;             /* a write is in flight (its persister opaque is the entry) */
 };
 
 struct gr_share_manager {
