@@ -174,10 +174,13 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     return rc;
 }
 
-/* The persister's pending calls end (COORDINATOR_NOT_AVAILABLE) before the coordinator goes. */
+/*
+ * In dependency order: the manager's pending acknowledgements are answered
+ * before the persister goes, and the persister's pending calls end
+ * (COORDINATOR_NOT_AVAILABLE) before the coordinator goes.
+ */
 static void free_share(gr_broker_t *b)
 {
-    /* Its pending writes are answered before the persister goes. */
     gr_share_manager_free(b->share_manager);
     b->share_manager = NULL;
     gr_share_persister_free(b->share_persister);

@@ -133,11 +133,13 @@ struct gr_broker {
     gr_quotas_t *quotas; /* client quotas and their rates (quota/) */
     /* Cluster mode, until it opens: holds client requests (handlers/start_gate.h). */
     gr_start_gate_t *start_gate;
-    /* The share coordinator (KIP-932 share-partition states); NULL once stopped. */
+    /* The share coordinator (KIP-932 share-partition states). The three
+     * share pointers live from gr_broker_init to gr_broker_fini (not freed at
+     * the stop: connections draining still use them), NULL after. */
     gr_share_coordinator_t *share_coordinator;
-    /* The way to it for leaders and group coordinators; NULL once stopped. */
+    /* The way to it for leaders and group coordinators. */
     gr_share_persister_t *share_persister;
-    /* The share-partitions led here and their share sessions (share/); NULL once stopped. */
+    /* The share-partitions led here and their share sessions (share/). */
     gr_share_manager_t *share_manager;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
