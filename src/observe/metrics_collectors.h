@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The collectors metrics.c calls, one per area, each in metrics_<area>.c.
+ *
+ * Runs on: the loop thread.
+ */
+#ifndef GR_OBSERVE_METRICS_COLLECTORS_H
+#define GR_OBSERVE_METRICS_COLLECTORS_H
+
+#include "observe/metrics.h"
+
+/* process_* as Prometheus' client libraries name them: CPU, memory, files, start. */
+gr_metrics_collector_fn gr_metrics_collect_process;
+
+#endif
