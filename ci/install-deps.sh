@@ -6,8 +6,8 @@ set -euo pipefail
 
 BUILD_PKGS="build-essential cmake pkg-config python3 clang clang-format \
   libev-dev libzookeeper-mt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libssl-dev \
-  libpcre2-dev"
-TEST_PKGS="librdkafka-dev kcat zookeeper libcmocka-dev python3-kafka nodejs npm openssl"
+  libpcre2-dev libmicrohttpd-dev"
+TEST_PKGS="librdkafka-dev kcat zookeeper libcmocka-dev python3-kafka nodejs npm openssl prometheus"
 
 want="$BUILD_PKGS"
 if [ "${1:-}" != "--build-only" ]; then want="$want $TEST_PKGS"; fi
