@@ -23,6 +23,7 @@
 #include "group/cgroup_classic.h"
 #include "group/coordinator.h"
 #include "group/coordinator_int.h"
+#include "group/group_lag.h"
 #include "group/group_int.h"
 
 #define GR_COORDINATOR_BUCKETS 1024
@@ -393,6 +394,8 @@ static void free_dropped(gr_coordinator_key_t *k, void *arg)
 
 void gr_coordinator_fini(gr_coordinator_t *co)
 {
+    gr_group_lag_free(co->lag); /* its peers hold nothing of the groups */
+    co->lag = NULL;
     if (!co->table.buckets)
         return;
     if (ev_is_active(&co->retention_timer)) {

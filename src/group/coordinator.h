@@ -69,6 +69,7 @@ typedef struct gr_coordinator {
     gr_coordinator_txn_group_t *txn_groups; /* (producer, group) pairs with pending offsets */
     int32_t txn_group_count;
     int32_t txn_group_cap;
+    struct gr_group_lag *lag; /* remote partitions' ends for lag (group_lag.h); NULL before */
 } gr_coordinator_t;
 
 /* One offset to commit. */
