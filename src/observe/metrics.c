@@ -8,6 +8,7 @@
 /* In page order; each collector's file is named after its area. */
 static gr_metrics_collector_fn *const collectors[] = {
     gr_metrics_collect_process,
+    gr_metrics_collect_lag,
 };
 
 void gr_metrics_render(gr_broker_t *b, gr_writer_t *out)

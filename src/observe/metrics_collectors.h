@@ -11,5 +11,7 @@
 
 /* process_* as Prometheus' client libraries name them: CPU, memory, files, start. */
 gr_metrics_collector_fn gr_metrics_collect_process;
+/* kafka_consumergroup_*: lag of the groups this broker coordinates (kafka-exporter's names). */
+gr_metrics_collector_fn gr_metrics_collect_lag;
 
 #endif
