@@ -164,6 +164,8 @@ static void test_local_lag(void **state)
 
     char *page = render(fx);
     expect_line(page, "# TYPE kafka_consumergroup_lag gauge");
+    /* promtool keeps _sum for summaries and histograms, but for untyped families. */
+    expect_line(page, "# TYPE kafka_consumergroup_lag_sum untyped");
     expect_line(page, "kafka_consumergroup_current_offset{consumergroup=\"g\",topic=\"t\","
                       "partition=\"0\"} 3");
     expect_line(page, "kafka_consumergroup_current_offset_sum{consumergroup=\"g\",topic=\"t\"} 3");
