@@ -22,6 +22,7 @@ committed=10
     gr_fail "promtool check rules docs/prometheus/gregor-alerts.yml failed"
 
 http_port=$(gr_free_port)
+pl_start_prometheus "127.0.0.1:$http_port"
 gr_start_broker "gregor.http.listener=http://127.0.0.1:$http_port" group.initial.rebalance.delay.ms=0
 gr_wait_broker_started
 gr_wait_until 20 "/metrics on port $http_port" curl -sf -o /dev/null "http://127.0.0.1:$http_port/metrics"
@@ -29,7 +30,6 @@ gr_wait_until 20 "/metrics on port $http_port" curl -sf -o /dev/null "http://127
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 1) || gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 
-pl_start_prometheus "127.0.0.1:$http_port"
 pl_wait 20 'up{job="gregor"}' == 1
 
 seq 1 $produced | gr_kcat -P -t $topic -p 0 -X acks=all || gr_fail "kcat produce failed"

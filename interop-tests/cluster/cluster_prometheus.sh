@@ -24,8 +24,8 @@ declare -a HTTP_PORT=()
 for i in 0 1 2; do HTTP_PORT[i]=$(gr_free_port); done
 cl_broker_overrides() { echo "gregor.http.listener=http://127.0.0.1:${HTTP_PORT[$1]}"; }
 
-cl_start_cluster 3 replica.lag.time.max.ms=2000 replica.fetch.backoff.ms=100
 pl_start_prometheus "127.0.0.1:${HTTP_PORT[0]}" "127.0.0.1:${HTTP_PORT[1]}" "127.0.0.1:${HTTP_PORT[2]}"
+cl_start_cluster 3 replica.lag.time.max.ms=2000 replica.fetch.backoff.ms=100
 pl_wait 30 'count(up{job="gregor"} == 1)' == 3
 pl_wait 20 'sum(kafka_controller_kafkacontroller_activecontrollercount)' == 1
 

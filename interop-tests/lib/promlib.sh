@@ -13,6 +13,9 @@
 #                                    free port with its storage in the temp dir,
 #                                    wait until it is ready; sets PL_PID, PL_URL.
 #                                    Killed by PID with the test (gr_track).
+#                                    Its first scrapes come some seconds after
+#                                    it is ready (service discovery's update
+#                                    interval): start it before the brokers.
 #   pl_query EXPR                    the instant query's value: a scalar, or the
 #                                    single sample of a vector; empty when the
 #                                    vector is empty; fails on more than one
@@ -23,6 +26,7 @@ PL_PROMETHEUS=${GR_PROMETHEUS:-prometheus}
 PL_PROMTOOL=${GR_PROMTOOL:-promtool}
 PL_PID=
 PL_URL=
+PL_LAST= # the value pl_is last read
 
 pl_require()
 {
@@ -84,6 +88,7 @@ pl_is()
 {
     local got
     got=$(pl_query "$1") || return 1
+    PL_LAST=$got
     [ -n "$got" ] || return 1
     "$GR_PYTHON" -c 'import operator, sys
 ops = {"==": operator.eq, "!=": operator.ne, ">": operator.gt, ">=": operator.ge,
@@ -101,5 +106,5 @@ pl_wait()
         fi
         sleep 0.2
     done
-    gr_note "prometheus: $expr $op $value ($(pl_query "$expr"))"
+    gr_note "prometheus: $expr $op $value ($PL_LAST)"
 }
