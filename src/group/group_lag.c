@@ -88,6 +88,8 @@ static int entry_cmp(const void *a, const void *b)
 static lag_entry_t *entry_find(gr_group_lag_t *lag, gr_str_t topic, int32_t partition)
 {
     int32_t lo = 0, hi = lag->entry_count;
+    if (topic.len < 0)
+        return NULL; /* a null name in a broker's answer matches nothing */
     while (lo < hi) {
         int32_t mid = lo + (hi - lo) / 2;
         lag_entry_t *e = &lag->entries[mid];
@@ -348,17 +350,26 @@ static void refresh(gr_group_lag_t *lag, const gr_group_lag_row_t *rows, const b
         gr_partition_t *p = partition_find(b, e->topic, e->partition);
         e->leader = p && p->leader_id != b->config.broker_id ? p->leader_id : GR_NO_BROKER;
     }
-    /* One pass per distinct leader: entries are few per leader, leaders fewer still. */
+    /* The distinct leaders (no more than the brokers), then one round per leader. */
+    int32_t *leaders = calloc((size_t)(lag->entry_count ? lag->entry_count : 1), sizeof *leaders);
+    if (!leaders)
+        return;
+    int32_t leader_count = 0;
     for (int32_t i = 0; i < lag->entry_count; i++) {
         int32_t leader = lag->entries[i].leader;
         bool seen = leader == GR_NO_BROKER;
-        for (int32_t j = 0; j < i && !seen; j++)
-            seen = lag->entries[j].leader == leader;
-        const gr_cluster_node_t *node = seen ? NULL : gr_cluster_view_node(b->cluster, leader);
+        for (int32_t j = 0; j < leader_count && !seen; j++)
+            seen = leaders[j] == leader;
+        if (!seen)
+            leaders[leader_count++] = leader;
+    }
+    for (int32_t i = 0; i < leader_count; i++) {
+        const gr_cluster_node_t *node = gr_cluster_view_node(b->cluster, leaders[i]);
         if (node && send_to_leader(lag, node) != 0)
             gr_logf(&b->log, GR_LOG_DEBUG, "group",
-                    "consumer lag: cannot ask broker %d for log ends", leader);
+                    "consumer lag: cannot ask broker %d for log ends", leaders[i]);
     }
+    free(leaders);
 }
 
 static gr_group_lag_t *lag_get(gr_coordinator_t *co)
