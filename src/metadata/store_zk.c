@@ -707,9 +707,9 @@ static void client_log_level(const gr_logger_t *log)
 {
     if (log == NULL)
         zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
-    else if (log->level >= GR_LOG_TRACE)
+    else if (gr_log_enabled_for(log, GR_LOG_TRACE, "zookeeper"))
         zoo_set_debug_level(ZOO_LOG_LEVEL_DEBUG);
-    else if (log->level >= GR_LOG_DEBUG)
+    else if (gr_log_enabled_for(log, GR_LOG_DEBUG, "zookeeper"))
         zoo_set_debug_level(ZOO_LOG_LEVEL_INFO);
     else
         zoo_set_debug_level(ZOO_LOG_LEVEL_WARN);
