@@ -21,17 +21,22 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t len;
-    unsigned min, cp;
+    unsigned min; /* the smallest code point of that length: below is overlong */
     if (c < 0x80)
         return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2, min = 0x80, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        len = 3, min = 0x800, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        len = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0; /* a continuation byte, or a lead byte only overlong or too big forms use */
+    }
+    unsigned cp = c & (0x7fu >> len); /* the lead byte's payload bits */
     if (n < len)
         return 0;
     for (size_t i = 1; i < len; i++) {
@@ -81,12 +86,19 @@ size_t gr_log_json_escape(char *out, size_t size, const char *in, size_t len, si
         const char *piece;
         size_t piece_len, step;
         size_t seq = utf8_sequence(s + i, len - i);
-        if (seq == 0) {
-            piece = REPLACEMENT, piece_len = sizeof REPLACEMENT - 1, step = 1;
-        } else if (seq == 1 && (piece = escape_of(s[i], hex)) != NULL) {
-            piece_len = strlen(piece), step = 1;
+        const char *escape = seq == 1 ? escape_of(s[i], hex) : NULL;
+        if (seq == 0) { /* one bad byte, one replacement: the next byte starts afresh */
+            piece = REPLACEMENT;
+            piece_len = sizeof REPLACEMENT - 1;
+            step = 1;
+        } else if (escape != NULL) {
+            piece = escape;
+            piece_len = strlen(escape);
+            step = 1;
         } else {
-            piece = (const char *)s + i, piece_len = seq, step = seq;
+            piece = (const char *)s + i;
+            piece_len = seq;
+            step = seq;
         }
         if (used + piece_len >= size) /* keep the NUL; never half an escape */
             break;

@@ -149,8 +149,12 @@ static int parse_item(const gr_logger_t *log, const char *item, size_t len, int 
         snprintf(err, errlen, "gregor.log.levels: unknown logger \"%.*s\"", (int)name_len, item);
         return -EINVAL;
     }
-    if (vlen >= sizeof value ||
-        (memcpy(value, v, vlen), value[vlen] = '\0', gr_log_level_parse(value, level) != 0)) {
+    bool fits = vlen < sizeof value;
+    if (fits) {
+        memcpy(value, v, vlen);
+        value[vlen] = '\0';
+    }
+    if (!fits || gr_log_level_parse(value, level) != 0) {
         snprintf(err, errlen, "gregor.log.levels: \"%.*s\" is not a log level for %s", (int)vlen, v,
                  gr_logger_name(*id));
         return -EINVAL;
