@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Tests of the per-logger thresholds: lookup, set/unset, root, the levels key, the fast no. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,6 +120,52 @@ static void test_apply_levels(void **state)
                      -EINVAL);
 }
 
+#define THREAD_LINES 2000
+
+static void *log_lines(void *arg)
+{
+    const gr_logger_t *log = arg;
+    for (int i = 0; i < THREAD_LINES; i++) {
+        gr_logf(log, GR_LOG_DEBUG, "net", "debug %d", i);
+        gr_logf(log, GR_LOG_INFO, "net", "info %d", i);
+    }
+    return NULL;
+}
+
+/* Worker threads log while the loop thread changes levels: every line whole, INFO never lost. */
+static void test_threads_while_levels_change(void **state)
+{
+    gr_logger_t log;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    pthread_t threads[2];
+    (void)state;
+    gr_logger_init(&log, f, GR_LOG_INFO);
+    gr_logger_set_format(&log, GR_LOG_FORMAT_JSON);
+    int net = gr_logger_find(&log, "net", 3);
+    for (int t = 0; t < 2; t++)
+        assert_int_equal(pthread_create(&threads[t], NULL, log_lines, &log), 0);
+    for (int i = 0; i < THREAD_LINES; i++) {
+        if (i % 2)
+            gr_logger_set_level(&log, net, GR_LOG_DEBUG);
+        else
+            gr_logger_unset_level(&log, net);
+    }
+    for (int t = 0; t < 2; t++)
+        assert_int_equal(pthread_join(threads[t], NULL), 0);
+    fclose(f);
+    int info = 0;
+    for (char *line = buf, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        *nl = '\0';
+        assert_true(strncmp(line, "{\"time\":\"", 9) == 0);
+        assert_string_equal(line + strlen(line) - 2, "\"}");
+        info += strstr(line, "\"level\":\"INFO\"") != NULL;
+    }
+    assert_int_equal(info, 2 * THREAD_LINES);
+    free(buf);
+}
+
 static void test_level_and_format_parse(void **state)
 {
     gr_log_level_t l;
@@ -141,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_lines_follow_levels),
         cmocka_unit_test(test_apply_levels),
+        cmocka_unit_test(test_threads_while_levels_change),
         cmocka_unit_test(test_level_and_format_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
