@@ -22,9 +22,9 @@
 #include "core/logging_int.h"
 
 static const char *const logger_names[] = {
-    "root",         "acl",   "broker",   "cleaner", "config",   "controller", "group",     "groups",
-    "list_offsets", "log",   "metadata", "net",     "producer", "quota",      "replica",   "sasl",
-    "security",     "share", "store",    "topics",  "txn",      "worker",     "zookeeper",
+    "root", "acl",          "broker", "cleaner",  "config", "controller", "group",  "groups",
+    "http", "list_offsets", "log",    "metadata", "net",    "producer",   "quota",  "replica",
+    "sasl", "security",     "share",  "store",    "topics", "txn",        "worker", "zookeeper",
 };
 
 #define LOGGER_COUNT ((int)(sizeof logger_names / sizeof logger_names[0]))
