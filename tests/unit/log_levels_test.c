@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "core/config.h"
 #include "core/logging.h"
 
 static void test_find(void **state)
@@ -120,6 +121,41 @@ static void test_apply_levels(void **state)
                      -EINVAL);
 }
 
+/* The two keys: checked when the config loads, applied by gr_logger_configure. */
+static void test_config_keys(void **state)
+{
+    gr_config_t cfg;
+    gr_logger_t log;
+    char err[256];
+    (void)state;
+    const char *bad_levels[] = {"log.dirs=/tmp/x", "gregor.log.levels=net=DEBUG,bogus=INFO"};
+    assert_int_equal(gr_config_load(&cfg, NULL, bad_levels, 2, NULL, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "unknown logger \"bogus\""));
+    const char *bad_format[] = {"log.dirs=/tmp/x", "gregor.log.format=xml"};
+    assert_int_equal(gr_config_load(&cfg, NULL, bad_format, 2, NULL, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "gregor.log.format"));
+
+    const char *good[] = {"log.dirs=/tmp/x", "broker.id=4", "gregor.log.format=json",
+                          "gregor.log.levels=replica=TRACE,root=WARN"};
+    assert_int_equal(gr_config_load(&cfg, NULL, good, 4, NULL, err, sizeof err), 0);
+    gr_logger_init(&log, NULL, GR_LOG_INFO);
+    gr_logger_configure(&log, &cfg);
+    assert_int_equal(log.format, GR_LOG_FORMAT_JSON);
+    assert_int_equal(atomic_load(&log.broker_id), 4);
+    assert_int_equal(gr_logger_level(&log, gr_logger_find(&log, "replica", 7)), GR_LOG_TRACE);
+    assert_int_equal(gr_logger_level(&log, GR_LOGGER_ROOT), GR_LOG_WARN);
+    assert_int_equal(gr_logger_level(&log, gr_logger_find(&log, "net", 3)), GR_LOG_WARN);
+    gr_config_fini(&cfg);
+
+    /* The defaults: text, every logger at the level given to init. */
+    assert_int_equal(gr_config_load(&cfg, NULL, good, 1, NULL, err, sizeof err), 0);
+    gr_logger_init(&log, NULL, GR_LOG_INFO);
+    gr_logger_configure(&log, &cfg);
+    assert_int_equal(log.format, GR_LOG_FORMAT_TEXT);
+    assert_int_equal(gr_logger_level(&log, GR_LOGGER_ROOT), GR_LOG_INFO);
+    gr_config_fini(&cfg);
+}
+
 #define THREAD_LINES 2000
 
 static void *log_lines(void *arg)
@@ -188,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_lines_follow_levels),
         cmocka_unit_test(test_apply_levels),
+        cmocka_unit_test(test_config_keys),
         cmocka_unit_test(test_threads_while_levels_change),
         cmocka_unit_test(test_level_and_format_parse),
     };
