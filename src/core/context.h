@@ -55,6 +55,7 @@ typedef struct gr_authorizer gr_authorizer_t;
 typedef struct gr_quotas gr_quotas_t;
 typedef struct gr_start_gate gr_start_gate_t;
 typedef struct gr_group_configs gr_group_configs_t;
+typedef struct gr_http_server gr_http_server_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
@@ -144,6 +145,7 @@ struct gr_broker {
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */
+    gr_http_server_t *http; /* /metrics, /healthz, /readyz (observe/http_server.h); NULL: off */
     gr_broker_stats_t stats;
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX]; /* on the inter-broker listener */
