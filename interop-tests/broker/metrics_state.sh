@@ -34,7 +34,7 @@ is kafka_controller_kafkacontroller_globalpartitioncount 3 || gr_fail "globalpar
 size_p0='kafka_log_log_size{topic="ms",partition="0"}'
 end_p0='kafka_log_log_logendoffset{topic="ms",partition="0"}'
 before=$(value "$size_p0")
-[ -n "$before" ] && [ "$before" -gt 0 ] || gr_fail "log size of ms-0 after a produce: '$before'"
+if [ -z "$before" ] || [ "$before" -le 0 ]; then gr_fail "log size of ms-0 after a produce: '$before'"; fi
 is "$end_p0" 1 || gr_fail "log end offset of ms-0: $(value "$end_p0"), want 1"
 seq 1 50 | gr_kcat -P -t ms -p 0
 after=$(value "$size_p0")
