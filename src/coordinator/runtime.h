@@ -182,6 +182,8 @@ gr_coordinator_load_t gr_coordinator_runtime_state(const gr_coordinator_runtime_
                                                    int32_t partition);
 /* partition's coordinator epoch (its leader epoch as last elected or resigned), or -1. */
 int32_t gr_coordinator_runtime_epoch(const gr_coordinator_runtime_t *rt, int32_t partition);
+/* How many partitions of T are coordinated here (LOADING or LOADED). */
+int32_t gr_coordinator_runtime_owned(const gr_coordinator_runtime_t *rt);
 /* Whether some partition is LOADING. */
 bool gr_coordinator_runtime_loading(const gr_coordinator_runtime_t *rt);
 
