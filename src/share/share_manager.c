@@ -368,7 +368,9 @@ void gr_share_manager_release_session(gr_share_manager_t *m, const gr_share_sess
 
 void gr_share_manager_leadership(gr_share_manager_t *m, gr_partition_t *p, bool led_here)
 {
-    if (led_here || !p->topic)
+    /* Every partition's resignation passes here: a broker without share
+     * groups pays one test, not a walk of the table. */
+    if (led_here || !p->topic || m->count == 0)
         return;
     for (size_t i = 0; i < GR_SHARE_MANAGER_BUCKETS; i++) {
         share_entry_t **at = &m->buckets[i];
