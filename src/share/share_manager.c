@@ -130,7 +130,6 @@ static void entry_drop(share_entry_t *e, gr_kerr_t why)
     while (e->writes) {
         share_write_t *w = e->writes;
         e->writes = w->next;
-        gr_share_persister_cancel(m->persister, w);
         if (w->done)
             w->done(w->arg, why);
         free(w);
