@@ -60,6 +60,7 @@ typedef struct share_fetch_op {
     gr_request_t *req;
     gr_share_fetch_request_t in;
     gr_share_acks_t acks;
+    gr_share_fetch_limits_t limits; /* the group's configs and the request's modes */
     fetch_part_t *parts;
     int32_t part_count;
     gr_partition_waiter_t *links;
@@ -215,8 +216,7 @@ static void respond(share_fetch_op_t *op)
     gr_request_t *req = op->req;
     gr_share_fetch_response_t resp;
     gr_share_fetch_response_init(&resp);
-    resp.acquisition_lock_timeout_ms =
-        gr_share_manager_lock_duration_ms(op->b->share_manager, op->in.group_id);
+    resp.acquisition_lock_timeout_ms = op->limits.lock_duration_ms;
     int rc = build(op, &resp);
     if (rc == 0)
         rc = gr_request_encode(req, &resp);
@@ -267,14 +267,9 @@ static bool try_acquire(share_fetch_op_t *op)
         }
         if (records_left <= 0 || part->got.acquired.count > 0)
             continue;
-        gr_share_fetch_limits_t limits = {
-            .max_bytes = (int32_t)bytes_left,
-            .max_records = (int32_t)records_left,
-            .batch_size = in->batch_size > 0 ? in->batch_size : 0,
-            .mode = in->share_acquire_mode == GR_SHARE_ACQUIRE_RECORD_LIMIT
-                        ? GR_SHARE_ACQUIRE_RECORD_LIMIT
-                        : GR_SHARE_ACQUIRE_BATCH_OPTIMIZED,
-        };
+        gr_share_fetch_limits_t limits = op->limits;
+        limits.max_bytes = (int32_t)bytes_left;
+        limits.max_records = (int32_t)records_left;
         part->error = gr_share_manager_acquire(b->share_manager, in->group_id, p, in->member_id,
                                                &limits, &part->got);
         answer |= part->error != GR_KERR_NONE || part->got.acquired.count > 0;
@@ -435,6 +430,11 @@ void gr_handle_share_fetch(gr_broker_t *b, gr_request_t *req)
         return;
     op->b = b;
     op->req = req;
+    gr_share_manager_fetch_limits(b->share_manager, op->in.group_id, &op->limits);
+    op->limits.batch_size = op->in.batch_size > 0 ? op->in.batch_size : 0;
+    op->limits.mode = op->in.share_acquire_mode == GR_SHARE_ACQUIRE_RECORD_LIMIT
+                          ? GR_SHARE_ACQUIRE_RECORD_LIMIT
+                          : GR_SHARE_ACQUIRE_BATCH_OPTIMIZED;
     gr_share_session_t *session = NULL;
     int32_t epoch = op->in.share_session_epoch;
     gr_kerr_t err = gr_share_request_session(b, req, op->in.group_id, op->in.member_id, epoch,
