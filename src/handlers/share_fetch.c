@@ -50,8 +50,7 @@
 typedef struct fetch_part {
     gr_uuid_t topic_id;
     int32_t partition;
-    gr_kerr_t error;       /* TOPIC_AUTHORIZATION_FAILED, found once; others each try */
-    gr_partition_t *other; /* NOT_LEADER_OR_FOLLOWER: the partition, for CurrentLeader */
+    gr_kerr_t error; /* TOPIC_AUTHORIZATION_FAILED, found once; others each try */
     gr_share_fetched_t got;
 } fetch_part_t;
 
@@ -104,11 +103,9 @@ static void fill_partition(share_fetch_op_t *op, const fetch_part_t *part,
     out->records.len = 0;
     out->current_leader.leader_id = -1;
     out->current_leader.leader_epoch = -1;
-    if (part->error == GR_KERR_NOT_LEADER_OR_FOLLOWER && part->other) {
-        out->current_leader.leader_id = part->other->leader_id;
-        out->current_leader.leader_epoch = part->other->leader_epoch;
-        gr_share_leaders_add(leaders, op->req, part->other->leader_id);
-    }
+    if (part->error == GR_KERR_NOT_LEADER_OR_FOLLOWER)
+        gr_share_leaders_current(leaders, op->b, op->req, part->topic_id, part->partition,
+                                 &out->current_leader.leader_id, &out->current_leader.leader_epoch);
     const gr_share_ack_result_t *ack =
         gr_share_acks_find(&op->acks, part->topic_id, part->partition);
     if (ack)
@@ -259,8 +256,9 @@ static bool try_acquire(share_fetch_op_t *op)
             answer = true;
             continue;
         }
-        gr_partition_t *p = gr_share_request_partition(b, part->topic_id, part->partition,
-                                                       &part->error, &part->other);
+        gr_partition_t *other;
+        gr_partition_t *p =
+            gr_share_request_partition(b, part->topic_id, part->partition, &part->error, &other);
         if (!p) {
             answer = true;
             continue;
