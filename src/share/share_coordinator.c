@@ -263,42 +263,22 @@ static gr_kerr_t append_error(int rc)
 static int append_record(gr_share_coordinator_t *co, int32_t partition, gr_str_t id,
                          const gr_share_record_t *rec, int64_t *end)
 {
-    gr_partition_t *p = gr_share_coordinator_led_partition(co, partition);
-    if (!p)
-        return -EREMOTE;
-    if (p->isr_count < p->topic->settings.min_insync_replicas)
-        return -EAGAIN; /* Kafka's NOT_ENOUGH_REPLICAS: COORDINATOR_NOT_AVAILABLE */
-    gr_writer_t k, v, batch;
+    gr_writer_t k, v;
     gr_writer_init(&k);
     gr_writer_init(&v);
-    gr_writer_init(&batch);
-    int64_t now = gr_broker_now_ms(co->broker);
-    int rc = gr_share_record_encode(rec, now, &k, &v);
-    gr_record_t r = {
-        .key = {k.buf, (int32_t)k.len},
-        .value =
+    int rc = gr_share_record_encode(rec, gr_broker_now_ms(co->broker), &k, &v);
+    gr_share_record_t placed = *rec;
+    if (!rc)
+        rc = gr_coordinator_runtime_append(
+            &co->runtime, partition, (gr_bytes_t){k.buf, (int32_t)k.len},
             rec->tombstone ? (gr_bytes_t){NULL, GR_NULL_LEN} : (gr_bytes_t){v.buf, (int32_t)v.len},
-    };
-    gr_batch_header_t h = {.partition_leader_epoch = p->leader_epoch,
-                           .base_timestamp = now,
-                           .max_timestamp = now,
-                           .producer_id = -1,
-                           .producer_epoch = -1,
-                           .base_sequence = -1};
-    if (!rc)
-        rc = gr_batch_build(&batch, &h, &r, 1, GR_COMPRESSION_NONE);
-    gr_log_append_info_t info;
-    if (!rc)
-        rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
-    if (!rc) {
-        *end = info.last_offset + 1;
-        gr_share_record_t placed = *rec;
-        placed.log_offset = info.last_offset;
-        rc = gr_share_shard_apply(&co->shard, partition, id, &placed);
-    }
+            &placed.log_offset);
     gr_writer_fini(&k);
     gr_writer_fini(&v);
-    gr_writer_fini(&batch);
+    if (!rc) {
+        *end = placed.log_offset + 1;
+        rc = gr_share_shard_apply(&co->shard, partition, id, &placed);
+    }
     if (rc && rc != -EAGAIN && rc != -EREMOTE)
         gr_logf(&co->broker->log, GR_LOG_ERROR, GR_SHARE_LOG_TAG, "writing to %s-%d failed: %s",
                 GR_SHARE_STATE_TOPIC, partition, strerror(-rc));
