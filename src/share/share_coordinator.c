@@ -216,9 +216,34 @@ void gr_share_coordinator_resign(gr_share_coordinator_t *co, int32_t partition,
     gr_coordinator_runtime_resign(&co->runtime, partition, leader_epoch);
 }
 
+/* Whether key reads as Kafka's SharePartitionKey parses it: "<group>:<topic id>:<partition>". */
+static bool key_text_valid(gr_str_t key)
+{
+    int32_t last = -1, prev = -1;
+    for (int32_t i = 0; i < key.len; i++)
+        if (key.ptr[i] == ':') {
+            prev = last;
+            last = i;
+        }
+    if (prev <= 0 || last - prev - 1 != GR_UUID_STRING_CHARS || last + 1 >= key.len)
+        return false;
+    gr_uuid_t id;
+    if (gr_uuid_parse(key.ptr + prev + 1, GR_UUID_STRING_CHARS, &id) < 0)
+        return false;
+    int64_t partition = 0;
+    for (int32_t i = last + 1; i < key.len; i++) {
+        if (key.ptr[i] < '0' || key.ptr[i] > '9' || partition > INT32_MAX / 10)
+            return false;
+        partition = partition * 10 + (key.ptr[i] - '0');
+    }
+    return partition <= INT32_MAX;
+}
+
 gr_kerr_t gr_share_coordinator_locate(gr_share_coordinator_t *co, gr_str_t key,
                                       gr_coordinator_node_t *out)
 {
+    if (!key_text_valid(key))
+        return GR_KERR_INVALID_REQUEST;
     return gr_coordinator_runtime_locate(&co->runtime, key, out);
 }
 
