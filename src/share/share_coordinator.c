@@ -28,23 +28,26 @@
 
 /* --- keys -------------------------------------------------------------------------- */
 
+/* "<group>:<topic id>:<partition>" into buf: its length, or -1 (no room, a NUL in group). */
+static int key_text(gr_str_t group, gr_uuid_t topic_id, int32_t partition, char *buf, size_t cap)
+{
+    int glen = group.len > 0 ? group.len : 0;
+    if (glen && memchr(group.ptr, '\0', (size_t)glen))
+        return -1;
+    char uuid[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(topic_id, uuid);
+    int n = snprintf(buf, cap, "%.*s:%s:%" PRId32, glen, glen ? group.ptr : "", uuid, partition);
+    return n < 0 || (size_t)n >= cap ? -1 : n;
+}
+
 int gr_share_coordinator_key_format(const gr_share_key_t *key, char *buf, size_t cap)
 {
-    char uuid[GR_UUID_STRING_CHARS + 1];
-    gr_uuid_format(key->topic_id, uuid);
-    int n = snprintf(buf, cap, "%s:%s:%" PRId32, key->group_id ? key->group_id : "", uuid,
-                     key->partition);
-    return n < 0 || (size_t)n >= cap ? -1 : n;
+    return key_text(gr_str(key->group_id), key->topic_id, key->partition, buf, cap);
 }
 
 int gr_share_record_key_text(const gr_share_record_t *rec, char *buf, size_t cap)
 {
-    char uuid[GR_UUID_STRING_CHARS + 1];
-    gr_uuid_format(rec->topic_id, uuid);
-    int glen = rec->group_id.len > 0 ? rec->group_id.len : 0;
-    int n = snprintf(buf, cap, "%.*s:%s:%" PRId32, glen, glen ? rec->group_id.ptr : "", uuid,
-                     rec->partition);
-    return n < 0 || (size_t)n >= cap ? -1 : n;
+    return key_text(rec->group_id, rec->topic_id, rec->partition, buf, cap);
 }
 
 /* --- the runtime's handler ----------------------------------------------------------- */
