@@ -393,50 +393,49 @@ gr_kerr_t gr_share_coordinator_delete(gr_share_coordinator_t *co, const gr_share
     return rc ? append_error(rc) : GR_KERR_NONE;
 }
 
-gr_kerr_t gr_share_coordinator_read(gr_share_coordinator_t *co, const gr_share_key_t *key,
-                                    int32_t leader_epoch, gr_share_state_t *out)
+/*
+ * The entry a read answers from, fenced at leader_epoch (remembered when
+ * remember): NONE with *e, NULL for a key without state.
+ */
+static gr_kerr_t read_entry(gr_share_coordinator_t *co, const gr_share_key_t *key,
+                            int32_t leader_epoch, bool remember, gr_share_entry_t **e)
 {
     char buf[GR_SHARE_KEY_TEXT_MAX];
     gr_str_t id;
     int32_t partition;
     gr_kerr_t err = check_key(co, key, buf, sizeof buf, &id, &partition);
-    if (err)
-        return err;
-    gr_share_entry_t *e = gr_share_shard_find(&co->shard, id);
-    if (!e) {
-        *out = (gr_share_state_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
-                                  .leader_epoch = -1,
-                                  .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED};
-        return GR_KERR_NONE;
-    }
-    err = gr_share_shard_fence_read(e, leader_epoch, true);
+    *e = err ? NULL : gr_share_shard_find(&co->shard, id);
+    return err || !*e ? err : gr_share_shard_fence_read(*e, leader_epoch, remember);
+}
+
+gr_kerr_t gr_share_coordinator_read(gr_share_coordinator_t *co, const gr_share_key_t *key,
+                                    int32_t leader_epoch, gr_share_state_t *out)
+{
+    gr_share_entry_t *e;
+    gr_kerr_t err = read_entry(co, key, leader_epoch, true, &e);
     if (!err)
-        *out = e->state;
+        *out = e ? e->state
+                 : (gr_share_state_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
+                                      .leader_epoch = -1,
+                                      .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED};
     return err;
 }
 
 gr_kerr_t gr_share_coordinator_read_summary(gr_share_coordinator_t *co, const gr_share_key_t *key,
                                             int32_t leader_epoch, gr_share_summary_t *out)
 {
-    char buf[GR_SHARE_KEY_TEXT_MAX];
-    gr_str_t id;
-    int32_t partition;
-    gr_kerr_t err = check_key(co, key, buf, sizeof buf, &id, &partition);
+    gr_share_entry_t *e;
+    gr_kerr_t err = read_entry(co, key, leader_epoch, false, &e);
     if (err)
         return err;
-    gr_share_entry_t *e = gr_share_shard_find(&co->shard, id);
-    if (!e) {
-        *out = (gr_share_summary_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
-                                    .leader_epoch = -1,
-                                    .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED,
-                                    .delivery_complete_count = GR_SHARE_DELIVERY_COMPLETE_UNKNOWN};
-        return GR_KERR_NONE;
-    }
-    err = gr_share_shard_fence_read(e, leader_epoch, false);
-    if (!err)
+    *out = (gr_share_summary_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
+                                .leader_epoch = -1,
+                                .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED,
+                                .delivery_complete_count = GR_SHARE_DELIVERY_COMPLETE_UNKNOWN};
+    if (e)
         *out = (gr_share_summary_t){.state_epoch = e->state.state_epoch,
                                     .leader_epoch = e->state.leader_epoch,
                                     .start_offset = e->state.start_offset,
                                     .delivery_complete_count = e->delivery_complete};
-    return err;
+    return GR_KERR_NONE;
 }
