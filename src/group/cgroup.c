@@ -370,18 +370,9 @@ fail:
 
 /* --- timers ------------------------------------------------------------------- */
 
-static void timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms)
-{
-    if (t->armed)
-        env->timer_cancel(env->opaque, t);
-    t->armed = true;
-    t->deadline_ms = env->now_ms(env->opaque) + delay_ms;
-    env->timer_arm(env->opaque, t, delay_ms);
-}
-
 void gr_cgroup_session_timer(gr_cmember_t *m, gr_group_env_t *env)
 {
-    timer_arm(env, &m->session_timer, gr_cmember_session_timeout(m, env));
+    gr_group_timer_arm(env, &m->session_timer, gr_cmember_session_timeout(m, env));
 }
 
 void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env)
@@ -391,10 +382,9 @@ void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env)
         if (m->rebalance_timer.armed && m->rebalance_epoch == m->member_epoch)
             return;
         m->rebalance_epoch = m->member_epoch;
-        timer_arm(env, &m->rebalance_timer, m->rebalance_timeout_ms);
-    } else if (m->rebalance_timer.armed) {
-        env->timer_cancel(env->opaque, &m->rebalance_timer);
-        m->rebalance_timer.armed = false;
+        gr_group_timer_arm(env, &m->rebalance_timer, m->rebalance_timeout_ms);
+    } else {
+        gr_group_timer_stop(env, &m->rebalance_timer);
     }
 }
 

@@ -11,6 +11,11 @@
 /* The protocol type of Kafka's consumers (their metadata can be decoded). */
 #define GR_GROUP_CONSUMER_PROTOCOL_TYPE "consumer"
 
+/* (Re)arms t to fire delay_ms from now (any earlier arming cancelled). */
+void gr_group_timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms);
+/* Cancels t if armed. */
+void gr_group_timer_stop(gr_group_env_t *env, gr_group_timer_t *t);
+
 /* A NUL-terminated copy (NULL for a null string or on -ENOMEM). */
 char *gr_group_strdup(gr_str_t s);
 /* v's metadata as an owned copy (null as empty, NULs kept); NULL on -ENOMEM. */

@@ -206,8 +206,7 @@ void gr_smember_free(gr_smember_t *m, gr_group_env_t *env)
 {
     if (!m)
         return;
-    if (m->session_timer.armed)
-        env->timer_cancel(env->opaque, &m->session_timer);
+    gr_group_timer_stop(env, &m->session_timer);
     gr_smember_set_subscription(m, NULL, 0);
     gr_assignment_free(&m->assigned);
     gr_assignment_free(&m->target);
@@ -436,13 +435,7 @@ gr_kerr_t gr_sgroup_update_target(gr_sgroup_t *sg)
 
 void gr_sgroup_session_timer(gr_smember_t *m, gr_group_env_t *env)
 {
-    gr_group_timer_t *t = &m->session_timer;
-    int64_t delay = env->share_limits.session_timeout_ms;
-    if (t->armed)
-        env->timer_cancel(env->opaque, t);
-    t->armed = true;
-    t->deadline_ms = env->now_ms(env->opaque) + delay;
-    env->timer_arm(env->opaque, t, delay);
+    gr_group_timer_arm(env, &m->session_timer, env->share_limits.session_timeout_ms);
 }
 
 void gr_sgroup_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)
