@@ -337,7 +337,7 @@ static int set_assignment(gr_assignment_t *out, const void *topics, size_t strid
 
 static int replay_topics(gr_cgroup_t *cg, const gr_consumer_group_partition_metadata_value_t *v)
 {
-    gr_cgroup_topic_t *t = calloc((size_t)v->topics_count + 1, sizeof(*t));
+    gr_group_topic_t *t = calloc((size_t)v->topics_count + 1, sizeof(*t));
     if (!t)
         return -ENOMEM;
     for (int32_t i = 0; i < v->topics_count; i++) {
