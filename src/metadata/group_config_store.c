@@ -13,7 +13,6 @@
  */
 #include "metadata/group_config_store.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,66 +25,6 @@
 #include "metadata/zk_json.h"
 
 #define GROUPS_PATH GR_ZK_CONFIG_PATH "/" GR_GROUP_CONFIG_ENTITY_TYPE
-#define HEX_DIGITS  "0123456789ABCDEF"
-#define ESCAPE_LEN  3 /* "%XX" */
-#define HEX_BASE    16
-
-/* Kafka's Sanitizer (URLEncoder, with ' ' and '*' escaped too): these stay as they are. */
-static bool kept_as_is(unsigned char ch)
-{
-    return isalnum(ch) || ch == '.' || ch == '-' || ch == '_';
-}
-
-/* The sanitized form of len bytes of name into out. 0 or -ENAMETOOLONG. */
-static int sanitize(const char *name, size_t len, char *out, size_t out_len)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        size_t need = kept_as_is(ch) ? 1 : ESCAPE_LEN;
-        if (o + need >= out_len)
-            return -ENAMETOOLONG;
-        if (need == 1) {
-            out[o++] = (char)ch;
-        } else {
-            out[o++] = '%';
-            out[o++] = HEX_DIGITS[ch >> 4];
-            out[o++] = HEX_DIGITS[ch & 0xf];
-        }
-    }
-    out[o] = '\0';
-    return 0;
-}
-
-static int hex_value(char ch)
-{
-    const char *p = strchr(HEX_DIGITS, toupper((unsigned char)ch));
-    return ch && p ? (int)(p - HEX_DIGITS) : -1;
-}
-
-/* URL-decodes text into out (*out_len bytes). 0, -EINVAL or -ENAMETOOLONG. */
-static int desanitize(const char *text, char *out, size_t cap, size_t *out_len)
-{
-    size_t o = 0;
-    for (size_t i = 0; text[i]; i++) {
-        char ch = text[i];
-        if (ch == '%') {
-            int hi = hex_value(text[i + 1]);
-            int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
-            if (lo < 0)
-                return -EINVAL;
-            ch = (char)(hi * HEX_BASE + lo);
-            i += 2;
-        } else if (ch == '+') {
-            ch = ' ';
-        }
-        if (o >= cap)
-            return -ENAMETOOLONG;
-        out[o++] = ch;
-    }
-    *out_len = o;
-    return 0;
-}
 
 /* The overrides of a /config/groups document (unknown keys ignored). 0, -EINVAL, -ENOMEM. */
 static int parse_doc(const char *text, size_t len, gr_group_overrides_t *o)
@@ -156,7 +95,8 @@ void gr_group_config_store_reload(gr_broker_t *b, const char *sanitized)
     if (!op || !b->store_session)
         goto fail;
     op->b = b;
-    if (desanitize(sanitized, op->group, sizeof op->group, &op->len) ||
+    if (gr_config_entity_desanitize(sanitized, strlen(sanitized), op->group, sizeof op->group,
+                                    &op->len) ||
         (size_t)snprintf(op->path, sizeof op->path, GROUPS_PATH "/%s", sanitized) >=
             sizeof op->path)
         goto fail;
@@ -261,7 +201,7 @@ static int entity_path(const char *group, size_t len, char entity[GR_STORE_PATH_
     size_t prefix = strlen(GR_GROUP_CONFIG_ENTITY_TYPE "/");
     memcpy(entity, GR_GROUP_CONFIG_ENTITY_TYPE "/", prefix);
     if (len >= GR_STORE_PATH_MAX ||
-        sanitize(group, len, entity + prefix, GR_STORE_PATH_MAX + 1 - prefix) ||
+        gr_config_entity_sanitize(group, len, entity + prefix, GR_STORE_PATH_MAX + 1 - prefix) ||
         !gr_config_entity_path_fits(entity))
         return -ENAMETOOLONG;
     return 0;
