@@ -133,8 +133,6 @@ typedef struct alter_op {
     char group[GR_STORE_PATH_MAX + 1];
     size_t len;
     gr_group_overrides_t overrides;
-    gr_group_config_store_done_fn *done;
-    void *opaque;
 } alter_op_t;
 
 static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
@@ -163,25 +161,22 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
     return err;
 }
 
-static void applied(void *arg, const char *text, size_t len)
-{
-    alter_op_t *op = arg;
-    apply(op->b, op->group, op->len, text, len);
-    gr_logf(&op->b->log, GR_LOG_INFO, "groups", "config of group %.*s changed", (int)op->len,
-            op->group);
-}
-
 static void alter_free(alter_op_t *op)
 {
     gr_group_overrides_clear(&op->overrides);
     free(op);
 }
 
+/* The write is over (config_entity.c logged why a store operation failed). */
 static void update_done(void *arg, gr_kerr_t err)
 {
     alter_op_t *op = arg;
-    if (op->done)
-        op->done(op->opaque, err);
+    if (err)
+        gr_logf(&op->b->log, GR_LOG_WARN, "groups", "config of group %.*s not written: %s",
+                (int)op->len, op->group, gr_kerr_name(err));
+    else
+        gr_logf(&op->b->log, GR_LOG_INFO, "groups", "config of group %.*s changed", (int)op->len,
+                op->group);
     alter_free(op);
 }
 
@@ -214,8 +209,7 @@ bool gr_group_config_store_name_fits(const char *group, size_t len)
 }
 
 int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
-                                const gr_group_overrides_t *o, gr_group_config_store_done_fn *done,
-                                void *opaque)
+                                const gr_group_overrides_t *o)
 {
     if (!b->store_session)
         return -EIO;
@@ -230,14 +224,12 @@ int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
     op->b = b;
     memcpy(op->group, group, len);
     op->len = len;
-    op->done = done;
-    op->opaque = opaque;
     if (gr_store_create(b->store_session, GROUPS_PATH, "", 0, GR_STORE_PERSISTENT, on_parent, b) ==
         GR_STORE_OK)
         b->store_pending++;
-    gr_config_entity_update_t u = {"groups", build_doc, applied, update_done, op};
+    gr_config_entity_update_t u = {"groups", build_doc, NULL, update_done, op};
     int rc = gr_config_entity_update(b, entity, &u);
     if (rc)
-        alter_free(op); /* done must not run inside this call */
+        alter_free(op); /* update_done never runs then */
     return rc;
 }
