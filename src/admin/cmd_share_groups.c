@@ -225,12 +225,21 @@ static int reset_targets(gr_admin_t *a, part_t *parts, int n)
     return 0;
 }
 
-static int alter_targets(gr_admin_t *a, const char *group, part_t *parts, int n)
+/*
+ * Moves the connection to group's coordinator and picks api's version
+ * there (up to max_v). The version, or -1 (printed).
+ */
+static int16_t at_coordinator(gr_admin_t *a, const char *group, int16_t api, int16_t max_v)
 {
     gr_admin_broker_t coordinator;
     if (gr_admin_group_coordinator(a, group, &coordinator))
-        return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t v = gr_admin_version(a, GR_API_ALTER_SHARE_GROUP_OFFSETS, ALTER_MAX_V);
+        return -1;
+    return gr_admin_version(a, api, max_v);
+}
+
+static int alter_targets(gr_admin_t *a, const char *group, part_t *parts, int n)
+{
+    int16_t v = at_coordinator(a, group, GR_API_ALTER_SHARE_GROUP_OFFSETS, ALTER_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_alter_share_group_offsets_request_alter_share_group_offsets_request_partition_t *p =
@@ -294,10 +303,7 @@ static int share_delete_offsets(gr_admin_t *a)
     const char *topic = gr_admin_need(a, "topic");
     if (!group || !topic)
         return GR_ADMIN_EXIT_USAGE;
-    gr_admin_broker_t coordinator;
-    if (gr_admin_group_coordinator(a, group, &coordinator))
-        return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t v = gr_admin_version(a, GR_API_DELETE_SHARE_GROUP_OFFSETS, DELETE_MAX_V);
+    int16_t v = at_coordinator(a, group, GR_API_DELETE_SHARE_GROUP_OFFSETS, DELETE_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_delete_share_group_offsets_request_delete_share_group_offsets_request_topic_t t = {
