@@ -33,10 +33,28 @@ struct gr_http_server {
     char addr[HTTP_ADDR_MAX];
 };
 
-/* Runs MHD, then rearms the timer for what it asks next. */
+static unsigned connection_count(gr_http_server_t *h)
+{
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/*
+ * Runs MHD, then rearms the timer for what it asks next.
+ *
+ * At the connection limit MHD takes its listening socket out of its epoll
+ * set, and puts it back only at the start of a later run, once it has fewer
+ * connections. Nothing would call that run when the last connections close
+ * (no event, no timeout left), and the listener would accept no more: so
+ * when connections closed during this run, run again at once.
+ */
 static void run_daemon(gr_http_server_t *h)
 {
+    unsigned before = connection_count(h);
     MHD_run(h->daemon);
+    if (connection_count(h) < before)
+        MHD_run(h->daemon);
     ev_timer_stop(h->b->loop, &h->deadline);
     MHD_UNSIGNED_LONG_LONG ms;
     if (MHD_get_timeout(h->daemon, &ms) == MHD_YES) {
