@@ -26,6 +26,13 @@
 #   cl_freeze_broker I / cl_thaw_broker I   SIGSTOP / SIGCONT
 #   cl_start_zk / cl_stop_zk           ZooKeeper on the same port and data
 #   cl_addr I                          127.0.0.1:<port of broker I>
+#   cl_http_url I                      with GR_HTTP=1 set before the brokers
+#                                      start, each serves its metrics and
+#                                      health endpoints (gregor.http.listener)
+#                                      on its own free port, kept over
+#                                      restarts: http://127.0.0.1:<port>
+#   cl_http_get I PATH [CURL ARGS]...  curl -sS of broker I's PATH (with a
+#                                      timeout); fails on no answer only
 #   cl_live                            ids of the brokers running (by PID)
 #   cl_bootstrap                       addresses of the running brokers
 #   cl_state I CMD ARGS...             py/cluster_state.py against broker I
@@ -144,7 +151,7 @@ CL_OVERRIDES=()
 CL_RACKS=() # CL_RACKS[i]: broker i's broker.rack (set before cl_start_cluster)
 CL_CONTROLLER=
 CL_REPLICA_DIFF=
-declare -a CL_PID=() CL_PORT=()
+declare -a CL_PID=() CL_PORT=() CL_HTTP_PORT=()
 [ "$GR_CMD_TIMEOUT_S" -le 60 ] || GR_CMD_TIMEOUT_S=60
 
 cl_require()
@@ -177,6 +184,14 @@ cl_stop_zk()
 cl_zk_alive() { [ -f "$CL_ZK_DIR/zookeeper.pid" ] && gr_alive "$(cat "$CL_ZK_DIR/zookeeper.pid")"; }
 
 cl_addr() { echo "127.0.0.1:${CL_PORT[$1]}"; }
+cl_http_url() { echo "http://127.0.0.1:${CL_HTTP_PORT[$1]}"; }
+cl_http_get()
+{
+    local i=$1 path=$2
+    shift 2
+    [ -n "${CL_HTTP_PORT[$i]:-}" ] || gr_fail "cl_http_get: start the cluster with GR_HTTP=1"
+    curl -sS --max-time 10 "$@" "$(cl_http_url "$i")$path"
+}
 
 cl_start_broker()
 {
@@ -192,6 +207,10 @@ cl_start_broker()
         --override "zookeeper.session.timeout.ms=$CL_SESSION_TIMEOUT_MS"
         --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
         --override "offsets.topic.replication.factor=1")
+    if [ "$GR_HTTP" = 1 ]; then
+        [ -n "${CL_HTTP_PORT[$i]:-}" ] || CL_HTTP_PORT[i]=$(gr_free_port)
+        args+=(--override "gregor.http.listener=$(cl_http_url "$i")")
+    fi
     for kv in "${CL_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     # A test may give each broker its own settings (listeners with extra
     # ports, credentials): a function cl_broker_overrides BROKER printing

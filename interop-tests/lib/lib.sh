@@ -33,7 +33,9 @@
 #                                    (gregor.http.listener) on a free port,
 #                                    the same over restarts: sets
 #                                    GR_HTTP_PORT and GR_HTTP_URL
-#                                    (http://127.0.0.1:PORT)
+#                                    (http://127.0.0.1:PORT); GR_HTTP=https
+#                                    for https (the ssl.keystore.* overrides
+#                                    are the test's: tlslib.sh)
 #   gr_http_get PATH [CURL ARGS]...  curl -sS $GR_HTTP_URL$PATH (with a
 #                                    timeout); the body on stdout, fails on
 #                                    no answer, not on an HTTP status
@@ -226,9 +228,10 @@ gr_start_broker()
         --override "transaction.state.log.min.isr=1"
         --override "share.coordinator.state.topic.replication.factor=1"
         --override "share.coordinator.state.topic.min.isr=1")
-    if [ "$GR_HTTP" = 1 ]; then
+    if [ "$GR_HTTP" = 1 ] || [ "$GR_HTTP" = https ]; then
         [ -n "$GR_HTTP_PORT" ] || GR_HTTP_PORT=$(gr_free_port)
         GR_HTTP_URL=http://127.0.0.1:$GR_HTTP_PORT
+        [ "$GR_HTTP" = 1 ] || GR_HTTP_URL=https://127.0.0.1:$GR_HTTP_PORT
         args+=(--override "gregor.http.listener=$GR_HTTP_URL")
     fi
     local kv

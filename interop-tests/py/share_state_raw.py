@@ -15,8 +15,11 @@ Usage: share_state_raw.py HOST PORT TOPIC_ID MODE
      epoch 0 is FENCED_STATE_EPOCH, a Read at leader epoch 0
      FENCED_LEADER_EPOCH; an Initialize at a lower state epoch
      FENCED_STATE_EPOCH; a partition the topic lacks is
-     UNKNOWN_TOPIC_OR_PARTITION. A second key is written then deleted:
-     read back as never written.
+     UNKNOWN_TOPIC_OR_PARTITION; malformed writes (a group id with a NUL
+     byte, batches that make no sense, a start offset below -1) are
+     INVALID_REQUEST and change nothing. A second key is written (unsorted,
+     overlapping batches: the later wins), then deleted: read back as never
+     written.
   MODE "read" (after a restart): Read answers the same merged state.
   MODE "unauthorized" (the client lacks CLUSTER_ACTION on the cluster):
      every RPC's partitions and FindCoordinator's share key answer
@@ -37,7 +40,7 @@ NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS = 16, 1
 FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH = 74, 124
 CLUSTER_AUTHORIZATION_FAILED = 31
 RETRIABLE = (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS)
-AVAILABLE, ACKNOWLEDGED, ARCHIVED = 0, 2, 4
+AVAILABLE, ACQUIRED, ACKNOWLEDGED, ARCHIVED = 0, 1, 2, 4
 GROUP, OTHER_GROUP = "share-raw-group", "share-raw-other"
 WAIT_S = 30.0
 
@@ -198,6 +201,7 @@ def write_mode(c, tid, tid_text, port):
     expect("first write", write(c, tid, 0, 1, 1, 10, first)["error"], NONE)
     second = [(20, 24, ARCHIVED, 3)]
     expect("second write", write(c, tid, 0, 1, 1, 15, second)["error"], NONE)
+    malformed_writes(c, tid)
     got = read(c, tid, 0, 1)
     expect("read after writes", (got["error"], got["state_epoch"], got["start"], got["batches"]),
            (NONE, 1, 15, MERGED))
@@ -209,12 +213,33 @@ def write_mode(c, tid, tid_text, port):
     expect("initialize at a lower state epoch", initialize(c, tid, 0, 0, 0)["error"],
            FENCED_STATE_EPOCH)
     expect("unknown partition", read(c, tid, 99, 1)["error"], UNKNOWN_TOPIC_OR_PARTITION)
-    # Another group's key: written, deleted, gone.
+    # Another group's key: written (unsorted, overlapping batches: the later
+    # one wins), deleted, gone.
     expect("other initialize", initialize(c, tid, 0, 1, 0, OTHER_GROUP)["error"], NONE)
+    painted = [(5, 9, ACKNOWLEDGED, 1), (0, 6, AVAILABLE, 2)]
+    expect("unsorted overlapping write", write(c, tid, 0, 1, 1, -1, painted, OTHER_GROUP)["error"],
+           NONE)
+    got = read(c, tid, 0, 1, OTHER_GROUP)
+    expect("read of the overlapping write", (got["error"], got["batches"]),
+           (NONE, [(0, 6, AVAILABLE, 2), (7, 9, ACKNOWLEDGED, 1)]))
     expect("other delete", delete(c, tid, 0, OTHER_GROUP)["error"], NONE)
     gone = read(c, tid, 0, 0, OTHER_GROUP)
     expect("read after delete", (gone["error"], gone["state_epoch"], gone["start"]),
            (NONE, 0, -1))
+
+
+def malformed_writes(c, tid):
+    """Writes the coordinator refuses: INVALID_REQUEST, the state untouched."""
+    bad = [("a group id holding a NUL byte", GROUP + "\x00x", -1, [(10, 19, ARCHIVED, 5)]),
+           ("an empty group id", "", -1, [(10, 19, ARCHIVED, 5)]),
+           ("first offset above last", GROUP, -1, [(19, 10, ARCHIVED, 5)]),
+           ("a negative first offset", GROUP, -1, [(-5, 19, ARCHIVED, 5)]),
+           ("an acquired state", GROUP, -1, [(10, 19, ACQUIRED, 5)]),
+           ("a negative delivery count", GROUP, -1, [(10, 19, ARCHIVED, -1)]),
+           ("a start offset below -1", GROUP, -2, [])]
+    for what, group, start, batches in bad:
+        expect("write with " + what, write(c, tid, 0, 1, 1, start, batches, group)["error"],
+               INVALID_REQUEST)
 
 
 def read_mode(c, tid):

@@ -285,11 +285,8 @@ static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *part
     gr_table_print(&table, stdout);
 }
 
-static int groups_delete(gr_admin_t *a)
+int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind)
 {
-    const char *group = gr_admin_need(a, "group");
-    if (!group)
-        return GR_ADMIN_EXIT_USAGE;
     int16_t v = gr_admin_version(a, GR_API_DELETE_GROUPS, DELETE_GROUPS_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
@@ -309,11 +306,17 @@ static int groups_delete(gr_admin_t *a)
         gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
         printf("}\n");
     } else if (!code) {
-        printf("Deleted consumer group %s.\n", group);
+        printf("Deleted %s group %s.\n", kind, group);
     }
     if (code && !a->json)
         gr_admin_report(group, code, gr_str(NULL));
     return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
+}
+
+static int groups_delete(gr_admin_t *a)
+{
+    const char *group = gr_admin_need(a, "group");
+    return group ? gr_admin_groups_delete(a, group, "consumer") : GR_ADMIN_EXIT_USAGE;
 }
 
 /* The partitions of topic, into parts (topic, partition filled). Count, or -1. */

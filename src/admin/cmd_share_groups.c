@@ -19,19 +19,17 @@
 #include "admin/common.h"
 #include "admin/groups.h"
 #include "gen/alter_share_group_offsets.h"
-#include "gen/delete_groups.h"
 #include "gen/delete_share_group_offsets.h"
 #include "gen/describe_share_group_offsets.h"
 #include "gen/list_groups.h"
 #include "gen/list_offsets.h"
 #include "metadata/group_config.h"
 
-#define DESCRIBE_MAX_V      1
-#define ALTER_MAX_V         0
-#define DELETE_MAX_V        0
-#define LIST_GROUPS_MIN_V   5 /* the first with TypesFilter */
-#define LIST_GROUPS_MAX_V   5
-#define DELETE_GROUPS_MAX_V 2
+#define DESCRIBE_MAX_V    1
+#define ALTER_MAX_V       0
+#define DELETE_MAX_V      0
+#define LIST_GROUPS_MIN_V 5 /* the first with TypesFilter */
+#define LIST_GROUPS_MAX_V 5
 /* ListGroups' type of a share group (Kafka's GroupType.SHARE). */
 #define GR_ADMIN_SHARE_GROUP_TYPE "share"
 
@@ -227,12 +225,21 @@ static int reset_targets(gr_admin_t *a, part_t *parts, int n)
     return 0;
 }
 
-static int alter_targets(gr_admin_t *a, const char *group, part_t *parts, int n)
+/*
+ * Moves the connection to group's coordinator and picks api's version
+ * there (up to max_v). The version, or -1 (printed).
+ */
+static int16_t at_coordinator(gr_admin_t *a, const char *group, int16_t api, int16_t max_v)
 {
     gr_admin_broker_t coordinator;
     if (gr_admin_group_coordinator(a, group, &coordinator))
-        return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t v = gr_admin_version(a, GR_API_ALTER_SHARE_GROUP_OFFSETS, ALTER_MAX_V);
+        return -1;
+    return gr_admin_version(a, api, max_v);
+}
+
+static int alter_targets(gr_admin_t *a, const char *group, part_t *parts, int n)
+{
+    int16_t v = at_coordinator(a, group, GR_API_ALTER_SHARE_GROUP_OFFSETS, ALTER_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_alter_share_group_offsets_request_alter_share_group_offsets_request_partition_t *p =
@@ -296,10 +303,7 @@ static int share_delete_offsets(gr_admin_t *a)
     const char *topic = gr_admin_need(a, "topic");
     if (!group || !topic)
         return GR_ADMIN_EXIT_USAGE;
-    gr_admin_broker_t coordinator;
-    if (gr_admin_group_coordinator(a, group, &coordinator))
-        return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t v = gr_admin_version(a, GR_API_DELETE_SHARE_GROUP_OFFSETS, DELETE_MAX_V);
+    int16_t v = at_coordinator(a, group, GR_API_DELETE_SHARE_GROUP_OFFSETS, DELETE_MAX_V);
     if (v < 0)
         return GR_ADMIN_EXIT_TRANSPORT;
     gr_delete_share_group_offsets_request_delete_share_group_offsets_request_topic_t t = {
@@ -416,30 +420,7 @@ static int share_delete(gr_admin_t *a)
     gr_admin_broker_t coordinator;
     if (gr_admin_group_coordinator(a, group, &coordinator))
         return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t v = gr_admin_version(a, GR_API_DELETE_GROUPS, DELETE_GROUPS_MAX_V);
-    if (v < 0)
-        return GR_ADMIN_EXIT_TRANSPORT;
-    gr_delete_groups_request_t req;
-    gr_delete_groups_request_init(&req);
-    gr_str_t name = gr_str(group);
-    req.groups_names = &name;
-    req.groups_names_count = 1;
-    gr_delete_groups_response_t resp;
-    if (gr_admin_call(a, GR_API_DELETE_GROUPS, v, &req, &resp) || resp.results_count != 1)
-        return GR_ADMIN_EXIT_TRANSPORT;
-    int16_t code = resp.results[0].error_code;
-    if (a->json) {
-        printf("{\"group\":");
-        gr_json_str(stdout, group);
-        printf(",\"error\":");
-        gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
-        printf("}\n");
-    } else if (code) {
-        gr_admin_report(group, code, gr_str(NULL));
-    } else {
-        printf("Deleted share group %s.\n", group);
-    }
-    return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
+    return gr_admin_groups_delete(a, group, "share");
 }
 
 int gr_admin_cmd_share_groups(gr_admin_t *a)

@@ -42,6 +42,12 @@ int gr_admin_groups_topic_scope(gr_admin_t *a, gr_admin_part_offsets_t *parts);
 /* Parses YYYY-MM-DDTHH:MM:SS[.mmm] (UTC) into ms since the epoch; -1 if invalid. */
 int64_t gr_admin_groups_parse_datetime(const char *text);
 
+/*
+ * DeleteGroups of group, on the broker the connection is at; prints
+ * "Deleted <kind> group G." (or the JSON object, or the error). An exit code.
+ */
+int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind);
+
 /* groups describe (--offsets, the default; --members; --state; --verbose). An exit code. */
 int gr_admin_groups_describe(gr_admin_t *a);
 /*

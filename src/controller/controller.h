@@ -128,9 +128,26 @@ typedef struct gr_controller {
     ev_timer rebalance;                  /* the preferred-leader check (auto.leader.rebalance) */
     ctl_reassign_t *reassigns;           /* AlterPartitionReassignments waiting, oldest first */
     ctl_zk_reassign_t *zk_reassign;      /* partitions /admin/reassign_partitions asked for */
+    uint64_t unclean_elections;          /* leaders chosen outside the ISR (observe/ reads it) */
     gr_controller_tap_fn *tap;           /* tests only (see above); NULL */
     void *tap_opaque;
 } gr_controller_t;
+
+/*
+ * The cluster as the active controller sees it (Kafka's KafkaController
+ * gauges and ControllerStats' unclean elections; controller_census.c). On a
+ * broker that is not the active controller every count is 0, as in Kafka,
+ * except unclean_elections: those this broker's controller made so far.
+ */
+typedef struct gr_controller_census {
+    int64_t brokers;            /* live brokers */
+    int64_t topics;             /* topics, those being deleted included */
+    int64_t partitions;         /* their partitions */
+    int64_t offline;            /* partitions without a live leader (not being deleted) */
+    int64_t imbalanced;         /* partitions led by another than their preferred replica */
+    uint64_t unclean_elections; /* leaders chosen from outside the ISR */
+} gr_controller_census_t;
+void gr_controller_census_take(gr_controller_t *c, gr_controller_census_t *out /* out */);
 
 void gr_controller_init(gr_controller_t *c, gr_broker_t *b);
 /* Becomes the active controller (this broker won /controller): bumps the epoch, loads, reconciles.

@@ -242,6 +242,7 @@ static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_
     if (out->leader == GR_NO_BROKER && unclean_allowed(c, t->name)) {
         out->leader = first_live(c, p->replicas, p->replica_count, p);
         if (out->leader != GR_NO_BROKER) {
+            c->unclean_elections++;
             gr_logf(&c->b->log, GR_LOG_WARN, "controller",
                     "%s: unclean leader election of broker %d (no in-sync replica alive)", t->name,
                     out->leader);

@@ -142,6 +142,7 @@ static void entry_decide(gr_controller_t *c, election_entry_t *en, gr_ctl_partit
     if (outside_isr) {
         want.isr = &leader;
         want.isr_count = 1;
+        c->unclean_elections++;
         gr_logf(&c->b->log, GR_LOG_WARN, "controller",
                 "%s-%d: unclean leader election of broker %d, asked for", en->topic, en->index,
                 leader);

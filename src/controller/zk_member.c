@@ -599,7 +599,9 @@ static void on_connection_lost_too_long(struct ev_loop *loop, ev_timer *t, int r
 {
     (void)loop;
     (void)revents;
-    restart_session(t->data, "cut off from ZooKeeper for longer than the session timeout");
+    gr_zk_member_t *m = t->data;
+    m->stats.expires++;
+    restart_session(m, "cut off from ZooKeeper for longer than the session timeout");
 }
 
 static void on_session_state(void *opaque, gr_store_session_state_t state)
@@ -607,6 +609,7 @@ static void on_session_state(void *opaque, gr_store_session_state_t state)
     gr_broker_t *b = opaque;
     gr_zk_member_t *m = member(b);
     if (state == GR_STORE_SESSION_CONNECTED) {
+        m->stats.sync_connects++;
         m->connected = true;
         if (ev_is_active(&m->lost))
             ev_timer_stop(b->loop, &m->lost);
@@ -617,6 +620,7 @@ static void on_session_state(void *opaque, gr_store_session_state_t state)
         return;
     }
     if (state == GR_STORE_SESSION_DISCONNECTED) {
+        m->stats.disconnects++;
         m->connected = false;
         gr_logf(&b->log, GR_LOG_WARN, "zookeeper", "disconnected from ZooKeeper: reconnecting");
         if (!ev_is_active(&m->lost) && !b->stopping) {
@@ -627,6 +631,7 @@ static void on_session_state(void *opaque, gr_store_session_state_t state)
         }
         return;
     }
+    m->stats.expires++;
     restart_session(m, "ZooKeeper session expired");
 }
 
@@ -651,6 +656,14 @@ void gr_zk_member_stop(gr_broker_t *b)
         ev_timer_stop(b->loop, &m->lost);
     gr_config_changes_stop(m);
     gr_controller_fini(&m->controller);
+}
+
+const char *gr_zk_member_session_state(const gr_broker_t *b)
+{
+    const gr_zk_member_t *m = b->zk;
+    if (!m || !m->b || !b->store_session || b->stopping)
+        return "CLOSED";
+    return m->connected ? "CONNECTED" : "CONNECTING";
 }
 
 gr_zk_member_state_t gr_zk_member_state(const gr_broker_t *b)

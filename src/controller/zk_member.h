@@ -34,6 +34,17 @@
 
 typedef struct gr_broker gr_broker_t;
 
+/*
+ * The session's events so far (Kafka's SessionExpireListener meters;
+ * observe/ reads them). A disconnection lasting a whole session timeout is
+ * taken as an expiry and counted as one.
+ */
+typedef struct gr_zk_session_stats {
+    uint64_t sync_connects; /* connected: a new session, or the old one back */
+    uint64_t disconnects;
+    uint64_t expires;
+} gr_zk_session_stats_t;
+
 typedef struct gr_zk_member {
     gr_broker_t *b;
     gr_controller_t controller;
@@ -46,6 +57,7 @@ typedef struct gr_zk_member {
     gr_config_changes_t changes;      /* the /config/changes reader (config_changes.h) */
     ev_timer retry;                   /* retries a failed registration or election */
     ev_timer lost; /* disconnected: a session timeout later, take it as expired */
+    gr_zk_session_stats_t stats;
 } gr_zk_member_t;
 
 /*
@@ -91,6 +103,18 @@ typedef enum gr_zk_member_state {
  * INFORMED; a new session starts over from UNREGISTERED.
  */
 gr_zk_member_state_t gr_zk_member_state(const gr_broker_t *b);
+
+/*
+ * The session's state as ZooKeeper's client names it (Kafka's SessionState
+ * gauge): "CONNECTED", "CONNECTING" (a connection or a new session under
+ * way) or "CLOSED" (before start-up, after the stop). One of
+ * GR_ZK_SESSION_STATES.
+ */
+#define GR_ZK_SESSION_STATES                                                                       \
+    {                                                                                              \
+        "CONNECTED", "CONNECTING", "CLOSED"                                                        \
+    }
+const char *gr_zk_member_session_state(const gr_broker_t *b);
 
 /* Whether this broker is the active controller. */
 bool gr_zk_member_is_controller(const gr_broker_t *b);

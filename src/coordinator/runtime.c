@@ -63,6 +63,14 @@ gr_coordinator_load_t gr_coordinator_runtime_state(const gr_coordinator_runtime_
     return gr_coordinator_slots_state(&rt->slots, partition);
 }
 
+int32_t gr_coordinator_runtime_owned(const gr_coordinator_runtime_t *rt)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < rt->slots.count; i++)
+        n += gr_coordinator_load_ours(rt->slots.items[i].state);
+    return n;
+}
+
 int32_t gr_coordinator_runtime_epoch(const gr_coordinator_runtime_t *rt, int32_t partition)
 {
     return gr_coordinator_slots_epoch(&rt->slots, partition);

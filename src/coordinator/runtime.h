@@ -182,6 +182,8 @@ gr_coordinator_load_t gr_coordinator_runtime_state(const gr_coordinator_runtime_
                                                    int32_t partition);
 /* partition's coordinator epoch (its leader epoch as last elected or resigned), or -1. */
 int32_t gr_coordinator_runtime_epoch(const gr_coordinator_runtime_t *rt, int32_t partition);
+/* How many partitions of T are coordinated here (LOADING or LOADED). */
+int32_t gr_coordinator_runtime_owned(const gr_coordinator_runtime_t *rt);
 /* Whether some partition is LOADING. */
 bool gr_coordinator_runtime_loading(const gr_coordinator_runtime_t *rt);
 
@@ -190,6 +192,16 @@ gr_topic_t *gr_coordinator_runtime_topic(gr_coordinator_runtime_t *rt);
 /* T's partition when this broker leads it per the topic table (log open here), else NULL. */
 gr_partition_t *gr_coordinator_runtime_led_partition(gr_coordinator_runtime_t *rt,
                                                      int32_t partition);
+/*
+ * Appends one record (value GR_NULL_LEN: a tombstone) to partition of T as
+ * a batch of its own, without producer (append.c). 0 with *last_offset
+ * its offset; -EREMOTE (not led here), -EAGAIN (the ISR below
+ * min.insync.replicas), or -errno of the build or the log (the caller
+ * logs). The caller waits for the high watermark to pass it before
+ * answering.
+ */
+int gr_coordinator_runtime_append(gr_coordinator_runtime_t *rt, int32_t partition, gr_bytes_t key,
+                                  gr_bytes_t value, int64_t *last_offset /* out */);
 
 /*
  * Can this broker serve key now? NONE with *partition set;

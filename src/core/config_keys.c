@@ -359,7 +359,7 @@ static const gr_config_def_t config_table[] = {
     KEY_BOOL("gregor.ssl.ktls.enable", gregor_ssl_ktls_enable, "true"),
 
     /* The metrics and health listener (observe/http_server.h); empty: off. */
-    KEY_STRING_CHECKED("gregor.http.listener", gregor_http_listener, "", gr_http_listener_known),
+    KEY_STRING("gregor.http.listener", gregor_http_listener, "", NULL),
     KEY_INT("gregor.http.max.connections", gregor_http_max_connections, "32", 1, 1024),
     KEY_INT("gregor.http.max.connections.per.ip", gregor_http_max_connections_per_ip, "16", 1,
             1024),

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Indexed by gr_security_protocol_t; NULL-terminated for the key table's value set. */
 const char *const gr_security_protocol_names[] = {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL",
@@ -209,20 +210,18 @@ fail:
 int gr_http_listener_parse(const char *value, gr_listener_spec_t *out, char *err, size_t errlen)
 {
     gr_listener_list_t list;
-    int rc = gr_config_listeners_parse(value, HTTP_SCHEME_MAP, &list, err, errlen);
-    if (rc == 0 && list.count != 1) {
-        gr_config_seterr(err, errlen, "gregor.http.listener: one http:// or https:// address");
+    bool scheme = strncasecmp(value, "http://", 7) == 0 || strncasecmp(value, "https://", 8) == 0;
+    int rc =
+        scheme ? gr_config_listeners_parse(value, HTTP_SCHEME_MAP, &list, err, errlen) : -EINVAL;
+    if (rc == 0 && list.count != 1)
         rc = -EINVAL;
-    }
     if (rc == 0)
         *out = list.items[0];
-    gr_config_listeners_free(&list); /* empty after a failed parse */
+    if (scheme)
+        gr_config_listeners_free(&list); /* empty after a failed parse */
+    if (rc == -EINVAL)
+        gr_config_seterr(
+            err, errlen,
+            "gregor.http.listener='%s': expected http://HOST:PORT or https://HOST:PORT", value);
     return rc;
-}
-
-bool gr_http_listener_known(const char *value)
-{
-    char err[128];
-    gr_listener_spec_t spec;
-    return !value[0] || gr_http_listener_parse(value, &spec, err, sizeof err) == 0;
 }

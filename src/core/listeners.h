@@ -8,7 +8,6 @@
 #ifndef GR_CORE_LISTENERS_H
 #define GR_CORE_LISTENERS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,7 +68,5 @@ void gr_config_listeners_free(gr_listener_list_t *list);
  */
 int gr_http_listener_parse(const char *value, gr_listener_spec_t *out /* out */, char *err,
                            size_t errlen);
-/* Whether value is a valid gregor.http.listener: empty (off) or as above. */
-bool gr_http_listener_known(const char *value);
 
 #endif

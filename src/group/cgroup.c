@@ -38,13 +38,6 @@ gr_cgroup_t *gr_cgroup_new(gr_group_t *g)
     return cg;
 }
 
-static void topics_free(gr_cgroup_topic_t *topics, int32_t count)
-{
-    for (int32_t i = 0; i < count; i++)
-        free(topics[i].name);
-    free(topics);
-}
-
 void gr_cgroup_free(gr_cgroup_t *cg, gr_group_env_t *env)
 {
     if (!cg)
@@ -54,7 +47,7 @@ void gr_cgroup_free(gr_cgroup_t *cg, gr_group_env_t *env)
         cg->members = m->next;
         gr_cmember_free(m, env);
     }
-    topics_free(cg->topics, cg->topic_count);
+    gr_group_topics_free(cg->topics, cg->topic_count);
     gr_cgroup_stored(cg);
     gr_cgroup_regexes_free(&cg->regexes);
     free(cg->assignor);
@@ -97,9 +90,9 @@ gr_kerr_t gr_cgroup_store(gr_cgroup_t *cg, gr_group_env_t *env, int64_t *written
     return env->store_consumer(env->opaque, cg->group, written_end);
 }
 
-void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_cgroup_topic_t *topics, int32_t count)
+void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_group_topic_t *topics, int32_t count)
 {
-    topics_free(cg->topics, cg->topic_count);
+    gr_group_topics_free(cg->topics, cg->topic_count);
     cg->topics = topics;
     cg->topic_count = count;
 }
@@ -172,34 +165,9 @@ void gr_cgroup_update_state(gr_cgroup_t *cg, int64_t now_ms)
 
 /* --- subscribed topics -------------------------------------------------------- */
 
-static int topic_cmp(const void *a, const void *b)
-{
-    return strcmp(((const gr_cgroup_topic_t *)a)->name, ((const gr_cgroup_topic_t *)b)->name);
-}
-
-static bool topics_have(const gr_cgroup_topic_t *t, int32_t n, const char *name)
-{
-    for (int32_t i = 0; i < n; i++)
-        if (strcmp(t[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-static bool topics_equal(const gr_cgroup_topic_t *a, int32_t an, const gr_cgroup_topic_t *b,
-                         int32_t bn)
-{
-    if (an != bn)
-        return false;
-    for (int32_t i = 0; i < an; i++)
-        if (strcmp(a[i].name, b[i].name) != 0 || memcmp(&a[i].id, &b[i].id, sizeof(a[i].id)) ||
-            a[i].partition_count != b[i].partition_count)
-            return false;
-    return true;
-}
-
 typedef struct topics_acc {
     gr_group_env_t *env;
-    gr_cgroup_topic_t *t;
+    gr_group_topic_t *t;
     int32_t n;
     int error;
 } topics_acc_t;
@@ -208,38 +176,28 @@ typedef struct topics_acc {
 static void collect_topic(void *arg, const char *name)
 {
     topics_acc_t *acc = arg;
-    gr_cgroup_topic_info_t info;
-    if (acc->error || topics_have(acc->t, acc->n, name) ||
-        !acc->env->topic_find(acc->env->opaque, gr_str(name), &info))
-        return;
-    gr_cgroup_topic_t *t = &acc->t[acc->n];
-    if (!(t->name = strdup(name))) {
-        acc->error = -ENOMEM;
-        return;
-    }
-    t->id = info.id;
-    t->partition_count = info.partition_count;
-    acc->n++;
+    if (!acc->error)
+        acc->error = gr_group_topics_add(acc->t, &acc->n, acc->env, name);
 }
 
 /* The existing topics the members subscribe to (names and regexes), sorted by name. 0 or -ENOMEM.
  */
-static int topics_collect(const gr_cgroup_t *cg, gr_group_env_t *env, gr_cgroup_topic_t **out,
+static int topics_collect(const gr_cgroup_t *cg, gr_group_env_t *env, gr_group_topic_t **out,
                           int32_t *count)
 {
     int32_t cap = 0;
     for (const gr_cmember_t *m = cg->members; m; m = m->next)
         cap += gr_cmember_subscription_size(cg, m);
-    topics_acc_t acc = {.env = env, .t = calloc((size_t)cap + 1, sizeof(gr_cgroup_topic_t))};
+    topics_acc_t acc = {.env = env, .t = calloc((size_t)cap + 1, sizeof(gr_group_topic_t))};
     if (!acc.t)
         return -ENOMEM;
     for (const gr_cmember_t *m = cg->members; m && !acc.error; m = m->next)
         gr_cmember_foreach_topic(cg, m, collect_topic, &acc);
     if (acc.error) {
-        topics_free(acc.t, acc.n);
+        gr_group_topics_free(acc.t, acc.n);
         return -ENOMEM;
     }
-    qsort(acc.t, (size_t)acc.n, sizeof(*acc.t), topic_cmp);
+    gr_group_topics_sort(acc.t, acc.n);
     *out = acc.t;
     *count = acc.n;
     return 0;
@@ -247,12 +205,12 @@ static int topics_collect(const gr_cgroup_t *cg, gr_group_env_t *env, gr_cgroup_
 
 bool gr_cgroup_refresh_topics(gr_cgroup_t *cg, gr_group_env_t *env)
 {
-    gr_cgroup_topic_t *t;
+    gr_group_topic_t *t;
     int32_t n;
     if (topics_collect(cg, env, &t, &n) < 0)
         return false;
-    if (topics_equal(t, n, cg->topics, cg->topic_count)) {
-        topics_free(t, n);
+    if (gr_group_topics_equal(t, n, cg->topics, cg->topic_count)) {
+        gr_group_topics_free(t, n);
         return false;
     }
     gr_cgroup_set_topics(cg, t, n);
@@ -370,18 +328,9 @@ fail:
 
 /* --- timers ------------------------------------------------------------------- */
 
-static void timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms)
-{
-    if (t->armed)
-        env->timer_cancel(env->opaque, t);
-    t->armed = true;
-    t->deadline_ms = env->now_ms(env->opaque) + delay_ms;
-    env->timer_arm(env->opaque, t, delay_ms);
-}
-
 void gr_cgroup_session_timer(gr_cmember_t *m, gr_group_env_t *env)
 {
-    timer_arm(env, &m->session_timer, gr_cmember_session_timeout(m, env));
+    gr_group_timer_arm(env, &m->session_timer, gr_cmember_session_timeout(m, env));
 }
 
 void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env)
@@ -391,10 +340,9 @@ void gr_cgroup_rebalance_timer(gr_cmember_t *m, gr_group_env_t *env)
         if (m->rebalance_timer.armed && m->rebalance_epoch == m->member_epoch)
             return;
         m->rebalance_epoch = m->member_epoch;
-        timer_arm(env, &m->rebalance_timer, m->rebalance_timeout_ms);
-    } else if (m->rebalance_timer.armed) {
-        env->timer_cancel(env->opaque, &m->rebalance_timer);
-        m->rebalance_timer.armed = false;
+        gr_group_timer_arm(env, &m->rebalance_timer, m->rebalance_timeout_ms);
+    } else {
+        gr_group_timer_stop(env, &m->rebalance_timer);
     }
 }
 

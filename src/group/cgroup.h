@@ -117,13 +117,6 @@ typedef struct gr_cmember {
     struct gr_cmember *next;
 } gr_cmember_t;
 
-/* A subscribed topic as the group last saw it (its "partition metadata"). */
-typedef struct gr_cgroup_topic {
-    gr_uuid_t id;
-    char *name;
-    int32_t partition_count;
-} gr_cgroup_topic_t;
-
 struct gr_cgroup {
     gr_group_t *group;
     gr_cgroup_state_t state;
@@ -131,7 +124,7 @@ struct gr_cgroup {
     int32_t assignment_epoch;
     gr_cmember_t *members; /* in join order */
     int32_t member_count;
-    gr_cgroup_topic_t *topics; /* the subscribed topics that exist, sorted by name */
+    gr_group_topic_t *topics; /* the subscribed topics that exist, sorted by name */
     int32_t topic_count;
     char *assignor;              /* the assignor the target was last computed with; NULL before */
     gr_cgroup_regexes_t regexes; /* the members' regexes resolved (cgroup_regex.c) */

@@ -22,22 +22,6 @@
 
 /* --- the member's classic data --------------------------------------------------- */
 
-static void timer_stop(gr_group_env_t *env, gr_group_timer_t *t)
-{
-    if (t->armed) {
-        env->timer_cancel(env->opaque, t);
-        t->armed = false;
-    }
-}
-
-static void timer_start(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms)
-{
-    timer_stop(env, t);
-    t->armed = true;
-    t->deadline_ms = env->now_ms(env->opaque) + delay_ms;
-    env->timer_arm(env->opaque, t, delay_ms);
-}
-
 static void protocols_free(gr_cmember_classic_t *c)
 {
     for (int32_t i = 0; i < c->protocol_count; i++) {
@@ -54,8 +38,8 @@ void gr_cmember_classic_free(gr_cmember_t *m, gr_group_env_t *env)
     gr_cmember_classic_t *c = m->classic;
     if (!c)
         return;
-    timer_stop(env, &c->join_timer);
-    timer_stop(env, &c->sync_timer);
+    gr_group_timer_stop(env, &c->join_timer);
+    gr_group_timer_stop(env, &c->sync_timer);
     protocols_free(c);
     free(c);
     m->classic = NULL;
@@ -156,7 +140,7 @@ static bool waiting_on_unreleased(const gr_cgroup_t *cg, const gr_cmember_t *m)
 static void expect_rejoin(gr_cmember_t *m, gr_group_env_t *env)
 {
     if (!m->classic->join_timer.armed)
-        timer_start(env, &m->classic->join_timer, m->rebalance_timeout_ms);
+        gr_group_timer_arm(env, &m->classic->join_timer, m->rebalance_timeout_ms);
 }
 
 /* --- JoinGroup ----------------------------------------------------------------------- */
@@ -365,9 +349,9 @@ static gr_kerr_t join_advance(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t
 static void join_done(gr_cgroup_t *cg, gr_group_env_t *env, gr_cmember_t *m,
                       const gr_join_args_t *a, bool replaced_consumer, gr_group_waiter_t *w)
 {
-    timer_stop(env, &m->classic->join_timer);
+    gr_group_timer_stop(env, &m->classic->join_timer);
     gr_cgroup_session_timer(m, env);
-    timer_start(env, &m->classic->sync_timer, a->rebalance_timeout_ms);
+    gr_group_timer_arm(env, &m->classic->sync_timer, a->rebalance_timeout_ms);
     gr_cgroup_update_state(cg, env->now_ms(env->opaque));
     char *id = strdup(m->member_id), *protocol = strdup(m->classic->protocols[0].name);
     int32_t epoch = m->member_epoch;
@@ -478,7 +462,7 @@ void gr_cgroup_classic_sync(gr_group_t *g, gr_group_env_t *env, const gr_sync_ar
     if (gr_cgroup_encode_assignment(cg, &m->assigned, (gr_bytes_t){p->metadata, p->metadata_len},
                                     &bytes, &len) < 0)
         return sync_answer(env, w, GR_KERR_UNKNOWN_SERVER_ERROR, NULL, NULL, 0);
-    timer_stop(env, &m->classic->sync_timer);
+    gr_group_timer_stop(env, &m->classic->sync_timer);
     gr_cgroup_session_timer(m, env);
     sync_answer(env, w, GR_KERR_NONE, p->name, bytes, len);
     free(bytes);

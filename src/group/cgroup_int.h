@@ -30,7 +30,7 @@ int gr_cgroup_note_removed(gr_cgroup_t *cg, const char *member_id);
 /* Writes the group if it changed (env->store_consumer). NONE or the write's error. */
 gr_kerr_t gr_cgroup_store(gr_cgroup_t *cg, gr_group_env_t *env, int64_t *written_end);
 /* Replaces the subscribed topics' metadata with topics (count owned entries). */
-void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_cgroup_topic_t *topics, int32_t count);
+void gr_cgroup_set_topics(gr_cgroup_t *cg, gr_group_topic_t *topics, int32_t count);
 
 /* group epoch + 1. */
 void gr_cgroup_bump_epoch(gr_cgroup_t *cg);

@@ -47,43 +47,17 @@ typedef gr_consumer_group_target_assignment_member_value_topic_partition_t targe
 
 /* --- writing --------------------------------------------------------------------- */
 
-static int key_group(gr_record_set_t *s, int16_t type, const char *group, bool tombstone)
-{
-    gr_consumer_group_metadata_key_t k = {.group_id = gr_str(group)};
-    int rc = gr_record_set_key(s, type);
-    /* Keys 3, 4 and 6 are the group id alone: one encoder serves them. */
-    if (!rc)
-        rc = gr_consumer_group_metadata_key_encode(&s->buf,
-                                                   GR_CONSUMER_GROUP_METADATA_KEY_MAX_VERSION, &k);
-    gr_record_set_value(s, CG_VALUE_VERSION, tombstone);
-    return rc;
-}
-
-static int key_member(gr_record_set_t *s, int16_t type, const char *group, const char *member,
-                      bool tombstone)
-{
-    gr_consumer_group_member_metadata_key_t k = {.group_id = gr_str(group),
-                                                 .member_id = gr_str(member)};
-    int rc = gr_record_set_key(s, type);
-    /* Keys 5, 7 and 8 are (group id, member id). */
-    if (!rc)
-        rc = gr_consumer_group_member_metadata_key_encode(
-            &s->buf, GR_CONSUMER_GROUP_MEMBER_METADATA_KEY_MAX_VERSION, &k);
-    gr_record_set_value(s, CG_VALUE_VERSION, tombstone);
-    return rc;
-}
+/* A member's records, tombstoned in this order (the member metadata, which ends
+ * the member on replay, last). */
+static const int16_t member_types[] = {
+    GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+    GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_MEMBER_METADATA};
 
 static int member_tombstones(gr_record_set_t *s, const char *group, const char *member)
 {
-    static const int16_t types[] = {
-        GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
-        GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
-        GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_MEMBER_METADATA};
-    int rc = 0;
-    for (size_t i = 0; i < sizeof types / sizeof types[0] && !rc; i++)
-        if (!(rc = key_member(s, types[i], group, member, true)))
-            rc = gr_record_set_done(s);
-    return rc;
+    return gr_record_set_tombstones(s, member_types, sizeof member_types / sizeof member_types[0],
+                                    group, member);
 }
 
 static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_cmember_t *m,
@@ -108,8 +82,8 @@ static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_c
         m->server_assignor ? gr_str(m->server_assignor) : (gr_str_t){NULL, GR_NULL_LEN};
     if (gr_cmember_classic_encode(m, &v, a) < 0) /* cgroup_migrate_records.c */
         return -ENOMEM;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_MEMBER_METADATA, group,
-                        m->member_id, false);
+    int rc = gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_MEMBER_METADATA,
+                                     group, m->member_id, CG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_consumer_group_member_metadata_value_encode(&s->buf, CG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -129,8 +103,9 @@ static int put_topics(gr_record_set_t *s, const gr_cgroup_t *cg, gr_arena_t *a)
         v.topics[i].num_partitions = cg->topics[i].partition_count;
     }
     v.topics_count = cg->topic_count;
-    int rc = key_group(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_PARTITION_METADATA,
-                       cg->group->key.id, false);
+    int rc =
+        gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_PARTITION_METADATA,
+                                cg->group->key.id, NULL, CG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_consumer_group_partition_metadata_value_encode(&s->buf, CG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -141,8 +116,8 @@ static int put_epoch(gr_record_set_t *s, const gr_cgroup_t *cg)
     gr_consumer_group_metadata_value_t v;
     gr_consumer_group_metadata_value_init(&v);
     v.epoch = cg->group_epoch;
-    int rc =
-        key_group(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_METADATA, cg->group->key.id, false);
+    int rc = gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_METADATA,
+                                     cg->group->key.id, NULL, CG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_consumer_group_metadata_value_encode(&s->buf, CG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -153,8 +128,9 @@ static int put_target_epoch(gr_record_set_t *s, const gr_cgroup_t *cg)
     gr_consumer_group_target_assignment_metadata_value_t v;
     gr_consumer_group_target_assignment_metadata_value_init(&v);
     v.assignment_epoch = cg->assignment_epoch;
-    int rc = key_group(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA,
-                       cg->group->key.id, false);
+    int rc = gr_record_set_group_key(
+        s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, cg->group->key.id,
+        NULL, CG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_consumer_group_target_assignment_metadata_value_encode(&s->buf, CG_VALUE_VERSION,
                                                                        &v);
@@ -177,8 +153,9 @@ static int put_target(gr_record_set_t *s, const char *group, const gr_cmember_t 
         v.topic_partitions[i].partitions_count = t->topics[i].partition_count;
     }
     v.topic_partitions_count = t->topic_count;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
-                        group, m->member_id, false);
+    int rc = gr_record_set_group_key(
+        s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, group, m->member_id,
+        CG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_consumer_group_target_assignment_member_value_encode(&s->buf, CG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -217,8 +194,9 @@ static int put_current(gr_record_set_t *s, const char *group, const gr_cmember_t
     v.partitions_pending_revocation_count = m->pending_revocation.topic_count;
     if (!v.assigned_partitions || !v.partitions_pending_revocation)
         return -ENOMEM;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
-                        group, m->member_id, false);
+    int rc = gr_record_set_group_key(
+        s, GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, group, m->member_id,
+        CG_VALUE_VERSION, false);
     if (!rc)
         rc =
             gr_consumer_group_current_member_assignment_value_encode(&s->buf, CG_VALUE_VERSION, &v);
@@ -287,10 +265,8 @@ int gr_cgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g)
         GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA,
         GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_PARTITION_METADATA,
         GR_COORDINATOR_RECORD_TYPE_CONSUMER_GROUP_METADATA};
-    for (size_t i = 0; i < sizeof types / sizeof types[0] && !rc; i++)
-        if (!(rc = key_group(s, types[i], g->key.id, true)))
-            rc = gr_record_set_done(s);
-    return rc;
+    return rc ? rc
+              : gr_record_set_tombstones(s, types, sizeof types / sizeof types[0], g->key.id, NULL);
 }
 
 /* --- replay ---------------------------------------------------------------------- */
@@ -361,7 +337,7 @@ static int set_assignment(gr_assignment_t *out, const void *topics, size_t strid
 
 static int replay_topics(gr_cgroup_t *cg, const gr_consumer_group_partition_metadata_value_t *v)
 {
-    gr_cgroup_topic_t *t = calloc((size_t)v->topics_count + 1, sizeof(*t));
+    gr_group_topic_t *t = calloc((size_t)v->topics_count + 1, sizeof(*t));
     if (!t)
         return -ENOMEM;
     for (int32_t i = 0; i < v->topics_count; i++) {

@@ -44,6 +44,17 @@ int gr_record_set_key(gr_record_set_t *s, int16_t key_version);
 void gr_record_set_value(gr_record_set_t *s, int16_t value_version, bool tombstone);
 /* The value is written. 0 or the writer's -errno. */
 int gr_record_set_done(gr_record_set_t *s);
+/*
+ * Starts a KIP-848 or KIP-932 group record (key types 3-15): its key, the
+ * group id alone or, with member non-NULL, (group id, member id), as those
+ * schemas all lay it out; then the value's version unless a tombstone.
+ * 0 or -ENOMEM (nothing started).
+ */
+int gr_record_set_group_key(gr_record_set_t *s, int16_t type, const char *group, const char *member,
+                            int16_t value_version, bool tombstone);
+/* Tombstones for the keys of types[0..n) of group (and member, unless NULL). 0 or -errno. */
+int gr_record_set_tombstones(gr_record_set_t *s, const int16_t *types, size_t n, const char *group,
+                             const char *member);
 /* Appends the set as one coordinator batch to partition; *end: past it. 0 or -errno. */
 int gr_record_set_append(gr_coordinator_t *co, int32_t partition, gr_record_set_t *s, int64_t *end);
 /* Kafka's error for a failed coordinator write (-errno of gr_record_set_append). */

@@ -107,6 +107,30 @@ int gr_record_set_done(gr_record_set_t *s)
     return s->buf.err;
 }
 
+int gr_record_set_group_key(gr_record_set_t *s, int16_t type, const char *group, const char *member,
+                            int16_t value_version, bool tombstone)
+{
+    /* Each of these keys is non-flexible strings only: the group id, then the member id. */
+    int rc = gr_record_set_key(s, type);
+    if (rc)
+        return rc; /* no slot for the record: nothing more may be written */
+    gr_write_string(&s->buf, gr_str(group), false);
+    if (member)
+        gr_write_string(&s->buf, gr_str(member), false);
+    gr_record_set_value(s, value_version, tombstone);
+    return 0;
+}
+
+int gr_record_set_tombstones(gr_record_set_t *s, const int16_t *types, size_t n, const char *group,
+                             const char *member)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (!(rc = gr_record_set_group_key(s, types[i], group, member, 0, true)))
+            rc = gr_record_set_done(s);
+    return rc;
+}
+
 static int add_offset(record_set_t *s, const char *group, gr_str_t topic, int32_t partition,
                       const gr_offset_commit_value_t *value)
 {

@@ -52,16 +52,15 @@ int gr_group_state_parse(gr_str_t name)
 
 /* --- timers and small helpers -------------------------------------------- */
 
-static void timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms)
+void gr_group_timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms)
 {
-    if (t->armed)
-        env->timer_cancel(env->opaque, t);
+    gr_group_timer_stop(env, t);
     t->armed = true;
     t->deadline_ms = env->now_ms(env->opaque) + delay_ms;
     env->timer_arm(env->opaque, t, delay_ms);
 }
 
-static void timer_cancel(gr_group_env_t *env, gr_group_timer_t *t)
+void gr_group_timer_stop(gr_group_env_t *env, gr_group_timer_t *t)
 {
     if (t->armed) {
         env->timer_cancel(env->opaque, t);
@@ -79,7 +78,7 @@ static void set_state(gr_group_t *g, gr_group_env_t *env, gr_group_state_t s)
 static void heartbeat_reset(gr_group_env_t *env, gr_member_t *m, int64_t timeout_ms)
 {
     m->heartbeat_satisfied = false;
-    timer_arm(env, &m->session_timer, timeout_ms);
+    gr_group_timer_arm(env, &m->session_timer, timeout_ms);
 }
 
 static int32_t group_rebalance_timeout(const gr_group_t *g)
@@ -237,7 +236,7 @@ static void group_remove(gr_group_t *g, gr_group_env_t *env, gr_member_t *m)
     g->member_count--;
     if (g->leader == m)
         g->leader = g->members;
-    timer_cancel(env, &m->session_timer);
+    gr_group_timer_stop(env, &m->session_timer);
     gr_member_free(m);
 }
 
@@ -258,7 +257,7 @@ static void pending_remove(gr_group_t *g, gr_group_env_t *env, gr_pending_member
         }
     }
     g->pending_count--;
-    timer_cancel(env, &pm->session_timer);
+    gr_group_timer_stop(env, &pm->session_timer);
     free(pm->member_id);
     free(pm);
 }
@@ -302,13 +301,13 @@ static void clear_pending_sync(gr_group_t *g, gr_group_env_t *env)
 {
     for (gr_member_t *m = g->members; m; m = m->next)
         m->pending_sync = false;
-    timer_cancel(env, &g->sync_timer);
+    gr_group_timer_stop(env, &g->sync_timer);
 }
 
 static void try_complete_join(gr_group_t *g, gr_group_env_t *env)
 {
     if (g->state == GR_GROUP_PREPARING_REBALANCE && !g->initial_delay && all_members_joined(g)) {
-        timer_cancel(env, &g->join_timer);
+        gr_group_timer_stop(env, &g->join_timer);
         complete_join(g, env);
     }
 }
@@ -325,10 +324,10 @@ static void prepare_rebalance(gr_group_t *g, gr_group_env_t *env)
         g->initial_delay = true;
         g->new_member_added = false;
         g->initial_remaining_ms = rebalance_timeout > delay ? rebalance_timeout - delay : 0;
-        timer_arm(env, &g->join_timer, delay > 0 ? delay : 0);
+        gr_group_timer_arm(env, &g->join_timer, delay > 0 ? delay : 0);
     } else {
         g->initial_delay = false;
-        timer_arm(env, &g->join_timer, rebalance_timeout);
+        gr_group_timer_arm(env, &g->join_timer, rebalance_timeout);
     }
     set_state(g, env, GR_GROUP_PREPARING_REBALANCE);
     try_complete_join(g, env);
@@ -397,7 +396,7 @@ static void answer_joined(gr_group_t *g, gr_group_env_t *env)
         m->pending_sync = true;
     }
     free(all);
-    timer_arm(env, &g->sync_timer, group_rebalance_timeout(g));
+    gr_group_timer_arm(env, &g->sync_timer, group_rebalance_timeout(g));
 }
 
 static void complete_join(gr_group_t *g, gr_group_env_t *env)
@@ -414,7 +413,7 @@ static void complete_join(gr_group_t *g, gr_group_env_t *env)
         return;
     if (!elect_joined_leader(g) && g->member_count > 0) {
         /* Nobody rejoined: wait another rebalance timeout for sessions to expire. */
-        timer_arm(env, &g->join_timer, group_rebalance_timeout(g));
+        gr_group_timer_arm(env, &g->join_timer, group_rebalance_timeout(g));
         return;
     }
     init_next_generation(g, env);
@@ -571,7 +570,7 @@ static void join_new_member(gr_group_t *g, gr_group_env_t *env, const gr_join_ar
         pm->next = g->pending;
         g->pending = pm;
         g->pending_count++;
-        timer_arm(env, &pm->session_timer, a->session_timeout_ms);
+        gr_group_timer_arm(env, &pm->session_timer, a->session_timeout_ms);
         join_error(env, w, GR_KERR_MEMBER_ID_REQUIRED, id);
     } else {
         add_member_and_rebalance(g, env, a, id, w);
@@ -724,7 +723,7 @@ static void synced(gr_group_t *g, gr_group_env_t *env, gr_member_t *m)
     for (gr_member_t *x = g->members; x; x = x->next)
         if (x->pending_sync)
             return;
-    timer_cancel(env, &g->sync_timer);
+    gr_group_timer_stop(env, &g->sync_timer);
 }
 
 /* The leader's assignment: stored, then handed to every waiting member. */
@@ -927,7 +926,7 @@ static void join_timer_fired(gr_group_t *g, gr_group_env_t *env)
             delay = g->initial_remaining_ms;
         g->new_member_added = false;
         g->initial_remaining_ms -= delay;
-        timer_arm(env, &g->join_timer, delay);
+        gr_group_timer_arm(env, &g->join_timer, delay);
         return;
     }
     g->initial_delay = false;
@@ -1014,8 +1013,8 @@ static void remove_everyone(gr_group_t *g, gr_group_env_t *env, gr_kerr_t err)
     }
     while (g->pending)
         pending_remove(g, env, g->pending);
-    timer_cancel(env, &g->join_timer);
-    timer_cancel(env, &g->sync_timer);
+    gr_group_timer_stop(env, &g->join_timer);
+    gr_group_timer_stop(env, &g->sync_timer);
 }
 
 void gr_group_clear(gr_group_t *g, gr_group_env_t *env)

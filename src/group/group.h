@@ -275,6 +275,13 @@ typedef struct gr_cgroup_topic_info {
     int32_t partition_count;
 } gr_cgroup_topic_info_t;
 
+/* A subscribed topic as a consumer or share group last saw it (its "partition metadata"). */
+typedef struct gr_group_topic {
+    gr_uuid_t id;
+    char *name;
+    int32_t partition_count;
+} gr_group_topic_t;
+
 /* What the group needs from outside. */
 typedef struct gr_group_env {
     void *opaque;

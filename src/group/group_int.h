@@ -11,6 +11,24 @@
 /* The protocol type of Kafka's consumers (their metadata can be decoded). */
 #define GR_GROUP_CONSUMER_PROTOCOL_TYPE "consumer"
 
+/* (Re)arms t to fire delay_ms from now (any earlier arming cancelled). */
+void gr_group_timer_arm(gr_group_env_t *env, gr_group_timer_t *t, int64_t delay_ms);
+/* Cancels t if armed. */
+void gr_group_timer_stop(gr_group_env_t *env, gr_group_timer_t *t);
+
+/*
+ * A consumer or share group's subscribed topics (group_topics.c): freed
+ * (count entries, NULL ok); name added at topics[*count] (room for it
+ * assumed) unless already there or no topic of env, 0 or -ENOMEM; sorted
+ * by name; compared (names, ids, partition counts).
+ */
+void gr_group_topics_free(gr_group_topic_t *topics, int32_t count);
+int gr_group_topics_add(gr_group_topic_t *topics, int32_t *count, gr_group_env_t *env,
+                        const char *name);
+void gr_group_topics_sort(gr_group_topic_t *topics, int32_t count);
+bool gr_group_topics_equal(const gr_group_topic_t *a, int32_t an, const gr_group_topic_t *b,
+                           int32_t bn);
+
 /* A NUL-terminated copy (NULL for a null string or on -ENOMEM). */
 char *gr_group_strdup(gr_str_t s);
 /* v's metadata as an owned copy (null as empty, NULs kept); NULL on -ENOMEM. */

@@ -36,13 +36,6 @@ gr_sgroup_t *gr_sgroup_new(gr_group_t *g)
     return sg;
 }
 
-static void topics_free(gr_sgroup_topic_t *topics, int32_t count)
-{
-    for (int32_t i = 0; i < count; i++)
-        free(topics[i].name);
-    free(topics);
-}
-
 void gr_sgroup_free(gr_sgroup_t *sg, gr_group_env_t *env)
 {
     if (!sg)
@@ -52,7 +45,7 @@ void gr_sgroup_free(gr_sgroup_t *sg, gr_group_env_t *env)
         sg->members = m->next;
         gr_smember_free(m, env);
     }
-    topics_free(sg->topics, sg->topic_count);
+    gr_group_topics_free(sg->topics, sg->topic_count);
     gr_assignment_free(&sg->initialized);
     gr_sgroup_stored(sg);
     free(sg);
@@ -121,9 +114,9 @@ gr_kerr_t gr_sgroup_store(gr_sgroup_t *sg, gr_group_env_t *env, int64_t *written
     return env->store_share(env->opaque, sg->group, written_end);
 }
 
-void gr_sgroup_set_topics(gr_sgroup_t *sg, gr_sgroup_topic_t *topics, int32_t count)
+void gr_sgroup_set_topics(gr_sgroup_t *sg, gr_group_topic_t *topics, int32_t count)
 {
-    topics_free(sg->topics, sg->topic_count);
+    gr_group_topics_free(sg->topics, sg->topic_count);
     sg->topics = topics;
     sg->topic_count = count;
     sg->metadata_hash = gr_sgroup_topics_hash(topics, count);
@@ -138,7 +131,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-int64_t gr_sgroup_topics_hash(const gr_sgroup_topic_t *topics, int32_t count)
+int64_t gr_sgroup_topics_hash(const gr_group_topic_t *topics, int32_t count)
 {
     if (count == 0)
         return 0;
@@ -206,8 +199,7 @@ void gr_smember_free(gr_smember_t *m, gr_group_env_t *env)
 {
     if (!m)
         return;
-    if (m->session_timer.armed)
-        env->timer_cancel(env->opaque, &m->session_timer);
+    gr_group_timer_stop(env, &m->session_timer);
     gr_smember_set_subscription(m, NULL, 0);
     gr_assignment_free(&m->assigned);
     gr_assignment_free(&m->target);
@@ -266,55 +258,23 @@ void gr_sgroup_fence_member(gr_sgroup_t *sg, gr_group_env_t *env, gr_smember_t *
 
 /* --- subscribed topics -------------------------------------------------------- */
 
-static int topic_cmp(const void *a, const void *b)
-{
-    return strcmp(((const gr_sgroup_topic_t *)a)->name, ((const gr_sgroup_topic_t *)b)->name);
-}
-
-static bool topics_have(const gr_sgroup_topic_t *t, int32_t n, const char *name)
-{
-    for (int32_t i = 0; i < n; i++)
-        if (strcmp(t[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-static bool topics_equal(const gr_sgroup_topic_t *a, int32_t an, const gr_sgroup_topic_t *b,
-                         int32_t bn)
-{
-    if (an != bn)
-        return false;
-    for (int32_t i = 0; i < an; i++)
-        if (strcmp(a[i].name, b[i].name) != 0 || memcmp(&a[i].id, &b[i].id, sizeof(a[i].id)) ||
-            a[i].partition_count != b[i].partition_count)
-            return false;
-    return true;
-}
-
 /* The existing topics the members subscribe to, sorted by name. 0 or -ENOMEM. */
-static int topics_collect(const gr_sgroup_t *sg, gr_group_env_t *env, gr_sgroup_topic_t **out,
+static int topics_collect(const gr_sgroup_t *sg, gr_group_env_t *env, gr_group_topic_t **out,
                           int32_t *count)
 {
     int32_t cap = 0, n = 0;
     for (const gr_smember_t *m = sg->members; m; m = m->next)
         cap += m->subscribed_count;
-    gr_sgroup_topic_t *t = calloc((size_t)cap + 1, sizeof(*t));
+    gr_group_topic_t *t = calloc((size_t)cap + 1, sizeof(*t));
     if (!t)
         return -ENOMEM;
     for (const gr_smember_t *m = sg->members; m; m = m->next)
-        for (int32_t i = 0; i < m->subscribed_count; i++) {
-            gr_cgroup_topic_info_t info;
-            const char *name = m->subscribed_topics[i];
-            if (topics_have(t, n, name) || !env->topic_find(env->opaque, gr_str(name), &info))
-                continue;
-            if (!(t[n].name = strdup(name))) {
-                topics_free(t, n);
+        for (int32_t i = 0; i < m->subscribed_count; i++)
+            if (gr_group_topics_add(t, &n, env, m->subscribed_topics[i]) < 0) {
+                gr_group_topics_free(t, n);
                 return -ENOMEM;
             }
-            t[n].id = info.id;
-            t[n++].partition_count = info.partition_count;
-        }
-    qsort(t, (size_t)n, sizeof(*t), topic_cmp);
+    gr_group_topics_sort(t, n);
     *out = t;
     *count = n;
     return 0;
@@ -322,12 +282,12 @@ static int topics_collect(const gr_sgroup_t *sg, gr_group_env_t *env, gr_sgroup_
 
 bool gr_sgroup_refresh_topics(gr_sgroup_t *sg, gr_group_env_t *env)
 {
-    gr_sgroup_topic_t *t;
+    gr_group_topic_t *t;
     int32_t n;
     if (topics_collect(sg, env, &t, &n) < 0)
         return false;
-    if (topics_equal(t, n, sg->topics, sg->topic_count)) {
-        topics_free(t, n);
+    if (gr_group_topics_equal(t, n, sg->topics, sg->topic_count)) {
+        gr_group_topics_free(t, n);
         return false;
     }
     gr_sgroup_set_topics(sg, t, n);
@@ -436,13 +396,7 @@ gr_kerr_t gr_sgroup_update_target(gr_sgroup_t *sg)
 
 void gr_sgroup_session_timer(gr_smember_t *m, gr_group_env_t *env)
 {
-    gr_group_timer_t *t = &m->session_timer;
-    int64_t delay = env->share_limits.session_timeout_ms;
-    if (t->armed)
-        env->timer_cancel(env->opaque, t);
-    t->armed = true;
-    t->deadline_ms = env->now_ms(env->opaque) + delay;
-    env->timer_arm(env->opaque, t, delay);
+    gr_group_timer_arm(env, &m->session_timer, env->share_limits.session_timeout_ms);
 }
 
 void gr_sgroup_timer_fired(gr_group_timer_t *t, gr_group_env_t *env)

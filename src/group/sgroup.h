@@ -85,13 +85,6 @@ typedef struct gr_smember {
     struct gr_smember *next;
 } gr_smember_t;
 
-/* A subscribed topic as the group last saw it (its "partition metadata"). */
-typedef struct gr_sgroup_topic {
-    gr_uuid_t id;
-    char *name;
-    int32_t partition_count;
-} gr_sgroup_topic_t;
-
 struct gr_sgroup {
     gr_group_t *group;
     gr_sgroup_state_t state;
@@ -99,7 +92,7 @@ struct gr_sgroup {
     int32_t assignment_epoch;
     gr_smember_t *members; /* in join order */
     int32_t member_count;
-    gr_sgroup_topic_t *topics; /* the subscribed topics that exist, sorted by name */
+    gr_group_topic_t *topics; /* the subscribed topics that exist, sorted by name */
     int32_t topic_count;
     int64_t metadata_hash; /* of topics (gr_sgroup_topics_hash), as the group record holds it */
     gr_assignment_t initialized; /* share-partitions ever assigned (their state may exist) */
@@ -176,11 +169,11 @@ void gr_sgroup_unlink(gr_sgroup_t *sg, gr_smember_t *m);
 /* Takes topics (count owned strings; NULL, 0 for none), freeing the old ones. */
 void gr_smember_set_subscription(gr_smember_t *m, char **topics, int32_t count);
 /* Replaces the subscribed topics' metadata with topics (count owned entries). */
-void gr_sgroup_set_topics(gr_sgroup_t *sg, gr_sgroup_topic_t *topics, int32_t count);
+void gr_sgroup_set_topics(gr_sgroup_t *sg, gr_group_topic_t *topics, int32_t count);
 /* The group was written: nothing pending. */
 void gr_sgroup_stored(gr_sgroup_t *sg);
 /* A hash of the topics' names, ids and partition counts (0 for none): what changes it bumps. */
-int64_t gr_sgroup_topics_hash(const gr_sgroup_topic_t *topics, int32_t count);
+int64_t gr_sgroup_topics_hash(const gr_group_topic_t *topics, int32_t count);
 /*
  * After replay: reads the subscribed topics from the broker's metadata; a
  * hash other than the replayed one bumps the group epoch (written at the

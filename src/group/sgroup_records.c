@@ -55,43 +55,17 @@ typedef gr_share_group_state_partition_metadata_value_topic_partitions_info_t st
 
 /* --- writing --------------------------------------------------------------------- */
 
-static int key_group(gr_record_set_t *s, int16_t type, const char *group, bool tombstone)
-{
-    gr_share_group_metadata_key_t k = {.group_id = gr_str(group)};
-    int rc = gr_record_set_key(s, type);
-    /* Keys 9, 11, 12 and 15 are the group id alone: one encoder serves them. */
-    if (!rc)
-        rc = gr_share_group_metadata_key_encode(&s->buf, GR_SHARE_GROUP_METADATA_KEY_MAX_VERSION,
-                                                &k);
-    gr_record_set_value(s, SG_VALUE_VERSION, tombstone);
-    return rc;
-}
-
-static int key_member(gr_record_set_t *s, int16_t type, const char *group, const char *member,
-                      bool tombstone)
-{
-    gr_share_group_member_metadata_key_t k = {.group_id = gr_str(group),
-                                              .member_id = gr_str(member)};
-    int rc = gr_record_set_key(s, type);
-    /* Keys 10, 13 and 14 are (group id, member id). */
-    if (!rc)
-        rc = gr_share_group_member_metadata_key_encode(
-            &s->buf, GR_SHARE_GROUP_MEMBER_METADATA_KEY_MAX_VERSION, &k);
-    gr_record_set_value(s, SG_VALUE_VERSION, tombstone);
-    return rc;
-}
+/* A member's records, tombstoned in this order (the member metadata, which ends
+ * the member on replay, last). */
+static const int16_t member_types[] = {
+    GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+    GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_MEMBER_METADATA};
 
 static int member_tombstones(gr_record_set_t *s, const char *group, const char *member)
 {
-    static const int16_t types[] = {
-        GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT,
-        GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER,
-        GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_MEMBER_METADATA};
-    int rc = 0;
-    for (size_t i = 0; i < sizeof types / sizeof types[0] && !rc; i++)
-        if (!(rc = key_member(s, types[i], group, member, true)))
-            rc = gr_record_set_done(s);
-    return rc;
+    return gr_record_set_tombstones(s, member_types, sizeof member_types / sizeof member_types[0],
+                                    group, member);
 }
 
 static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_smember_t *m,
@@ -108,8 +82,8 @@ static int put_member_metadata(gr_record_set_t *s, const char *group, const gr_s
     for (int32_t i = 0; i < m->subscribed_count; i++)
         v.subscribed_topic_names[i] = gr_str(m->subscribed_topics[i]);
     v.subscribed_topic_names_count = m->subscribed_count;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_MEMBER_METADATA, group,
-                        m->member_id, false);
+    int rc = gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_MEMBER_METADATA,
+                                     group, m->member_id, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_member_metadata_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -121,8 +95,8 @@ static int put_epoch(gr_record_set_t *s, const gr_sgroup_t *sg)
     gr_share_group_metadata_value_init(&v);
     v.epoch = sg->group_epoch;
     v.metadata_hash = sg->metadata_hash;
-    int rc =
-        key_group(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_METADATA, sg->group->key.id, false);
+    int rc = gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_METADATA,
+                                     sg->group->key.id, NULL, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_metadata_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -133,8 +107,9 @@ static int put_target_epoch(gr_record_set_t *s, const gr_sgroup_t *sg)
     gr_share_group_target_assignment_metadata_value_t v;
     gr_share_group_target_assignment_metadata_value_init(&v);
     v.assignment_epoch = sg->assignment_epoch;
-    int rc = key_group(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_METADATA,
-                       sg->group->key.id, false);
+    int rc = gr_record_set_group_key(
+        s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, sg->group->key.id,
+        NULL, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_target_assignment_metadata_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -155,8 +130,9 @@ static int put_target(gr_record_set_t *s, const char *group, const gr_smember_t 
         v.topic_partitions[i].partitions_count = t->topics[i].partition_count;
     }
     v.topic_partitions_count = t->topic_count;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, group,
-                        m->member_id, false);
+    int rc =
+        gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER,
+                                group, m->member_id, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_target_assignment_member_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -181,8 +157,9 @@ static int put_current(gr_record_set_t *s, const char *group, const gr_smember_t
         v.assigned_partitions[i].partitions_count = set->topics[i].partition_count;
     }
     v.assigned_partitions_count = set->topic_count;
-    int rc = key_member(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, group,
-                        m->member_id, false);
+    int rc =
+        gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+                                group, m->member_id, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_current_member_assignment_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -216,8 +193,9 @@ static int put_state_partitions(gr_record_set_t *s, const gr_sgroup_t *sg, gr_ar
         t->partitions_count = set->topics[i].partition_count;
     }
     v.initialized_topics_count = set->topic_count;
-    int rc = key_group(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_STATE_PARTITION_METADATA,
-                       sg->group->key.id, false);
+    int rc =
+        gr_record_set_group_key(s, GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_STATE_PARTITION_METADATA,
+                                sg->group->key.id, NULL, SG_VALUE_VERSION, false);
     if (!rc)
         rc = gr_share_group_state_partition_metadata_value_encode(&s->buf, SG_VALUE_VERSION, &v);
     return rc ? rc : gr_record_set_done(s);
@@ -280,8 +258,6 @@ int gr_sgroup_records_tombstones(gr_record_set_t *s, const gr_group_t *g)
         GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_TARGET_ASSIGNMENT_METADATA,
         GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_PARTITION_METADATA,
         GR_COORDINATOR_RECORD_TYPE_SHARE_GROUP_METADATA};
-    for (size_t i = 0; i < sizeof types / sizeof types[0] && !rc; i++)
-        if (!(rc = key_group(s, types[i], g->key.id, true)))
-            rc = gr_record_set_done(s);
-    return rc;
+    return rc ? rc
+              : gr_record_set_tombstones(s, types, sizeof types / sizeof types[0], g->key.id, NULL);
 }

@@ -673,7 +673,7 @@ static gr_kerr_t alter_group(gr_broker_t *b, gr_request_t *req, const alter_chan
     /* set may point into the entry just replaced: write from the cache's own copy. */
     const gr_group_overrides_t *now = gr_group_configs_find(b->group_configs, group, group_len);
     gr_group_overrides_t none = {{NULL}};
-    int rc = gr_group_config_store_alter(b, group, group_len, now ? now : &none, NULL, NULL);
+    int rc = gr_group_config_store_alter(b, group, group_len, now ? now : &none);
     if (rc)
         gr_logf(&b->log, GR_LOG_ERROR, "groups", "cannot write the configs of group %.*s: %s",
                 (int)group_len, group, strerror(-rc));

@@ -46,7 +46,6 @@
 #include "handlers/admin_wait.h"
 #include "handlers/handlers.h"
 #include "handlers/listener_endpoint.h"
-#include "protocol/uuid.h"
 #include "share/share_coordinator.h"
 #include "txn/txn_coordinator.h"
 #include "gen/list_groups.h"
@@ -70,32 +69,6 @@ typedef struct coordinator_answer {
     int32_t port;
 } coordinator_answer_t;
 
-/* A share coordinator key as Kafka's SharePartitionKey parses it: "<group>:<topic id>:<partition>".
- */
-static bool share_key_valid(gr_str_t key)
-{
-    if (key.len <= 0)
-        return false;
-    int32_t last = -1, prev = -1;
-    for (int32_t i = 0; i < key.len; i++)
-        if (key.ptr[i] == ':') {
-            prev = last;
-            last = i;
-        }
-    if (prev <= 0 || last - prev - 1 != GR_UUID_STRING_CHARS || last + 1 >= key.len)
-        return false;
-    gr_uuid_t id;
-    if (gr_uuid_parse(key.ptr + prev + 1, GR_UUID_STRING_CHARS, &id) < 0)
-        return false;
-    int64_t partition = 0;
-    for (int32_t i = last + 1; i < key.len; i++) {
-        if (key.ptr[i] < '0' || key.ptr[i] > '9' || partition > INT32_MAX / 10)
-            return false;
-        partition = partition * 10 + (key.ptr[i] - '0');
-    }
-    return partition <= INT32_MAX;
-}
-
 static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, int8_t key_type,
                                              gr_str_t key)
 {
@@ -118,9 +91,9 @@ static coordinator_answer_t find_coordinator(gr_broker_t *b, gr_request_t *req, 
              !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION))
         a.error = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
     else if (key_type == GR_COORDINATOR_TYPE_SHARE && b->share_coordinator &&
-             req->api_version >= GR_FIND_COORDINATOR_SHARE_VERSION && share_key_valid(key))
+             req->api_version >= GR_FIND_COORDINATOR_SHARE_VERSION)
         a.error = gr_share_coordinator_locate(b->share_coordinator, key, &node);
-    else /* an unknown key type; share keys before v6 or not "<group>:<topic id>:<partition>" */
+    else /* an unknown key type; share keys before v6 (a malformed one: locate) */
         a.error = GR_KERR_INVALID_REQUEST;
     if (a.error)
         return a;

@@ -18,7 +18,6 @@
 #include "handlers/request.h"
 #include "handlers/share_common.h"
 #include "metadata/cluster_view.h"
-#include "partition/partition.h"
 #include "gen/share_acknowledge.h"
 
 typedef struct share_ack_op {
@@ -37,16 +36,9 @@ static void fill_partition(share_ack_op_t *op, const gr_share_ack_result_t *r,
     out->error_code = r->error_code;
     out->current_leader.leader_id = -1;
     out->current_leader.leader_epoch = -1;
-    if (r->error_code != GR_KERR_NOT_LEADER_OR_FOLLOWER)
-        return;
-    gr_kerr_t err;
-    gr_partition_t *other;
-    gr_share_request_partition(op->b, r->topic_id, r->partition, &err, &other);
-    if (other) {
-        out->current_leader.leader_id = other->leader_id;
-        out->current_leader.leader_epoch = other->leader_epoch;
-        gr_share_leaders_add(leaders, op->req, other->leader_id);
-    }
+    if (r->error_code == GR_KERR_NOT_LEADER_OR_FOLLOWER)
+        gr_share_leaders_current(leaders, op->b, op->req, r->topic_id, r->partition,
+                                 &out->current_leader.leader_id, &out->current_leader.leader_epoch);
 }
 
 static int fill_endpoints(share_ack_op_t *op, const gr_share_leaders_t *leaders,

@@ -166,3 +166,19 @@ int gr_share_leaders_add(gr_share_leaders_t *l, gr_request_t *req, int32_t id)
     l->ids[l->count++] = id;
     return 0;
 }
+
+void gr_share_leaders_current(gr_share_leaders_t *l, gr_broker_t *b, gr_request_t *req,
+                              gr_uuid_t topic_id, int32_t index, int32_t *leader_id,
+                              int32_t *leader_epoch)
+{
+    gr_kerr_t err;
+    gr_partition_t *other;
+    *leader_id = -1;
+    *leader_epoch = -1;
+    gr_share_request_partition(b, topic_id, index, &err, &other);
+    if (!other)
+        return;
+    *leader_id = other->leader_id;
+    *leader_epoch = other->leader_epoch;
+    gr_share_leaders_add(l, req, other->leader_id);
+}

@@ -92,4 +92,14 @@ typedef struct gr_share_leaders {
 /* Adds id (>= 0) unless listed. Returns 0 or -ENOMEM (req's arena). */
 int gr_share_leaders_add(gr_share_leaders_t *l, gr_request_t *req, int32_t id);
 
+/*
+ * A NOT_LEADER_OR_FOLLOWER answer's CurrentLeader for (topic_id, index), as
+ * known when the response is built (never from a partition pointer kept
+ * since the try: the partition array moves when its topic grows), its
+ * leader added to l. Both -1 when the partition is unknown or led here again.
+ */
+void gr_share_leaders_current(gr_share_leaders_t *l, gr_broker_t *b, gr_request_t *req,
+                              gr_uuid_t topic_id, int32_t index, int32_t *leader_id /* out */,
+                              int32_t *leader_epoch /* out */);
+
 #endif

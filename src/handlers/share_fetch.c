@@ -50,8 +50,7 @@
 typedef struct fetch_part {
     gr_uuid_t topic_id;
     int32_t partition;
-    gr_kerr_t error;       /* TOPIC_AUTHORIZATION_FAILED, found once; others each try */
-    gr_partition_t *other; /* NOT_LEADER_OR_FOLLOWER: the partition, for CurrentLeader */
+    gr_kerr_t error; /* TOPIC_AUTHORIZATION_FAILED, found once; others each try */
     gr_share_fetched_t got;
 } fetch_part_t;
 
@@ -60,6 +59,7 @@ typedef struct share_fetch_op {
     gr_request_t *req;
     gr_share_fetch_request_t in;
     gr_share_acks_t acks;
+    gr_share_fetch_limits_t limits; /* the group's configs and the request's modes */
     fetch_part_t *parts;
     int32_t part_count;
     gr_partition_waiter_t *links;
@@ -103,11 +103,9 @@ static void fill_partition(share_fetch_op_t *op, const fetch_part_t *part,
     out->records.len = 0;
     out->current_leader.leader_id = -1;
     out->current_leader.leader_epoch = -1;
-    if (part->error == GR_KERR_NOT_LEADER_OR_FOLLOWER && part->other) {
-        out->current_leader.leader_id = part->other->leader_id;
-        out->current_leader.leader_epoch = part->other->leader_epoch;
-        gr_share_leaders_add(leaders, op->req, part->other->leader_id);
-    }
+    if (part->error == GR_KERR_NOT_LEADER_OR_FOLLOWER)
+        gr_share_leaders_current(leaders, op->b, op->req, part->topic_id, part->partition,
+                                 &out->current_leader.leader_id, &out->current_leader.leader_epoch);
     const gr_share_ack_result_t *ack =
         gr_share_acks_find(&op->acks, part->topic_id, part->partition);
     if (ack)
@@ -215,8 +213,7 @@ static void respond(share_fetch_op_t *op)
     gr_request_t *req = op->req;
     gr_share_fetch_response_t resp;
     gr_share_fetch_response_init(&resp);
-    resp.acquisition_lock_timeout_ms =
-        gr_share_manager_lock_duration_ms(op->b->share_manager, op->in.group_id);
+    resp.acquisition_lock_timeout_ms = op->limits.lock_duration_ms;
     int rc = build(op, &resp);
     if (rc == 0)
         rc = gr_request_encode(req, &resp);
@@ -259,22 +256,18 @@ static bool try_acquire(share_fetch_op_t *op)
             answer = true;
             continue;
         }
-        gr_partition_t *p = gr_share_request_partition(b, part->topic_id, part->partition,
-                                                       &part->error, &part->other);
+        gr_partition_t *other;
+        gr_partition_t *p =
+            gr_share_request_partition(b, part->topic_id, part->partition, &part->error, &other);
         if (!p) {
             answer = true;
             continue;
         }
         if (records_left <= 0 || part->got.acquired.count > 0)
             continue;
-        gr_share_fetch_limits_t limits = {
-            .max_bytes = (int32_t)bytes_left,
-            .max_records = (int32_t)records_left,
-            .batch_size = in->batch_size > 0 ? in->batch_size : 0,
-            .mode = in->share_acquire_mode == GR_SHARE_ACQUIRE_RECORD_LIMIT
-                        ? GR_SHARE_ACQUIRE_RECORD_LIMIT
-                        : GR_SHARE_ACQUIRE_BATCH_OPTIMIZED,
-        };
+        gr_share_fetch_limits_t limits = op->limits;
+        limits.max_bytes = (int32_t)bytes_left;
+        limits.max_records = (int32_t)records_left;
         part->error = gr_share_manager_acquire(b->share_manager, in->group_id, p, in->member_id,
                                                &limits, &part->got);
         answer |= part->error != GR_KERR_NONE || part->got.acquired.count > 0;
@@ -435,6 +428,11 @@ void gr_handle_share_fetch(gr_broker_t *b, gr_request_t *req)
         return;
     op->b = b;
     op->req = req;
+    gr_share_manager_fetch_limits(b->share_manager, op->in.group_id, &op->limits);
+    op->limits.batch_size = op->in.batch_size > 0 ? op->in.batch_size : 0;
+    op->limits.mode = op->in.share_acquire_mode == GR_SHARE_ACQUIRE_RECORD_LIMIT
+                          ? GR_SHARE_ACQUIRE_RECORD_LIMIT
+                          : GR_SHARE_ACQUIRE_BATCH_OPTIMIZED;
     gr_share_session_t *session = NULL;
     int32_t epoch = op->in.share_session_epoch;
     gr_kerr_t err = gr_share_request_session(b, req, op->in.group_id, op->in.member_id, epoch,

@@ -158,11 +158,19 @@ static gr_kerr_t coordinator_error(gr_broker_t *b, gr_str_t id)
 
 /*
  * Whether alter/delete may change group id's offsets: NONE for a share
- * group without members (or no group yet), NON_EMPTY_GROUP, or
- * GROUP_ID_NOT_FOUND for a group of another kind.
+ * group without members (or no group yet), once the caller may do op on
+ * the group (else GROUP_AUTHORIZATION_FAILED) and its coordinator is here
+ * (else coordinator_error's code); NON_EMPTY_GROUP, or GROUP_ID_NOT_FOUND
+ * for a group of another kind.
  */
-static gr_kerr_t empty_share_group_error(gr_broker_t *b, gr_str_t id)
+static gr_kerr_t offsets_change_error(gr_broker_t *b, gr_request_t *req, gr_acl_operation_t op,
+                                      gr_str_t id)
 {
+    if (!gr_authorize_str(b, req->session, op, GR_ACL_RESOURCE_TYPE_GROUP, id))
+        return GR_KERR_GROUP_AUTHORIZATION_FAILED;
+    gr_kerr_t err = coordinator_error(b, id);
+    if (err)
+        return err;
     gr_group_t *g = gr_coordinator_find(b->groups, id);
     if (!g || g->state == GR_GROUP_DEAD)
         return GR_KERR_NONE;
@@ -448,11 +456,7 @@ void gr_handle_alter_share_group_offsets(gr_broker_t *b, gr_request_t *req)
     }
     gr_alter_share_group_offsets_response_init(resp);
     resp->error_message = gr_str(NULL);
-    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_READ, GR_ACL_RESOURCE_TYPE_GROUP,
-                          in.group_id))
-        resp->error_code = GR_KERR_GROUP_AUTHORIZATION_FAILED;
-    else if (!(resp->error_code = coordinator_error(b, in.group_id)))
-        resp->error_code = empty_share_group_error(b, in.group_id);
+    resp->error_code = offsets_change_error(b, req, GR_ACL_OPERATION_READ, in.group_id);
     if (resp->error_code) {
         gr_request_respond(req, resp);
         return;
@@ -519,11 +523,7 @@ void gr_handle_delete_share_group_offsets(gr_broker_t *b, gr_request_t *req)
     }
     gr_delete_share_group_offsets_response_init(resp);
     resp->error_message = gr_str(NULL);
-    if (!gr_authorize_str(b, req->session, GR_ACL_OPERATION_DELETE, GR_ACL_RESOURCE_TYPE_GROUP,
-                          in.group_id))
-        resp->error_code = GR_KERR_GROUP_AUTHORIZATION_FAILED;
-    else if (!(resp->error_code = coordinator_error(b, in.group_id)))
-        resp->error_code = empty_share_group_error(b, in.group_id);
+    resp->error_code = offsets_change_error(b, req, GR_ACL_OPERATION_DELETE, in.group_id);
     resp->responses = gr_request_alloc_array(req, resp->error_code ? 0 : in.topics_count,
                                              sizeof *resp->responses);
     if (!resp->responses) {

@@ -31,6 +31,7 @@
 #include "handlers/handlers.h"
 #include "handlers/isr_wait.h"
 #include "handlers/request.h"
+#include "protocol/arena.h"
 #include "metadata/topics.h"
 #include "security/authorizer.h"
 #include "share/share_coordinator.h"
@@ -63,15 +64,17 @@ static gr_kerr_t partition_known(gr_broker_t *b, gr_uuid_t topic_id, int32_t par
                                                  : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
 }
 
+/*
+ * The key of one partition. A group id holding a NUL byte gets a NULL
+ * group_id (INVALID_REQUEST): cut at the NUL it would name, and write,
+ * another group's state.
+ */
 static gr_share_key_t key_of(gr_request_t *req, gr_str_t group, gr_uuid_t topic_id,
                              int32_t partition)
 {
-    char *g = gr_request_alloc(req, (size_t)(group.len > 0 ? group.len : 0) + 1);
-    if (g) {
-        if (group.len > 0)
-            memcpy(g, group.ptr, (size_t)group.len);
-        g[group.len > 0 ? group.len : 0] = '\0';
-    }
+    size_t len = group.len > 0 ? (size_t)group.len : 0;
+    const char *text = len ? group.ptr : "";
+    char *g = memchr(text, '\0', len) ? NULL : gr_arena_strndup(req->arena, text, len);
     return (gr_share_key_t){.group_id = g, .topic_id = topic_id, .partition = partition};
 }
 

@@ -981,6 +981,13 @@ int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms)
 int gr_log_read(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_batch,
                 int64_t max_offset, gr_log_read_result_t *out)
 {
+    return gr_log_read_batches(log, offset, max_bytes, min_one_batch, max_offset, NULL, NULL, out);
+}
+
+int gr_log_read_batches(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_batch,
+                        int64_t max_offset, gr_log_batch_fn fn, void *arg,
+                        gr_log_read_result_t *out)
+{
     int64_t leo = gr_log_end_offset(log);
     memset(out, 0, sizeof *out);
     out->fd = -1;
@@ -1003,7 +1010,7 @@ int gr_log_read(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_b
             rc = gr_segment_find_batch(seg, offset, gr_segment_index_lookup(seg, offset), &pos, &h);
         if (rc >= 0 && pos < seg->size)
             rc = gr_segment_span(seg, pos, max_bytes < 0 ? 0 : max_bytes, min_one_batch, max_offset,
-                                 &len, &next);
+                                 fn, arg, &len, &next);
         if (rc >= 0 && len > 0)
             rc = gr_segment_fd(seg);
         if (rc < 0) {

@@ -41,6 +41,7 @@
 
 #include "log/io.h"
 #include "log/producer_state.h"
+#include "protocol/records.h"
 #include "protocol/types.h"
 
 /* Kafka's topic-level defaults. */
@@ -255,6 +256,19 @@ typedef struct gr_log_read_result {
  */
 int gr_log_read(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_batch,
                 int64_t max_offset, gr_log_read_result_t *out);
+
+/* A batch header, as a read or scan walks past it. */
+typedef void (*gr_log_batch_fn)(void *arg, const gr_batch_header_t *h);
+
+/*
+ * gr_log_read, handing fn the header of each batch in out's range, in
+ * order, as the read walks them (their file positions follow from
+ * out->file_pos and gr_batch_size): a caller that needs the headers reads
+ * none back. fn may have been called when the read then fails.
+ */
+int gr_log_read_batches(gr_log_t *log, int64_t offset, int32_t max_bytes, bool min_one_batch,
+                        int64_t max_offset, gr_log_batch_fn fn, void *arg,
+                        gr_log_read_result_t *out);
 
 int64_t gr_log_start_offset(const gr_log_t *log);
 int64_t gr_log_end_offset(const gr_log_t *log);

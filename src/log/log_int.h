@@ -206,11 +206,13 @@ int gr_segment_find_batch(gr_segment_t *seg, int64_t offset, int64_t from, int64
 /*
  * Length of the run of whole batches from pos: at most max_bytes (but one
  * whole batch when min_one), stopping at a batch whose base offset is
- * >= max_offset. Returns 0 with *out_len and *out_next_offset (the offset
+ * >= max_offset. fn (NULL: none) gets the header of each batch of the run,
+ * in order. Returns 0 with *out_len and *out_next_offset (the offset
  * after the run's last batch, -1 when empty), or -errno.
  */
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
-                    int64_t max_offset, int64_t *out_len, int64_t *out_next_offset);
+                    int64_t max_offset, gr_segment_batch_fn fn, void *arg, int64_t *out_len,
+                    int64_t *out_next_offset);
 /* Calls fn for each batch header from position 0 (no CRC checks). 0 or -errno. */
 int gr_segment_walk(gr_segment_t *seg, gr_segment_batch_fn fn, void *arg);
 /* Largest timestamp (loading the indexes if needed); -1 if none. */

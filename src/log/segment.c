@@ -809,7 +809,8 @@ void gr_segment_detach(gr_segment_t *seg)
 }
 
 int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_one,
-                    int64_t max_offset, int64_t *out_len, int64_t *out_next_offset)
+                    int64_t max_offset, gr_segment_batch_fn fn, void *arg, int64_t *out_len,
+                    int64_t *out_next_offset)
 {
     int64_t next = -1;
     gr_segment_reader_t r;
@@ -830,15 +831,16 @@ int gr_segment_span(gr_segment_t *seg, int64_t pos, int64_t max_bytes, bool min_
         int64_t size = gr_batch_size(&h);
         if (h.base_offset >= max_offset || pos + total + size > seg->size)
             break;
-        if (total + size > max_bytes) {
-            if (total == 0 && min_one) {
-                total = size; /* KIP-74: one whole batch even if too large */
-                next = h.base_offset + h.last_offset_delta + 1;
-            }
+        /* KIP-74: one whole batch even if too large. */
+        bool last = total + size > max_bytes;
+        if (last && !(total == 0 && min_one))
             break;
-        }
         total += size;
         next = h.base_offset + h.last_offset_delta + 1;
+        if (fn)
+            fn(arg, &h);
+        if (last)
+            break;
     }
     rc = 0;
     *out_len = total;

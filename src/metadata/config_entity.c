@@ -3,11 +3,14 @@
  * One config entity's alteration: see config_entity.h. A chain of store
  * operations carrying one update_op_t: get the znode (on_current) -> set or
  * create it (on_written) -> create the notification (on_notified) -> done.
+ * Also the entity names' sanitized form, which every entity type (users,
+ * clients, groups) puts in its paths.
  *
- * Runs on: loop thread.
+ * Runs on: loop thread (the name functions: any thread).
  */
 #include "metadata/config_entity.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +127,77 @@ static void on_current(void *opaque, int rc, const void *data, size_t len,
         return;
     }
     op->b->store_pending++;
+}
+
+/* ---- names (Kafka's Sanitizer) ---- */
+
+#define HEX_DIGITS "0123456789ABCDEF"
+#define ESCAPE_LEN 3 /* "%XX" */
+#define HEX_BASE   16
+
+static bool kept_as_is(unsigned char ch)
+{
+    return isalnum(ch) || ch == '.' || ch == '-' || ch == '_';
+}
+
+int gr_config_entity_sanitize(const char *name, size_t len, char *out, size_t out_size)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        size_t need = kept_as_is(ch) ? 1 : ESCAPE_LEN;
+        if (o + need >= out_size)
+            return -ENAMETOOLONG;
+        if (need == 1) {
+            out[o++] = (char)ch;
+        } else {
+            out[o++] = '%';
+            out[o++] = HEX_DIGITS[ch >> 4];
+            out[o++] = HEX_DIGITS[ch & 0xf];
+        }
+    }
+    if (o >= out_size)
+        return -ENAMETOOLONG;
+    out[o] = '\0';
+    return 0;
+}
+
+static int hex_value(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    ch = (char)toupper((unsigned char)ch);
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+int gr_config_entity_desanitize(const char *text, size_t len, char *out, size_t out_size,
+                                size_t *out_len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '%') {
+            int hi = i + 2 < len ? hex_value(text[i + 1]) : -1;
+            int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
+            if (lo < 0)
+                return -EINVAL;
+            ch = (char)(hi * HEX_BASE + lo);
+            i += 2;
+        } else if (ch == '+') {
+            ch = ' ';
+        }
+        if (o + 1 >= out_size)
+            return -ENAMETOOLONG;
+        out[o++] = ch;
+    }
+    if (o >= out_size)
+        return -ENAMETOOLONG;
+    out[o] = '\0';
+    if (out_len)
+        *out_len = o;
+    return 0;
 }
 
 bool gr_config_entity_path_fits(const char *entity_path)

@@ -39,6 +39,23 @@ typedef struct gr_config_entity_update {
     void *arg;
 } gr_config_entity_update_t;
 
+/*
+ * Kafka's Sanitizer: the name of an entity as one path component. Letters,
+ * digits, '.', '-' and '_' stay; every other byte (of UTF-8) becomes %XX,
+ * so any name fits one component and never collides with "<default>".
+ * len bytes of name (need not be NUL-terminated) into out, NUL-terminated.
+ * Returns 0, or -ENAMETOOLONG when out (out_size bytes) is too small.
+ */
+int gr_config_entity_sanitize(const char *name, size_t len, char *out, size_t out_size);
+
+/*
+ * The reverse (URL-decoding, '+' read as ' ' as Kafka's desanitize does):
+ * len bytes of text into out, NUL-terminated, the decoded length in
+ * *out_len (may be NULL). Returns 0, -EINVAL (a bad %XX) or -ENAMETOOLONG.
+ */
+int gr_config_entity_desanitize(const char *text, size_t len, char *out, size_t out_size,
+                                size_t *out_len /* out */);
+
 /* Whether /config/<entity_path> fits the store's path limit. */
 bool gr_config_entity_path_fits(const char *entity_path);
 

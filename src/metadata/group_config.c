@@ -170,9 +170,11 @@ static int parse_time_part(const char *p, int64_t *total)
         if (!end || add_units(total, n, MS_PER_SEC))
             return -EINVAL;
         if (*end == '.' || *end == ',') {
-            long long scale = 100; /* ms of the first fraction digit */
+            long long fraction_ms = 0, scale = 100; /* ms of the first fraction digit */
             for (end++; isdigit((unsigned char)*end); end++, scale /= 10)
-                *total += (*end - '0') * scale;
+                fraction_ms += (*end - '0') * scale;
+            if (add_units(total, fraction_ms, 1))
+                return -EINVAL; /* whole seconds at the limit, and a fraction on top */
         }
         if (toupper((unsigned char)*end) != 'S' || end[1])
             return -EINVAL;

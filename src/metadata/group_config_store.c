@@ -13,7 +13,6 @@
  */
 #include "metadata/group_config_store.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,66 +25,6 @@
 #include "metadata/zk_json.h"
 
 #define GROUPS_PATH GR_ZK_CONFIG_PATH "/" GR_GROUP_CONFIG_ENTITY_TYPE
-#define HEX_DIGITS  "0123456789ABCDEF"
-#define ESCAPE_LEN  3 /* "%XX" */
-#define HEX_BASE    16
-
-/* Kafka's Sanitizer (URLEncoder, with ' ' and '*' escaped too): these stay as they are. */
-static bool kept_as_is(unsigned char ch)
-{
-    return isalnum(ch) || ch == '.' || ch == '-' || ch == '_';
-}
-
-/* The sanitized form of len bytes of name into out. 0 or -ENAMETOOLONG. */
-static int sanitize(const char *name, size_t len, char *out, size_t out_len)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        size_t need = kept_as_is(ch) ? 1 : ESCAPE_LEN;
-        if (o + need >= out_len)
-            return -ENAMETOOLONG;
-        if (need == 1) {
-            out[o++] = (char)ch;
-        } else {
-            out[o++] = '%';
-            out[o++] = HEX_DIGITS[ch >> 4];
-            out[o++] = HEX_DIGITS[ch & 0xf];
-        }
-    }
-    out[o] = '\0';
-    return 0;
-}
-
-static int hex_value(char ch)
-{
-    const char *p = strchr(HEX_DIGITS, toupper((unsigned char)ch));
-    return ch && p ? (int)(p - HEX_DIGITS) : -1;
-}
-
-/* URL-decodes text into out (*out_len bytes). 0, -EINVAL or -ENAMETOOLONG. */
-static int desanitize(const char *text, char *out, size_t cap, size_t *out_len)
-{
-    size_t o = 0;
-    for (size_t i = 0; text[i]; i++) {
-        char ch = text[i];
-        if (ch == '%') {
-            int hi = hex_value(text[i + 1]);
-            int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
-            if (lo < 0)
-                return -EINVAL;
-            ch = (char)(hi * HEX_BASE + lo);
-            i += 2;
-        } else if (ch == '+') {
-            ch = ' ';
-        }
-        if (o >= cap)
-            return -ENAMETOOLONG;
-        out[o++] = ch;
-    }
-    *out_len = o;
-    return 0;
-}
 
 /* The overrides of a /config/groups document (unknown keys ignored). 0, -EINVAL, -ENOMEM. */
 static int parse_doc(const char *text, size_t len, gr_group_overrides_t *o)
@@ -156,7 +95,8 @@ void gr_group_config_store_reload(gr_broker_t *b, const char *sanitized)
     if (!op || !b->store_session)
         goto fail;
     op->b = b;
-    if (desanitize(sanitized, op->group, sizeof op->group, &op->len) ||
+    if (gr_config_entity_desanitize(sanitized, strlen(sanitized), op->group, sizeof op->group,
+                                    &op->len) ||
         (size_t)snprintf(op->path, sizeof op->path, GROUPS_PATH "/%s", sanitized) >=
             sizeof op->path)
         goto fail;
@@ -193,8 +133,6 @@ typedef struct alter_op {
     char group[GR_STORE_PATH_MAX + 1];
     size_t len;
     gr_group_overrides_t overrides;
-    gr_group_config_store_done_fn *done;
-    void *opaque;
 } alter_op_t;
 
 static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
@@ -223,25 +161,22 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
     return err;
 }
 
-static void applied(void *arg, const char *text, size_t len)
-{
-    alter_op_t *op = arg;
-    apply(op->b, op->group, op->len, text, len);
-    gr_logf(&op->b->log, GR_LOG_INFO, "groups", "config of group %.*s changed", (int)op->len,
-            op->group);
-}
-
 static void alter_free(alter_op_t *op)
 {
     gr_group_overrides_clear(&op->overrides);
     free(op);
 }
 
+/* The write is over (config_entity.c logged why a store operation failed). */
 static void update_done(void *arg, gr_kerr_t err)
 {
     alter_op_t *op = arg;
-    if (op->done)
-        op->done(op->opaque, err);
+    if (err)
+        gr_logf(&op->b->log, GR_LOG_WARN, "groups", "config of group %.*s not written: %s",
+                (int)op->len, op->group, gr_kerr_name(err));
+    else
+        gr_logf(&op->b->log, GR_LOG_INFO, "groups", "config of group %.*s changed", (int)op->len,
+                op->group);
     alter_free(op);
 }
 
@@ -261,7 +196,7 @@ static int entity_path(const char *group, size_t len, char entity[GR_STORE_PATH_
     size_t prefix = strlen(GR_GROUP_CONFIG_ENTITY_TYPE "/");
     memcpy(entity, GR_GROUP_CONFIG_ENTITY_TYPE "/", prefix);
     if (len >= GR_STORE_PATH_MAX ||
-        sanitize(group, len, entity + prefix, GR_STORE_PATH_MAX + 1 - prefix) ||
+        gr_config_entity_sanitize(group, len, entity + prefix, GR_STORE_PATH_MAX + 1 - prefix) ||
         !gr_config_entity_path_fits(entity))
         return -ENAMETOOLONG;
     return 0;
@@ -274,8 +209,7 @@ bool gr_group_config_store_name_fits(const char *group, size_t len)
 }
 
 int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
-                                const gr_group_overrides_t *o, gr_group_config_store_done_fn *done,
-                                void *opaque)
+                                const gr_group_overrides_t *o)
 {
     if (!b->store_session)
         return -EIO;
@@ -290,14 +224,12 @@ int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
     op->b = b;
     memcpy(op->group, group, len);
     op->len = len;
-    op->done = done;
-    op->opaque = opaque;
     if (gr_store_create(b->store_session, GROUPS_PATH, "", 0, GR_STORE_PERSISTENT, on_parent, b) ==
         GR_STORE_OK)
         b->store_pending++;
-    gr_config_entity_update_t u = {"groups", build_doc, applied, update_done, op};
+    gr_config_entity_update_t u = {"groups", build_doc, NULL, update_done, op};
     int rc = gr_config_entity_update(b, entity, &u);
     if (rc)
-        alter_free(op); /* done must not run inside this call */
+        alter_free(op); /* update_done never runs then */
     return rc;
 }

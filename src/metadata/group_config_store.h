@@ -35,17 +35,14 @@ void gr_group_config_store_reload(gr_broker_t *b, const char *sanitized);
 /* Whether the node of group (len bytes, sanitized) fits the store's path limit. */
 bool gr_group_config_store_name_fits(const char *group, size_t len);
 
-typedef void gr_group_config_store_done_fn(void *opaque, gr_kerr_t err);
-
 /*
  * Writes o as the whole override set of group (len bytes) and notifies the
- * brokers; the cache here is updated once written. done (may be NULL) gets GR_KERR_NONE
- * or UNKNOWN_SERVER_ERROR (the store failed; logged), never from inside
- * this call. Returns 0, -ENAMETOOLONG (the group's path is too long for the
- * store), -ENOMEM or -EIO (no store session); done then never runs.
+ * brokers, which read it again; the caller has put o in this broker's cache
+ * already (the notification only confirms it here). A failure of the store
+ * is logged. Returns 0, -ENAMETOOLONG (the group's path is too long for the
+ * store), -ENOMEM or -EIO (no store session).
  */
 int gr_group_config_store_alter(gr_broker_t *b, const char *group, size_t len,
-                                const gr_group_overrides_t *o, gr_group_config_store_done_fn *done,
-                                void *opaque);
+                                const gr_group_overrides_t *o);
 
 #endif

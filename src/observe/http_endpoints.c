@@ -20,6 +20,8 @@ const char *gr_http_readiness(const gr_broker_t *b)
         return "stopping";
     if (!b->started)
         return "starting";
+    if (b->controlled_shutdown)
+        return "controlled shutdown: leadership moving away";
     /* Single node: held until this broker's own controller's metadata is applied. */
     if (b->server->held)
         return "waiting for the controller's metadata";

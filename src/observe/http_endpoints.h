@@ -5,7 +5,8 @@
  *  - /healthz: "ok" - it is answered on the broker's loop, so an answer
  *    proves the loop turns;
  *  - /readyz: "ready" when this broker serves clients (started, not
- *    stopping, its client listeners accepting and, in cluster mode,
+ *    stopping nor in a controlled shutdown, its client listeners accepting
+ *    and, in cluster mode,
  *    registered in ZooKeeper with the controller's metadata applied and the
  *    start gate open), else 503 with the one-line reason.
  *

@@ -4,8 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <microhttpd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,10 +33,28 @@ struct gr_http_server {
     char addr[HTTP_ADDR_MAX];
 };
 
-/* Runs MHD, then rearms the timer for what it asks next. */
+static unsigned connection_count(gr_http_server_t *h)
+{
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/*
+ * Runs MHD, then rearms the timer for what it asks next.
+ *
+ * At the connection limit MHD takes its listening socket out of its epoll
+ * set, and puts it back only at the start of a later run, once it has fewer
+ * connections. Nothing would call that run when the last connections close
+ * (no event, no timeout left), and the listener would accept no more: so
+ * when connections closed during this run, run again at once.
+ */
 static void run_daemon(gr_http_server_t *h)
 {
+    unsigned before = connection_count(h);
     MHD_run(h->daemon);
+    if (connection_count(h) < before)
+        MHD_run(h->daemon);
     ev_timer_stop(h->b->loop, &h->deadline);
     MHD_UNSIGNED_LONG_LONG ms;
     if (MHD_get_timeout(h->daemon, &ms) == MHD_YES) {
@@ -114,18 +132,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return queue_page(conn, &page);
 }
 
-/* MHD's own messages (a client's bad request, the connection limit): DEBUG, a scraper's noise. */
+/*
+ * MHD's own messages: why it cannot start (ERROR), else what a client did
+ * (a bad request, the connection limit): DEBUG, as a scraper's noise.
+ */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     gr_http_server_t *h = cls;
-    if (!gr_log_enabled(&h->b->log, GR_LOG_DEBUG))
+    gr_log_level_t level = h->daemon ? GR_LOG_DEBUG : GR_LOG_ERROR;
+    if (!gr_log_enabled(&h->b->log, level))
         return;
     char line[HTTP_LOG_LINE_MAX];
     vsnprintf(line, sizeof line, fmt, ap);
     size_t len = strlen(line);
     while (len && line[len - 1] == '\n') /* MHD ends its messages with one */
         line[--len] = '\0';
-    gr_logf(&h->b->log, GR_LOG_DEBUG, "http", "%s", line);
+    gr_logf(&h->b->log, level, "http", "%s", line);
 }
 
 /*
@@ -150,13 +172,15 @@ static int read_keystore(gr_http_server_t *h, const char **key, const char **cer
         return 0;
     }
     int fd = open(tc.keystore_location, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
     size_t len;
-    int rc = gr_file_read_all(fd, HTTP_KEYSTORE_MAX, &h->tls_pem, &len);
-    close(fd);
-    if (rc)
+    int rc = fd < 0 ? -errno : gr_file_read_all(fd, HTTP_KEYSTORE_MAX, &h->tls_pem, &len);
+    if (fd >= 0)
+        close(fd);
+    if (rc) {
+        gr_logf(&h->b->log, GR_LOG_ERROR, "http", "ssl.keystore.location %s: %s",
+                tc.keystore_location, strerror(-rc));
         return rc;
+    }
     *key = *cert = h->tls_pem;
     return 0;
 }
@@ -168,12 +192,16 @@ static int start_daemon(gr_http_server_t *h, const gr_listener_spec_t *spec, int
     const char *key = NULL, *cert = NULL;
     if (tls) {
         int rc = read_keystore(h, &key, &cert);
-        if (rc)
+        if (rc) {
+            close(fd);
             return rc;
+        }
     }
     unsigned timeout_sec = (unsigned)(cfg->gregor_http_connection_timeout_ms + 999) / 1000;
     struct MHD_OptionItem opts[HTTP_OPTIONS_MAX];
     int n = 0;
+    /* The logger first: MHD reads the options in order and logs as it goes. */
+    opts[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)on_mhd_log, h};
     opts[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, fd, NULL};
     opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT,
                                         cfg->gregor_http_max_connections, NULL};
@@ -182,7 +210,6 @@ static int start_daemon(gr_http_server_t *h, const gr_listener_spec_t *spec, int
     opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_sec, NULL};
     opts[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT,
                                         cfg->gregor_http_request_max_bytes, NULL};
-    opts[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)on_mhd_log, h};
     if (tls) {
         opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key};
         opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cert};
@@ -195,15 +222,22 @@ static int start_daemon(gr_http_server_t *h, const gr_listener_spec_t *spec, int
     /* On failure the listening fd may or may not be closed by MHD: it is left (start-up fails). */
     h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY, opts,
                                  MHD_OPTION_END);
-    return h->daemon ? 0 : -EINVAL;
+    if (!h->daemon) {
+        gr_logf(&h->b->log, GR_LOG_ERROR, "http",
+                "libmicrohttpd refused to start on %s (its reason above)", h->addr);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* Watches MHD's epoll fd and runs it once, which arms the deadline. */
 static int watch_daemon(gr_http_server_t *h)
 {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
-    if (!info)
+    if (!info) {
+        gr_logf(&h->b->log, GR_LOG_ERROR, "http", "libmicrohttpd has no epoll fd");
         return -EINVAL;
+    }
     ev_io_init(&h->ready, on_ready, info->epoll_fd, EV_READ);
     h->ready.data = h;
     ev_init(&h->deadline, on_deadline);
@@ -221,8 +255,11 @@ int gr_http_server_start(gr_broker_t *b)
     gr_listener_spec_t spec;
     char err[HTTP_TLS_ERR_MAX];
     int rc = gr_http_listener_parse(value, &spec, err, sizeof err);
-    if (rc) /* the config check took it: only out of memory is left */
+    if (rc) {
+        if (rc == -EINVAL)
+            gr_logf(&b->log, GR_LOG_ERROR, "http", "%s", err);
         return rc;
+    }
     gr_http_server_t *h = calloc(1, sizeof(*h));
     if (!h)
         return -ENOMEM;
@@ -235,11 +272,10 @@ int gr_http_server_start(gr_broker_t *b)
         gr_http_server_stop(b);
         return fd;
     }
-    rc = start_daemon(h, &spec, fd);
+    rc = start_daemon(h, &spec, fd); /* logs why not */
     if (rc == 0)
         rc = watch_daemon(h);
     if (rc) {
-        gr_logf(&b->log, GR_LOG_ERROR, "http", "cannot serve %s: %s", value, strerror(-rc));
         gr_http_server_stop(b);
         return rc;
     }

@@ -7,8 +7,13 @@
 
 /* In page order; each collector's file is named after its area. */
 static gr_metrics_collector_fn *const collectors[] = {
-    gr_metrics_collect_process,
-    gr_metrics_collect_lag,
+    gr_metrics_collect_process,      /* process_* */
+    gr_metrics_collect_replica,      /* ReplicaManager, ReplicaFetcherManager */
+    gr_metrics_collect_controller,   /* KafkaController, ControllerStats */
+    gr_metrics_collect_log,          /* Log, per partition */
+    gr_metrics_collect_zookeeper,    /* SessionExpireListener */
+    gr_metrics_collect_coordinators, /* group and transaction coordinators */
+    gr_metrics_collect_lag,          /* consumer lag (kafka-exporter's names) */
 };
 
 void gr_metrics_render(gr_broker_t *b, gr_writer_t *out)

@@ -2,75 +2,11 @@
 /* Quota entity names and paths: see entity.h. Runs on: any thread. */
 #include "quota/entity.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#define HEX_DIGITS "0123456789ABCDEF"
-#define ESCAPE_LEN 3 /* "%XX" */
-#define HEX_BASE   16
-
-static bool kept_as_is(unsigned char ch)
-{
-    return isalnum(ch) || ch == '.' || ch == '-' || ch == '_';
-}
-
-int gr_quota_sanitize(const char *name, char *out, size_t out_len)
-{
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        size_t need = kept_as_is(*p) ? 1 : ESCAPE_LEN;
-        if (o + need >= out_len)
-            return -ENAMETOOLONG;
-        if (need == 1) {
-            out[o++] = (char)*p;
-        } else {
-            out[o++] = '%';
-            out[o++] = HEX_DIGITS[*p >> 4];
-            out[o++] = HEX_DIGITS[*p & 0xf];
-        }
-    }
-    if (o >= out_len)
-        return -ENAMETOOLONG;
-    out[o] = '\0';
-    return 0;
-}
-
-static int hex_value(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    ch = (char)toupper((unsigned char)ch);
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-int gr_quota_desanitize(const char *text, size_t len, char *out, size_t out_len)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = text[i];
-        if (ch == '%') {
-            int hi = i + 2 < len ? hex_value(text[i + 1]) : -1;
-            int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
-            if (lo < 0)
-                return -EINVAL;
-            ch = (char)(hi * HEX_BASE + lo);
-            i += 2;
-        } else if (ch == '+') {
-            ch = ' '; /* URL-decoding, as Kafka's desanitize does */
-        }
-        if (o + 1 >= out_len)
-            return -ENAMETOOLONG;
-        out[o++] = ch;
-    }
-    if (o >= out_len)
-        return -ENAMETOOLONG;
-    out[o] = '\0';
-    return 0;
-}
+#include "metadata/config_entity.h"
 
 int gr_quota_part_set(gr_quota_part_t *p, const char *name)
 {
@@ -91,7 +27,7 @@ static int part_component(const gr_quota_part_t *p, char *out, size_t out_len)
 {
     if (p->is_default)
         return snprintf(out, out_len, GR_QUOTA_DEFAULT_NAME) < (int)out_len ? 0 : -ENAMETOOLONG;
-    return gr_quota_sanitize(p->name, out, out_len);
+    return gr_config_entity_sanitize(p->name, strlen(p->name), out, out_len);
 }
 
 int gr_quota_entity_path(const gr_quota_entity_t *e, char *out, size_t out_len)
@@ -121,7 +57,7 @@ static int parse_part(const char *text, size_t len, gr_quota_part_t *p)
         return gr_quota_part_set(p, NULL);
     p->present = true;
     p->is_default = false;
-    return gr_quota_desanitize(text, len, p->name, sizeof p->name) ? -EINVAL : 0;
+    return gr_config_entity_desanitize(text, len, p->name, sizeof p->name, NULL) ? -EINVAL : 0;
 }
 
 int gr_quota_entity_parse(const char *path, gr_quota_entity_t *e)

@@ -8,8 +8,7 @@
  *   /config/users/<user>/clients/<client-id>
  *
  * with "<default>" naming the default user or client id, and each name
- * sanitized (URL-encoded, as Kafka's Sanitizer does: letters, digits, '.',
- * '-' and '_' stay, every other UTF-8 byte becomes %XX) so any name is one
+ * sanitized (gr_config_entity_sanitize, Kafka's Sanitizer) so any name is one
  * path component and never collides with "<default>". A change notification
  * names the same path without "/config/" (its entity_path).
  *
@@ -42,14 +41,6 @@ typedef struct gr_quota_entity {
     gr_quota_part_t user;
     gr_quota_part_t client;
 } gr_quota_entity_t;
-
-/*
- * Kafka's sanitized form of name into out. Returns 0, or -ENAMETOOLONG when
- * out (out_len bytes with the NUL) is too small.
- */
-int gr_quota_sanitize(const char *name, char *out, size_t out_len);
-/* The reverse; -EINVAL for a bad %XX, -ENAMETOOLONG as above. */
-int gr_quota_desanitize(const char *text, size_t len, char *out, size_t out_len);
 
 /*
  * The entity path ("users/<u>/clients/<c>", "users/<u>", "clients/<c>") of e

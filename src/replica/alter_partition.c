@@ -24,7 +24,24 @@ typedef struct proposal {
     gr_uuid_t topic_id;
     int32_t index;
     int32_t leader_epoch;
+    int32_t isr_change; /* members the proposal adds (> 0) or removes (< 0) */
 } proposal_t;
+
+/*
+ * Counts the outcome as Kafka's leaders do: an accepted proposal by its kind
+ * (the ISR here may already hold it, the controller's LeaderAndIsr can come
+ * first), a refused or unanswered one as a failed update.
+ */
+static void count_outcome(gr_broker_t *b, const proposal_t *pr, int16_t err)
+{
+    gr_replication_t *r = b->replication;
+    if (err != GR_KERR_NONE)
+        r->failed_isr_updates++;
+    else if (pr->isr_change < 0)
+        r->isr_shrinks++;
+    else if (pr->isr_change > 0)
+        r->isr_expands++;
+}
 
 static gr_peer_t *controller_peer(gr_broker_t *b)
 {
@@ -93,10 +110,12 @@ static void on_answer(void *opaque, int rc, const void *response)
     gr_partition_t *p = proposal_partition(pr);
     const gr_alter_partition_response_t *resp = rc == 0 ? response : NULL;
     const gr_alter_partition_response_partition_data_t *a = answer_of(resp);
+    int16_t err = a ? a->error_code : (resp ? resp->error_code : GR_KERR_NETWORK_EXCEPTION);
+    if (!a && err == GR_KERR_NONE)
+        err = GR_KERR_UNKNOWN_SERVER_ERROR; /* an answer without our partition */
+    if (rc != -ECANCELED && pr->b->replication)
+        count_outcome(pr->b, pr, err);
     if (p) {
-        int16_t err = a ? a->error_code : (resp ? resp->error_code : GR_KERR_NETWORK_EXCEPTION);
-        if (!a && err == GR_KERR_NONE)
-            err = GR_KERR_UNKNOWN_SERVER_ERROR; /* an answer without our partition */
         if (err == GR_KERR_NONE)
             apply_answer(pr->b, p, a);
         else
@@ -159,6 +178,7 @@ void gr_replica_propose_isr(gr_broker_t *b, gr_partition_t *p, const int32_t *is
     pr->topic_id = p->topic->id;
     pr->index = p->index;
     pr->leader_epoch = p->leader_epoch;
+    pr->isr_change = count - p->isr_count;
     gr_logf(&b->log, GR_LOG_INFO, "replica", "%s-%d: proposing an ISR of %d (now %d)",
             p->topic->name, p->index, count, p->isr_count);
     int rc = send_proposal(b, p, pr);

@@ -246,6 +246,18 @@ static int fetcher_insert(gr_fetcher_t *f, const gr_partition_t *p)
     return 0;
 }
 
+int64_t gr_replica_fetchers_max_lag(const gr_broker_t *b)
+{
+    int64_t max = 0;
+    if (!b->replication)
+        return 0;
+    for (const gr_fetcher_t *f = b->replication->fetchers; f; f = f->next)
+        for (int32_t i = 0; i < f->count; i++)
+            if (f->parts[i].lag > max)
+                max = f->parts[i].lag;
+    return max;
+}
+
 void gr_replica_unfollow(gr_broker_t *b, gr_partition_t *p)
 {
     if (!b->replication)

@@ -26,6 +26,8 @@
 #ifndef GR_REPLICA_FETCHER_H
 #define GR_REPLICA_FETCHER_H
 
+#include <stdint.h>
+
 typedef struct gr_broker gr_broker_t;
 typedef struct gr_partition gr_partition_t;
 
@@ -38,6 +40,13 @@ void gr_replica_follow(gr_broker_t *b, gr_partition_t *p);
 
 /* p is no longer followed here (led here now, stopped, or gone). */
 void gr_replica_unfollow(gr_broker_t *b, gr_partition_t *p);
+
+/*
+ * The largest lag, in offsets, of a partition followed here: its leader's
+ * high watermark less this log's end, as of the last fetch answered (Kafka's
+ * ReplicaFetcherManager MaxLag). 0 when nothing is followed.
+ */
+int64_t gr_replica_fetchers_max_lag(const gr_broker_t *b);
 
 /* Frees every fetcher (broker stop). */
 void gr_replica_fetchers_stop(gr_broker_t *b);

@@ -159,6 +159,8 @@ static void apply_partition(gr_fetcher_t *f, fetch_part_t *part, gr_partition_t 
         return fetcher_part_back_off(f, part);
     }
     follow_offsets(p, d);
+    int64_t behind = d->high_watermark - gr_log_end_offset(p->log);
+    part->lag = behind > 0 ? behind : 0;
     gr_partition_wake(p);
 }
 

@@ -27,6 +27,7 @@ typedef struct fetch_part {
     fetch_part_state_t state;
     bool in_request;  /* named in the request in flight */
     int64_t retry_ms; /* held back until (after an error) */
+    int64_t lag;      /* leader's high watermark less this log's end, at the last fetch */
 } fetch_part_t;
 
 typedef enum fetcher_request {

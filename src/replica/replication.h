@@ -24,6 +24,12 @@ struct gr_replication {
     int32_t controller_id;         /* the broker that connection goes to */
     uint64_t follower_fetch_bytes; /* record bytes appended from leaders */
     uint64_t alter_partitions;     /* AlterPartition requests sent */
+    /* ISR changes the controller accepted for partitions led here, and
+     * proposals it refused or that failed (Kafka's IsrShrinksPerSec,
+     * IsrExpandsPerSec, FailedIsrUpdatesPerSec; observe/ reads them). */
+    uint64_t isr_shrinks;
+    uint64_t isr_expands;
+    uint64_t failed_isr_updates;
 };
 
 /* Allocates b->replication and starts the ISR check. 0 or -ENOMEM. */

@@ -28,23 +28,26 @@
 
 /* --- keys -------------------------------------------------------------------------- */
 
+/* "<group>:<topic id>:<partition>" into buf: its length, or -1 (no room, a NUL in group). */
+static int key_text(gr_str_t group, gr_uuid_t topic_id, int32_t partition, char *buf, size_t cap)
+{
+    int glen = group.len > 0 ? group.len : 0;
+    if (glen && memchr(group.ptr, '\0', (size_t)glen))
+        return -1;
+    char uuid[GR_UUID_STRING_CHARS + 1];
+    gr_uuid_format(topic_id, uuid);
+    int n = snprintf(buf, cap, "%.*s:%s:%" PRId32, glen, glen ? group.ptr : "", uuid, partition);
+    return n < 0 || (size_t)n >= cap ? -1 : n;
+}
+
 int gr_share_coordinator_key_format(const gr_share_key_t *key, char *buf, size_t cap)
 {
-    char uuid[GR_UUID_STRING_CHARS + 1];
-    gr_uuid_format(key->topic_id, uuid);
-    int n = snprintf(buf, cap, "%s:%s:%" PRId32, key->group_id ? key->group_id : "", uuid,
-                     key->partition);
-    return n < 0 || (size_t)n >= cap ? -1 : n;
+    return key_text(gr_str(key->group_id), key->topic_id, key->partition, buf, cap);
 }
 
 int gr_share_record_key_text(const gr_share_record_t *rec, char *buf, size_t cap)
 {
-    char uuid[GR_UUID_STRING_CHARS + 1];
-    gr_uuid_format(rec->topic_id, uuid);
-    int glen = rec->group_id.len > 0 ? rec->group_id.len : 0;
-    int n = snprintf(buf, cap, "%.*s:%s:%" PRId32, glen, glen ? rec->group_id.ptr : "", uuid,
-                     rec->partition);
-    return n < 0 || (size_t)n >= cap ? -1 : n;
+    return key_text(rec->group_id, rec->topic_id, rec->partition, buf, cap);
 }
 
 /* --- the runtime's handler ----------------------------------------------------------- */
@@ -216,9 +219,34 @@ void gr_share_coordinator_resign(gr_share_coordinator_t *co, int32_t partition,
     gr_coordinator_runtime_resign(&co->runtime, partition, leader_epoch);
 }
 
+/* Whether key reads as Kafka's SharePartitionKey parses it: "<group>:<topic id>:<partition>". */
+static bool key_text_valid(gr_str_t key)
+{
+    int32_t last = -1, prev = -1;
+    for (int32_t i = 0; i < key.len; i++)
+        if (key.ptr[i] == ':') {
+            prev = last;
+            last = i;
+        }
+    if (prev <= 0 || last - prev - 1 != GR_UUID_STRING_CHARS || last + 1 >= key.len)
+        return false;
+    gr_uuid_t id;
+    if (gr_uuid_parse(key.ptr + prev + 1, GR_UUID_STRING_CHARS, &id) < 0)
+        return false;
+    int64_t partition = 0;
+    for (int32_t i = last + 1; i < key.len; i++) {
+        if (key.ptr[i] < '0' || key.ptr[i] > '9' || partition > INT32_MAX / 10)
+            return false;
+        partition = partition * 10 + (key.ptr[i] - '0');
+    }
+    return partition <= INT32_MAX;
+}
+
 gr_kerr_t gr_share_coordinator_locate(gr_share_coordinator_t *co, gr_str_t key,
                                       gr_coordinator_node_t *out)
 {
+    if (!key_text_valid(key))
+        return GR_KERR_INVALID_REQUEST;
     return gr_coordinator_runtime_locate(&co->runtime, key, out);
 }
 
@@ -263,42 +291,22 @@ static gr_kerr_t append_error(int rc)
 static int append_record(gr_share_coordinator_t *co, int32_t partition, gr_str_t id,
                          const gr_share_record_t *rec, int64_t *end)
 {
-    gr_partition_t *p = gr_share_coordinator_led_partition(co, partition);
-    if (!p)
-        return -EREMOTE;
-    if (p->isr_count < p->topic->settings.min_insync_replicas)
-        return -EAGAIN; /* Kafka's NOT_ENOUGH_REPLICAS: COORDINATOR_NOT_AVAILABLE */
-    gr_writer_t k, v, batch;
+    gr_writer_t k, v;
     gr_writer_init(&k);
     gr_writer_init(&v);
-    gr_writer_init(&batch);
-    int64_t now = gr_broker_now_ms(co->broker);
-    int rc = gr_share_record_encode(rec, now, &k, &v);
-    gr_record_t r = {
-        .key = {k.buf, (int32_t)k.len},
-        .value =
+    int rc = gr_share_record_encode(rec, gr_broker_now_ms(co->broker), &k, &v);
+    gr_share_record_t placed = *rec;
+    if (!rc)
+        rc = gr_coordinator_runtime_append(
+            &co->runtime, partition, (gr_bytes_t){k.buf, (int32_t)k.len},
             rec->tombstone ? (gr_bytes_t){NULL, GR_NULL_LEN} : (gr_bytes_t){v.buf, (int32_t)v.len},
-    };
-    gr_batch_header_t h = {.partition_leader_epoch = p->leader_epoch,
-                           .base_timestamp = now,
-                           .max_timestamp = now,
-                           .producer_id = -1,
-                           .producer_epoch = -1,
-                           .base_sequence = -1};
-    if (!rc)
-        rc = gr_batch_build(&batch, &h, &r, 1, GR_COMPRESSION_NONE);
-    gr_log_append_info_t info;
-    if (!rc)
-        rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
-    if (!rc) {
-        *end = info.last_offset + 1;
-        gr_share_record_t placed = *rec;
-        placed.log_offset = info.last_offset;
-        rc = gr_share_shard_apply(&co->shard, partition, id, &placed);
-    }
+            &placed.log_offset);
     gr_writer_fini(&k);
     gr_writer_fini(&v);
-    gr_writer_fini(&batch);
+    if (!rc) {
+        *end = placed.log_offset + 1;
+        rc = gr_share_shard_apply(&co->shard, partition, id, &placed);
+    }
     if (rc && rc != -EAGAIN && rc != -EREMOTE)
         gr_logf(&co->broker->log, GR_LOG_ERROR, GR_SHARE_LOG_TAG, "writing to %s-%d failed: %s",
                 GR_SHARE_STATE_TOPIC, partition, strerror(-rc));
@@ -385,50 +393,49 @@ gr_kerr_t gr_share_coordinator_delete(gr_share_coordinator_t *co, const gr_share
     return rc ? append_error(rc) : GR_KERR_NONE;
 }
 
-gr_kerr_t gr_share_coordinator_read(gr_share_coordinator_t *co, const gr_share_key_t *key,
-                                    int32_t leader_epoch, gr_share_state_t *out)
+/*
+ * The entry a read answers from, fenced at leader_epoch (remembered when
+ * remember): NONE with *e, NULL for a key without state.
+ */
+static gr_kerr_t read_entry(gr_share_coordinator_t *co, const gr_share_key_t *key,
+                            int32_t leader_epoch, bool remember, gr_share_entry_t **e)
 {
     char buf[GR_SHARE_KEY_TEXT_MAX];
     gr_str_t id;
     int32_t partition;
     gr_kerr_t err = check_key(co, key, buf, sizeof buf, &id, &partition);
-    if (err)
-        return err;
-    gr_share_entry_t *e = gr_share_shard_find(&co->shard, id);
-    if (!e) {
-        *out = (gr_share_state_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
-                                  .leader_epoch = -1,
-                                  .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED};
-        return GR_KERR_NONE;
-    }
-    err = gr_share_shard_fence_read(e, leader_epoch, true);
+    *e = err ? NULL : gr_share_shard_find(&co->shard, id);
+    return err || !*e ? err : gr_share_shard_fence_read(*e, leader_epoch, remember);
+}
+
+gr_kerr_t gr_share_coordinator_read(gr_share_coordinator_t *co, const gr_share_key_t *key,
+                                    int32_t leader_epoch, gr_share_state_t *out)
+{
+    gr_share_entry_t *e;
+    gr_kerr_t err = read_entry(co, key, leader_epoch, true, &e);
     if (!err)
-        *out = e->state;
+        *out = e ? e->state
+                 : (gr_share_state_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
+                                      .leader_epoch = -1,
+                                      .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED};
     return err;
 }
 
 gr_kerr_t gr_share_coordinator_read_summary(gr_share_coordinator_t *co, const gr_share_key_t *key,
                                             int32_t leader_epoch, gr_share_summary_t *out)
 {
-    char buf[GR_SHARE_KEY_TEXT_MAX];
-    gr_str_t id;
-    int32_t partition;
-    gr_kerr_t err = check_key(co, key, buf, sizeof buf, &id, &partition);
+    gr_share_entry_t *e;
+    gr_kerr_t err = read_entry(co, key, leader_epoch, false, &e);
     if (err)
         return err;
-    gr_share_entry_t *e = gr_share_shard_find(&co->shard, id);
-    if (!e) {
-        *out = (gr_share_summary_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
-                                    .leader_epoch = -1,
-                                    .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED,
-                                    .delivery_complete_count = GR_SHARE_DELIVERY_COMPLETE_UNKNOWN};
-        return GR_KERR_NONE;
-    }
-    err = gr_share_shard_fence_read(e, leader_epoch, false);
-    if (!err)
+    *out = (gr_share_summary_t){.state_epoch = GR_SHARE_STATE_EPOCH_NONE,
+                                .leader_epoch = -1,
+                                .start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED,
+                                .delivery_complete_count = GR_SHARE_DELIVERY_COMPLETE_UNKNOWN};
+    if (e)
         *out = (gr_share_summary_t){.state_epoch = e->state.state_epoch,
                                     .leader_epoch = e->state.leader_epoch,
                                     .start_offset = e->state.start_offset,
                                     .delivery_complete_count = e->delivery_complete};
-    return err;
+    return GR_KERR_NONE;
 }

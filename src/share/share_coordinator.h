@@ -73,7 +73,11 @@ void gr_share_coordinator_resign(gr_share_coordinator_t *co, int32_t partition,
  */
 int gr_share_coordinator_key_format(const gr_share_key_t *key, char *buf, size_t cap);
 
-/* FindCoordinator key type SHARE: see gr_coordinator_runtime_locate. */
+/*
+ * FindCoordinator key type SHARE: INVALID_REQUEST when key is not
+ * "<group>:<topic id>:<partition>" (as Kafka's SharePartitionKey parses
+ * it), else see gr_coordinator_runtime_locate.
+ */
 gr_kerr_t gr_share_coordinator_locate(gr_share_coordinator_t *co, gr_str_t key,
                                       gr_coordinator_node_t *out /* out */);
 /* Whether __share_group_state is being created (FindCoordinator waits a moment). */

@@ -30,9 +30,8 @@
 
 /* One key's memory. */
 typedef struct gr_share_entry {
-    gr_coordinator_key_t key; /* id: "<group>:<topic id>:<partition>" */
-    gr_share_state_t state;   /* owns state.batches */
-    int32_t batch_cap;
+    gr_coordinator_key_t key;   /* id: "<group>:<topic id>:<partition>" */
+    gr_share_state_t state;     /* owns state.batches */
     int32_t snapshot_epoch;     /* of the last ShareSnapshot */
     int64_t snapshot_offset;    /* where the last ShareSnapshot is in the log (pruning) */
     int32_t updates;            /* ShareUpdates since the last ShareSnapshot */
@@ -77,11 +76,10 @@ gr_share_entry_t *gr_share_shard_find(gr_share_shard_t *s, gr_str_t id);
  * start_offset >= 0, it becomes the state's start offset and what lies
  * below it is dropped (a batch across it is cut); adjacent batches with
  * the same state and delivery count are joined. state->batches is
- * reallocated (*cap its capacity). 0 or -ENOMEM (state unchanged).
+ * replaced by a new array (malloc'd). 0 or -ENOMEM (state unchanged).
  */
-int gr_share_state_merge(gr_share_state_t *state, int32_t *cap,
-                         const gr_share_state_batch_t *batches, int32_t count,
-                         int64_t start_offset);
+int gr_share_state_merge(gr_share_state_t *state, const gr_share_state_batch_t *batches,
+                         int32_t count, int64_t start_offset);
 
 /*
  * Applies a record of partition (of T) with coordinator key id: a

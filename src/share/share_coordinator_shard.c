@@ -87,19 +87,12 @@ static gr_share_entry_t *entry_add(gr_share_shard_t *s, int32_t partition, gr_st
 
 /* --- merge ------------------------------------------------------------------------- */
 
-static int reserve(gr_share_state_batch_t **v, int32_t *cap, int32_t need)
+/* An array of n batches (at least one), or NULL. */
+static gr_share_state_batch_t *batches_new(int64_t n)
 {
-    if (need <= *cap)
-        return 0;
-    int32_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    gr_share_state_batch_t *grown = realloc(*v, sizeof *grown * (size_t)n);
-    if (!grown)
-        return -ENOMEM;
-    *v = grown;
-    *cap = n;
-    return 0;
+    if (n > INT32_MAX)
+        return NULL;
+    return malloc(sizeof(gr_share_state_batch_t) * (size_t)(n > 0 ? n : 1));
 }
 
 /* Paints b over v (sorted, disjoint, *count of them) into out (room for *count + 2). */
@@ -155,15 +148,14 @@ static int32_t trim_and_join(gr_share_state_batch_t *v, int32_t count, int64_t s
     return n;
 }
 
-int gr_share_state_merge(gr_share_state_t *state, int32_t *cap,
-                         const gr_share_state_batch_t *batches, int32_t count, int64_t start_offset)
+int gr_share_state_merge(gr_share_state_t *state, const gr_share_state_batch_t *batches,
+                         int32_t count, int64_t start_offset)
 {
     int32_t n = state->batch_count;
-    gr_share_state_batch_t *a = NULL, *b = NULL;
-    int32_t acap = 0, bcap = 0;
+    /* Each painted batch splits at most one present batch in two. */
     int64_t need = (int64_t)n + 2 * (int64_t)count + 1;
-    if (need > INT32_MAX / 2 || reserve(&a, &acap, (int32_t)need) ||
-        reserve(&b, &bcap, (int32_t)need)) {
+    gr_share_state_batch_t *a = batches_new(need), *b = batches_new(need);
+    if (!a || !b) {
         free(a);
         free(b);
         return -ENOMEM;
@@ -183,7 +175,6 @@ int gr_share_state_merge(gr_share_state_t *state, int32_t *cap,
     free(state->batches);
     state->batches = a;
     state->batch_count = n;
-    *cap = acap;
     return 0;
 }
 
@@ -194,12 +185,10 @@ static int apply_snapshot(gr_share_entry_t *e, const gr_share_record_t *rec)
     gr_share_state_t fresh = {.state_epoch = rec->state_epoch,
                               .leader_epoch = rec->leader_epoch,
                               .start_offset = rec->start_offset};
-    int32_t cap = 0;
-    if (gr_share_state_merge(&fresh, &cap, rec->batches, rec->batch_count, rec->start_offset))
+    if (gr_share_state_merge(&fresh, rec->batches, rec->batch_count, rec->start_offset))
         return -ENOMEM;
     free(e->state.batches);
     e->state = fresh;
-    e->batch_cap = cap;
     e->snapshot_epoch = rec->snapshot_epoch;
     e->snapshot_offset = rec->log_offset;
     e->updates = 0;
@@ -208,8 +197,7 @@ static int apply_snapshot(gr_share_entry_t *e, const gr_share_record_t *rec)
 
 static int apply_update(gr_share_entry_t *e, const gr_share_record_t *rec)
 {
-    if (gr_share_state_merge(&e->state, &e->batch_cap, rec->batches, rec->batch_count,
-                             rec->start_offset))
+    if (gr_share_state_merge(&e->state, rec->batches, rec->batch_count, rec->start_offset))
         return -ENOMEM;
     if (rec->leader_epoch >= 0)
         e->state.leader_epoch = rec->leader_epoch;
@@ -264,35 +252,23 @@ gr_kerr_t gr_share_shard_plan_write(gr_share_shard_t *s, gr_str_t id, const gr_s
         return GR_KERR_FENCED_LEADER_EPOCH;
     if (e && e->state.state_epoch > state->state_epoch)
         return GR_KERR_FENCED_STATE_EPOCH;
-    if (e && e->updates < s->updates_per_snapshot) {
-        record_key(rec, GR_SHARE_UPDATE_KEY_VERSION, key);
-        rec->snapshot_epoch = e->snapshot_epoch;
-        rec->leader_epoch = state->leader_epoch;
-        rec->start_offset = state->start_offset;
-        rec->batches = state->batches;
-        rec->batch_count = state->batch_count;
-        rec->delivery_complete_count = delivery_complete_count;
-        return GR_KERR_NONE;
-    }
-    /* A snapshot of what the state becomes: the merge applied to a copy. */
-    int32_t cap = 0;
-    if (e) {
-        scratch->start_offset = e->state.start_offset;
-        if (gr_share_state_merge(scratch, &cap, e->state.batches, e->state.batch_count, -1))
+    bool snapshot = !e || e->updates >= s->updates_per_snapshot;
+    const gr_share_state_t *logged = state; /* an update carries the write itself */
+    if (snapshot) {
+        /* A snapshot of what the state becomes: the merge applied to a copy. */
+        scratch->start_offset = e ? e->state.start_offset : GR_SHARE_START_OFFSET_UNINITIALIZED;
+        if ((e && gr_share_state_merge(scratch, e->state.batches, e->state.batch_count, -1)) ||
+            gr_share_state_merge(scratch, state->batches, state->batch_count, state->start_offset))
             return GR_KERR_UNKNOWN_SERVER_ERROR;
-    } else {
-        scratch->start_offset = GR_SHARE_START_OFFSET_UNINITIALIZED;
+        logged = scratch;
     }
-    if (gr_share_state_merge(scratch, &cap, state->batches, state->batch_count,
-                             state->start_offset))
-        return GR_KERR_UNKNOWN_SERVER_ERROR;
-    record_key(rec, GR_SHARE_SNAPSHOT_KEY_VERSION, key);
-    rec->snapshot_epoch = e ? e->snapshot_epoch + 1 : 0;
-    rec->state_epoch = state->state_epoch;
+    record_key(rec, snapshot ? GR_SHARE_SNAPSHOT_KEY_VERSION : GR_SHARE_UPDATE_KEY_VERSION, key);
+    rec->snapshot_epoch = !e ? 0 : e->snapshot_epoch + (snapshot ? 1 : 0);
+    rec->state_epoch = state->state_epoch; /* a snapshot's only */
     rec->leader_epoch = state->leader_epoch;
-    rec->start_offset = scratch->start_offset;
-    rec->batches = scratch->batches;
-    rec->batch_count = scratch->batch_count;
+    rec->start_offset = logged->start_offset;
+    rec->batches = logged->batches;
+    rec->batch_count = logged->batch_count;
     rec->delivery_complete_count = delivery_complete_count;
     return GR_KERR_NONE;
 }

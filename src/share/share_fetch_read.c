@@ -2,17 +2,17 @@
 /*
  * A share-partition's log read (share_fetch_read.h).
  *
- * One gr_log_read from the share-partition's next fetch offset, bounded by
- * the last stable offset (read_committed, the default: share groups never
- * see open or aborted transactions) or, for a group set to
- * read_uncommitted, the high watermark, returns whole batches of one
- * segment. Their
- * headers are read back from the segment file (GR_RECORD_BATCH_HEADER_SIZE
- * bytes each) for what acquire needs: offsets, producer id, the
- * transactional and control bits. The aborted transactions overlapping the
- * range come from the segments' .txnindex, as a read_committed Fetch gets
- * them (read_uncommitted needs none). After acquiring, the file range is narrowed to the batches
- * that hold acquired records: the consumer gets no bytes it may not deliver.
+ * One log read (gr_log_read_batches) from the share-partition's next
+ * fetch offset, bounded by the last stable offset (read_committed, the
+ * default: share groups never see open or aborted transactions) or, for a
+ * group set to read_uncommitted, the high watermark, returns whole batches
+ * of one segment, and hands over each batch header as it walks them: what
+ * acquire needs (offsets, producer id, the transactional and control bits)
+ * comes from that one pass, nothing is read back from the file. The
+ * aborted transactions overlapping the range come from the segments'
+ * .txnindex, as a read_committed Fetch gets them (read_uncommitted needs
+ * none). After acquiring, the file range is narrowed to the batches that
+ * hold acquired records: the consumer gets no bytes it may not deliver.
  *
  * Runs on: loop thread.
  */
@@ -20,15 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log/io.h"
 #include "log/log.h"
 #include "partition/partition.h"
 #include "protocol/records.h"
 #include "share/share_fetch_read.h"
 
-/* A batch with where it sits in the segment file. */
+/* A batch with where it sits in the read's range. */
 typedef struct read_batch {
-    int64_t file_pos;
+    int64_t rel_pos; /* from the read's file_pos */
     int64_t size;
 } read_batch_t;
 
@@ -37,6 +36,9 @@ typedef struct read_state {
     gr_share_log_batch_t *batches;
     read_batch_t *places;
     int32_t count;
+    int32_t cap;
+    int64_t span; /* bytes of the batches so far */
+    int error;    /* -ENOMEM: a header was lost */
     gr_share_aborted_txn_t *aborted;
     int32_t aborted_count;
 } read_state_t;
@@ -48,48 +50,37 @@ static void read_state_fini(read_state_t *st)
     free(st->aborted);
 }
 
-/* Parses the headers of the batches in [rd.file_pos, rd.file_pos + rd.len). */
-static int read_headers(read_state_t *st)
+static int grow(read_state_t *st)
 {
-    const gr_log_read_result_t *rd = &st->rd;
-    int32_t cap = 16;
-    st->batches = malloc((size_t)cap * sizeof *st->batches);
-    st->places = malloc((size_t)cap * sizeof *st->places);
-    if (!st->batches || !st->places)
+    int32_t cap = st->cap ? st->cap * 2 : 16;
+    gr_share_log_batch_t *b = realloc(st->batches, (size_t)cap * sizeof *b);
+    if (b)
+        st->batches = b;
+    read_batch_t *pl = realloc(st->places, (size_t)cap * sizeof *pl);
+    if (pl)
+        st->places = pl;
+    if (!b || !pl)
         return -ENOMEM;
-    int64_t pos = rd->file_pos, end = rd->file_pos + rd->len;
-    while (pos < end) {
-        uint8_t raw[GR_RECORD_BATCH_HEADER_SIZE];
-        ssize_t n = gr_io_pread_all(gr_io_default(), rd->fd, raw, sizeof raw, pos);
-        if (n != (ssize_t)sizeof raw)
-            return n < 0 ? -errno : -EIO;
-        gr_batch_header_t h;
-        int rc = gr_batch_header_parse(raw, sizeof raw, &h);
-        if (rc < 0)
-            return rc;
-        if (st->count == cap) {
-            cap *= 2;
-            gr_share_log_batch_t *b = realloc(st->batches, (size_t)cap * sizeof *b);
-            if (b)
-                st->batches = b;
-            read_batch_t *pl = realloc(st->places, (size_t)cap * sizeof *pl);
-            if (pl)
-                st->places = pl;
-            if (!b || !pl)
-                return -ENOMEM;
-        }
-        st->batches[st->count] = (gr_share_log_batch_t){
-            .base_offset = h.base_offset,
-            .last_offset = h.base_offset + h.last_offset_delta,
-            .producer_id = h.producer_id,
-            .is_transactional = (h.attributes & GR_BATCH_ATTR_TRANSACTIONAL) != 0,
-            .is_control = (h.attributes & GR_BATCH_ATTR_CONTROL) != 0,
-        };
-        st->places[st->count] = (read_batch_t){pos, gr_batch_size(&h)};
-        st->count++;
-        pos += gr_batch_size(&h);
-    }
+    st->cap = cap;
     return 0;
+}
+
+/* Keeps the header facts of each batch as the log read walks it (gr_log_batch_fn). */
+static void on_batch(void *arg, const gr_batch_header_t *h)
+{
+    read_state_t *st = arg;
+    if (st->error || (st->count == st->cap && (st->error = grow(st)) < 0))
+        return;
+    st->batches[st->count] = (gr_share_log_batch_t){
+        .base_offset = h->base_offset,
+        .last_offset = h->base_offset + h->last_offset_delta,
+        .producer_id = h->producer_id,
+        .is_transactional = (h->attributes & GR_BATCH_ATTR_TRANSACTIONAL) != 0,
+        .is_control = (h->attributes & GR_BATCH_ATTR_CONTROL) != 0,
+    };
+    st->places[st->count] = (read_batch_t){st->span, gr_batch_size(h)};
+    st->count++;
+    st->span += gr_batch_size(h);
 }
 
 static int read_aborted(read_state_t *st, gr_partition_t *p, int64_t from)
@@ -126,8 +117,8 @@ static void narrow(const read_state_t *st, gr_share_fetched_t *out)
         lo++;
     while (hi > lo && st->batches[hi].base_offset > last)
         hi--;
-    out->file_pos = st->places[lo].file_pos;
-    out->len = (int32_t)(st->places[hi].file_pos + st->places[hi].size - st->places[lo].file_pos);
+    out->file_pos = st->rd.file_pos + st->places[lo].rel_pos;
+    out->len = (int32_t)(st->places[hi].rel_pos + st->places[hi].size - st->places[lo].rel_pos);
 }
 
 gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
@@ -145,20 +136,21 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
     if (from >= stable)
         return GR_KERR_NONE;
     read_state_t st = {0};
-    int rc =
-        gr_log_read(p->log, from, req->max_bytes > 0 ? req->max_bytes : 0, true, stable, &st.rd);
-    if (rc == -ERANGE)
-        return GR_KERR_NONE; /* the log moved under us: the next fetch looks again */
-    if (rc < 0)
-        return gr_kerr_from_errno(rc);
-    if (st.rd.len == 0)
-        return GR_KERR_NONE;
     gr_kerr_t err = GR_KERR_NONE;
-    if ((rc = read_headers(&st)) < 0 ||
-        (req->read_committed && (rc = read_aborted(&st, p, from)) < 0)) {
+    int rc = gr_log_read_batches(p->log, from, req->max_bytes > 0 ? req->max_bytes : 0, true,
+                                 stable, on_batch, &st, &st.rd);
+    if (rc == -ERANGE)
+        goto out; /* the log moved under us: the next fetch looks again */
+    if (rc == 0)
+        rc = st.error;
+    if (rc == 0 && st.rd.len > 0 && req->read_committed)
+        rc = read_aborted(&st, p, from);
+    if (rc < 0) {
         err = gr_kerr_from_errno(rc);
-        goto fail;
+        goto out;
     }
+    if (st.rd.len == 0)
+        goto out;
     gr_share_acquire_request_t acq = {
         .member_id = req->member_id,
         .fetch_offset = from,
@@ -175,14 +167,14 @@ gr_kerr_t gr_share_fetch_read(gr_share_partition_t *sp, gr_partition_t *p,
     rc = gr_share_partition_acquire(sp, &acq, &out->acquired);
     if (rc < 0) {
         err = rc == -ENOMEM ? GR_KERR_UNKNOWN_SERVER_ERROR : GR_KERR_CORRUPT_MESSAGE;
-        goto fail;
+        goto out;
     }
     if (out->acquired.count > 0) {
         out->segment = st.rd.segment;
         st.rd.segment = NULL;
         narrow(&st, out);
     }
-fail:
+out:
     if (st.rd.segment)
         gr_segment_put(st.rd.segment);
     read_state_fini(&st);

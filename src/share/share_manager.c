@@ -70,6 +70,16 @@ int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m, gr_str_t 
     return group_config(m->b, group).share_record_lock_duration_ms;
 }
 
+void gr_share_manager_fetch_limits(const gr_share_manager_t *m, gr_str_t group,
+                                   gr_share_fetch_limits_t *out)
+{
+    gr_group_config_values_t v = group_config(m->b, group);
+    *out = (gr_share_fetch_limits_t){
+        .lock_duration_ms = v.share_record_lock_duration_ms,
+        .read_committed = v.share_isolation_level != GR_GROUP_ISOLATION_READ_UNCOMMITTED,
+    };
+}
+
 int32_t gr_share_manager_count(const gr_share_manager_t *m)
 {
     return m->count;
@@ -130,7 +140,6 @@ static void entry_drop(share_entry_t *e, gr_kerr_t why)
     while (e->writes) {
         share_write_t *w = e->writes;
         e->writes = w->next;
-        gr_share_persister_cancel(m->persister, w);
         if (w->done)
             w->done(w->arg, why);
         free(w);
@@ -333,15 +342,14 @@ gr_kerr_t gr_share_manager_acquire(gr_share_manager_t *m, gr_str_t group, gr_par
         return GR_KERR_NONE;
     char member_id[GR_SHARE_MEMBER_ID_MAX];
     gr_share_member_id(member, member_id);
-    gr_group_config_values_t config = group_config(m->b, group);
-    gr_share_partition_set_lock_duration(e->sp, config.share_record_lock_duration_ms);
+    gr_share_partition_set_lock_duration(e->sp, limits->lock_duration_ms);
     gr_share_read_request_t req = {
         .member_id = member_id,
         .max_bytes = limits->max_bytes,
         .max_records = limits->max_records,
         .mode = limits->mode,
         .batch_size = limits->batch_size,
-        .read_committed = config.share_isolation_level != GR_GROUP_ISOLATION_READ_UNCOMMITTED,
+        .read_committed = limits->read_committed,
         .now_ms = gr_broker_now_ms(m->b),
     };
     gr_kerr_t err = gr_share_fetch_read(e->sp, p, &req, out);
@@ -368,7 +376,9 @@ void gr_share_manager_release_session(gr_share_manager_t *m, const gr_share_sess
 
 void gr_share_manager_leadership(gr_share_manager_t *m, gr_partition_t *p, bool led_here)
 {
-    if (led_here || !p->topic)
+    /* Every partition's resignation passes here: a broker without share
+     * groups pays one test, not a walk of the table. */
+    if (led_here || !p->topic || m->count == 0)
         return;
     for (size_t i = 0; i < GR_SHARE_MANAGER_BUCKETS; i++) {
         share_entry_t **at = &m->buckets[i];

@@ -61,12 +61,16 @@ typedef struct gr_share_fetched {
     gr_share_acquired_list_t acquired; /* fini it */
 } gr_share_fetched_t;
 
-/* How much one acquisition may take (ShareFetch's limits). */
+/* How much one acquisition may take (ShareFetch's limits), and the group
+ * configs it applies: resolved once per request
+ * (gr_share_manager_fetch_limits), not once per partition. */
 typedef struct gr_share_fetch_limits {
     int32_t max_bytes;   /* of batches, at least one whole batch */
     int32_t max_records; /* records to acquire (mode as share_partition.h) */
     int32_t batch_size;  /* BatchSize: records per AcquiredRecords entry, 0: any */
     gr_share_acquire_mode_t mode;
+    int32_t lock_duration_ms; /* share.record.lock.duration.ms */
+    bool read_committed;      /* share.isolation.level is not read_uncommitted */
 } gr_share_fetch_limits_t;
 
 /* An acknowledgement's write finished: NONE, or why it was not written. */
@@ -89,10 +93,17 @@ gr_share_sessions_t *gr_share_manager_sessions(gr_share_manager_t *m);
 int32_t gr_share_manager_lock_duration_ms(const gr_share_manager_t *m, gr_str_t group);
 
 /*
+ * The group's configs a fetch applies (override or broker default), set in
+ * *out; its other fields zeroed. A changed override reaches later requests.
+ */
+void gr_share_manager_fetch_limits(const gr_share_manager_t *m, gr_str_t group,
+                                   gr_share_fetch_limits_t *out /* out */);
+
+/*
  * Acquires records of partition p (led here) for member of group, reading
- * the log from the share-partition's next fetch offset at the group's
- * share.isolation.level (read_committed unless set otherwise),
- * within limits. Loads the share-partition on first
+ * the log from the share-partition's next fetch offset at
+ * limits->read_committed, within limits, locking for
+ * limits->lock_duration_ms. Loads the share-partition on first
  * use (then nothing is acquired yet). out is zeroed first.
  * Returns NONE (perhaps nothing acquired) or the partition's error.
  */

@@ -113,6 +113,16 @@ const gr_txn_image_t *gr_txn_find(gr_txn_coordinator_t *co, gr_str_t id);
 /* Calls fn for every id of the partitions loaded here (ListTransactions). */
 void gr_txn_foreach(gr_txn_coordinator_t *co,
                     void (*fn)(const char *id, const gr_txn_image_t *im, void *arg), void *arg);
+/*
+ * What the coordinator holds now, for the metrics page: the partitions of
+ * __transaction_state coordinated here, and the transactional ids loaded
+ * here (those gr_txn_foreach lists) by state.
+ */
+typedef struct gr_txn_census {
+    int32_t partitions;
+    int64_t by_state[GR_TXN_STATE_COUNT]; /* by gr_txn_state_t */
+} gr_txn_census_t;
+void gr_txn_census_take(gr_txn_coordinator_t *co, gr_txn_census_t *out /* out */);
 /* Whether some partition led here is still replaying. */
 bool gr_txn_loading(const gr_txn_coordinator_t *co);
 

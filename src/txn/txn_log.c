@@ -195,39 +195,22 @@ static void on_partition_news(void *owner, gr_partition_t *p, bool gone)
 /* Appends one record (value NULL: a tombstone) to txn's partition. 0 or -errno. */
 static int append_record(gr_txn_coordinator_t *co, gr_txn_t *txn, const gr_txn_image_t *im)
 {
-    gr_partition_t *p = gr_txn_led_partition(co, txn->key.partition);
-    if (!p)
-        return -EREMOTE;
-    if (p->isr_count < p->topic->settings.min_insync_replicas)
-        return -EAGAIN; /* Kafka's NOT_ENOUGH_REPLICAS: COORDINATOR_NOT_AVAILABLE */
-    gr_writer_t kv, batch;
+    gr_writer_t kv;
     gr_writer_init(&kv);
-    gr_writer_init(&batch);
     int rc = encode_key(&kv, txn->key.id);
     size_t key_len = kv.len;
     if (!rc && im)
         rc = encode_value(&kv, im);
-    int64_t now = gr_broker_now_ms(co->broker);
-    gr_record_t rec = {
-        .key = {kv.buf, (int32_t)key_len},
-        .value = im ? (gr_bytes_t){kv.buf + key_len, (int32_t)(kv.len - key_len)}
-                    : (gr_bytes_t){NULL, GR_NULL_LEN},
-    };
-    gr_batch_header_t h = {.partition_leader_epoch = p->leader_epoch,
-                           .base_timestamp = now,
-                           .max_timestamp = now,
-                           .producer_id = -1,
-                           .producer_epoch = -1,
-                           .base_sequence = -1};
+    int64_t last_offset;
     if (!rc)
-        rc = gr_batch_build(&batch, &h, &rec, 1, GR_COMPRESSION_NONE);
-    gr_log_append_info_t info;
+        rc = gr_coordinator_runtime_append(
+            &co->runtime, txn->key.partition, (gr_bytes_t){kv.buf, (int32_t)key_len},
+            im ? (gr_bytes_t){kv.buf + key_len, (int32_t)(kv.len - key_len)}
+               : (gr_bytes_t){NULL, GR_NULL_LEN},
+            &last_offset);
     if (!rc)
-        rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
-    if (!rc)
-        txn->write_end = info.last_offset + 1;
+        txn->write_end = last_offset + 1;
     gr_writer_fini(&kv);
-    gr_writer_fini(&batch);
     if (rc && rc != -EAGAIN && rc != -EREMOTE)
         gr_logf(&co->broker->log, GR_LOG_ERROR, GR_TXN_LOG_TAG, "writing to %s-%d failed: %s",
                 GR_TRANSACTION_STATE_TOPIC, txn->key.partition, strerror(-rc));

@@ -166,6 +166,21 @@ void gr_txn_foreach(gr_txn_coordinator_t *co,
             fn(t->key.id, &t->cur, arg);
 }
 
+static void census_count(const char *id, const gr_txn_image_t *im, void *arg)
+{
+    (void)id;
+    gr_txn_census_t *out = arg;
+    if ((unsigned)im->state < GR_TXN_STATE_COUNT)
+        out->by_state[im->state]++;
+}
+
+void gr_txn_census_take(gr_txn_coordinator_t *co, gr_txn_census_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->partitions = gr_coordinator_runtime_owned(&co->runtime);
+    gr_txn_foreach(co, census_count, out);
+}
+
 bool gr_txn_creating_topic(gr_txn_coordinator_t *co)
 {
     return gr_coordinator_runtime_creating_topic(&co->runtime);

@@ -450,6 +450,33 @@ static void test_config_change_expiration(void **state)
     gr_config_fini(&cfg);
 }
 
+/* gregor.http.listener: one http:// or https:// address, the scheme giving the protocol. */
+static void test_http_listener(void **state)
+{
+    gr_listener_spec_t spec;
+    char err[256] = "";
+    (void)state;
+
+    assert_int_equal(gr_http_listener_parse("http://127.0.0.1:9644", &spec, err, sizeof err), 0);
+    assert_string_equal(spec.host, "127.0.0.1");
+    assert_int_equal(spec.port, 9644);
+    assert_int_equal(spec.protocol, GR_SECURITY_PLAINTEXT);
+    assert_int_equal(gr_http_listener_parse("HTTPS://[::1]:0", &spec, err, sizeof err), 0);
+    assert_string_equal(spec.host, "::1");
+    assert_int_equal(spec.port, 0);
+    assert_int_equal(spec.protocol, GR_SECURITY_SSL);
+    assert_int_equal(gr_http_listener_parse("http://:9644", &spec, err, sizeof err), 0);
+    assert_string_equal(spec.host, "");
+
+    static const char *const bad[] = {"ftp://x:1",   "127.0.0.1:9644",        "http://x",
+                                      "http://x:-1", "http://a:1,http://b:2", "https://"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_int_equal(gr_http_listener_parse(bad[i], &spec, err, sizeof err), -EINVAL);
+        assert_non_null(strstr(err, "expected http://HOST:PORT or https://HOST:PORT"));
+    }
+}
+
 static void test_listeners(void **state)
 {
     gr_listener_list_t l;
@@ -638,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_broker_id_generation_rules),
         cmocka_unit_test(test_config_change_expiration),
         cmocka_unit_test(test_listeners),
+        cmocka_unit_test(test_http_listener),
         cmocka_unit_test(test_resolve_listener_rules),
         cmocka_unit_test(test_shipped_file),
         cmocka_unit_test(test_group_protocol_keys),

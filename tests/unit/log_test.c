@@ -292,6 +292,78 @@ static void test_append_read_roundtrip(void **state)
     assert_int_equal(info.max_timestamp, 4990);
 }
 
+/* What gr_log_read_batches handed over: each header's base offset and size. */
+typedef struct seen_batches {
+    int count;
+    int64_t base[8];
+    int64_t size[8];
+} seen_batches_t;
+
+static void see_batch(void *arg, const gr_batch_header_t *h)
+{
+    seen_batches_t *seen = arg;
+    assert_true(seen->count < 8);
+    seen->base[seen->count] = h->base_offset;
+    seen->size[seen->count] = gr_batch_size(h);
+    seen->count++;
+}
+
+/* The headers handed over are exactly the batches of the range read, no more. */
+static void test_read_batches_headers(void **state)
+{
+    fixture_t *f = *state;
+    open_log(f);
+    uint8_t a[1024], b[1024], c[1024];
+    size_t alen = build_batch(a, 5, 10, 100, 1);
+    size_t blen = build_batch(b, 3, 20, 200, 1);
+    size_t clen = build_batch(c, 2, 10, 300, 1);
+    gr_log_append_info_t info;
+    assert_int_equal(gr_log_append(f->log, a, alen, 7, 5000, &info), 0);
+    assert_int_equal(gr_log_append(f->log, b, blen, 7, 5000, &info), 0);
+    assert_int_equal(gr_log_append(f->log, c, clen, 7, 5000, &info), 0);
+
+    /* From the middle of the second batch, stopped by max_offset before the third. */
+    gr_log_read_result_t r;
+    seen_batches_t seen = {0};
+    assert_int_equal(gr_log_read_batches(f->log, 6, 1 << 20, false, 8, see_batch, &seen, &r), 0);
+    assert_int_equal(r.file_pos, (int64_t)alen);
+    assert_int_equal(r.len, (int32_t)blen);
+    assert_int_equal(seen.count, 1);
+    assert_int_equal(seen.base[0], 5);
+    assert_int_equal(seen.size[0], (int64_t)blen);
+    gr_segment_put(r.segment);
+
+    /* Stopped by max_bytes: the batches that fit, their sizes adding up to len. */
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(gr_log_read_batches(f->log, 0, (int32_t)(alen + blen + clen - 1), true,
+                                         INT64_MAX, see_batch, &seen, &r),
+                     0);
+    assert_int_equal(r.len, (int32_t)(alen + blen));
+    assert_int_equal(seen.count, 2);
+    assert_int_equal(seen.base[0], 0);
+    assert_int_equal(seen.base[1], 5);
+    assert_int_equal(seen.size[0] + seen.size[1], (int64_t)r.len);
+    gr_segment_put(r.segment);
+
+    /* KIP-74: one batch larger than max_bytes is still handed over; none without min_one. */
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(gr_log_read_batches(f->log, 0, 10, true, INT64_MAX, see_batch, &seen, &r), 0);
+    assert_int_equal(r.len, (int32_t)alen);
+    assert_int_equal(seen.count, 1);
+    assert_int_equal(seen.size[0], (int64_t)alen);
+    gr_segment_put(r.segment);
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(gr_log_read_batches(f->log, 0, 10, false, INT64_MAX, see_batch, &seen, &r), 0);
+    assert_int_equal(r.len, 0);
+    assert_int_equal(seen.count, 0);
+
+    /* At the end of the log: nothing read, nothing handed over. */
+    assert_int_equal(
+        gr_log_read_batches(f->log, 10, 1 << 20, true, INT64_MAX, see_batch, &seen, &r), 0);
+    assert_int_equal(r.len, 0);
+    assert_int_equal(seen.count, 0);
+}
+
 static void test_index_lookup_many(void **state)
 {
     fixture_t *f = *state;
@@ -1237,6 +1309,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_append_read_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_batches_headers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_index_lookup_many, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unclean_empty_log_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_roll_by_size, setup, teardown),

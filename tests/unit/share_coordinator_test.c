@@ -56,11 +56,10 @@ static void merge_paints_over(void **st)
 {
     (void)st;
     gr_share_state_t s = {.start_offset = 0};
-    int32_t cap = 0;
     batch_t first[] = {{0, 99, AV, 1}};
-    assert_int_equal(gr_share_state_merge(&s, &cap, first, 1, 0), 0);
+    assert_int_equal(gr_share_state_merge(&s, first, 1, 0), 0);
     batch_t mid[] = {{10, 19, ACK, 1}, {50, 59, ARC, 5}};
-    assert_int_equal(gr_share_state_merge(&s, &cap, mid, 2, -1), 0);
+    assert_int_equal(gr_share_state_merge(&s, mid, 2, -1), 0);
     batch_t want[] = {
         {0, 9, AV, 1}, {10, 19, ACK, 1}, {20, 49, AV, 1}, {50, 59, ARC, 5}, {60, 99, AV, 1}};
     assert_batches(&s, want, 5);
@@ -73,10 +72,9 @@ static void merge_drops_below_start(void **st)
 {
     (void)st;
     gr_share_state_t s = {.start_offset = 0};
-    int32_t cap = 0;
     batch_t b[] = {{0, 9, ACK, 1}, {10, 29, AV, 2}, {30, 39, ARC, 1}};
-    assert_int_equal(gr_share_state_merge(&s, &cap, b, 3, 0), 0);
-    assert_int_equal(gr_share_state_merge(&s, &cap, NULL, 0, 15), 0);
+    assert_int_equal(gr_share_state_merge(&s, b, 3, 0), 0);
+    assert_int_equal(gr_share_state_merge(&s, NULL, 0, 15), 0);
     batch_t want[] = {{15, 29, AV, 2}, {30, 39, ARC, 1}};
     assert_batches(&s, want, 2);
     assert_int_equal(s.start_offset, 15);
@@ -88,14 +86,13 @@ static void merge_joins_and_orders(void **st)
 {
     (void)st;
     gr_share_state_t s = {.start_offset = 100};
-    int32_t cap = 0;
     batch_t b[] = {{100, 104, ACK, 1}, {110, 120, AV, 1}, {105, 109, ACK, 1}, {115, 130, ARC, 2}};
-    assert_int_equal(gr_share_state_merge(&s, &cap, b, 4, -1), 0);
+    assert_int_equal(gr_share_state_merge(&s, b, 4, -1), 0);
     batch_t want[] = {{100, 109, ACK, 1}, {110, 114, AV, 1}, {115, 130, ARC, 2}};
     assert_batches(&s, want, 3);
     /* a batch spanning several */
     batch_t wide[] = {{103, 125, AV, 3}};
-    assert_int_equal(gr_share_state_merge(&s, &cap, wide, 1, -1), 0);
+    assert_int_equal(gr_share_state_merge(&s, wide, 1, -1), 0);
     batch_t want2[] = {{100, 102, ACK, 1}, {103, 125, AV, 3}, {126, 130, ARC, 2}};
     assert_batches(&s, want2, 3);
     free(s.batches);
