@@ -37,7 +37,8 @@
 /* ListOffsets v2+ carries the isolation level; 7 is served by every Kafka since 2.8. */
 #define GR_GROUP_LAG_LIST_OFFSETS_VERSION 7
 #define GR_GROUP_LAG_CLIENT_ID_MAX        48
-#define GR_GROUP_LAG_ISOLATIONS           2 /* read_uncommitted, read_committed */
+#define GR_GROUP_LAG_ISOLATIONS           2    /* read_uncommitted, read_committed */
+#define GR_GROUP_LAG_CONSUMER_REPLICA_ID  (-1) /* ListOffsets as a consumer: up to the HW */
 
 /* A partition of which this broker holds no replica, and what its leader last said. */
 typedef struct lag_entry {
@@ -273,7 +274,7 @@ static int send_to_leader(gr_group_lag_t *lag, const gr_cluster_node_t *node)
     for (int i = 0; i < GR_GROUP_LAG_ISOLATIONS; i++) {
         gr_list_offsets_request_t req;
         gr_list_offsets_request_init(&req);
-        req.replica_id = GR_NO_BROKER; /* a consumer's view: the high watermark, not the end */
+        req.replica_id = GR_GROUP_LAG_CONSUMER_REPLICA_ID; /* not the log end a follower gets */
         req.isolation_level = lag->calls[i].isolation;
         req.topics = topics;
         req.topics_count = topic_count;
