@@ -8,6 +8,9 @@
 /* In page order; each collector's file is named after its area. */
 static gr_metrics_collector_fn *const collectors[] = {
     gr_metrics_collect_process,
+    gr_metrics_collect_requests,
+    gr_metrics_collect_topics,
+    gr_metrics_collect_loop,
 };
 
 void gr_metrics_render(gr_broker_t *b, gr_writer_t *out)
