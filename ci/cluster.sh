@@ -3,14 +3,18 @@
 #
 #   bash ci/cluster.sh start [DIR]     ZooKeeper (2181, or a free port) and
 #                                      brokers 0, 1, 2 on 9092, 9093, 9094 (or
-#                                      free ports); prints the bootstrap list
+#                                      free ports), their metrics and health
+#                                      endpoints on http://127.0.0.1:9644, 9645,
+#                                      9646 (or free ports); prints the
+#                                      bootstrap list
 #   bash ci/cluster.sh stop [DIR]      stop the brokers (SIGTERM) and ZooKeeper
 #   bash ci/cluster.sh status [DIR]    processes, ports, controller, brokers
 #   bash ci/cluster.sh kill N [DIR]    SIGKILL broker N (as a crash would)
 #   bash ci/cluster.sh restart N [DIR] start broker N again (same port, data)
 #
 # DIR (default /tmp/gregor-cluster) holds everything: zk/ (ZooKeeper's data),
-# b<N>/logs (broker N's log dirs), b<N>.log (its log), b<N>.pid, b<N>.port.
+# b<N>/logs (broker N's log dirs), b<N>.log (its log), b<N>.pid, b<N>.port,
+# b<N>.http (the port of its /metrics, /healthz, /readyz).
 # Data is kept across stop/start; remove DIR for a fresh cluster. BUILD names
 # the build tree (default build). Each broker uses config/server.properties
 # with broker.id, listeners, log.dirs and zookeeper.connect (chroot /gregor,
@@ -23,6 +27,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 BROKERS=3
 FIRST_PORT=9092
+FIRST_HTTP_PORT=9644
 ZK_PORT=2181
 SESSION_TIMEOUT_MS=6000
 CONNECTION_TIMEOUT_MS=18000
@@ -58,6 +63,11 @@ start_broker() {
     ! port_open "$port" || port=$(free_port)
     echo "$port" >"$DIR/b$i.port"
   fi
+  if [ ! -f "$DIR/b$i.http" ]; then
+    local http=$((FIRST_HTTP_PORT + i))
+    ! port_open "$http" || http=$(free_port)
+    echo "$http" >"$DIR/b$i.http"
+  fi
   mkdir -p "$DIR/b$i/logs"
   local kv overrides=()
   for kv in "${REPLICATION[@]}"; do overrides+=(--override "$kv"); done
@@ -65,6 +75,7 @@ start_broker() {
   setsid "$BUILD/gregor" config/server.properties "${overrides[@]}" \
     --override "broker.id=$i" \
     --override "listeners=PLAINTEXT://localhost:$port" \
+    --override "gregor.http.listener=http://127.0.0.1:$(cat "$DIR/b$i.http")" \
     --override "log.dirs=$DIR/b$i/logs" \
     --override "zookeeper.connect=127.0.0.1:$(cat "$DIR/zk/port")/gregor" \
     --override "zookeeper.session.timeout.ms=$SESSION_TIMEOUT_MS" \
@@ -77,7 +88,8 @@ start_broker() {
     [ $SECONDS -lt $deadline ] || die "broker $i not listening on $port after ${READY_DEADLINE_S}s"
     sleep 0.1
   done
-  echo "broker $i: pid $(broker_pid "$i"), localhost:$port, log $DIR/b$i.log"
+  echo "broker $i: pid $(broker_pid "$i"), localhost:$port, metrics" \
+    "http://127.0.0.1:$(cat "$DIR/b$i.http")/metrics, log $DIR/b$i.log"
 }
 
 stop_broker() {
@@ -135,7 +147,7 @@ cmd_status() {
   for ((i = 0; i < BROKERS; i++)); do
     pid=$(broker_pid "$i")
     if alive "$pid"; then
-      echo "broker $i: running, pid $pid, localhost:$(cat "$DIR/b$i.port")"
+      echo "broker $i: running, pid $pid, localhost:$(cat "$DIR/b$i.port"), http port $(cat "$DIR/b$i.http" 2>/dev/null)"
     else
       echo "broker $i: stopped"
     fi

@@ -28,6 +28,15 @@
 #                                    sets GR_PID, GR_PORT, GR_BOOTSTRAP;
 #                                    returns once the port accepts, which
 #                                    can be before the partitions are open
+#   GR_HTTP=1 (set before gr_start_broker)  the broker also serves its
+#                                    metrics and health endpoints
+#                                    (gregor.http.listener) on a free port,
+#                                    the same over restarts: sets
+#                                    GR_HTTP_PORT and GR_HTTP_URL
+#                                    (http://127.0.0.1:PORT)
+#   gr_http_get PATH [CURL ARGS]...  curl -sS $GR_HTTP_URL$PATH (with a
+#                                    timeout); the body on stdout, fails on
+#                                    no answer, not on an HTTP status
 #   gr_wait_broker_started           wait for this run's "started:" line: its
 #                                    partitions are open (recovered) by then
 #   gr_stop_broker                   SIGTERM, wait; fails unless it exits 0
@@ -73,6 +82,9 @@ GR_ALLOWED_ERRORS=
 GR_PASSED=0
 GR_OVERRIDES=()
 GR_CONFIG_FILE=
+GR_HTTP=${GR_HTTP:-0}
+GR_HTTP_PORT=
+GR_HTTP_URL=
 GR_CHILDREN=()
 GR_EXIT_STATUS=
 # Partitions of an auto-created topic at the default num.partitions (Kafka's
@@ -171,6 +183,14 @@ gr_kill_tree()
     kill -KILL "$1" 2>/dev/null || true
 }
 
+gr_http_get()
+{
+    local path=$1
+    shift
+    [ -n "$GR_HTTP_URL" ] || gr_fail "gr_http_get: start the broker with GR_HTTP=1"
+    curl -sS --max-time 10 "$@" "$GR_HTTP_URL$path"
+}
+
 gr_broker_log() { cat "$GR_LOG"; }
 gr_broker_run_log() { tail -n +"$GR_RUN_START_LINE" "$GR_LOG"; }
 # Not "gr_broker_run_log | grep -q": grep leaves at the first match, tail may
@@ -206,6 +226,11 @@ gr_start_broker()
         --override "transaction.state.log.min.isr=1"
         --override "share.coordinator.state.topic.replication.factor=1"
         --override "share.coordinator.state.topic.min.isr=1")
+    if [ "$GR_HTTP" = 1 ]; then
+        [ -n "$GR_HTTP_PORT" ] || GR_HTTP_PORT=$(gr_free_port)
+        GR_HTTP_URL=http://127.0.0.1:$GR_HTTP_PORT
+        args+=(--override "gregor.http.listener=$GR_HTTP_URL")
+    fi
     local kv
     for kv in "${GR_OVERRIDES[@]}"; do args+=(--override "$kv"); done
     "$GR_BROKER" "${args[@]}" 2>>"$GR_LOG" </dev/null &

@@ -13,6 +13,7 @@
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
 #include "handlers/start_gate.h"
+#include "observe/http_server.h"
 #include "log/batch_io.h"
 #include "log/log.h"
 #include "log/log_dir.h"
@@ -542,6 +543,10 @@ int gr_broker_start(gr_broker_t *b)
     if (rc)
         return rc;
     gr_zk_member_start(b);
+    /* Before the wait below: /readyz says what it waits for meanwhile. */
+    rc = gr_http_server_start(b);
+    if (rc)
+        return rc;
     if (!b->cluster->zk_mode)
         await_own_metadata(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
@@ -580,6 +585,7 @@ void gr_broker_stop(gr_broker_t *b)
      * the server has closed them all. */
     gr_replication_stop(b); /* no more fetches or ISR changes from here */
     gr_zk_member_stop(b);
+    gr_http_server_stop(b);
     gr_start_gate_free(b); /* requests it still holds would only wait out the drain */
     gr_server_stop(b->server, GR_STOP_DEADLINE_SEC, on_server_stopped, b);
 }
@@ -605,6 +611,7 @@ int gr_broker_fini(gr_broker_t *b)
 {
     int rc = 0;
     gr_start_gate_free(b); /* a start-up that failed was never stopped */
+    gr_http_server_stop(b);
     if (b->started)
         gr_server_fini(b->server);
     gr_broker_tls_close(b);

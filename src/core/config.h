@@ -269,6 +269,13 @@ typedef struct gr_config {
     char *ssl_endpoint_identification_algorithm;
     bool gregor_ssl_ktls_enable; /* hidden: false forces the pread + SSL_write fallback */
 
+    /* The metrics and health listener (observe/http_server.h) */
+    char *gregor_http_listener;                 /* "", http://host:port or https://host:port */
+    int32_t gregor_http_max_connections;        /* open HTTP connections at once */
+    int32_t gregor_http_max_connections_per_ip; /* of those, from one address */
+    int32_t gregor_http_connection_timeout_ms;  /* idle connections closed after (whole seconds) */
+    int32_t gregor_http_request_max_bytes;      /* a connection's memory: request line, headers */
+
     /* SASL (src/security/) */
     gr_config_list_t sasl_enabled_mechanisms;
     char *sasl_mechanism_inter_broker_protocol;

@@ -352,6 +352,15 @@ static const gr_config_def_t config_table[] = {
                "https", NULL),
     KEY_BOOL("gregor.ssl.ktls.enable", gregor_ssl_ktls_enable, "true"),
 
+    /* The metrics and health listener (observe/http_server.h); empty: off. */
+    KEY_STRING_CHECKED("gregor.http.listener", gregor_http_listener, "", gr_http_listener_known),
+    KEY_INT("gregor.http.max.connections", gregor_http_max_connections, "32", 1, 1024),
+    KEY_INT("gregor.http.max.connections.per.ip", gregor_http_max_connections_per_ip, "16", 1,
+            1024),
+    KEY_INT("gregor.http.connection.timeout.ms", gregor_http_connection_timeout_ms, "10000", 1000,
+            3600000),
+    KEY_INT("gregor.http.request.max.bytes", gregor_http_request_max_bytes, "16384", 4096, 1048576),
+
     /* SASL: Kafka's defaults (GSSAPI, which Gregor refuses at start-up if a SASL listener uses
      * it); per-listener values are listener.name.<l>.<key> (per_listener). */
     KEY_LIST("sasl.enabled.mechanisms", sasl_enabled_mechanisms, "GSSAPI", NULL),

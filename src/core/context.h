@@ -55,6 +55,7 @@ typedef struct gr_authorizer gr_authorizer_t;
 typedef struct gr_quotas gr_quotas_t;
 typedef struct gr_start_gate gr_start_gate_t;
 typedef struct gr_group_configs gr_group_configs_t;
+typedef struct gr_http_server gr_http_server_t;
 typedef struct gr_request_stats gr_request_stats_t;
 typedef struct gr_loop_stats gr_loop_stats_t;
 
@@ -164,6 +165,7 @@ struct gr_broker {
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */
+    gr_http_server_t *http; /* /metrics, /healthz, /readyz (observe/http_server.h); NULL: off */
     gr_broker_stats_t stats;
     gr_request_stats_t *request_stats; /* per API counts and times (handlers/request_stats.h) */
     gr_loop_stats_t *loop_stats;       /* the loop's busy time (core/loop_stats.h) */

@@ -202,3 +202,27 @@ fail:
     gr_config_listeners_free(&res);
     return rc;
 }
+
+/* The HTTP listener is one listener spec whose "names" are the schemes. */
+#define HTTP_SCHEME_MAP "HTTP:PLAINTEXT,HTTPS:SSL"
+
+int gr_http_listener_parse(const char *value, gr_listener_spec_t *out, char *err, size_t errlen)
+{
+    gr_listener_list_t list;
+    int rc = gr_config_listeners_parse(value, HTTP_SCHEME_MAP, &list, err, errlen);
+    if (rc == 0 && list.count != 1) {
+        gr_config_seterr(err, errlen, "gregor.http.listener: one http:// or https:// address");
+        rc = -EINVAL;
+    }
+    if (rc == 0)
+        *out = list.items[0];
+    gr_config_listeners_free(&list); /* empty after a failed parse */
+    return rc;
+}
+
+bool gr_http_listener_known(const char *value)
+{
+    char err[128];
+    gr_listener_spec_t spec;
+    return !value[0] || gr_http_listener_parse(value, &spec, err, sizeof err) == 0;
+}

@@ -8,6 +8,7 @@
 #ifndef GR_CORE_LISTENERS_H
 #define GR_CORE_LISTENERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,5 +59,17 @@ int gr_config_listeners_parse(const char *list, const char *protocol_map,
 
 /* Frees list's specs; list is then empty. */
 void gr_config_listeners_free(gr_listener_list_t *list);
+
+/*
+ * Parses gregor.http.listener's value, "http://host:port" or
+ * "https://host:port" (any case; host as in listeners: empty for every
+ * interface, IPv6 in brackets; port 0 for any free port) into *out, whose
+ * protocol is PLAINTEXT for http and SSL for https. Returns 0, or -EINVAL
+ * with err.
+ */
+int gr_http_listener_parse(const char *value, gr_listener_spec_t *out /* out */, char *err,
+                           size_t errlen);
+/* Whether value is a valid gregor.http.listener: empty (off) or as above. */
+bool gr_http_listener_known(const char *value);
 
 #endif

@@ -170,13 +170,9 @@ static void retry_cb(struct ev_loop *loop, ev_timer *w, int revents)
         ev_io_start(l->loop, &l->watcher);
 }
 
-int gr_listener_open(gr_listener_t *l, struct ev_loop *loop, const char *host, uint16_t port,
-                     int backlog, gr_listener_accept_fn on_accept, void *opaque,
-                     const gr_logger_t *log)
+int gr_listener_bind(const char *host, uint16_t port, int backlog, uint16_t *bound_port, char *addr,
+                     size_t addr_size)
 {
-    memset(l, 0, sizeof(*l));
-    l->fd = -1;
-    l->spare_fd = -1;
     int fd = bind_host(host, port, backlog > 0 ? backlog : GR_LISTENER_BACKLOG);
     if (fd < 0)
         return fd;
@@ -187,9 +183,22 @@ int gr_listener_open(gr_listener_t *l, struct ev_loop *loop, const char *host, u
         close(fd);
         return err;
     }
-    format_addr((struct sockaddr *)&ss, l->addr, sizeof l->addr);
-    l->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                             : ((struct sockaddr_in *)&ss)->sin_port);
+    format_addr((struct sockaddr *)&ss, addr, addr_size);
+    *bound_port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                                 : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+int gr_listener_open(gr_listener_t *l, struct ev_loop *loop, const char *host, uint16_t port,
+                     int backlog, gr_listener_accept_fn on_accept, void *opaque,
+                     const gr_logger_t *log)
+{
+    memset(l, 0, sizeof(*l));
+    l->fd = -1;
+    l->spare_fd = -1;
+    int fd = gr_listener_bind(host, port, backlog, &l->port, l->addr, sizeof l->addr);
+    if (fd < 0)
+        return fd;
     l->loop = loop;
     l->fd = fd;
     l->spare_fd = open_spare();

@@ -67,6 +67,15 @@ int gr_listener_open(gr_listener_t *l, struct ev_loop *loop, const char *host, u
                      int backlog, gr_listener_accept_fn on_accept, void *opaque,
                      const gr_logger_t *log);
 
+/*
+ * Only binds and listens, for a server that accepts by itself (the HTTP
+ * listener's library): host and port as for gr_listener_open. Returns the
+ * non-blocking, close-on-exec fd with its bound port and address ("[::]:9644",
+ * "127.0.0.1:9644"), or -errno as gr_listener_open.
+ */
+int gr_listener_bind(const char *host, uint16_t port, int backlog, uint16_t *bound_port /* out */,
+                     char *addr /* out */, size_t addr_size);
+
 /* The bound port (the chosen one when opened with port 0). */
 uint16_t gr_listener_port(const gr_listener_t *l);
 
