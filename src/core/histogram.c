@@ -63,8 +63,8 @@ uint64_t gr_histogram_cumulative(const gr_histogram_t *h, int i)
 
 double gr_histogram_quantile(const gr_histogram_t *h, double q)
 {
-    if (h->count == 0)
-        return 0;
+    if (h->count == 0 || h->sum_ns == 0)
+        return 0; /* nothing, or only zeros (a time that never happens): not half a bucket */
     if (q < 0)
         q = 0;
     if (q > 1)

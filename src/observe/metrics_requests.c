@@ -158,7 +158,7 @@ static void write_connections(const gr_server_t *srv, gr_writer_t *out)
         gr_prom_type_t type;
         const char *help;
     } families[] = {
-        {"kafka_server_socketservermetrics_connection_count", GR_PROM_GAUGE,
+        {"kafka_server_socketservermetrics_connections", GR_PROM_GAUGE,
          "Open client connections, by listener (socket-server-metrics connection-count)."},
         {"kafka_server_socketservermetrics_connection_creation_total", GR_PROM_COUNTER,
          "Client connections accepted, by listener (connection-creation-total)."},

@@ -57,6 +57,8 @@ static void test_empty(void **state)
     gr_histogram_t h;
     memset(&h, 0, sizeof h);
     assert_true(gr_histogram_quantile(&h, 0.99) == 0);
+    gr_histogram_record(&h, 0); /* a remote time of a request that never waited */
+    assert_true(gr_histogram_quantile(&h, 0.99) == 0);
 }
 
 /* Within 25% (one bucket's width) of the true quantile. */
