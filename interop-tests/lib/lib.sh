@@ -262,7 +262,11 @@ gr_wait_broker_started()
     gr_wait_until "$GR_START_DEADLINE_S" "the broker's \"started:\" line (run $GR_RUN)" \
         gr_broker_run_started
 }
-gr_broker_run_started() { gr_broker_run_log_has '^[0-9TZ:.+-]* INFO  \[broker\] started: '; }
+gr_broker_run_started()
+{
+    gr_broker_run_log_has '^[0-9TZ:.+-]* INFO  \[broker\] started: ' ||
+        gr_broker_run_log_has '"level":"INFO","logger":"broker",.*"message":"started: '
+}
 
 # Waits for the broker to exit within $1 seconds and sets GR_EXIT_STATUS.
 # Returns 1 if it is still running at the deadline. (Not in a subshell: only
@@ -334,7 +338,8 @@ gr_check_log()
         gr_note "sanitizer report in the broker log"
         bad=1
     fi
-    errors=$(grep -E '^[0-9TZ:.+-]+ ERROR ' "$GR_LOG" || true)
+    # Text lines, and JSON ones (gregor.log.format=json).
+    errors=$(grep -E '^[0-9TZ:.+-]+ ERROR |^\{"time":"[^"]*","level":"ERROR"' "$GR_LOG" || true)
     if [ -n "$errors" ] && [ -n "$GR_ALLOWED_ERRORS" ]; then
         errors=$(printf '%s\n' "$errors" | grep -E -v "$GR_ALLOWED_ERRORS" || true)
     fi

@@ -4,7 +4,7 @@ principal (sasl_wire.py): Kafka authorizes them on the cluster resource
 (ALTER, DESCRIBE, ALTER_CONFIGS, DESCRIBE_CONFIGS) and answers
 CLUSTER_AUTHORIZATION_FAILED in their error codes, not by closing.
 
-usage: acl_cluster_apis_raw.py HOST:PORT USER PASSWORD TARGET
+usage: acl_cluster_apis_raw.py HOST:PORT USER PASSWORD TARGET [BROKER_ID]
 On one connection logged in as USER, in this order, each printing one line:
   alter-scram ERROR           AlterUserScramCredentials v0: upsert TARGET's
                               SCRAM-SHA-256 credential (4096 iterations)
@@ -15,6 +15,9 @@ On one connection logged in as USER, in this order, each printing one line:
                               for user TARGET (the entry's error)
   describe-quotas ERROR N     DescribeClientQuotas v1 for user TARGET: the
                               error and the number of entries
+and, when BROKER_ID is given, on broker BROKER_ID's loggers (BROKER_LOGGER):
+  describe-loggers ERROR      DescribeConfigs v4 of BROKER_ID's loggers
+  alter-loggers ERROR         IncrementalAlterConfigs v1: root=INFO
 ERROR is Kafka's error name (or its number). Exit 0; 1 on a wire error; 2
 if the login is refused.
 """
@@ -30,6 +33,9 @@ API_DESCRIBE_CLIENT_QUOTAS = 48
 API_ALTER_CLIENT_QUOTAS = 49
 API_DESCRIBE_USER_SCRAM_CREDENTIALS = 50
 API_ALTER_USER_SCRAM_CREDENTIALS = 51
+API_DESCRIBE_CONFIGS = 32
+API_INCREMENTAL_ALTER_CONFIGS = 44
+BROKER_LOGGER = 8
 SCRAM_SHA_256 = 1
 ERRORS = {0: "NONE", 31: "CLUSTER_AUTHORIZATION_FAILED", 91: "RESOURCE_NOT_FOUND"}
 
@@ -124,6 +130,37 @@ def describe_quotas(c, target):
     print("describe-quotas %s %d" % (err(code), len(entries or [])))
 
 
+def describe_loggers(c, broker_id):
+    w = kw.Writer(flexible=True)
+    w.arr([broker_id], lambda w, b: w.i8(BROKER_LOGGER).str(b).arr(None, None).tags())
+    w.i8(0).i8(0).tags()  # include_synonyms, include_documentation
+    r = kw.Reader(c.call(API_DESCRIBE_CONFIGS, 4, bytes(w.data), True), True)
+    r.tags()
+    r.i32()
+
+    def result(r):
+        code, _, _, _ = r.i16(), r.str(), r.i8(), r.str()
+        r.arr(lambda r: (r.str(), r.str(), r.bool(), r.i8(), r.bool(),
+                         r.arr(lambda r: (r.str(), r.str(), r.i8(), r.tags())),
+                         r.i8(), r.str(), r.tags()))
+        r.tags()
+        return code
+
+    print("describe-loggers %s" % err(r.arr(result)[0]))
+
+
+def alter_loggers(c, broker_id):
+    w = kw.Writer(flexible=True)
+    w.arr([broker_id], lambda w, b: w.i8(BROKER_LOGGER).str(b).arr(
+        [("root", "INFO")], lambda w, kv: w.str(kv[0]).i8(0).str(kv[1]).tags()).tags())
+    w.i8(0).tags()  # validate_only=false
+    r = kw.Reader(c.call(API_INCREMENTAL_ALTER_CONFIGS, 1, bytes(w.data), True), True)
+    r.tags()
+    r.i32()
+    codes = r.arr(lambda r: (r.i16(), r.str(), r.i8(), r.str(), r.tags())[0])
+    print("alter-loggers %s" % err(codes[0]))
+
+
 def main():
     host, port = sys.argv[1].rsplit(":", 1)
     user, password, target = sys.argv[2:5]
@@ -133,6 +170,9 @@ def main():
             describe_scram(c, target)
             alter_quotas(c, target)
             describe_quotas(c, target)
+            if len(sys.argv) > 5:
+                describe_loggers(c, sys.argv[5])
+                alter_loggers(c, sys.argv[5])
     except sasl_wire.LoginRefused as e:
         print("error: login refused: %s" % e, file=sys.stderr)
         return 2

@@ -151,6 +151,7 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
     b->config = *config;
     memset(config, 0, sizeof(*config));
     gr_logger_init(&b->log, stderr, GR_LOG_INFO);
+    gr_logger_configure(&b->log, &b->config);
     b->on_leadership = on_leadership;
     b->on_topic_deleted = on_topic_deleted;
     b->on_txn_marker = on_txn_marker;
@@ -460,6 +461,7 @@ static int open_identity(gr_broker_t *b)
         return rc;
     }
     b->config.broker_id = id;
+    gr_logger_set_broker_id(&b->log, id);
     bool cluster_from_meta = had_meta && meta.cluster_id[0];
     if (cluster_from_meta)
         snprintf(b->cluster_id, sizeof b->cluster_id, "%s", meta.cluster_id);

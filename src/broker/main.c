@@ -40,6 +40,16 @@ int main(int argc, char **argv)
     gr_logger_init(&boot_log, stderr, GR_LOG_INFO);
     gr_config_t config;
     char err[GR_ERR_MAX] = "";
+    /*
+     * A silent first load finds gregor.log.format, so that the second one's
+     * warnings (and its error) come out in the format the operator chose.
+     */
+    gr_logger_t silent;
+    gr_logger_init(&silent, NULL, GR_LOG_ERROR);
+    if (gr_config_load(&config, path, overrides, n, &silent, err, sizeof err) == 0) {
+        gr_logger_configure(&boot_log, &config);
+        gr_config_fini(&config);
+    }
     if (gr_config_load(&config, path, overrides, n, &boot_log, err, sizeof err) != 0) {
         gr_logf(&boot_log, GR_LOG_ERROR, "config", "%s", err);
         free(overrides);

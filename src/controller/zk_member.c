@@ -243,6 +243,7 @@ static int generate_broker_id(gr_broker_t *b)
         return -ERANGE;
     }
     b->config.broker_id = id;
+    gr_logger_set_broker_id(&b->log, id);
     gr_logf(&b->log, GR_LOG_INFO, "zookeeper",
             "generated broker id %d (%s version %d + reserved.broker.max.id %d)", id,
             GR_ZK_BROKER_SEQID_PATH, op.stat.version, b->config.reserved_broker_max_id);

@@ -771,6 +771,8 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
                          "false: set broker.id");
         return -EINVAL;
     }
+    if (gr_logger_apply_levels(NULL, cfg->gregor_log_levels, err, errlen) != 0)
+        return -EINVAL;
     /* log.dirs wins over log.dir; both may hold comma-separated lists. */
     if (cfg->log_dirs.count > 0) {
         if (gr_config_list_split(cfg->text[gr_config_find("log.dirs")], &cfg->effective.log_dirs) <

@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "core/config_int.h"
 #include "core/kafka_version.h"
+#include "core/logging.h"
 
 #include <assert.h>
 #include <float.h>
@@ -27,6 +28,7 @@ static const char *const migration_policies[] = {"disabled", "upgrade", "downgra
 /* Kafka 4.x's group types; "streams" is accepted and serves nothing here. */
 static const char *const rebalance_protocols[] = {"classic", "consumer", "share", "streams", NULL};
 static const char *const ssl_client_auths[] = {"none", "requested", "required", NULL};
+static const char *const log_formats[] = {"text", "json", NULL};
 
 #define LONG_MAX_TEXT "9223372036854775807"
 #define INT_MAX_TEXT  "2147483647"
@@ -312,6 +314,13 @@ static const gr_config_def_t config_table[] = {
     /* Gregor's own: requests whose time outside a wait (total less remote)
      * reaches this are logged at WARN (handlers/slow_log.h); 0 turns it off. */
     KEY_LONG("gregor.request.slow.log.ms", gregor_request_slow_log_ms, "0", 0, LMAX),
+    /*
+     * Gregor's own: the broker's log lines (core/logging.h), text or one JSON
+     * object per line, and the loggers' start-up thresholds ("net=DEBUG,
+     * root=WARN"); BROKER_LOGGER changes the thresholds while running.
+     */
+    KEY_STRING("gregor.log.format", gregor_log_format, "text", log_formats),
+    KEY_STRING("gregor.log.levels", gregor_log_levels, "", NULL), /* checked by resolve */
 
     /* ACLs (security/authorizer.h): an empty class name turns authorization off, as in Kafka. */
     KEY_STRING("authorizer.class.name", authorizer_class_name, "", NULL),

@@ -19,6 +19,8 @@
  *   BROKER  named by this broker's id: every key Gregor accepts, read-only
  *           (nothing is dynamic here); "" (the cluster default) has no
  *           dynamic defaults to list; another name is INVALID_REQUEST.
+ *   BROKER_LOGGER  named by this broker's id: "root" and every logger with
+ *           its level (DYNAMIC_BROKER_LOGGER_CONFIG), configs_broker_logger.h.
  *   other   INVALID_REQUEST.
  *
  * AlterConfigs replaces a topic's whole override set; IncrementalAlterConfigs
@@ -37,6 +39,10 @@
  *   broker configs                       INVALID_REQUEST: none can change
  *                                        while running (an empty change is
  *                                        accepted)
+ *   BROKER_LOGGER                        AlterConfigs: INVALID_REQUEST, as
+ *                                        Kafka; incremental: its own rules
+ *                                        (configs_broker_logger.h), not
+ *                                        persisted
  * A change takes effect at once on every partition (segment rolling,
  * retention, produce checks) and is persisted in /config/topics/<name>; a
  * group's at once in the group config cache (the share leader and the
@@ -60,6 +66,7 @@
 #include "metadata/topic_config.h"
 #include "gen/describe_configs.h"
 #include "handlers/admin_common.h"
+#include "handlers/configs_broker_logger.h"
 #include "handlers/handlers.h"
 #include "gen/incremental_alter_configs.h"
 
@@ -176,6 +183,28 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
     return 0;
 }
 
+/* "root" and every logger (or those asked) with its effective level. */
+static int describe_broker_logger(gr_broker_t *b, const describe_ctx_t *ctx,
+                                  gr_describe_configs_response_describe_configs_result_t *out)
+{
+    int n = gr_logger_count();
+    out->configs = gr_request_alloc_array(ctx->req, n, sizeof(*out->configs));
+    if (!out->configs)
+        return -ENOMEM;
+    int32_t count = 0;
+    for (int id = 0; id < n; id++) {
+        const char *name = gr_logger_name(id);
+        if (!key_wanted(ctx, name))
+            continue;
+        const char *level = gr_log_level_name(gr_logger_level(&b->log, id));
+        /* Kafka gives these entries no config type (UNKNOWN, 0). */
+        fill_entry(ctx, name, level, GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_BROKER_LOGGER_CONFIG, 0,
+                   false, NULL, &out->configs[count++]);
+    }
+    out->configs_count = count;
+    return 0;
+}
+
 /* Every group key: the override (GROUP_CONFIG) or the broker default (DEFAULT_CONFIG). */
 static int describe_group(gr_broker_t *b, const describe_ctx_t *ctx, gr_str_t group,
                           gr_describe_configs_response_describe_configs_result_t *out)
@@ -284,6 +313,14 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
                  want->resource_name.ptr ? want->resource_name.ptr : "");
         describe_error(ctx->req, out, GR_KERR_INVALID_REQUEST, msg);
         return 0;
+    }
+    if (want->resource_type == GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER) {
+        gr_kerr_t err = gr_broker_logger_describe_check(b, want->resource_name, msg, sizeof msg);
+        if (err) {
+            describe_error(ctx->req, out, err, msg);
+            return 0;
+        }
+        return describe_broker_logger(b, ctx, out);
     }
     snprintf(msg, sizeof msg, "Unsupported resource type %d", want->resource_type);
     describe_error(ctx->req, out, GR_KERR_INVALID_REQUEST, msg);
@@ -643,10 +680,29 @@ static gr_kerr_t alter_group(gr_broker_t *b, gr_request_t *req, const alter_chan
     return GR_KERR_NONE;
 }
 
+/* IncrementalAlterConfigs on BROKER_LOGGER: the operations handed to configs_broker_logger.c. */
+static gr_kerr_t alter_broker_logger(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
+                                     bool validate_only, char *msg, size_t len)
+{
+    gr_logger_change_t *changes = gr_request_alloc_array(req, c->count, sizeof(*changes));
+    if (!changes && c->count > 0) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    for (int32_t i = 0; i < c->count; i++)
+        changes[i] = (gr_logger_change_t){change_key(c, i), change_value(c, i), change_op(c, i)};
+    return gr_broker_logger_alter(b, c->name, changes, c->count, validate_only, msg, len);
+}
+
 static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_change_t *c,
                                 bool incremental, bool validate_only, char *msg, size_t len)
 {
     bool failed = false;
+    /* Kafka's legacy AlterConfigs knows no BROKER_LOGGER (checked before authorization). */
+    if (!incremental && c->type == GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER) {
+        snprintf(msg, len, "Unknown resource type %d", c->type);
+        return GR_KERR_INVALID_REQUEST;
+    }
     if (incremental && has_duplicate_key(req, c, &failed)) {
         snprintf(msg, len, "Error due to duplicate config keys");
         return GR_KERR_INVALID_REQUEST;
@@ -664,6 +720,8 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
         return alter_topic(b, req, c, incremental, validate_only, msg, len);
     if (c->type == GR_CONFIG_RESOURCE_TYPE_GROUP)
         return alter_group(b, req, c, incremental, validate_only, msg, len);
+    if (c->type == GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER)
+        return alter_broker_logger(b, req, c, validate_only, msg, len);
     if (c->type != GR_CONFIG_RESOURCE_TYPE_BROKER) {
         snprintf(msg, len, "Unsupported resource type %d", c->type);
         return GR_KERR_INVALID_REQUEST;

@@ -64,6 +64,7 @@ static void store_free(zk_store_t *zs)
     for (zk_item_t *it; (it = zk_queue_pop(zs)) != NULL;)
         zk_item_free(it);
     pthread_mutex_destroy(&zs->lock);
+    zk_log_stream_close(zs->log_stream);
     free(zs->connect);
     free(zs);
 }
@@ -707,9 +708,9 @@ static void client_log_level(const gr_logger_t *log)
 {
     if (log == NULL)
         zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
-    else if (log->level >= GR_LOG_TRACE)
+    else if (gr_log_enabled_for(log, GR_LOG_TRACE, "zookeeper"))
         zoo_set_debug_level(ZOO_LOG_LEVEL_DEBUG);
-    else if (log->level >= GR_LOG_DEBUG)
+    else if (gr_log_enabled_for(log, GR_LOG_DEBUG, "zookeeper"))
         zoo_set_debug_level(ZOO_LOG_LEVEL_INFO);
     else
         zoo_set_debug_level(ZOO_LOG_LEVEL_WARN);
@@ -728,15 +729,22 @@ int gr_store_zk_open(struct ev_loop *loop, const gr_store_zk_config_t *cfg, cons
         return -EINVAL;
     }
     client_log_level(log);
+    FILE *log_stream = zk_log_stream_open(log);
     rc = zk_connect_bootstrap(cfg, chroot_at, log);
-    if (rc < 0)
+    if (rc < 0) {
+        zk_log_stream_close(log_stream);
         return rc;
+    }
 
     zk_store_t *zs = calloc(1, sizeof(*zs));
-    if (zs == NULL)
+    if (zs == NULL) {
+        zk_log_stream_close(log_stream);
         return -ENOMEM;
+    }
+    zs->log_stream = log_stream;
     zs->connect = strdup(cfg->connect);
     if (zs->connect == NULL || pthread_mutex_init(&zs->lock, NULL) != 0) {
+        zk_log_stream_close(log_stream);
         free(zs->connect);
         free(zs);
         return -ENOMEM;

@@ -136,7 +136,21 @@ struct zk_store {
 
     pthread_mutex_t lock; /* guards head/tail, shared with the client's threads */
     zk_item_t *head, **tail;
+    FILE *log_stream; /* the client library's lines as log lines (JSON format), or NULL */
 };
+
+/* ---- store_zk_log.c: the client library's lines ----------------------------- */
+
+/*
+ * With the JSON log format, points the client library's (process-wide) log
+ * stream at a stream whose lines become log's "zookeeper" lines, and
+ * returns it; NULL for the text format (the library keeps writing to
+ * stderr) or when out of memory. Runs on: loop thread, no handle open.
+ */
+FILE *zk_log_stream_open(const gr_logger_t *log);
+
+/* Points the library back at stderr and closes f (NULL: nothing). Runs on: loop thread. */
+void zk_log_stream_close(FILE *f);
 
 /* ---- store_zk_queue.c: the client threads' side ----------------------------- */
 

@@ -102,7 +102,7 @@ static int broker_start(fixture_t *fx, const char *broker_id, const char *extra)
     fx->b = calloc(1, sizeof(*fx->b));
     assert_non_null(fx->b);
     assert_int_equal(gr_broker_init(fx->b, fx->loop, &config), 0);
-    fx->b->log.level = GR_LOG_ERROR;
+    gr_logger_set_level(&fx->b->log, GR_LOGGER_ROOT, GR_LOG_ERROR);
     return gr_broker_start(fx->b);
 }
 
