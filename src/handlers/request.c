@@ -230,7 +230,7 @@ static void log_if_slow(gr_broker_t *b, const gr_request_t *req, const int64_t *
     };
     char line[GR_SLOW_LOG_LINE_MAX];
     gr_slow_log_format(line, sizeof line, &r, threshold_ms, suppressed);
-    gr_logf(&b->log, GR_LOG_WARN, "request", "%s", line);
+    gr_logf(&b->log, GR_LOG_WARN, "net", "%s", line);
 }
 
 void gr_request_sent(gr_conn_t *c, void *tag, const gr_slot_times_t *t, void *opaque)
