@@ -15,6 +15,7 @@ import re
 import time
 
 from brokers import Broker, Cluster, Unavailable, run_client
+import metrics_cost
 import partitions
 import share
 import stats
@@ -519,4 +520,5 @@ SCENARIOS = {
     "tls": lambda bench: tls.scenario_tls(bench, row),
     "partitions": lambda bench: partitions.scenario_partitions(bench, row),
     "share": lambda bench: share.scenario_share(bench, row, order, gregor_api_keys),
+    "metrics": lambda bench: metrics_cost.scenario_metrics(bench, row, order),
 }

@@ -2,9 +2,11 @@
 /* Broker lifecycle: see broker.h. Runs on: loop thread. */
 #include "broker/broker.h"
 #include "core/broker_id.h"
+#include "core/loop_stats.h"
 #include "broker/broker_security.h"
 #include "handlers/handlers.h"
 #include "handlers/request.h"
+#include "handlers/request_stats.h"
 #include "metadata/zk_json.h"
 #include "broker/listener_tls.h"
 #include "controller/controller.h"
@@ -114,8 +116,10 @@ static int alloc_parts(gr_broker_t *b)
     b->groups = calloc(1, sizeof *b->groups);
     b->producer_ids = calloc(1, sizeof *b->producer_ids);
     b->txns = calloc(1, sizeof *b->txns);
+    b->request_stats = gr_request_stats_new();
+    b->loop_stats = gr_loop_stats_new(b->loop);
     bool all = b->server && b->io && b->log_manager && b->topics && b->cluster && b->zk &&
-               b->groups && b->producer_ids && b->txns;
+               b->groups && b->producer_ids && b->txns && b->request_stats && b->loop_stats;
     return all ? 0 : -ENOMEM;
 }
 
@@ -134,6 +138,10 @@ static void free_parts(gr_broker_t *b)
     b->groups = NULL;
     b->producer_ids = NULL;
     b->txns = NULL;
+    gr_request_stats_free(b->request_stats);
+    b->request_stats = NULL;
+    gr_loop_stats_free(b->loop_stats);
+    b->loop_stats = NULL;
 }
 
 int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
@@ -329,6 +337,7 @@ static int start_listeners(gr_broker_t *b)
     scfg.conn.max_request_bytes = b->config.socket_request_max_bytes;
     scfg.conn.max_inflight = (uint32_t)b->config.queued_max_requests;
     scfg.conn.on_frame = gr_request_dispatch;
+    scfg.conn.on_sent = gr_request_sent;
     scfg.conn.opaque = b;
     scfg.conn.log = &b->log;
     scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;

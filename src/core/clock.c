@@ -10,10 +10,12 @@
  */
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/context.h"
 
 #define MS_PER_SEC 1000
 #define NS_PER_MS  1000000
+#define NS_PER_SEC 1000000000
 
 int64_t gr_broker_now_ms(const gr_broker_t *b)
 {
@@ -21,4 +23,11 @@ int64_t gr_broker_now_ms(const gr_broker_t *b)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * MS_PER_SEC + ts.tv_nsec / NS_PER_MS;
+}
+
+int64_t gr_clock_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
 }

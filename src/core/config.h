@@ -230,6 +230,7 @@ typedef struct gr_config {
     int32_t zookeeper_max_in_flight_requests;
     bool zookeeper_set_acl;
     int64_t gregor_config_change_expiration_ms; /* Gregor's own; Kafka: 15 minutes, fixed */
+    int64_t gregor_request_slow_log_ms;         /* Gregor's own; 0: no slow-request log */
     char *gregor_log_format;                    /* "text" or "json" (core/logging.h) */
     char *gregor_log_levels;                    /* "logger=LEVEL,...": the start-up thresholds */
 

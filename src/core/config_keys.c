@@ -311,6 +311,9 @@ static const gr_config_def_t config_table[] = {
      */
     KEY_LONG("gregor.config.change.expiration.ms", gregor_config_change_expiration_ms, "900000", 1,
              LMAX),
+    /* Gregor's own: requests whose time outside a wait (total less remote)
+     * reaches this are logged at WARN (handlers/slow_log.h); 0 turns it off. */
+    KEY_LONG("gregor.request.slow.log.ms", gregor_request_slow_log_ms, "0", 0, LMAX),
     /*
      * Gregor's own: the broker's log lines (core/logging.h), text or one JSON
      * object per line, and the loggers' start-up thresholds ("net=DEBUG,

@@ -56,12 +56,32 @@ typedef struct gr_quotas gr_quotas_t;
 typedef struct gr_start_gate gr_start_gate_t;
 typedef struct gr_group_configs gr_group_configs_t;
 typedef struct gr_http_server gr_http_server_t;
+typedef struct gr_request_stats gr_request_stats_t;
+typedef struct gr_loop_stats gr_loop_stats_t;
+
+/*
+ * Kafka's BrokerTopicMetrics counters: one set on each topic (gr_topic_t,
+ * gone with the topic) and the all-topics sum in gr_broker_stats_t. Bumped
+ * by handlers/produce.c and fetch.c, per partition of a request, as Kafka
+ * marks its meters; docs/monitoring.md says what each counts.
+ */
+typedef struct gr_topic_stats {
+    uint64_t messages_in;             /* records appended by Produce */
+    uint64_t bytes_in;                /* batch bytes appended by Produce */
+    uint64_t bytes_out;               /* record bytes in Fetch responses to consumers */
+    uint64_t bytes_rejected;          /* batch bytes of Produce partitions refused */
+    uint64_t failed_produce_requests; /* Produce partitions answered with an error */
+    uint64_t failed_fetch_requests;   /* Fetch partitions answered with an error */
+    uint64_t total_produce_requests;  /* Produce partitions */
+    uint64_t total_fetch_requests;    /* Fetch partitions (consumers and followers) */
+} gr_topic_stats_t;
 
 typedef struct gr_broker_stats {
     uint64_t requests;
     uint64_t fetch_record_bytes;          /* record bytes put into fetch responses */
     uint64_t follower_fetch_record_bytes; /* of those, to followers */
     uint64_t recompress_jobs;             /* produces recompressed on the worker */
+    gr_topic_stats_t all_topics;          /* the sum over topics, deleted ones included */
 } gr_broker_stats_t;
 
 /*
@@ -147,6 +167,8 @@ struct gr_broker {
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */
     gr_http_server_t *http; /* /metrics, /healthz, /readyz (observe/http_server.h); NULL: off */
     gr_broker_stats_t stats;
+    gr_request_stats_t *request_stats; /* per API counts and times (handlers/request_stats.h) */
+    gr_loop_stats_t *loop_stats;       /* the loop's busy time (core/loop_stats.h) */
     char cluster_id[GR_CLUSTER_ID_MAX];
     char advertised_host[GR_LISTENER_HOST_MAX]; /* on the inter-broker listener */
     int32_t advertised_port;

@@ -56,6 +56,7 @@
 #include "security/authorizer.h"
 #include "handlers/quota_throttle.h"
 #include "handlers/request.h"
+#include "handlers/request_stats.h"
 #include "log/log.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -88,6 +89,7 @@ struct fetch_op {
     bool all_denied;        /* every topic refused: nothing to wait for */
     bool progress_recorded; /* a follower's fetch offsets went to its leaders */
     int64_t record_bytes;   /* record bytes in the response fetch_build made last */
+    gr_topic_t **topics;    /* per request topic, as the last build found it (or NULL) */
 };
 
 static void links_remove(fetch_op_t *op)
@@ -373,6 +375,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
         tout->topic = tin->topic;
         tout->topic_id = tin->topic_id;
         gr_topic_t *topic = find_topic(b, req->api_version, tin);
+        op->topics[t] = op->denied && op->denied[t] ? NULL : topic;
         int32_t n = tin->partitions_count;
         tout->partitions = gr_request_alloc_array(req, n, sizeof(*tout->partitions));
         if (!tout->partitions)
@@ -395,8 +398,39 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
     return false;
 }
 
+/*
+ * BrokerTopicMetrics and the error counts of the response about to go:
+ * per partition, as Kafka marks them. A follower's bytes are replication
+ * bytes (all-topics only), not BytesOut.
+ */
+static void count_response(fetch_op_t *op, const gr_fetch_response_t *resp)
+{
+    gr_broker_t *b = op->b;
+    gr_topic_stats_t *all = &b->stats.all_topics;
+    for (int32_t t = 0; resp->responses && t < resp->responses_count; t++) {
+        const gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
+        gr_topic_t *topic = t < op->in.topics_count ? op->topics[t] : NULL;
+        for (int32_t i = 0; tout->partitions && i < tout->partitions_count; i++) {
+            const gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
+            if (b->request_stats)
+                gr_request_stats_error(b->request_stats, GR_API_FETCH, pout->error_code);
+            if (!topic)
+                continue;
+            uint64_t bytes = op->replica_id < 0 && pout->records.len > 0 ? pout->records.len : 0;
+            bool failed = pout->error_code != GR_KERR_NONE;
+            topic->stats.total_fetch_requests++;
+            topic->stats.failed_fetch_requests += failed;
+            topic->stats.bytes_out += bytes;
+            all->total_fetch_requests++;
+            all->failed_fetch_requests += failed;
+            all->bytes_out += bytes;
+        }
+    }
+}
+
 static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
 {
+    count_response(op, resp);
     op->b->stats.fetch_record_bytes += (uint64_t)op->record_bytes;
     if (op->replica_id >= 0)
         op->b->stats.follower_fetch_record_bytes += (uint64_t)op->record_bytes;
@@ -537,7 +571,8 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
     op->b = b;
     op->req = req;
     op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
-    if (!op->held) {
+    op->topics = gr_request_alloc_array(req, op->in.topics_count, sizeof(*op->topics));
+    if (!op->held || !op->topics) {
         gr_request_fail(req, "out of memory");
         return;
     }

@@ -54,6 +54,7 @@
 #include "core/context.h"
 #include "handlers/quota_throttle.h"
 #include "handlers/request.h"
+#include "handlers/request_stats.h"
 #include "security/authorizer.h"
 #include "log/log.h"
 #include "metadata/topics.h"
@@ -310,6 +311,13 @@ static void settle_partition(void *opaque, gr_kerr_t err)
     out->base_offset = -1;
 }
 
+/* Batches refused for their size: Kafka's BytesRejectedPerSec. */
+static void count_rejected(gr_broker_t *b, gr_topic_t *topic, size_t len)
+{
+    topic->stats.bytes_rejected += len;
+    b->stats.all_topics.bytes_rejected += len;
+}
+
 /* acks=-1: out waits until the ISR has everything before offset end. */
 static void wait_for_isr(produce_op_t *op, gr_topic_t *topic, gr_partition_t *p, int64_t end,
                          gr_produce_response_partition_produce_response_t *out)
@@ -337,12 +345,18 @@ static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic,
         if (rc != -EMSGSIZE)
             gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
                     p->index, strerror(-rc));
+        else
+            count_rejected(b, topic, len);
         if (out)
             set_error(req, out,
                       rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc),
                       NULL);
         return;
     }
+    topic->stats.messages_in += (uint64_t)info.records;
+    topic->stats.bytes_in += len;
+    b->stats.all_topics.messages_in += (uint64_t)info.records;
+    b->stats.all_topics.bytes_in += len;
     if (out) {
         out->base_offset = info.first_offset;
         out->log_append_time_ms = topic->settings.timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME
@@ -353,12 +367,36 @@ static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic,
     wait_for_isr(op, topic, p, info.last_offset + 1, out);
 }
 
+/* One partition of a Produce request, failed or not (an error known so far). */
+static void count_partition(gr_broker_t *b, gr_topic_t *topic, gr_kerr_t err)
+{
+    topic->stats.total_produce_requests++;
+    b->stats.all_topics.total_produce_requests++;
+    if (err) {
+        topic->stats.failed_produce_requests++;
+        b->stats.all_topics.failed_produce_requests++;
+    }
+}
+
+/* Every partition's error code, NONE included, as Kafka's ErrorsPerSec counts them. */
+static void count_errors(produce_op_t *op)
+{
+    gr_request_stats_t *stats = op->b->request_stats;
+    if (!stats)
+        return;
+    for (int32_t t = 0; t < op->resp.responses_count; t++)
+        for (int32_t i = 0; i < op->resp.responses[t].partition_responses_count; i++)
+            gr_request_stats_error(stats, GR_API_PRODUCE,
+                                   op->resp.responses[t].partition_responses[i].error_code);
+}
+
 static void produce_finish(produce_op_t *op)
 {
     if (op->outstanding > 0 || op->isr_wait.pending > 0)
         return; /* the last job or ISR wait to end calls this again */
     /* Even acks=0 mutes a client over its quota (there is just no response to carry it). */
     op->resp.throttle_time_ms = op->throttle_ms;
+    count_errors(op);
     gr_request_throttle(op->req, op->throttle_ms);
     if (op->acks == GR_ACKS_NONE)
         gr_request_respond_none(op->req);
@@ -501,6 +539,8 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         set_record_errors(req, p, &errors, out);
         return;
     }
+    if (err == GR_KERR_MESSAGE_TOO_LARGE)
+        count_rejected(b, topic, len);
     if (err) {
         set_error(req, out, err, msg);
         return;
@@ -615,6 +655,8 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                           "Cannot append to an internal topic");
             else
                 produce_partition(op, topic, &tin->partition_data[i], pout);
+            if (topic)
+                count_partition(b, topic, pout->error_code);
         }
     }
     if (op->outstanding > 0 || op->isr_wait.pending > 0)

@@ -9,11 +9,14 @@
 #include "core/context.h"
 #include "handlers/handlers.h"
 #include "handlers/quota_throttle.h"
+#include "handlers/request_stats.h"
+#include "handlers/slow_log.h"
 #include "handlers/start_gate.h"
 #include "gen/api_versions.h"
 #include "gen/codec_registry.h"
 #include "gen/headers.h"
 #include "log/log.h"
+#include "core/clock.h"
 #include "protocol/frame.h"
 #include "security/session.h"
 
@@ -95,6 +98,8 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
     req->api_version = (int16_t)(frame[2] << 8 | frame[3]);
     req->api = gr_api_find(req->api_key);
     const gr_api_handler_t *h = gr_api_handler_find(req->api_key);
+    if (req->api)
+        gr_resp_slot_set_tag(slot, req); /* gr_request_sent times it */
     if (!h || !req->api) {
         gr_logf(&b->log, GR_LOG_WARN, "net", "%s: unknown API key %d, closing", gr_conn_peer(c),
                 req->api_key);
@@ -199,4 +204,44 @@ void gr_request_respond(gr_request_t *req, const void *msg)
 void gr_request_respond_none(gr_request_t *req)
 {
     gr_resp_slot_complete_empty(req->slot);
+}
+
+/* Logs a request over gregor.request.slow.log.ms, at most one line a second. */
+static void log_if_slow(gr_broker_t *b, const gr_request_t *req, const int64_t *times)
+{
+    int64_t threshold_ms = b->config.gregor_request_slow_log_ms;
+    int64_t own = times[GR_REQUEST_TIME_TOTAL] - times[GR_REQUEST_TIME_REMOTE];
+    if (threshold_ms <= 0 || own < threshold_ms * GR_NS_PER_MS)
+        return;
+    uint64_t suppressed;
+    if (!gr_slow_log_admit(&b->request_stats->slow_log, gr_clock_mono_ns(), &suppressed))
+        return;
+    gr_slow_request_t r = {
+        .api = req->api->name,
+        .version = req->api_version,
+        .client_id = req->client_id.ptr,
+        .client_id_len = req->client_id.ptr ? req->client_id.len : -1,
+        .peer = gr_conn_peer(req->conn),
+        .total_ns = times[GR_REQUEST_TIME_TOTAL],
+        .queue_ns = times[GR_REQUEST_TIME_QUEUE],
+        .local_ns = times[GR_REQUEST_TIME_LOCAL],
+        .remote_ns = times[GR_REQUEST_TIME_REMOTE],
+        .send_ns = times[GR_REQUEST_TIME_SEND],
+    };
+    char line[GR_SLOW_LOG_LINE_MAX];
+    gr_slow_log_format(line, sizeof line, &r, threshold_ms, suppressed);
+    gr_logf(&b->log, GR_LOG_WARN, "net", "%s", line);
+}
+
+void gr_request_sent(gr_conn_t *c, void *tag, const gr_slot_times_t *t, void *opaque)
+{
+    gr_broker_t *b = opaque;
+    gr_request_t *req = tag;
+    (void)c;
+    if (!req || !b->request_stats)
+        return;
+    int64_t times[GR_REQUEST_TIMES];
+    gr_request_stats_times(t, times);
+    gr_request_stats_record(b->request_stats, req->api_key, req->api_version, times);
+    log_if_slow(b, req, times);
 }

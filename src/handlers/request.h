@@ -72,6 +72,13 @@ void gr_request_dispatch(gr_conn_t *c, gr_resp_slot_t *slot, const uint8_t *fram
                          void *opaque);
 
 /*
+ * The connection's on_sent: a response went out in full; records its
+ * request's counts and times (request_stats.h) and logs it if slow
+ * (slow_log.h). opaque is the broker.
+ */
+void gr_request_sent(gr_conn_t *c, void *tag, const gr_slot_times_t *t, void *opaque);
+
+/*
  * Decodes the body into msg (a struct of the API's request type).
  * Returns 0; on malformed input logs, ends the request with gr_request_fail
  * and returns -EBADMSG: the handler must then return without touching the

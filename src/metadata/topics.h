@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/context.h"
 #include "log/log.h"
 #include "partition/partition.h"
 #include "protocol/kerr.h"
@@ -75,6 +76,7 @@ struct gr_topic {
     gr_topic_config_t configs[GR_TOPIC_MAX_CONFIGS];
     int config_count;
     gr_topic_settings_t settings;
+    gr_topic_stats_t stats; /* BrokerTopicMetrics (core/context.h); go with the topic */
     gr_topic_t *next;       /* hash chain by name */
     gr_topic_t *next_by_id; /* hash chain by topic id */
 };

@@ -40,6 +40,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/clock.h"
+
 #define GR_CONN_SLOT_CACHE  4  /* freed slots kept for reuse, each keeping one arena block */
 #define GR_CONN_GATHER_IOV  64 /* iovecs per write gathering several responses */
 #define GR_CONN_EAGER_BLOCK (1024 * 1024) /* frames up to this get their whole block at once */
@@ -65,6 +67,9 @@ struct gr_resp_slot {
     gr_rblock_t *block; /* holds the request frame; one reference */
     gr_resp_slot_cancel_fn cancel;
     void *cancel_arg;
+    void *tag;             /* gr_resp_slot_set_tag */
+    gr_slot_times_t times; /* only with cfg.on_sent */
+    int64_t deferred_at;   /* when it last became DEFERRED */
 };
 
 struct gr_conn {
@@ -96,6 +101,8 @@ struct gr_conn {
 
     ev_timer throttle_timer; /* running while muted by gr_conn_throttle */
     bool throttled;
+
+    int64_t read_ns; /* the last read (with cfg.on_sent): frames it completes carry it */
 
     unsigned depth; /* our callbacks on the stack */
     bool closing;
@@ -283,6 +290,12 @@ static gr_resp_slot_t *slot_new(gr_conn_t *c)
     c->block->refs++;
     s->cancel = NULL;
     s->cancel_arg = NULL;
+    s->tag = NULL;
+    memset(&s->times, 0, sizeof s->times);
+    if (c->cfg.on_sent) {
+        s->times.read_ns = c->read_ns;
+        s->times.dispatch_ns = gr_clock_mono_ns();
+    }
     return s;
 }
 
@@ -318,10 +331,24 @@ gr_conn_t *gr_resp_slot_conn(gr_resp_slot_t *slot)
     return slot->conn;
 }
 
+void gr_resp_slot_set_tag(gr_resp_slot_t *slot, void *tag)
+{
+    slot->tag = tag;
+}
+
+/* A DEFERRED slot leaves that state at now: its wait counts as remote time. */
+static void slot_undefer(gr_resp_slot_t *slot, int64_t now)
+{
+    if (slot->state == GR_SLOT_DEFERRED && slot->conn->cfg.on_sent)
+        slot->times.deferred_ns += now - slot->deferred_at;
+}
+
 void gr_resp_slot_defer(gr_resp_slot_t *slot, gr_resp_slot_cancel_fn cancel, void *arg)
 {
     assert(slot->state == GR_SLOT_HANDLING);
     assert(cancel);
+    if (slot->conn->cfg.on_sent)
+        slot->deferred_at = gr_clock_mono_ns();
     slot->state = GR_SLOT_DEFERRED;
     slot->cancel = cancel;
     slot->cancel_arg = arg;
@@ -331,6 +358,10 @@ void gr_resp_slot_complete(gr_resp_slot_t *slot, gr_chain_t *chain)
 {
     gr_conn_t *c = slot->conn;
     assert(slot->state != GR_SLOT_COMPLETE);
+    if (c->cfg.on_sent) {
+        slot->times.complete_ns = gr_clock_mono_ns();
+        slot_undefer(slot, slot->times.complete_ns);
+    }
     slot->state = GR_SLOT_COMPLETE;
     slot->cancel = NULL;
     if (c->closing) {
@@ -573,8 +604,15 @@ static size_t flush(gr_conn_t *c)
             }
         }
         /* Pop what is fully sent, even when the socket just filled up. */
+        int64_t sent_ns = 0;
         while (c->head && c->head->state == GR_SLOT_COMPLETE && gr_chain_empty(&c->head->chain)) {
             s = c->head;
+            if (c->cfg.on_sent) {
+                if (!sent_ns)
+                    sent_ns = gr_clock_mono_ns();
+                s->times.sent_ns = sent_ns;
+                c->cfg.on_sent(c, s->tag, &s->times, c->cfg.opaque);
+            }
             c->head = s->next;
             if (!c->head)
                 c->tail = NULL;
@@ -694,6 +732,8 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
     (void)revents;
     gr_conn_t *c = w->data;
     c->depth++;
+    if (c->cfg.on_sent)
+        c->read_ns = gr_clock_mono_ns();
     if (c->tls && !gr_tls_established(c->tls)) {
         tls_handshake_step(c);
         leave(c);
@@ -774,6 +814,8 @@ void gr_resp_slot_resume(gr_resp_slot_t *slot, gr_resp_slot_resume_fn fn, void *
 {
     gr_conn_t *c = slot->conn;
     assert(slot->state == GR_SLOT_DEFERRED);
+    if (c->cfg.on_sent)
+        slot_undefer(slot, gr_clock_mono_ns());
     slot->state = GR_SLOT_HANDLING;
     slot->cancel = NULL;
     slot->cancel_arg = NULL;

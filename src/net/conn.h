@@ -69,6 +69,14 @@
  * reading resumes unless back-pressure or draining still holds it; close
  * stops the timer.
  *
+ * Timing. Each slot carries the monotonic times of its request's way
+ * through (gr_slot_times_t): the read that completed its frame, its
+ * dispatch, the time it spent deferred, its completion and the moment its
+ * last byte went to the kernel. Once a response is sent in full, on_sent
+ * (if set) gets them with the tag the layer above put on the slot
+ * (gr_resp_slot_set_tag), before the slot and its arena are freed. A slot
+ * dropped by a closing connection is not reported.
+ *
  * Lifetime. gr_conn_close may be called from any callback, including
  * on_frame for the same connection; the memory is freed once the callbacks
  * on the stack have returned. on_close is called exactly once, before the
@@ -111,6 +119,17 @@ typedef void (*gr_conn_frame_fn)(gr_conn_t *c, gr_resp_slot_t *slot, const uint8
 typedef void (*gr_conn_session_free_fn)(void *session);
 /* Called once when the connection closes, before it is freed; owner from the config. */
 typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *owner);
+/* Where a request's time went, CLOCK_MONOTONIC ns (see "Timing"). */
+typedef struct gr_slot_times {
+    int64_t read_ns;     /* the read that completed the frame */
+    int64_t dispatch_ns; /* handed to on_frame */
+    int64_t deferred_ns; /* total time DEFERRED */
+    int64_t complete_ns; /* response complete */
+    int64_t sent_ns;     /* its last byte written */
+} gr_slot_times_t;
+/* A slot's response went out in full; tag from gr_resp_slot_set_tag (NULL if none). */
+typedef void (*gr_conn_sent_fn)(gr_conn_t *c, void *tag, const gr_slot_times_t *times,
+                                void *opaque);
 /* The connection is closing: forget the deferred slot. */
 typedef void (*gr_resp_slot_cancel_fn)(gr_resp_slot_t *slot, void *arg);
 
@@ -122,6 +141,7 @@ typedef struct gr_conn_config {
     size_t read_block;         /* read block size; 0: default */
     gr_conn_frame_fn on_frame; /* required */
     gr_conn_close_fn on_close; /* may be NULL */
+    gr_conn_sent_fn on_sent;   /* may be NULL: then no clock is read */
     void *opaque;              /* passed to on_frame, returned by gr_conn_opaque */
     void *owner;               /* passed to on_close (the server's bookkeeping) */
     const void *listener;      /* the accepting listener's tag (gr_server_listen_as), or NULL */
@@ -211,6 +231,9 @@ gr_arena_t *gr_resp_slot_arena(gr_resp_slot_t *slot);
  */
 gr_chain_t *gr_resp_slot_chain(gr_resp_slot_t *slot);
 gr_conn_t *gr_resp_slot_conn(gr_resp_slot_t *slot);
+
+/* The layer above's pointer for on_sent (the request); lives as long as the slot. */
+void gr_resp_slot_set_tag(gr_resp_slot_t *slot, void *tag);
 
 /*
  * Marks a HANDLING slot as waiting on a subsystem; cancel(slot, arg) is

@@ -13,6 +13,7 @@ struct gr_server_conn {
     gr_server_conn_t *next;
     gr_server_t *srv;
     gr_conn_t *conn;
+    int listener; /* index in srv->listeners, or -1 (adopted) */
 };
 
 static void set_listeners_paused(gr_server_t *srv, bool paused)
@@ -45,8 +46,13 @@ static void conn_closed(gr_conn_t *c, void *owner)
         srv->conns = node->next;
     if (node->next)
         node->next->prev = node->prev;
+    if (node->listener >= 0) {
+        srv->listener_conns[node->listener]--;
+        srv->listener_closed[node->listener]++;
+    }
     free(node);
     srv->conn_count--;
+    srv->closed++;
     if (srv->limited && srv->conn_count < srv->cfg.max_connections && !srv->stopping) {
         srv->limited = false;
         set_listeners_paused(srv, srv->held);
@@ -55,9 +61,12 @@ static void conn_closed(gr_conn_t *c, void *owner)
         finish_stop(srv);
 }
 
-static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag, gr_tls_ctx_t *tls,
-                             int32_t login_max)
+/* Wraps fd as a connection of listener index (-1: adopted, no listener). */
+static gr_conn_t *adopt_from(gr_server_t *srv, int fd, int index)
 {
+    const void *listener_tag = index >= 0 ? srv->listener_tags[index] : NULL;
+    gr_tls_ctx_t *tls = index >= 0 ? srv->listener_tls[index] : NULL;
+    int32_t login_max = index >= 0 ? srv->listener_login_max[index] : 0;
     gr_server_conn_t *node = calloc(1, sizeof(*node));
     if (!node) {
         close(fd);
@@ -81,6 +90,11 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag,
     }
     node->srv = srv;
     node->conn = c;
+    node->listener = index;
+    if (index >= 0) {
+        srv->listener_conns[index]++;
+        srv->listener_accepted[index]++;
+    }
     node->next = srv->conns;
     if (srv->conns)
         srv->conns->prev = node;
@@ -99,15 +113,14 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, const void *listener_tag,
 
 gr_conn_t *gr_server_adopt(gr_server_t *srv, int fd)
 {
-    return adopt_from(srv, fd, NULL, NULL, 0);
+    return adopt_from(srv, fd, -1);
 }
 
 static void on_accept(gr_listener_t *l, int fd, void *opaque)
 {
     gr_server_t *srv = opaque;
     size_t i = (size_t)(l - srv->listeners);
-    gr_conn_t *c = adopt_from(srv, fd, srv->listener_tags[i], srv->listener_tls[i],
-                              srv->listener_login_max[i]);
+    gr_conn_t *c = adopt_from(srv, fd, (int)i);
     if (c)
         gr_logf(srv->cfg.conn.log, GR_LOG_DEBUG, "net", "accepted connection from %s",
                 gr_conn_peer(c));

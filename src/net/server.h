@@ -54,7 +54,11 @@ struct gr_server {
     size_t listener_count;
     gr_server_conn_t *conns; /* doubly linked, newest first */
     size_t conn_count;
-    uint64_t accepted; /* connections accepted since init */
+    uint64_t accepted;                                   /* connections accepted since init */
+    uint64_t closed;                                     /* connections closed since init */
+    uint32_t listener_conns[GR_SERVER_MAX_LISTENERS];    /* open, per listener */
+    uint64_t listener_accepted[GR_SERVER_MAX_LISTENERS]; /* accepted, per listener */
+    uint64_t listener_closed[GR_SERVER_MAX_LISTENERS];   /* closed, per listener */
     gr_chain_stats_t stats;
     bool stopping;
     bool limited; /* listeners paused by max_connections */

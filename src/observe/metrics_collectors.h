@@ -11,6 +11,12 @@
 
 /* process_* as Prometheus' client libraries name them: CPU, memory, files, start. */
 gr_metrics_collector_fn gr_metrics_collect_process;
+/* kafka_network_requestmetrics_*, the request-time histogram, connections per listener. */
+gr_metrics_collector_fn gr_metrics_collect_requests;
+/* kafka_server_brokertopicmetrics_*, per topic and all topics. */
+gr_metrics_collector_fn gr_metrics_collect_topics;
+/* The loop's idle ratio and busy seconds. */
+gr_metrics_collector_fn gr_metrics_collect_loop;
 /* kafka_server_replicamanager_*, kafka_server_replicafetchermanager_maxlag. */
 gr_metrics_collector_fn gr_metrics_collect_replica;
 /* kafka_controller_kafkacontroller_*, ..._controllerstats_uncleanleaderelections_total. */

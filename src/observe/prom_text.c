@@ -20,6 +20,8 @@ static const char *type_name(gr_prom_type_t type)
         return "gauge";
     case GR_PROM_HISTOGRAM:
         return "histogram";
+    case GR_PROM_SUMMARY:
+        return "summary";
     case GR_PROM_UNTYPED:
         break;
     }

@@ -22,6 +22,7 @@ typedef enum gr_prom_type {
     GR_PROM_COUNTER,
     GR_PROM_GAUGE,
     GR_PROM_HISTOGRAM,
+    GR_PROM_SUMMARY,
     GR_PROM_UNTYPED,
 } gr_prom_type_t;
 
