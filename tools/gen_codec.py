@@ -6,7 +6,8 @@ Usage: gen_codec.py --out DIR schema.gp...
 
 For every schema file proto/<stem>.gp it writes DIR/<stem>.h and DIR/<stem>.c:
 per message a C struct and init/decode/encode/size/dump functions taking the
-version. DIR/codec_registry.{h,c} list every message and API, and
+version, and for responses carrying error codes an errors walk (Kafka's
+errorCounts). DIR/codec_registry.{h,c} list every message and API, and
 DIR/api_handlers.c is the broker's dispatch table, from the `serve` lines. The schema
 format is described in proto/README.md. Bad schemas fail the build with
 "file:line: message".
@@ -1127,6 +1128,52 @@ def const_prefix(msg):
     return "GR_" + snake(msg.name).upper()
 
 
+def is_error_code(f):
+    """A Kafka error code field: Kafka's responses count every one (errorCounts)."""
+    return f.type == "int16" and not f.is_array and f.name.endswith("ErrorCode")
+
+
+def carries_errors(st, seen=None):
+    """Does st, or a struct it holds, have an error code field?"""
+    seen = seen if seen is not None else set()
+    if id(st) in seen:
+        return False
+    seen.add(id(st))
+    return any(is_error_code(f) or (f.is_struct and carries_errors(f.struct, seen))
+               for f in st.fields)
+
+
+def emit_errors(gen, o, st, public):
+    """X_errors(v, in, fn, ctx): fn(ctx, code) for each error code carried at version v."""
+    static = "" if public else "static "
+    o("%svoid %s_errors(int16_t v, const %s *in, gr_error_code_fn *fn, void *ctx)" % (static, st.fn, st.c_type))
+    o("{")
+    o("(void)v;")
+    for f in st.fields:
+        if not (is_error_code(f) or (f.is_struct and carries_errors(f.struct))):
+            continue
+        cond = gen.present_cond(f)
+        if cond == "false":
+            continue
+        if cond != "true":
+            o("if (%s) {" % cond)
+        val = "in->%s" % f.c_name
+        if is_error_code(f):
+            o("fn(ctx, %s);" % val)
+        elif f.is_array:
+            o("for (int32_t i = 0; %s && i < %s_count; i++)" % (val, val))
+            o("    %s_errors(v, &%s[i], fn, ctx);" % (f.struct.fn, val))
+        elif not f.nullable.empty:
+            o("if (%s)" % val)
+            o("    %s_errors(v, %s, fn, ctx);" % (f.struct.fn, val))
+        else:
+            o("%s_errors(v, &%s, fn, ctx);" % (f.struct.fn, val))
+        if cond != "true":
+            o("}")
+    o("}")
+    o()
+
+
 def generate_file(stem, source_name, api, messages, enums):
     h = Out()
     c = Out()
@@ -1171,6 +1218,9 @@ def generate_file(stem, source_name, api, messages, enums):
         h("int %s_encode(gr_writer_t *w, int16_t v, const %s *in);" % (top.fn, top.c_type))
         h("size_t %s_size(int16_t v, const %s *in);" % (top.fn, top.c_type))
         h("void %s_dump(gr_writer_t *t, int16_t v, const %s *in);" % (top.fn, top.c_type))
+        if msg.kind == "response" and carries_errors(top):
+            h("/* fn(ctx, code) for every error code in, at version v. */")
+            h("void %s_errors(int16_t v, const %s *in, gr_error_code_fn *fn, void *ctx);" % (top.fn, top.c_type))
         h("extern const gr_codec_desc_t %s_desc;" % top.fn)
         h()
         # forward declarations so structs can be emitted leaves first
@@ -1186,6 +1236,8 @@ def generate_file(stem, source_name, api, messages, enums):
             gen.emit_encode(c, st, False)
             gen.emit_size(c, st, False)
             gen.emit_dump(c, st, False)
+            if msg.kind == "response" and carries_errors(st):
+                emit_errors(gen, c, st, False)
         gen.valid = msg.valid
         gen.emit_init(c, top, True)
         gen.emit_is_default(c, top)
@@ -1193,6 +1245,8 @@ def generate_file(stem, source_name, api, messages, enums):
         gen.emit_encode(c, top, True)
         gen.emit_size(c, top, True)
         gen.emit_dump(c, top, True)
+        if msg.kind == "response" and carries_errors(top):
+            emit_errors(gen, c, top, True)
         emit_desc(c, msg, top)
     h("#endif")
     return h.text(), c.text()
@@ -1220,12 +1274,19 @@ def emit_desc(c, msg, top):
     c("{")
     c("%s_dump(t, v, m);" % fn)
     c("}")
+    errors = msg.kind == "response" and carries_errors(top)
+    if errors:
+        c("static void %s_errors_any(int16_t v, const void *m, gr_error_code_fn *f, void *ctx)" % fn)
+        c("{")
+        c("%s_errors(v, m, f, ctx);" % fn)
+        c("}")
     kind = {"request": "GR_MESSAGE_REQUEST", "response": "GR_MESSAGE_RESPONSE",
             "header": "GR_MESSAGE_HEADER", "data": "GR_MESSAGE_DATA"}[msg.kind]
     flex = "GR_VERSION_NONE" if msg.flexible.empty else str(msg.flexible.lo)
     c("const gr_codec_desc_t %s_desc = {" % fn)
     c('"%s", %s, %d, %d, %d, %s, sizeof(%s),' % (msg.name, kind, msg.api_key, msg.valid.lo, msg.valid.hi, flex, top.c_type))
     c("%s_init_any, %s_decode_any, %s_encode_any, %s_size_any, %s_dump_any," % (fn, fn, fn, fn, fn))
+    c("%s," % ("%s_errors_any" % fn if errors else "NULL"))
     c("};")
     c()
 

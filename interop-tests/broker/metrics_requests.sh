@@ -4,7 +4,8 @@
 # producer runs) raises messagesin for that topic by exactly 10 and bytesin
 # by exactly the bytes the log grew; requests_total, the time summaries and
 # the request-time histogram count Produce; a consumer raises bytesout and
-# totalfetchrequests; the loop's idle ratio is within 0..1; the page passes
+# totalfetchrequests; error codes of every API's responses are counted
+# (a DescribeConfigs error); the loop's idle ratio is within 0..1; the page passes
 # promtool check metrics.
 . "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
@@ -63,8 +64,18 @@ grep -q '^kafka_network_requestmetrics_errors_total{request="Produce",error="NON
 grep -q '^kafka_server_socketservermetrics_connection_creation_total{listener="PLAINTEXT"} ' \
     "$GR_TMP/page.txt" || gr_fail "no connection creation count for the listener"
 
+# Every API's error codes are counted from its response, not only Produce's
+# and Fetch's: DescribeConfigs of a topic that does not exist answers
+# UNKNOWN_TOPIC_OR_PARTITION in its result.
+ADMIN=$(dirname "$GR_BROKER")/gregor-admin
+"$ADMIN" --bootstrap-server "127.0.0.1:$GR_PORT" configs describe --entity-type topics \
+    --entity-name no-such-topic >/dev/null 2>&1 || true
 gr_kcat -C -t "$TOPIC" -p 0 -o beginning -c 11 -e >/dev/null
 scrape
+grep -q '^kafka_network_requestmetrics_errors_total{request="DescribeConfigs",error="UNKNOWN_TOPIC_OR_PARTITION"} 1$' \
+    "$GR_TMP/page.txt" || gr_fail "the DescribeConfigs error was not counted"
+grep -q '^kafka_network_requestmetrics_errors_total{request="Fetch",error="NONE"} ' \
+    "$GR_TMP/page.txt" || gr_fail "no Fetch NONE error count"
 out=$(value "kafka_server_brokertopicmetrics_bytesout_total{topic=\"$TOPIC\"}")
 [ "$out" -ge "$size1" ] || gr_fail "bytesout $out after reading the whole $size1-byte log"
 fetches=$(value "kafka_server_brokertopicmetrics_totalfetchrequests_total{topic=\"$TOPIC\"}")

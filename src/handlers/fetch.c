@@ -56,7 +56,6 @@
 #include "security/authorizer.h"
 #include "handlers/quota_throttle.h"
 #include "handlers/request.h"
-#include "handlers/request_stats.h"
 #include "log/log.h"
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
@@ -412,8 +411,6 @@ static void count_response(fetch_op_t *op, const gr_fetch_response_t *resp)
         gr_topic_t *topic = t < op->in.topics_count ? op->topics[t] : NULL;
         for (int32_t i = 0; tout->partitions && i < tout->partitions_count; i++) {
             const gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
-            if (b->request_stats)
-                gr_request_stats_error(b->request_stats, GR_API_FETCH, pout->error_code);
             if (!topic)
                 continue;
             uint64_t bytes = op->replica_id < 0 && pout->records.len > 0 ? pout->records.len : 0;

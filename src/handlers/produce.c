@@ -54,7 +54,6 @@
 #include "core/context.h"
 #include "handlers/quota_throttle.h"
 #include "handlers/request.h"
-#include "handlers/request_stats.h"
 #include "security/authorizer.h"
 #include "log/log.h"
 #include "metadata/topics.h"
@@ -378,25 +377,12 @@ static void count_partition(gr_broker_t *b, gr_topic_t *topic, gr_kerr_t err)
     }
 }
 
-/* Every partition's error code, NONE included, as Kafka's ErrorsPerSec counts them. */
-static void count_errors(produce_op_t *op)
-{
-    gr_request_stats_t *stats = op->b->request_stats;
-    if (!stats)
-        return;
-    for (int32_t t = 0; t < op->resp.responses_count; t++)
-        for (int32_t i = 0; i < op->resp.responses[t].partition_responses_count; i++)
-            gr_request_stats_error(stats, GR_API_PRODUCE,
-                                   op->resp.responses[t].partition_responses[i].error_code);
-}
-
 static void produce_finish(produce_op_t *op)
 {
     if (op->outstanding > 0 || op->isr_wait.pending > 0)
         return; /* the last job or ISR wait to end calls this again */
     /* Even acks=0 mutes a client over its quota (there is just no response to carry it). */
     op->resp.throttle_time_ms = op->throttle_ms;
-    count_errors(op);
     gr_request_throttle(op->req, op->throttle_ms);
     if (op->acks == GR_ACKS_NONE)
         gr_request_respond_none(op->req);

@@ -163,8 +163,30 @@ static int resolve_segment(void *opaque, void *file, int *out_fd,
     return 0;
 }
 
+typedef struct error_count_ctx {
+    gr_request_stats_t *stats;
+    int16_t api_key;
+} error_count_ctx_t;
+
+static void count_error(void *ctx, int16_t code)
+{
+    error_count_ctx_t *ec = ctx;
+    gr_request_stats_error(ec->stats, ec->api_key, code);
+}
+
+/* Every error code of the response, NONE too, as Kafka's ErrorsPerSec counts them. */
+static void count_errors(gr_request_t *req, const void *msg)
+{
+    gr_request_stats_t *stats = req->broker->request_stats;
+    if (!stats || !req->api->response->errors)
+        return;
+    error_count_ctx_t ec = {stats, req->api_key};
+    req->api->response->errors(req->api_version, msg, count_error, &ec);
+}
+
 int gr_request_encode(gr_request_t *req, const void *msg)
 {
+    count_errors(req, msg);
     gr_writer_t w;
     gr_writer_init(&w);
     size_t size_pos = gr_write_reserve(&w, GR_FRAME_SIZE_BYTES);

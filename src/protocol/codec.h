@@ -25,6 +25,9 @@ typedef enum gr_message_kind {
 } gr_message_kind_t;
 
 /* One generated message. The void pointers are that message's struct. */
+/* Called with each error code of a response (codec_desc.errors). */
+typedef void gr_error_code_fn(void *ctx, int16_t code);
+
 typedef struct gr_codec_desc {
     const char *name; /* schema name, e.g. "FetchRequest" */
     gr_message_kind_t kind;
@@ -40,6 +43,9 @@ typedef struct gr_codec_desc {
     int (*encode)(gr_writer_t *w, int16_t version, const void *msg);
     size_t (*size)(int16_t version, const void *msg);
     void (*dump)(gr_writer_t *text, int16_t version, const void *msg);
+    /* Calls fn for every *ErrorCode field msg carries at version (Kafka's
+     * errorCounts); NULL for messages without any (and for non-responses). */
+    void (*errors)(int16_t version, const void *msg, gr_error_code_fn *fn, void *ctx);
 } gr_codec_desc_t;
 
 /* One API: versions the codec knows (not what the broker advertises). */

@@ -153,6 +153,7 @@ const gr_codec_desc_t gr_api_versions_request_desc = {
     gr_api_versions_request_encode_any,
     gr_api_versions_request_size_any,
     gr_api_versions_request_dump_any,
+    NULL,
 };
 
 static inline bool
@@ -763,6 +764,13 @@ void gr_api_versions_response_dump(gr_writer_t *t, int16_t v, const gr_api_versi
     gr_dump_char(t, '}');
 }
 
+void gr_api_versions_response_errors(int16_t v, const gr_api_versions_response_t *in,
+                                     gr_error_code_fn *fn, void *ctx)
+{
+    (void)v;
+    fn(ctx, in->error_code);
+}
+
 static void gr_api_versions_response_init_any(void *m)
 {
     gr_api_versions_response_init(m);
@@ -783,6 +791,11 @@ static void gr_api_versions_response_dump_any(gr_writer_t *t, int16_t v, const v
 {
     gr_api_versions_response_dump(t, v, m);
 }
+static void gr_api_versions_response_errors_any(int16_t v, const void *m, gr_error_code_fn *f,
+                                                void *ctx)
+{
+    gr_api_versions_response_errors(v, m, f, ctx);
+}
 const gr_codec_desc_t gr_api_versions_response_desc = {
     "ApiVersionsResponse",
     GR_MESSAGE_RESPONSE,
@@ -796,4 +809,5 @@ const gr_codec_desc_t gr_api_versions_response_desc = {
     gr_api_versions_response_encode_any,
     gr_api_versions_response_size_any,
     gr_api_versions_response_dump_any,
+    gr_api_versions_response_errors_any,
 };

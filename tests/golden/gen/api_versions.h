@@ -78,6 +78,9 @@ int gr_api_versions_response_encode(gr_writer_t *w, int16_t v,
                                     const gr_api_versions_response_t *in);
 size_t gr_api_versions_response_size(int16_t v, const gr_api_versions_response_t *in);
 void gr_api_versions_response_dump(gr_writer_t *t, int16_t v, const gr_api_versions_response_t *in);
+/* fn(ctx, code) for every error code in, at version v. */
+void gr_api_versions_response_errors(int16_t v, const gr_api_versions_response_t *in,
+                                     gr_error_code_fn *fn, void *ctx);
 extern const gr_codec_desc_t gr_api_versions_response_desc;
 
 #endif
