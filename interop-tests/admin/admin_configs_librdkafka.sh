@@ -10,7 +10,8 @@
 #    topic is UNKNOWN_TOPIC_OR_PART;
 #  - AlterConfigs replaces the override set; unknown keys and bad values are
 #    INVALID_CONFIG and change nothing; validate-only changes nothing;
-#    broker keys cannot change (INVALID_REQUEST); overrides survive a restart;
+#    static broker keys cannot change (INVALID_CONFIG, Kafka's message);
+#    overrides survive a restart;
 #  - CreatePartitions grows a topic (usable at once, kept across a restart),
 #    and refuses shrinking or the same count with INVALID_PARTITIONS;
 #  - DeleteRecords moves the log start offset (ListOffsets earliest, consume
@@ -61,7 +62,8 @@ expect_line '^cfg NO_ERROR$' "$(adm alter -n topic cfg retention.ms=1)" "validat
 expect_line '^max.message.bytes=20000 source=DYNAMIC_TOPIC_CONFIG' "$(conf cfg max.message.bytes)" \
     "after the refused and validate-only alters"
 expect_line '^nosuch UNKNOWN_TOPIC_OR_PART' "$(adm alter topic nosuch retention.ms=1)" "alter unknown topic"
-expect_line '^0 INVALID_REQUEST' "$(adm alter broker 0 num.partitions=3)" "alter a broker key"
+expect_line '^0 INVALID_CONFIG .*Cannot update these configs dynamically: Set.num.partitions.' \
+    "$(adm alter broker 0 num.partitions=3)" "alter a broker key Kafka keeps static"
 
 # CreatePartitions.
 expect_line '^cfg NO_ERROR$' "$(adm grow cfg 5)" "grow to 5"

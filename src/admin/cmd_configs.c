@@ -5,7 +5,8 @@
  * loggers. Options follow kafka-configs.sh: --entity-type
  * topics|groups|brokers|broker-loggers --entity-name NAME, --add-config
  * k=v,k2=[a,b] and --delete-config k,k2; describe lists the values not at
- * their default unless --all. Broker loggers (BROKER_LOGGER) are asked of
+ * their default unless --all; --entity-default with brokers is the
+ * cluster-wide default (name ""). Broker loggers and configs are asked of
  * the broker named, found in the bootstrap broker's Metadata, as Kafka's
  * admin client does: each broker answers only for its own.
  */
@@ -31,6 +32,8 @@ static const char help[] =
     "           defaults included); broker-loggers: every logger of broker N and its level\n"
     "  alter --entity-type topics|groups|brokers|broker-loggers --entity-name NAME\n"
     "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n"
+    "        (brokers: --entity-default instead of --entity-name for the cluster-wide\n"
+    "        default; the keys changed live are listed in docs/operations.md)\n"
     "  alter --entity-type users --entity-name USER\n"
     "        [--add-config 'SCRAM-SHA-256=[iterations=4096,password=P]'] [--delete-config MECH]\n"
     "  describe --entity-type users [--entity-name USER]   SCRAM mechanisms and iterations\n"
@@ -76,7 +79,10 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
         return 0;
     }
     const char *t = gr_admin_need(a, "entity-type");
-    *name = gr_admin_need(a, "entity-name");
+    bool brokers = t && (strcmp(t, "brokers") == 0 || strcmp(t, "broker") == 0);
+    /* kafka-configs.sh's --entity-default of brokers: the cluster-wide default, name "". */
+    bool dflt = brokers && gr_admin_flag(a->opts, "entity-default");
+    *name = dflt ? "" : gr_admin_need(a, "entity-name");
     if (!t || !*name)
         return -1;
     if (strcmp(t, "topics") == 0 || strcmp(t, "topic") == 0)
@@ -98,14 +104,15 @@ static int entity(gr_admin_t *a, int8_t *type, const char **name)
 }
 
 /*
- * A broker's loggers are asked of that broker: moves the connection there
- * when name is a broker Metadata lists (else the bootstrap broker answers,
- * with Kafka's error for a name not its own). 0, or -1 (printed).
+ * A broker's loggers and configs are asked of that broker: moves the
+ * connection there when name is a broker Metadata lists (else the
+ * bootstrap broker answers, with Kafka's error for a name not its own; ""
+ * for the cluster default goes to any broker). 0, or -1 (printed).
  */
-static int route_broker_logger(gr_admin_t *a, int8_t type, const char *name)
+static int route_broker(gr_admin_t *a, int8_t type, const char *name)
 {
     char *end;
-    if (type != GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER)
+    if (type != GR_CONFIG_RESOURCE_TYPE_BROKER_LOGGER && type != GR_CONFIG_RESOURCE_TYPE_BROKER)
         return 0;
     long id = strtol(name, &end, 10);
     if (*name == '\0' || *end != '\0' || id < 0 || id > INT32_MAX)
@@ -122,7 +129,7 @@ static int configs_describe(gr_admin_t *a)
     const char *name;
     if (entity(a, &type, &name))
         return GR_ADMIN_EXIT_USAGE;
-    if (route_broker_logger(a, type, name))
+    if (route_broker(a, type, name))
         return GR_ADMIN_EXIT_TRANSPORT;
     int16_t v = gr_admin_version(a, GR_API_DESCRIBE_CONFIGS, DESCRIBE_MAX_V);
     if (v < 0)
@@ -235,7 +242,7 @@ static int configs_alter(gr_admin_t *a)
         fprintf(stderr, "error: give --add-config k=v,... and/or --delete-config k,...\n");
         return GR_ADMIN_EXIT_USAGE;
     }
-    if (route_broker_logger(a, type, name))
+    if (route_broker(a, type, name))
         return GR_ADMIN_EXIT_TRANSPORT;
     int16_t v = gr_admin_version(a, GR_API_INCREMENTAL_ALTER_CONFIGS, ALTER_MAX_V);
     if (v < 0)
@@ -265,6 +272,8 @@ static int configs_alter(gr_admin_t *a)
         gr_json_strn(stdout, resp.responses[0].error_message.ptr,
                      resp.responses[0].error_message.len);
         printf("}\n");
+    } else if (!code && type == GR_CONFIG_RESOURCE_TYPE_BROKER && !*name) {
+        printf("Completed updating default config for brokers in the cluster.\n");
     } else if (!code) {
         printf("Completed updating config for %s %s.\n",
                type == GR_CONFIG_RESOURCE_TYPE_TOPIC           ? "topic"

@@ -20,6 +20,7 @@
 #include "log_manager/log_manager.h"
 #include "metadata/cluster_view.h"
 #include "metadata/group_config.h"
+#include "metadata/broker_config_store.h"
 #include "metadata/group_config_store.h"
 #include "metadata/producer_ids.h"
 #include "metadata/store.h"
@@ -517,6 +518,8 @@ int gr_broker_start(gr_broker_t *b)
     if (rc == 0)
         rc = group_configs_open(b);
     if (rc == 0)
+        gr_broker_config_store_load(b); /* dynamic broker configs (KIP-226), async */
+    if (rc == 0)
         rc = gr_log_dir_mark_dirty(b->log_dir);
     /* ACLs are loaded before the listeners open: no request is decided on an empty cache. */
     if (rc == 0)
@@ -663,6 +666,7 @@ int gr_broker_fini(gr_broker_t *b)
     gr_cluster_view_fini(b->cluster);
     gr_broker_security_fini(b);
     gr_group_configs_free(b->group_configs);
+    gr_broker_dynamic_free(b);
     b->group_configs = NULL;
     gr_config_fini(&b->config);
     free_parts(b);

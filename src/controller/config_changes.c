@@ -9,6 +9,7 @@
 #include "controller/controller_int.h"
 #include "controller/zk_member.h"
 #include "core/context.h"
+#include "metadata/broker_config_store.h"
 #include "metadata/group_config_store.h"
 #include "metadata/store.h"
 #include "metadata/topic_config_fetch.h"
@@ -84,8 +85,13 @@ static void on_change_data(void *opaque, int rc, const void *data, size_t len,
         gr_group_config_store_reload(b, user); /* a group's configs (share and consumer groups) */
         return;
     }
+    if (rc == GR_STORE_OK && gr_zk_parse_config_change_entity(
+                                 data, len, GR_BROKER_CONFIG_ENTITY_TYPE, user, sizeof user) == 0) {
+        gr_broker_config_store_reload(b, user); /* dynamic broker configs (KIP-226) */
+        return;
+    }
     if (rc != GR_STORE_OK || gr_zk_parse_config_change(data, len, topic, sizeof topic) != 0)
-        return; /* not about a topic (broker or client configs): nothing to apply */
+        return; /* not about a topic: nothing to apply */
     gr_str_t name = {topic, (int32_t)strlen(topic)};
     if (gr_topics_find(b->topics, topic, strlen(topic))) {
         gr_logf(&b->log, GR_LOG_INFO, "topics", "config of %s changed", topic);

@@ -11,7 +11,8 @@
  *  - a user's or a client's: b->on_quota_changed and b->on_user_changed
  *    (quotas, SCRAM credentials), set by the composition root;
  *  - a group's: its overrides are read again (metadata/group_config_store.h);
- *  - anything else (broker configs): nothing.
+ *  - a broker's (<default> or this one): read again (metadata/broker_config_store.h);
+ *  - anything else: nothing.
  *
  * The first listing of a broker's life is the baseline: only notifications
  * after it are applied (the topic configs are read anyway as topics are

@@ -509,6 +509,18 @@ int gr_config_set(gr_config_t *cfg, const char *key, const char *value, gr_confi
                     source == GR_CONFIG_SOURCE_OVERRIDE ? "--override" : "file", log, err, errlen);
 }
 
+int gr_config_unset(gr_config_t *cfg, const char *key)
+{
+    int idx = gr_config_find(key);
+    if (idx < 0)
+        return -ENOENT;
+    field_clear(cfg, gr_config_def_at((size_t)idx));
+    free(cfg->text[idx]);
+    cfg->text[idx] = NULL;
+    cfg->source[idx] = GR_CONFIG_SOURCE_DEFAULT;
+    return 0;
+}
+
 int gr_config_override(gr_config_t *cfg, const char *arg, const gr_logger_t *log, char *err,
                        size_t errlen)
 {

@@ -55,12 +55,16 @@ typedef enum gr_config_type {
 
 /*
  * Where a key's value came from. DescribeConfigs reports DEFAULT as
- * DEFAULT_CONFIG and both FILE and OVERRIDE as STATIC_BROKER_CONFIG.
+ * DEFAULT_CONFIG, both FILE and OVERRIDE as STATIC_BROKER_CONFIG, and the
+ * dynamic ones (metadata/broker_config_store.h) as DYNAMIC_DEFAULT_BROKER_CONFIG
+ * and DYNAMIC_BROKER_CONFIG.
  */
 typedef enum gr_config_source {
     GR_CONFIG_SOURCE_DEFAULT = 0,
     GR_CONFIG_SOURCE_FILE = 1,
     GR_CONFIG_SOURCE_OVERRIDE = 2,
+    GR_CONFIG_SOURCE_DYNAMIC_DEFAULT = 3, /* /config/brokers/<default> */
+    GR_CONFIG_SOURCE_DYNAMIC_BROKER = 4,  /* /config/brokers/<id> */
 } gr_config_source_t;
 
 /* A comma-separated list value, split and trimmed; empty items are kept out. */
@@ -355,6 +359,12 @@ void gr_config_fini(gr_config_t *cfg);
  */
 int gr_config_set(gr_config_t *cfg, const char *key, const char *value, gr_config_source_t source,
                   const gr_logger_t *log, char *err, size_t errlen);
+
+/*
+ * Puts key back to Kafka's null (a key whose default is null, after a
+ * dynamic value is removed). Returns 0 or -ENOENT (unknown key).
+ */
+int gr_config_unset(gr_config_t *cfg, const char *key);
 
 /*
  * Parses Java properties text (len bytes; need not be NUL-terminated) and

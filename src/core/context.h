@@ -55,6 +55,7 @@ typedef struct gr_authorizer gr_authorizer_t;
 typedef struct gr_quotas gr_quotas_t;
 typedef struct gr_start_gate gr_start_gate_t;
 typedef struct gr_group_configs gr_group_configs_t;
+struct gr_broker_dynamic;
 typedef struct gr_http_server gr_http_server_t;
 typedef struct gr_request_stats gr_request_stats_t;
 typedef struct gr_loop_stats gr_loop_stats_t;
@@ -165,6 +166,7 @@ struct gr_broker {
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */
+    struct gr_broker_dynamic *dynamic; /* dynamic broker configs (metadata/broker_config_store.h) */
     gr_http_server_t *http; /* /metrics, /healthz, /readyz (observe/http_server.h); NULL: off */
     gr_broker_stats_t stats;
     gr_request_stats_t *request_stats; /* per API counts and times (handlers/request_stats.h) */

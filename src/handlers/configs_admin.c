@@ -60,12 +60,14 @@
 #include "core/context.h"
 #include "security/authorizer.h"
 #include "handlers/request.h"
+#include "metadata/broker_config_store.h"
 #include "metadata/group_config.h"
 #include "metadata/group_config_store.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
 #include "gen/describe_configs.h"
 #include "handlers/admin_common.h"
+#include "handlers/configs_broker.h"
 #include "handlers/configs_broker_logger.h"
 #include "handlers/handlers.h"
 #include "gen/incremental_alter_configs.h"
@@ -104,7 +106,8 @@ static int fill_synonyms(const describe_ctx_t *ctx, const gr_config_synonym_t *s
         return -ENOMEM;
     for (int i = 0; i < n; i++) {
         out->synonyms[i].name = gr_str(syn[i].name);
-        out->synonyms[i].value = gr_admin_message(ctx->req, syn[i].value);
+        out->synonyms[i].value =
+            syn[i].value ? gr_admin_message(ctx->req, syn[i].value) : gr_str(NULL);
         out->synonyms[i].source = syn[i].source;
     }
     out->synonyms_count = n;
@@ -150,6 +153,17 @@ static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_to
     return 0;
 }
 
+/* Kafka's ConfigType PASSWORD (DescribeConfigs v3+): its values are never returned. */
+#define CONFIG_TYPE_PASSWORD 9
+
+/* A key Kafka types PASSWORD (keystore and key passwords, the JAAS text). */
+static bool is_password(const char *name)
+{
+    size_t len = strlen(name), tail = strlen(".password");
+    return strcmp(name, "sasl.jaas.config") == 0 ||
+           (len >= tail && strcmp(name + len - tail, ".password") == 0);
+}
+
 static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
                            gr_describe_configs_response_describe_configs_result_t *out)
 {
@@ -163,20 +177,51 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
         gr_config_entry(&b->config, i, &e);
         if (!key_wanted(ctx, e.def->name))
             continue;
-        bool is_set = e.source != GR_CONFIG_SOURCE_DEFAULT;
-        int8_t source = is_set ? GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG
-                               : GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
-        gr_config_synonym_t syn[2];
-        int nsyn = 0;
-        if (is_set && e.value)
+        int8_t source = gr_config_source_described(e.source);
+        bool secret = is_password(e.def->name);
+        /* Kafka's order: dynamic per broker, dynamic default, static, default. */
+        gr_config_synonym_t syn[4];
+        int nsyn = gr_broker_dynamic_synonyms(b, e.def->name, syn, 3);
+        if (nsyn == 0 && e.source != GR_CONFIG_SOURCE_DEFAULT && e.value)
             syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.value, source};
         if (e.def->default_value)
             syn[nsyn++] = (gr_config_synonym_t){e.def->name, e.def->default_value,
                                                 GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG};
+        for (int k = 0; secret && k < nsyn; k++)
+            syn[k].value = NULL;
         gr_describe_configs_response_describe_configs_resource_result_t *entry =
             &out->configs[count++];
-        fill_entry(ctx, e.def->name, e.value, source, e.def->type, true, NULL, entry);
+        bool read_only = gr_broker_dynamic_find(e.def->name) < 0;
+        fill_entry(ctx, e.def->name, secret ? NULL : e.value, source,
+                   secret ? CONFIG_TYPE_PASSWORD : e.def->type, read_only, NULL, entry);
+        entry->is_sensitive = secret;
         if (fill_synonyms(ctx, syn, nsyn, entry))
+            return -ENOMEM;
+    }
+    out->configs_count = count;
+    return 0;
+}
+
+/* The cluster-wide default ("" name): the values set there, as Kafka lists them. */
+static int describe_broker_default(gr_broker_t *b, const describe_ctx_t *ctx,
+                                   gr_describe_configs_response_describe_configs_result_t *out)
+{
+    const gr_broker_dynamic_set_t *set = gr_broker_dynamic_level(b, true);
+    out->configs = gr_request_alloc_array(ctx->req, GR_BROKER_DYNAMIC_KEYS, sizeof(*out->configs));
+    if (!out->configs)
+        return -ENOMEM;
+    int32_t count = 0;
+    for (int k = 0; k < GR_BROKER_DYNAMIC_KEYS; k++) {
+        const char *name = gr_broker_dynamic_name(k);
+        if (!set->values[k] || !key_wanted(ctx, name))
+            continue;
+        const gr_config_def_t *def = gr_config_def_at((size_t)gr_config_find(name));
+        gr_config_synonym_t syn = {name, set->values[k],
+                                   GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG};
+        gr_describe_configs_response_describe_configs_resource_result_t *entry =
+            &out->configs[count++];
+        fill_entry(ctx, name, set->values[k], syn.source, def->type, false, NULL, entry);
+        if (fill_synonyms(ctx, &syn, 1, entry))
             return -ENOMEM;
     }
     out->configs_count = count;
@@ -306,7 +351,7 @@ static int describe_resource(gr_broker_t *b, const describe_ctx_t *ctx,
         if (gr_admin_is_this_broker(b, want->resource_name, &is_default))
             return describe_broker(b, ctx, out);
         if (is_default)
-            return 0; /* no dynamic cluster-wide defaults exist */
+            return describe_broker_default(b, ctx, out);
         snprintf(msg, sizeof msg,
                  "Unexpected broker id, expected %d or empty string, but received %.*s",
                  b->config.broker_id, want->resource_name.len > 0 ? want->resource_name.len : 0,
@@ -726,19 +771,16 @@ static gr_kerr_t alter_resource(gr_broker_t *b, gr_request_t *req, const alter_c
         snprintf(msg, len, "Unsupported resource type %d", c->type);
         return GR_KERR_INVALID_REQUEST;
     }
-    bool is_default = false;
-    if (!gr_admin_is_this_broker(b, c->name, &is_default) && !is_default) {
-        snprintf(msg, len, "Unexpected broker id, expected %d or empty string",
-                 b->config.broker_id);
-        return GR_KERR_INVALID_REQUEST;
+    gr_broker_config_change_t *changes = gr_request_alloc_array(req, c->count, sizeof(*changes));
+    if (!changes && c->count > 0) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    if (c->count > 0) {
-        gr_str_t key = change_key(c, 0);
-        snprintf(msg, len, "Cannot update these configs dynamically: %.*s%s",
-                 key.len > 0 ? key.len : 0, key.ptr ? key.ptr : "", c->count > 1 ? ", ..." : "");
-        return GR_KERR_INVALID_REQUEST;
-    }
-    return GR_KERR_NONE;
+    for (int32_t i = 0; i < c->count; i++)
+        changes[i] =
+            (gr_broker_config_change_t){change_key(c, i), change_value(c, i), change_op(c, i)};
+    return gr_broker_configs_alter(b, c->name, changes, c->count, incremental, validate_only, msg,
+                                   len);
 }
 
 /* Runs every change, filling codes and messages (n of them). 0 or -ENOMEM. */

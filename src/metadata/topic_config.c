@@ -19,6 +19,8 @@
 #include "log/log.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
+
+#include "metadata/broker_config_store.h"
 #include "protocol/records.h"
 
 static const char *const cleanup_policies[] = {"delete", "compact", NULL};
@@ -545,6 +547,20 @@ const char *gr_topic_config_override(const gr_topic_t *topic, const char *key)
     return topic ? set_value(topic->configs, topic->config_count, key) : NULL;
 }
 
+int8_t gr_config_source_described(gr_config_source_t source)
+{
+    switch (source) {
+    case GR_CONFIG_SOURCE_DEFAULT:
+        return GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;
+    case GR_CONFIG_SOURCE_DYNAMIC_DEFAULT:
+        return GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG;
+    case GR_CONFIG_SOURCE_DYNAMIC_BROKER:
+        return GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_BROKER_CONFIG;
+    default:
+        return GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG;
+    }
+}
+
 static void add_synonym(gr_config_described_t *out, const char *name, const char *value,
                         int8_t source)
 {
@@ -558,9 +574,10 @@ static void add_synonym(gr_config_described_t *out, const char *name, const char
  * primary synonym (as Kafka lists them: a topic key shows log.retention.ms
  * and what follows it, never log.retention.hours alone).
  */
-static void broker_synonyms(const gr_config_t *c, const gr_topic_config_def_t *def,
+static void broker_synonyms(const gr_broker_t *b, const gr_topic_config_def_t *def,
                             gr_config_described_t *out)
 {
+    const gr_config_t *c = &b->config;
     int first = out->synonym_count;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < GR_TOPIC_CONFIG_SYNONYMS_MAX && def->synonyms[i]; i++) {
@@ -569,9 +586,14 @@ static void broker_synonyms(const gr_config_t *c, const gr_topic_config_def_t *d
                 continue;
             gr_config_entry_t e;
             gr_config_entry(c, (size_t)k, &e);
+            gr_config_synonym_t dyn[3];
+            int ndyn = pass == 0 ? gr_broker_dynamic_synonyms(b, def->synonyms[i], dyn, 3) : 0;
+            for (int d = 0; d < ndyn; d++)
+                add_synonym(out, dyn[d].name, dyn[d].value, dyn[d].source);
+            if (ndyn > 0)
+                continue;
             if (pass == 0 && e.source != GR_CONFIG_SOURCE_DEFAULT && e.value)
-                add_synonym(out, def->synonyms[i], e.value,
-                            GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG);
+                add_synonym(out, def->synonyms[i], e.value, gr_config_source_described(e.source));
             else if (pass == 1 && e.def->default_value)
                 add_synonym(out, def->synonyms[i], e.def->default_value,
                             GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG);
@@ -613,7 +635,7 @@ void gr_topic_config_describe(const gr_broker_t *b, const gr_topic_t *topic,
     if (override)
         add_synonym(out, def->name, override, GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG);
     if (def->synonyms[0])
-        broker_synonyms(&b->config, def, out);
+        broker_synonyms(b, def, out);
     out->value = override ? override : broker_value(&b->config, def, out);
     out->source =
         out->synonym_count ? out->synonyms[0].source : GR_DESCRIBE_CONFIGS_SOURCE_DEFAULT_CONFIG;

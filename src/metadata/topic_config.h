@@ -53,6 +53,9 @@ typedef struct gr_config_described {
     char buf[GR_CONFIG_DESCRIBED_VALUE_MAX];
 } gr_config_described_t;
 
+/* DescribeConfigs' source of a broker key's value (core/config.h's gr_config_source_t). */
+int8_t gr_config_source_described(gr_config_source_t source);
+
 size_t gr_topic_config_def_count(void);
 /* The definition of key i (< gr_topic_config_def_count()), in name order. */
 const gr_topic_config_def_t *gr_topic_config_def_at(size_t i);

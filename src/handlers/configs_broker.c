@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* AlterConfigs on a BROKER resource; see configs_broker.h. */
+#include "handlers/configs_broker.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "gen/incremental_alter_configs.h"
+#include "metadata/broker_config_store.h"
+
+#define KEY_MAX 256
+
+/* Kafka's text of a ConfigResource in its messages. */
+static void resource_text(gr_str_t name, char *out, size_t len)
+{
+    snprintf(out, len, "ConfigResource(type=BROKER, name='%.*s')", name.len > 0 ? name.len : 0,
+             name.ptr ? name.ptr : "");
+}
+
+/* Kafka's ConfigException, as its admin manager reports it. */
+static gr_kerr_t refuse(gr_str_t name, char *msg, size_t len, const char *why, const char *key)
+{
+    char res[KEY_MAX];
+    resource_text(name, res, sizeof res);
+    snprintf(msg, len, "Invalid config value for resource %s: %s: Set(%s)", res, why, key);
+    return GR_KERR_INVALID_CONFIG;
+}
+
+/* A value checked as the properties file's would be (a scratch config). */
+static gr_kerr_t check_value(const char *key, const char *value, char *msg, size_t len)
+{
+    gr_config_t scratch;
+    char err[KEY_MAX] = "";
+    if (gr_config_init(&scratch)) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    int rc = gr_config_set(&scratch, key, value, GR_CONFIG_SOURCE_OVERRIDE, NULL, err, sizeof err);
+    gr_config_fini(&scratch);
+    if (rc) {
+        snprintf(msg, len, "%s", err);
+        return GR_KERR_INVALID_CONFIG;
+    }
+    return GR_KERR_NONE;
+}
+
+/* One change into set (already holding the level's values when incremental). */
+static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
+                      gr_broker_dynamic_set_t *set, char *msg, size_t len)
+{
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%.*s", c->key.len > 0 ? c->key.len : 0,
+             c->key.ptr ? c->key.ptr : "");
+    int k = gr_broker_dynamic_find(key);
+    if (k < 0 && !gr_broker_dynamic_kafka_allows(key))
+        return refuse(name, msg, len, "Cannot update these configs dynamically", key);
+    if (k < 0)
+        return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);
+    if (c->op == GR_ALTER_CONFIG_OP_DELETE) {
+        free(set->values[k]);
+        set->values[k] = NULL;
+        return GR_KERR_NONE;
+    }
+    if (c->op != GR_ALTER_CONFIG_OP_SET) {
+        snprintf(msg, len, "APPEND and SUBTRACT are not yet supported on broker configs: %s", key);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    if (!c->value.ptr || c->value.len < 0)
+        return refuse(name, msg, len, "Null value not supported for", key);
+    char *value = strndup(c->value.ptr, (size_t)c->value.len);
+    if (!value) {
+        snprintf(msg, len, "Out of memory");
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    gr_kerr_t err = check_value(key, value, msg, len);
+    free(set->values[k]);
+    set->values[k] = value;
+    return err;
+}
+
+static void set_free(gr_broker_dynamic_set_t *set)
+{
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
+        free(set->values[i]);
+}
+
+gr_kerr_t gr_broker_configs_alter(gr_broker_t *b, gr_str_t name,
+                                  const gr_broker_config_change_t *changes, int32_t n,
+                                  bool incremental, bool validate_only, char *msg, size_t len)
+{
+    bool is_default = false;
+    if (!gr_admin_is_this_broker(b, name, &is_default) && !is_default) {
+        snprintf(msg, len, "Unexpected broker id, expected %d or empty string",
+                 b->config.broker_id);
+        return GR_KERR_INVALID_REQUEST;
+    }
+    gr_broker_dynamic_set_t set = {{NULL}};
+    const gr_broker_dynamic_set_t *now = gr_broker_dynamic_level(b, is_default);
+    for (int i = 0; incremental && i < GR_BROKER_DYNAMIC_KEYS; i++)
+        if (now->values[i] && !(set.values[i] = strdup(now->values[i]))) {
+            set_free(&set);
+            snprintf(msg, len, "Out of memory");
+            return GR_KERR_UNKNOWN_SERVER_ERROR;
+        }
+    gr_kerr_t err = GR_KERR_NONE;
+    for (int32_t i = 0; !err && i < n; i++)
+        err = edit(name, &changes[i], &set, msg, len);
+    if (!err && !validate_only && gr_broker_config_store_alter(b, is_default, &set) == -ENOMEM) {
+        snprintf(msg, len, "Out of memory");
+        err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
+    set_free(&set);
+    return err;
+}

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Dynamic broker configs: see broker_config_store.h. The static value of
+ * each key Gregor applies live is saved on the first change, so that a key
+ * removed from both levels goes back to what the file said.
+ *
+ * Runs on: loop thread.
+ */
+#include "metadata/broker_config_store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log/log.h"
+#include "metadata/config_entity.h"
+#include "metadata/store.h"
+#include "metadata/topics.h"
+#include "metadata/zk_docs.h"
+#include "metadata/zk_json.h"
+
+#define BROKERS_PATH GR_ZK_CONFIG_PATH "/" GR_BROKER_CONFIG_ENTITY_TYPE
+#define NAME_MAX_LEN 16 /* "<default>" or a broker id */
+#define ERR_MAX      256
+
+/* The keys Gregor applies live: each is a fallback of topic configs or read per request. */
+static const char *const dynamic_keys[GR_BROKER_DYNAMIC_KEYS] = {
+    "log.cleanup.policy", "log.retention.bytes", "log.retention.ms",
+    "log.segment.bytes",  "message.max.bytes",
+};
+
+/*
+ * Kafka 3.8's other live keys (DynamicBrokerConfig's reconfigurables that
+ * are not topic-config synonyms; those are checked through the topic table).
+ */
+static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
+                                                   "log.cleaner.io.max.bytes.per.second",
+                                                   "log.cleaner.dedupe.buffer.size",
+                                                   "log.cleaner.io.buffer.size",
+                                                   "log.cleaner.io.buffer.load.factor",
+                                                   "log.cleaner.backoff.ms",
+                                                   "num.io.threads",
+                                                   "num.network.threads",
+                                                   "num.replica.fetchers",
+                                                   "num.recovery.threads.per.data.dir",
+                                                   "background.threads",
+                                                   "max.connections",
+                                                   "max.connections.per.ip",
+                                                   "max.connections.per.ip.overrides",
+                                                   "max.connection.creation.rate",
+                                                   "metric.reporters",
+                                                   "producer.id.expiration.ms",
+                                                   "transaction.partition.verification.enable",
+                                                   "log.retention.minutes",
+                                                   "log.retention.hours",
+                                                   "log.roll.hours",
+                                                   "log.roll.jitter.hours",
+                                                   "log.flush.interval.ms",
+                                                   "advertised.listeners",
+                                                   "listener.security.protocol.map",
+                                                   "listeners",
+                                                   "sasl.enabled.mechanisms",
+                                                   "sasl.jaas.config",
+                                                   "principal.builder.class",
+                                                   "remote.log.manager.task.interval.ms",
+                                                   "follower.replication.throttled.rate",
+                                                   "leader.replication.throttled.rate",
+                                                   "replica.alter.log.dirs.io.max.bytes.per.second",
+                                                   NULL};
+
+/* What a broker keeps: both levels and the static values they hide. */
+struct gr_broker_dynamic {
+    gr_broker_dynamic_set_t defaults; /* /config/brokers/<default> */
+    gr_broker_dynamic_set_t mine;     /* /config/brokers/<this id> */
+    char *static_text[GR_BROKER_DYNAMIC_KEYS];
+    uint8_t static_source[GR_BROKER_DYNAMIC_KEYS];
+    int64_t static_retention_ms; /* effective.log_retention_ms from the file */
+    /*
+     * Writes of this broker in flight per level ([1]: <default>): a read
+     * meanwhile may return an older document than the one applied here, so
+     * reads are dropped until the last write is over, then done again.
+     */
+    int writing[2];
+};
+
+int gr_broker_dynamic_find(const char *key)
+{
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
+        if (strcmp(dynamic_keys[i], key) == 0)
+            return i;
+    return -1;
+}
+
+const char *gr_broker_dynamic_name(int i)
+{
+    return dynamic_keys[i];
+}
+
+bool gr_broker_dynamic_kafka_allows(const char *key)
+{
+    for (size_t i = 0; i < gr_topic_config_def_count(); i++) {
+        const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
+        for (int s = 0; s < GR_TOPIC_CONFIG_SYNONYMS_MAX && def->synonyms[s]; s++)
+            if (strcmp(def->synonyms[s], key) == 0)
+                return true;
+    }
+    for (int i = 0; kafka_dynamic_others[i]; i++)
+        if (strcmp(kafka_dynamic_others[i], key) == 0)
+            return true;
+    /* Listener-prefixed keys: TLS and SASL settings of a listener. */
+    return strncmp(key, "listener.name.", strlen("listener.name.")) == 0 ||
+           strncmp(key, "ssl.", strlen("ssl.")) == 0;
+}
+
+static void set_clear(gr_broker_dynamic_set_t *s)
+{
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+        free(s->values[i]);
+        s->values[i] = NULL;
+    }
+}
+
+/* The state, created with the static values saved on first use; NULL when out of memory. */
+static struct gr_broker_dynamic *dynamic_of(gr_broker_t *b)
+{
+    if (b->dynamic)
+        return b->dynamic;
+    struct gr_broker_dynamic *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+        gr_config_entry_t e;
+        gr_config_entry(&b->config, (size_t)gr_config_find(dynamic_keys[i]), &e);
+        d->static_source[i] = (uint8_t)e.source;
+        if (e.value && !(d->static_text[i] = strdup(e.value))) {
+            b->dynamic = d;
+            gr_broker_dynamic_free(b);
+            return NULL;
+        }
+    }
+    d->static_retention_ms = b->config.effective.log_retention_ms;
+    b->dynamic = d;
+    return d;
+}
+
+void gr_broker_dynamic_free(gr_broker_t *b)
+{
+    struct gr_broker_dynamic *d = b->dynamic;
+    if (!d)
+        return;
+    set_clear(&d->defaults);
+    set_clear(&d->mine);
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
+        free(d->static_text[i]);
+    free(d);
+    b->dynamic = NULL;
+}
+
+const gr_broker_dynamic_set_t *gr_broker_dynamic_level(gr_broker_t *b, bool is_default)
+{
+    static const gr_broker_dynamic_set_t none = {{NULL}};
+    struct gr_broker_dynamic *d = dynamic_of(b);
+    return !d ? &none : is_default ? &d->defaults : &d->mine;
+}
+
+/* ---- applying ---- */
+
+static void recompute_topic(gr_topic_t *topic, void *arg)
+{
+    gr_broker_t *b = arg;
+    gr_topic_settings_compute(b, topic);
+    for (int32_t i = 0; i < topic->partition_count; i++)
+        if (topic->partitions[i].log)
+            gr_log_set_config(topic->partitions[i].log, &topic->settings.log);
+}
+
+/* Puts each key's winning value into b->config, then every topic follows. */
+static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
+{
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+        const char *v = d->mine.values[i];
+        gr_config_source_t source = GR_CONFIG_SOURCE_DYNAMIC_BROKER;
+        if (!v) {
+            v = d->defaults.values[i];
+            source = GR_CONFIG_SOURCE_DYNAMIC_DEFAULT;
+        }
+        if (!v) {
+            v = d->static_text[i];
+            source = (gr_config_source_t)d->static_source[i];
+        }
+        char err[ERR_MAX];
+        if (!v)
+            (void)gr_config_unset(&b->config, dynamic_keys[i]); /* a key of the table */
+        else if (gr_config_set(&b->config, dynamic_keys[i], v, source, NULL, err, sizeof err))
+            gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s",
+                    dynamic_keys[i], v, err);
+        if (strcmp(dynamic_keys[i], "log.retention.ms") == 0)
+            b->config.effective.log_retention_ms = source >= GR_CONFIG_SOURCE_DYNAMIC_DEFAULT
+                                                       ? b->config.log_retention_ms
+                                                       : d->static_retention_ms;
+    }
+    if (b->topics)
+        gr_topics_foreach(b->topics, recompute_topic, b);
+}
+
+/* ---- reading ---- */
+
+/* The known keys of a /config/brokers document into s (others ignored). 0, -EINVAL, -ENOMEM. */
+static int parse_doc(const char *text, size_t len, gr_broker_dynamic_set_t *s)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
+    if (!config || config->type != GR_ZK_JSON_OBJECT)
+        rc = -EINVAL;
+    for (size_t i = 0; rc == 0 && i < config->count; i++) {
+        int k = gr_broker_dynamic_find(config->keys[i]);
+        const gr_zk_json_t *v = config->items[i];
+        if (k < 0 || v->type != GR_ZK_JSON_STRING)
+            continue;
+        free(s->values[k]);
+        if (!(s->values[k] = strdup(v->string)))
+            rc = -ENOMEM;
+    }
+    gr_zk_json_free(doc);
+    if (rc)
+        set_clear(s);
+    return rc;
+}
+
+typedef struct read_op {
+    gr_broker_t *b;
+    bool is_default;
+    char path[GR_STORE_PATH_MAX + 1];
+} read_op_t;
+
+static void on_data(void *opaque, int rc, const void *data, size_t len, const gr_store_stat_t *stat)
+{
+    (void)stat;
+    read_op_t *op = opaque;
+    gr_broker_t *b = op->b;
+    struct gr_broker_dynamic *d = rc == GR_STORE_CLOSING ? NULL : dynamic_of(b);
+    if (d && d->writing[op->is_default] > 0) {
+        /* this broker's own write is newer: read again once it is over */
+    } else if (d && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
+        gr_broker_dynamic_set_t s = {{NULL}};
+        if (rc == GR_STORE_OK && parse_doc(data, len, &s))
+            gr_logf(&b->log, GR_LOG_WARN, "config", "%s is unreadable", op->path);
+        else {
+            gr_broker_dynamic_set_t *level = op->is_default ? &d->defaults : &d->mine;
+            set_clear(level);
+            *level = s;
+            apply_all(b, d);
+        }
+    } else if (rc != GR_STORE_CLOSING)
+        gr_logf(&b->log, GR_LOG_WARN, "config", "cannot read %s: %s", op->path,
+                gr_store_rc_name(rc));
+    free(op);
+}
+
+static void read_level(gr_broker_t *b, bool is_default)
+{
+    read_op_t *op = calloc(1, sizeof *op);
+    if (!op || !b->store_session)
+        goto fail;
+    op->b = b;
+    op->is_default = is_default;
+    if (is_default)
+        snprintf(op->path, sizeof op->path, BROKERS_PATH "/" GR_BROKER_CONFIG_DEFAULT);
+    else
+        snprintf(op->path, sizeof op->path, BROKERS_PATH "/%d", (int)b->config.broker_id);
+    if (gr_store_get(b->store_session, op->path, NULL, NULL, on_data, op) == GR_STORE_OK)
+        return;
+fail:
+    free(op);
+    gr_logf(&b->log, GR_LOG_WARN, "config", "cannot read the dynamic broker configs");
+}
+
+void gr_broker_config_store_load(gr_broker_t *b)
+{
+    read_level(b, true);
+    read_level(b, false);
+}
+
+void gr_broker_config_store_reload(gr_broker_t *b, const char *name)
+{
+    char mine[NAME_MAX_LEN];
+    snprintf(mine, sizeof mine, "%d", (int)b->config.broker_id);
+    if (strcmp(name, GR_BROKER_CONFIG_DEFAULT) == 0 || strcmp(name, mine) == 0) {
+        gr_logf(&b->log, GR_LOG_INFO, "config", "dynamic broker configs of %s changed", name);
+        read_level(b, strcmp(name, mine) != 0);
+    }
+}
+
+/* ---- writing ---- */
+
+typedef struct alter_op {
+    gr_broker_t *b;
+    bool is_default;
+    char entity[GR_STORE_PATH_MAX + 1];
+    gr_broker_dynamic_set_t set;
+} alter_op_t;
+
+static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
+                           size_t *text_len)
+{
+    (void)current;
+    (void)len;
+    alter_op_t *op = arg;
+    gr_topic_config_t pairs[GR_BROKER_DYNAMIC_KEYS];
+    int n = 0;
+    for (int k = 0; k < GR_BROKER_DYNAMIC_KEYS; k++)
+        if (op->set.values[k])
+            pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], op->set.values[k]};
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    const char *doc = NULL;
+    gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
+    if (gr_zk_doc_topic_config(&w, pairs, n) == 0 &&
+        gr_zk_json_writer_finish(&w, &doc, text_len) == 0 && (*text = malloc(*text_len + 1))) {
+        memcpy(*text, doc, *text_len);
+        (*text)[*text_len] = '\0';
+        err = GR_KERR_NONE;
+    }
+    gr_zk_json_writer_fini(&w);
+    return err;
+}
+
+static void alter_free(alter_op_t *op)
+{
+    set_clear(&op->set);
+    free(op);
+}
+
+static void update_done(void *arg, gr_kerr_t err)
+{
+    alter_op_t *op = arg;
+    gr_broker_t *b = op->b;
+    if (err)
+        gr_logf(&b->log, GR_LOG_WARN, "config", "/config/%s not written: %s", op->entity,
+                gr_kerr_name(err));
+    struct gr_broker_dynamic *d = b->dynamic;
+    if (d && --d->writing[op->is_default] == 0 && !b->stopping)
+        read_level(b, op->is_default); /* what others wrote meanwhile, or the store's truth */
+    alter_free(op);
+}
+
+static void on_parent(void *opaque, int rc, const char *path)
+{
+    (void)path;
+    gr_broker_t *b = opaque;
+    b->store_pending--;
+    if (rc != GR_STORE_OK && rc != GR_STORE_NODEEXISTS && rc != GR_STORE_CLOSING)
+        gr_logf(&b->log, GR_LOG_WARN, "config", "cannot create " BROKERS_PATH ": %s",
+                gr_store_rc_name(rc));
+}
+
+static int set_copy(gr_broker_dynamic_set_t *to, const gr_broker_dynamic_set_t *from)
+{
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
+        if (from->values[i] && !(to->values[i] = strdup(from->values[i]))) {
+            set_clear(to);
+            return -ENOMEM;
+        }
+    return 0;
+}
+
+int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
+                                 const gr_broker_dynamic_set_t *set)
+{
+    struct gr_broker_dynamic *d = dynamic_of(b);
+    gr_broker_dynamic_set_t fresh = {{NULL}};
+    if (!d || set_copy(&fresh, set))
+        return -ENOMEM;
+    gr_broker_dynamic_set_t *level = is_default ? &d->defaults : &d->mine;
+    set_clear(level);
+    *level = fresh;
+    apply_all(b, d);
+    alter_op_t *op = calloc(1, sizeof *op);
+    if (!op || set_copy(&op->set, set)) {
+        free(op);
+        return -ENOMEM;
+    }
+    op->b = b;
+    op->is_default = is_default;
+    if (is_default)
+        snprintf(op->entity, sizeof op->entity,
+                 GR_BROKER_CONFIG_ENTITY_TYPE "/" GR_BROKER_CONFIG_DEFAULT);
+    else
+        snprintf(op->entity, sizeof op->entity, GR_BROKER_CONFIG_ENTITY_TYPE "/%d",
+                 (int)b->config.broker_id);
+    if (b->store_session && gr_store_create(b->store_session, BROKERS_PATH, "", 0,
+                                            GR_STORE_PERSISTENT, on_parent, b) == GR_STORE_OK)
+        b->store_pending++;
+    gr_config_entity_update_t u = {"config", build_doc, NULL, update_done, op};
+    int rc = b->store_session ? gr_config_entity_update(b, op->entity, &u) : -EIO;
+    if (rc) {
+        gr_logf(&b->log, GR_LOG_WARN, "config", "/config/%s not written: %s", op->entity,
+                strerror(-rc));
+        alter_free(op); /* update_done never runs then */
+    } else
+        d->writing[is_default]++;
+    return rc;
+}
+
+int gr_broker_dynamic_synonyms(const gr_broker_t *b, const char *name, gr_config_synonym_t *syn,
+                               int max)
+{
+    int k = gr_broker_dynamic_find(name);
+    struct gr_broker_dynamic *d = k >= 0 ? b->dynamic : NULL;
+    int n = 0;
+    if (!d)
+        return 0;
+    if (d->mine.values[k] && n < max)
+        syn[n++] = (gr_config_synonym_t){name, d->mine.values[k],
+                                         GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_BROKER_CONFIG};
+    if (d->defaults.values[k] && n < max)
+        syn[n++] = (gr_config_synonym_t){name, d->defaults.values[k],
+                                         GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG};
+    if (d->static_source[k] != GR_CONFIG_SOURCE_DEFAULT && d->static_text[k] && n < max)
+        syn[n++] = (gr_config_synonym_t){name, d->static_text[k],
+                                         GR_DESCRIBE_CONFIGS_SOURCE_STATIC_BROKER_CONFIG};
+    return n;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Dynamic broker configs (Kafka's KIP-226) in the metadata store:
+ * /config/brokers/<default> (every broker) and /config/brokers/<id> (one)
+ * hold {"version":1,"config":{..}}, Kafka's documents. A write is followed
+ * by a /config/changes notification naming "brokers/<default>" or
+ * "brokers/<id>", on which every broker reads that node again
+ * (controller/config_changes.c calls gr_broker_config_store_reload).
+ *
+ * Only the keys Gregor applies live (GR_BROKER_DYNAMIC_KEYS below) are
+ * kept; each is applied to b->config (its own value, else the cluster
+ * default, else the static value from the file), and every topic's
+ * settings are computed again, so topics without an override follow.
+ *
+ * Runs on: loop thread.
+ */
+#ifndef GR_METADATA_BROKER_CONFIG_STORE_H
+#define GR_METADATA_BROKER_CONFIG_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/context.h"
+#include "metadata/topic_config.h"
+#include "protocol/kerr.h"
+
+/* The entity type of broker configs in /config and in change notifications. */
+#define GR_BROKER_CONFIG_ENTITY_TYPE "brokers"
+/* The name of the cluster-wide default entity (Kafka's ConfigEntityName.DEFAULT). */
+#define GR_BROKER_CONFIG_DEFAULT "<default>"
+/* How many keys Gregor applies live. */
+#define GR_BROKER_DYNAMIC_KEYS 5
+
+/* One level's values (NULL: not set at that level), indexed like the key table. */
+typedef struct gr_broker_dynamic_set {
+    char *values[GR_BROKER_DYNAMIC_KEYS];
+} gr_broker_dynamic_set_t;
+
+/* The index of a key Gregor applies live, or -1. */
+int gr_broker_dynamic_find(const char *key);
+/* The name of key i (< GR_BROKER_DYNAMIC_KEYS). */
+const char *gr_broker_dynamic_name(int i);
+
+/*
+ * What Kafka says of a key it refuses to change live: true when Kafka 3.8
+ * changes key live (but Gregor cannot yet), false when Kafka refuses it too.
+ */
+bool gr_broker_dynamic_kafka_allows(const char *key);
+
+/* The values of the default entity (is_default) or of this broker (owned by b). */
+const gr_broker_dynamic_set_t *gr_broker_dynamic_level(gr_broker_t *b, bool is_default);
+
+/*
+ * Replaces the set of one level (copied), applies it live and writes it to
+ * the store with a notification. Returns 0, -ENOMEM or -EIO (no store:
+ * the value is applied here only, and logged).
+ */
+int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
+                                 const gr_broker_dynamic_set_t *set);
+
+/* Reads both levels of this broker (async; failures logged). At start. */
+void gr_broker_config_store_load(gr_broker_t *b);
+
+/* Reads /config/brokers/<name> again, if it is <default> or this broker. */
+void gr_broker_config_store_reload(gr_broker_t *b, const char *name);
+
+/*
+ * The synonyms of broker key name (Kafka's order: this broker's dynamic
+ * value, the cluster default, the static one) into syn (at most max);
+ * returns how many. Keys Gregor does not change live have none here.
+ */
+int gr_broker_dynamic_synonyms(const gr_broker_t *b, const char *name, gr_config_synonym_t *syn,
+                               int max);
+
+/* Frees the dynamic state of b. */
+void gr_broker_dynamic_free(gr_broker_t *b);
+
+#endif
