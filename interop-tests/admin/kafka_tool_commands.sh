@@ -63,6 +63,8 @@ grep -q '^  cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFI
     gr_fail "configs describe cleanup.policy: '$out'"
 run 0 kafka-configs --entity-type topics --entity-name kt_a --alter --delete-config cleanup.policy
 run 2 kafka-configs.sh --topic kt_a --alter --add-config-file f.properties
+run 0 kafka-configs.sh --entity-type brokers --entity-name 0 --describe
+expect "Dynamic configs for broker 0 are:"
 
 # kafka-consumer-groups.sh: a kcat group commits offsets, then list,
 # describe, reset-offsets and delete.

@@ -163,7 +163,12 @@ static void print_kafka_describe(gr_admin_t *a, int8_t type, const char *name,
 {
     bool all = gr_admin_flag(a->opts, "all");
     int source = all ? -1 : dynamic_source(type);
-    printf("%s configs for %s %s are:\n", all ? "All" : "Dynamic", entity_word(type), name);
+    if (type == GR_CONFIG_RESOURCE_TYPE_BROKER && !*name) { /* the cluster-wide default */
+        source = all ? -1 : GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG;
+        printf("Default configs for brokers in the cluster are:\n");
+    } else {
+        printf("%s configs for %s %s are:\n", all ? "All" : "Dynamic", entity_word(type), name);
+    }
     if (r->configs_count > 0)
         qsort(r->configs, (size_t)r->configs_count, sizeof *r->configs, cmp_entry);
     for (int32_t i = 0; i < r->configs_count; i++) {
