@@ -94,6 +94,14 @@ run 0 kafka-acls.sh --remove --allow-principal User:alice --operation Read --top
 run 0 kafka-acls.sh --list --topic kt_a
 grep -q 'alice' <<<"$out" && gr_fail "acl not removed: '$out'"
 
+# kafka-get-offsets.sh: topic:partition:offset lines.
+run 0 kafka-get-offsets.sh --topic kt_a
+expect "$(printf 'kt_a:0:6\nkt_a:1:0\nkt_a:2:0')"
+run 0 kafka-get-offsets.sh --topic kt_a --partitions 0 --time -2
+expect "kt_a:0:0"
+run 2 kafka-get-offsets.sh --topic kt_a --time yesterday
+run 2 kafka-get-offsets.sh --topic kt_a --exclude-internal-topics
+
 # The other tools take their command lines too (outputs checked by the
 # gregor-admin tests of the same commands).
 run 0 kafka-leader-election.sh --election-type PREFERRED --topic kt_a --partition 0

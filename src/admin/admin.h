@@ -204,5 +204,6 @@ int gr_admin_cmd_election(gr_admin_t *a);
 int gr_admin_cmd_reassign(gr_admin_t *a);
 int gr_admin_cmd_transactions(gr_admin_t *a);
 int gr_admin_cmd_acls(gr_admin_t *a);
+int gr_admin_cmd_get_offsets(gr_admin_t *a);
 
 #endif

@@ -104,6 +104,8 @@ static const char *const transactions_options[] = {
     "start-offset",     "topic",       "partition",      NULL,
 };
 
+static const char *const get_offsets_options[] = {"topic", "partitions", "time", NULL};
+
 static const gr_admin_kafka_tool_t tools[] = {
     {"kafka-topics", "topics", topics_actions, topics_options},
     {"kafka-configs", "configs", NULL, configs_options},
@@ -112,6 +114,7 @@ static const gr_admin_kafka_tool_t tools[] = {
     {"kafka-leader-election", "leader-election", NULL, election_options},
     {"kafka-reassign-partitions", "reassign-partitions", NULL, reassign_options},
     {"kafka-transactions", "transactions", NULL, transactions_options},
+    {"kafka-get-offsets", "get-offsets", NULL, get_offsets_options},
 };
 
 /* Options of Kafka's tools that mean nothing to Gregor, and why. */

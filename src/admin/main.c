@@ -25,6 +25,7 @@ static const char usage[] =
     "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
     "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
     "  transactions  list | describe | describe-producers | abort\n"
+    "  get-offsets  --topic T [--partitions P,...] [--time latest|earliest|MS]\n"
     "\n"
     "Run 'gregor-admin COMMAND --help' for a command's options.\n"
     "--json prints JSON for scripts instead of tables.\n"
@@ -47,6 +48,7 @@ static const command_t commands[] = {
     {"reassign-partitions", gr_admin_cmd_reassign},
     {"transactions", gr_admin_cmd_transactions},
     {"acls", gr_admin_cmd_acls},
+    {"get-offsets", gr_admin_cmd_get_offsets},
 };
 
 /* Runs the command args (after the program name) names; the exit code. */
