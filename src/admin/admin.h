@@ -13,6 +13,7 @@
  *   plan.c     Kafka's reassignment / election JSON files, --generate's proposal
  *   route.c    which broker a request goes to (controller, leader, coordinator)
  *   txn.c      kafka-transactions.sh's columns and abort target, from answers
+ *   kafka_tools.c  the program called kafka-topics(.sh) etc.: that tool's command line
  *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
  *              leader-election, reassign-partitions, transactions, acls)
  *
@@ -64,6 +65,7 @@ typedef struct gr_admin {
     gr_arena_t arena;                      /* responses live here until exit */
     int16_t max_version[GR_ADMIN_API_MAX]; /* broker's, -1 unsupported */
     bool json;
+    bool kafka_tool; /* called by a Kafka tool's name: print exactly that tool's output */
     const gr_admin_options_t *opts;
     const char *bootstrap;        /* the --bootstrap-server address */
     char addr[GR_ADMIN_ADDR_MAX]; /* the broker connected to, HOST:PORT */
@@ -202,5 +204,6 @@ int gr_admin_cmd_election(gr_admin_t *a);
 int gr_admin_cmd_reassign(gr_admin_t *a);
 int gr_admin_cmd_transactions(gr_admin_t *a);
 int gr_admin_cmd_acls(gr_admin_t *a);
+int gr_admin_cmd_get_offsets(gr_admin_t *a);
 
 #endif

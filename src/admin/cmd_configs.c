@@ -123,6 +123,76 @@ static int route_broker(gr_admin_t *a, int8_t type, const char *name)
     return gr_admin_move_to(a, broker.addr);
 }
 
+static int cmp_entry(const void *x, const void *y)
+{
+    const gr_describe_configs_response_describe_configs_resource_result_t *a = x, *b = y;
+    int n = a->name.len < b->name.len ? a->name.len : b->name.len;
+    int c = memcmp(a->name.ptr, b->name.ptr, (size_t)(n > 0 ? n : 0));
+    return c ? c : a->name.len - b->name.len;
+}
+
+/* The source a key set on this kind of entity has (-1: every source counts). */
+static int dynamic_source(int8_t type)
+{
+    switch (type) {
+    case GR_CONFIG_RESOURCE_TYPE_TOPIC:
+        return GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG;
+    case GR_CONFIG_RESOURCE_TYPE_BROKER:
+        return GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_BROKER_CONFIG;
+    case GR_CONFIG_RESOURCE_TYPE_GROUP:
+        return GR_DESCRIBE_CONFIGS_SOURCE_GROUP_CONFIG;
+    default:
+        return -1;
+    }
+}
+
+static const char *entity_word(int8_t type)
+{
+    switch (type) {
+    case GR_CONFIG_RESOURCE_TYPE_TOPIC:
+        return "topic";
+    case GR_CONFIG_RESOURCE_TYPE_BROKER:
+        return "broker";
+    case GR_CONFIG_RESOURCE_TYPE_GROUP:
+        return "group";
+    default:
+        return "broker-logger";
+    }
+}
+
+/*
+ * kafka-configs.sh --describe's own output: a title line, then
+ * "  k=v sensitive=B synonyms={SOURCE:k=v, ...}" per key in name order,
+ * only the keys set on the entity itself unless --all.
+ */
+static void print_kafka_describe(gr_admin_t *a, int8_t type, const char *name,
+                                 gr_describe_configs_response_describe_configs_result_t *r)
+{
+    bool all = gr_admin_flag(a->opts, "all");
+    int source = all ? -1 : dynamic_source(type);
+    if (type == GR_CONFIG_RESOURCE_TYPE_BROKER && !*name) { /* the cluster-wide default */
+        source = all ? -1 : GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG;
+        printf("Default configs for brokers in the cluster are:\n");
+    } else {
+        printf("%s configs for %s %s are:\n", all ? "All" : "Dynamic", entity_word(type), name);
+    }
+    if (r->configs_count > 0)
+        qsort(r->configs, (size_t)r->configs_count, sizeof *r->configs, cmp_entry);
+    for (int32_t i = 0; i < r->configs_count; i++) {
+        gr_describe_configs_response_describe_configs_resource_result_t *c = &r->configs[i];
+        if (source >= 0 && c->config_source != source)
+            continue;
+        printf("  %s=%s sensitive=%s synonyms={", gr_admin_text(a, c->name),
+               c->value.len < 0 ? "null" : gr_admin_text(a, c->value),
+               c->is_sensitive ? "true" : "false");
+        for (int32_t k = 0; k < c->synonyms_count; k++)
+            printf("%s%s:%s=%s", k ? ", " : "", source_name(c->synonyms[k].source),
+                   gr_admin_text(a, c->synonyms[k].name),
+                   c->synonyms[k].value.len < 0 ? "null" : gr_admin_text(a, c->synonyms[k].value));
+        printf("}\n");
+    }
+}
+
 static int configs_describe(gr_admin_t *a)
 {
     int8_t type;
@@ -141,6 +211,7 @@ static int configs_describe(gr_admin_t *a)
     res.resource_type = type;
     res.resource_name = gr_str(name);
     res.configuration_keys_null = true;
+    req.include_synonyms = a->kafka_tool; /* kafka-configs.sh prints them */
     req.resources = &res;
     req.resources_count = 1;
     gr_describe_configs_response_t resp;
@@ -150,6 +221,10 @@ static int configs_describe(gr_admin_t *a)
     if (r->error_code) {
         gr_admin_report(name, r->error_code, r->error_message);
         return GR_ADMIN_EXIT_FAILED;
+    }
+    if (a->kafka_tool && !a->json) {
+        print_kafka_describe(a, type, name, r);
+        return GR_ADMIN_EXIT_OK;
     }
     bool all = gr_admin_flag(a->opts, "all");
     const char *headers[] = {"NAME", "VALUE", "SOURCE", "READ-ONLY"};

@@ -11,6 +11,7 @@
  * in single-node mode.
  */
 #define _XOPEN_SOURCE 700
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,6 +37,10 @@
 #define LIST_OFFSETS_MAX_V   7
 #define METADATA_MAX_V       12
 #define NO_OFFSET            GR_ADMIN_NO_OFFSET
+#define CONSUMER_PROTOCOL    "consumer" /* a consumer group's protocol type */
+#define KAFKA_LIST_ID_MIN    15         /* kafka-consumer-groups.sh --list's id column */
+#define KAFKA_LIST_GAP       10
+#define KAFKA_LIST_COL       20 /* its TYPE and STATE columns */
 #define PARTITIONS_MAX       GR_ADMIN_PARTITIONS_MAX
 
 static const char help[] =
@@ -123,6 +128,56 @@ static int list_filters(gr_admin_t *a, gr_list_groups_request_t *req)
     return 0;
 }
 
+/* Whether a listed group is a consumer group, as Kafka's admin client decides. */
+static bool is_consumer_group(gr_str_t protocol_type)
+{
+    return protocol_type.len <= 0 ||
+           (protocol_type.len == (int32_t)strlen(CONSUMER_PROTOCOL) &&
+            memcmp(protocol_type.ptr, CONSUMER_PROTOCOL, strlen(CONSUMER_PROTOCOL)) == 0);
+}
+
+/*
+ * kafka-consumer-groups.sh --list's own output: the consumer groups' ids,
+ * one a line; with --type or --state, columns padded as that tool pads
+ * them (the id's at least KAFKA_LIST_ID_MIN wide plus KAFKA_LIST_GAP, the
+ * others KAFKA_LIST_COL wide) and the type capitalised ("Consumer").
+ */
+static void print_kafka_list(gr_admin_t *a, const gr_list_groups_response_t *resp, int16_t v)
+{
+    bool type = gr_admin_opt(a->opts, "type") != NULL, state = gr_admin_flag(a->opts, "state");
+    int width = KAFKA_LIST_ID_MIN;
+    for (int32_t i = 0; i < resp->groups_count; i++)
+        if (is_consumer_group(resp->groups[i].protocol_type) &&
+            resp->groups[i].group_id.len > width)
+            width = resp->groups[i].group_id.len;
+    width += KAFKA_LIST_GAP;
+    if (type || state) {
+        printf("%-*s", width, "GROUP");
+        if (type)
+            printf(" %-*s", KAFKA_LIST_COL, "TYPE");
+        if (state)
+            printf(" %-*s", KAFKA_LIST_COL, "STATE");
+        printf("\n");
+    }
+    for (int32_t i = 0; i < resp->groups_count; i++) {
+        gr_list_groups_response_listed_group_t *g = &resp->groups[i];
+        if (!is_consumer_group(g->protocol_type))
+            continue;
+        if (!type && !state) {
+            printf("%.*s\n", g->group_id.len, g->group_id.ptr);
+            continue;
+        }
+        printf("%-*s", width, gr_admin_text(a, g->group_id));
+        if (type) {
+            char *t = v >= LIST_GROUPS_TYPE_V ? gr_admin_text(a, g->group_type) : "classic";
+            printf(" %c%-*s", toupper((unsigned char)t[0]), KAFKA_LIST_COL - 1, t[0] ? t + 1 : "");
+        }
+        if (state)
+            printf(" %-*s", KAFKA_LIST_COL, v >= 4 ? gr_admin_text(a, g->group_state) : "Unknown");
+        printf("\n");
+    }
+}
+
 /*
  * groups list: every group of both kinds with its type, state and
  * protocol type; --type and --state filter on the broker (ListGroups v5
@@ -150,6 +205,10 @@ static int groups_list(gr_admin_t *a)
     if (resp.error_code) {
         gr_admin_report("groups", resp.error_code, gr_str(NULL));
         return GR_ADMIN_EXIT_FAILED;
+    }
+    if (a->kafka_tool && !a->json) {
+        print_kafka_list(a, &resp, v);
+        return GR_ADMIN_EXIT_OK;
     }
     const char *headers[] = {"GROUP", "TYPE", "STATE", "PROTOCOL-TYPE"};
     gr_table_t table;

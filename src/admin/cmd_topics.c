@@ -85,6 +85,13 @@ static int topics_list(gr_admin_t *a)
         printf("]\n");
         return GR_ADMIN_EXIT_OK;
     }
+    if (a->kafka_tool) { /* kafka-topics.sh --list: the names alone */
+        bool exclude_internal = gr_admin_flag(a->opts, "exclude-internal");
+        for (int32_t i = 0; i < md.topics_count; i++)
+            if (!(exclude_internal && md.topics[i].is_internal))
+                printf("%.*s\n", md.topics[i].name.len, md.topics[i].name.ptr);
+        return GR_ADMIN_EXIT_OK;
+    }
     const char *headers[] = {"TOPIC", "PARTITIONS", "REPLICATION-FACTOR"};
     gr_table_t table;
     gr_table_init(&table, headers, 3);
@@ -221,6 +228,13 @@ static void partition_rows(gr_admin_t *a, gr_metadata_response_metadata_response
         print_ints(part->isr_nodes, part->isr_nodes_count, isr, sizeof isr, false);
         print_ints(part->offline_replicas, part->offline_replicas_count, offline, sizeof offline,
                    false);
+        if (a->kafka_tool) { /* kafka-topics.sh's line (ELR: none in ZooKeeper mode) */
+            printf("\tTopic: %s\tPartition: %s\tLeader: %s\tReplicas: %s\tIsr: %s"
+                   "\tElr: N/A\tLastKnownElr: N/A\n",
+                   gr_admin_text(a, t->name), idx, part->leader_id < 0 ? "none" : leader, reps,
+                   isr);
+            continue;
+        }
         const char *row[] = {gr_admin_text(a, t->name), idx, leader, reps, isr, offline};
         gr_table_row(table, row);
     }
@@ -244,7 +258,8 @@ static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response
     gr_table_init(&table, partition_headers, PARTITION_COLS);
     describe_filter_t all = {.md = NULL};
     partition_rows(a, t, &all, &table);
-    gr_table_print(&table, stdout);
+    if (!a->kafka_tool) /* (its lines printed: the table has no rows, nothing allocated) */
+        gr_table_print(&table, stdout);
 }
 
 static int topics_describe(gr_admin_t *a)
@@ -312,7 +327,8 @@ static int topic_outcome(gr_admin_t *a, const char *topic, int16_t code, gr_str_
         printf(",\"message\":");
         gr_json_strn(stdout, msg.ptr, msg.len);
         printf("}\n");
-    } else if (code == 0) {
+    } else if (code == 0 && (!a->kafka_tool || strcmp(done, "Created") == 0)) {
+        /* kafka-topics.sh confirms a creation only; --delete and --alter print nothing. */
         printf("%s topic %s.\n", done, topic);
     }
     if (!ok && !a->json)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "admin/admin.h"
+#include "admin/kafka_tools.h"
 
 static const char usage[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT COMMAND [options] [--json]\n"
@@ -24,6 +25,7 @@ static const char usage[] =
     "  leader-election      --election-type PREFERRED|UNCLEAN ...\n"
     "  reassign-partitions  --generate | --execute | --verify | --cancel | --list\n"
     "  transactions  list | describe | describe-producers | abort\n"
+    "  get-offsets  --topic T [--partitions P,...] [--time latest|earliest|MS]\n"
     "\n"
     "Run 'gregor-admin COMMAND --help' for a command's options.\n"
     "--json prints JSON for scripts instead of tables.\n"
@@ -46,12 +48,14 @@ static const command_t commands[] = {
     {"reassign-partitions", gr_admin_cmd_reassign},
     {"transactions", gr_admin_cmd_transactions},
     {"acls", gr_admin_cmd_acls},
+    {"get-offsets", gr_admin_cmd_get_offsets},
 };
 
-int main(int argc, char **argv)
+/* Runs the command args (after the program name) names; the exit code. */
+static int run(const gr_admin_kafka_tool_t *tool, int count, char **args)
 {
     gr_admin_options_t opts;
-    if (gr_admin_options_parse(&opts, argc - 1, argv + 1)) {
+    if (gr_admin_options_parse(&opts, count, args)) {
         fputs(usage, stderr);
         return GR_ADMIN_EXIT_USAGE;
     }
@@ -68,12 +72,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: unknown command '%s'\n%s", opts.words[0], usage);
         return GR_ADMIN_EXIT_USAGE;
     }
-    gr_admin_t a = {
-        .sock = -1, .sasl_mechanism = -1, .opts = &opts, .json = gr_admin_flag(&opts, "json")};
+    gr_admin_t a = {.sock = -1,
+                    .sasl_mechanism = -1,
+                    .opts = &opts,
+                    .json = gr_admin_flag(&opts, "json"),
+                    .kafka_tool = tool != NULL};
     gr_arena_init(&a.arena);
     int rc = cmd->run(&a);
     gr_admin_close(&a);
     gr_admin_security_fini(&a);
     gr_arena_fini(&a.arena);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* Called as one of Kafka's tools: its command line, made gregor-admin's. */
+    const gr_admin_kafka_tool_t *tool = argc > 0 ? gr_admin_kafka_tool_find(argv[0]) : NULL;
+    if (!tool)
+        return run(NULL, argc - 1, argv + 1);
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    int count = 0;
+    int rc = GR_ADMIN_EXIT_USAGE;
+    if (args && gr_admin_kafka_tool_argv(tool, argc, argv, args, &count) == 0)
+        rc = run(tool, count, args);
+    free(args);
     return rc;
 }

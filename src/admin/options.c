@@ -47,6 +47,7 @@ static const char *const flag_names[] = {
     "members", /* groups describe's views */
     "verbose",
     "offsets",
+    "exclude-internal", /* kafka-topics.sh --list */
     NULL,
 };
 

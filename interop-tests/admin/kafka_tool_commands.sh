@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# gregor-admin under Kafka's tool names (the kafka-*.sh links in the build
+# dir): the common kafka-topics.sh, kafka-configs.sh,
+# kafka-consumer-groups.sh and kafka-acls.sh command lines, run as scripts
+# write them, with their outputs checked (exact lines where Kafka's format
+# is fixed), and the options Gregor has no meaning for refused with exit 2.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/acllib.sh"
+gr_require_gregor
+BIN=$(dirname "$GR_BROKER")
+[ -x "$BIN/kafka-topics.sh" ] || gr_fail "no kafka-topics.sh link next to $GR_BROKER"
+
+gr_start_broker authorizer.class.name=$ACL_AUTHORIZER allow.everyone.if.no.acl.found=true
+# Runs a tool with --bootstrap-server, asserting its exit status; stdout in $out.
+run()
+{
+    local want=$1 tool=$2 rc=0
+    shift 2
+    out=$("$BIN/$tool" --bootstrap-server "$GR_BOOTSTRAP" "$@" 2>"$GR_TMP/tool.err") || rc=$?
+    [ "$rc" = "$want" ] || gr_fail "$tool $*: exit $rc, want $want; out '$out' err '$(cat "$GR_TMP/tool.err")'"
+}
+expect() { [ "$out" = "$1" ] || gr_fail "want '$1', got '$out'"; }
+
+# kafka-topics.sh: create, list, describe, alter, delete.
+run 0 kafka-topics.sh --create --topic kt_a --partitions 3 --replication-factor 1 --config retention.ms=60000
+expect "Created topic kt_a."
+run 0 kafka-topics --create --topic kt_b --partitions 1 --if-not-exists
+run 0 kafka-topics.sh --create --topic kt_b --if-not-exists
+run 0 kafka-topics.sh --list
+expect "$(printf 'kt_a\nkt_b')"
+run 0 kafka-topics.sh --describe --topic kt_a
+head -n 1 <<<"$out" | grep -q $'^Topic: kt_a\tTopicId: .*\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=60000$' ||
+    gr_fail "describe: '$out'"
+grep -q $'^\tTopic: kt_a\tPartition: 2\tLeader: 0\tReplicas: 0\tIsr: 0\tElr: N/A\tLastKnownElr: N/A$' <<<"$out" || gr_fail "describe partitions: '$out'"
+run 0 kafka-topics.sh --alter --topic kt_b --partitions 2
+run 0 kafka-topics.sh --describe --topic kt_b
+head -n 1 <<<"$out" | grep -q $'PartitionCount: 2\t' || gr_fail "alter --partitions: '$out'"
+run 0 kafka-topics.sh --delete --topic kt_b
+expect ""
+gr_wait_until 10 "kt_b gone" bash -c "! '$BIN/kafka-topics' --bootstrap-server $GR_BOOTSTRAP --list | grep -qx kt_b"
+run 1 kafka-topics.sh --create --topic kt_a --partitions 1
+grep -q TOPIC_ALREADY_EXISTS "$GR_TMP/tool.err" || gr_fail "create twice: $(cat "$GR_TMP/tool.err")"
+"$BIN/kafka-topics.sh" --help | grep -q '^usage:' || gr_fail "kafka-topics.sh --help"
+
+# Refused rather than ignored: no action, two actions, options Gregor has no meaning for.
+run 2 kafka-topics.sh --topic kt_a
+run 2 kafka-topics.sh --list --describe
+run 2 kafka-topics.sh --describe --topics-with-overrides
+grep -q 'option --topics-with-overrides is not supported' "$GR_TMP/tool.err" || gr_fail "$(cat "$GR_TMP/tool.err")"
+rc=0; "$BIN/kafka-topics.sh" --zookeeper localhost:2181 --list 2>"$GR_TMP/tool.err" || rc=$?
+[ "$rc" = 2 ] && grep -q -- '--zookeeper is not supported: .*--bootstrap-server' "$GR_TMP/tool.err" ||
+    gr_fail "--zookeeper: exit $rc, $(cat "$GR_TMP/tool.err")"
+run 2 kafka-configs.sh --bootstrap-controller 127.0.0.1:1 --describe --topic kt_a
+run 2 kafka-acls.sh --authorizer-properties zookeeper.connect=x --list
+
+# kafka-configs.sh: --entity-type/--entity-name and the --topic shorthand.
+run 0 kafka-configs.sh --entity-type topics --entity-name kt_a --alter --add-config cleanup.policy=compact
+expect "Completed updating config for topic kt_a."
+run 0 kafka-configs.sh --topic kt_a --describe
+grep -q '^Dynamic configs for topic kt_a are:$' <<<"$out" || gr_fail "configs describe: '$out'"
+grep -q '^  cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, ' <<<"$out" ||
+    gr_fail "configs describe cleanup.policy: '$out'"
+run 0 kafka-configs --entity-type topics --entity-name kt_a --alter --delete-config cleanup.policy
+run 2 kafka-configs.sh --topic kt_a --alter --add-config-file f.properties
+run 0 kafka-configs.sh --entity-type brokers --entity-name 0 --describe
+expect "Dynamic configs for broker 0 are:"
+
+# kafka-consumer-groups.sh: a kcat group commits offsets, then list,
+# describe, reset-offsets and delete.
+seq 1 6 | gr_kcat -P -t kt_a -p 0
+gr_kcat -G kt_g -e -q -X auto.offset.reset=earliest kt_a >/dev/null
+run 0 kafka-consumer-groups.sh --list
+expect "kt_g"
+run 0 kafka-consumer-groups.sh --list --state
+expect "$(printf '%-25s %-20s\n%-25s %-20s' GROUP STATE kt_g Empty)"
+run 0 kafka-consumer-groups.sh --describe --group kt_g
+grep -Eq '^kt_g +kt_a +0 +6 +6 +0 ' <<<"$out" || gr_fail "groups describe: '$out'"
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --to-earliest --execute
+grep -Eq '^kt_g +kt_a +0 +0 *$' <<<"$out" || gr_fail "reset-offsets: '$out'"
+run 2 kafka-consumer-groups.sh --describe --group kt_g --timeout 5000
+run 0 kafka-consumer-groups.sh --delete --group kt_g
+run 0 kafka-consumer-groups.sh --list
+expect ""
+
+# kafka-acls.sh: add, list, remove.
+run 0 kafka-acls.sh --add --allow-principal User:alice --operation Read --topic kt_a
+grep -q '^Adding ACLs for resource `ResourcePattern(resourceType=TOPIC, name=kt_a, patternType=LITERAL)`: $' <<<"$out" ||
+    gr_fail "acls add: '$out'"
+run 0 kafka-acls.sh --list --topic kt_a
+grep -q $'^ \t(principal=User:alice, host=\\*, operation=READ, permissionType=ALLOW) $' <<<"$out" ||
+    gr_fail "acls list: '$out'"
+run 0 kafka-acls.sh --remove --allow-principal User:alice --operation Read --topic kt_a --force
+run 0 kafka-acls.sh --list --topic kt_a
+grep -q 'alice' <<<"$out" && gr_fail "acl not removed: '$out'"
+
+# kafka-get-offsets.sh: topic:partition:offset lines.
+run 0 kafka-get-offsets.sh --topic kt_a
+expect "$(printf 'kt_a:0:6\nkt_a:1:0\nkt_a:2:0')"
+run 0 kafka-get-offsets.sh --topic kt_a --partitions 0 --time -2
+expect "kt_a:0:0"
+run 2 kafka-get-offsets.sh --topic kt_a --time yesterday
+run 2 kafka-get-offsets.sh --topic kt_a --exclude-internal-topics
+
+# The other tools take their command lines too (outputs checked by the
+# gregor-admin tests of the same commands).
+run 0 kafka-leader-election.sh --election-type PREFERRED --topic kt_a --partition 0
+run 0 kafka-transactions.sh list
+run 2 kafka-reassign-partitions.sh --zookeeper localhost:2181 --list
+run 2 kafka-transactions.sh --json list
+
+gr_pass
