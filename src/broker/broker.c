@@ -8,6 +8,7 @@
 #include "handlers/request.h"
 #include "handlers/request_stats.h"
 #include "metadata/zk_json.h"
+#include "broker/conn_limits.h"
 #include "broker/listener_tls.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
@@ -341,12 +342,14 @@ static int start_listeners(gr_broker_t *b)
     scfg.conn.on_sent = gr_request_sent;
     scfg.conn.opaque = b;
     scfg.conn.log = &b->log;
-    scfg.max_connections = b->config.max_connections > 0 ? (uint32_t)b->config.max_connections : 0;
+    int rc = gr_conn_limits_config(b, &scfg);
+    if (rc)
+        return rc;
     gr_server_init(b->server, b->loop, &scfg);
     /* Single node: clients wait until the controller here has told this broker everything
      * (cluster mode's listeners accept at once: its start gate holds requests instead). */
     gr_server_hold(b->server, !b->cluster->zk_mode);
-    int rc = gr_broker_tls_open(b);
+    rc = gr_broker_tls_open(b);
     if (rc)
         return rc;
     const gr_listener_list_t *ls = &b->config.effective.listeners;
@@ -365,6 +368,9 @@ static int start_listeners(gr_broker_t *b)
                 ls->items[i].host[0] ? ls->items[i].host : "*", bound_ports[i], ls->items[i].name,
                 gr_security_protocol_name(ls->items[i].protocol));
     }
+    rc = gr_conn_limits_listeners(b);
+    if (rc)
+        return rc;
     pick_advertised(b, bound_ports);
     return 0;
 }
@@ -619,6 +625,7 @@ int gr_broker_fini(gr_broker_t *b)
     gr_http_server_stop(b);
     if (b->started)
         gr_server_fini(b->server);
+    gr_conn_limits_free(b);
     gr_broker_tls_close(b);
     /* After the connections: jobs still out append their data, answer no one. */
     if (b->worker_started)

@@ -102,6 +102,8 @@ typedef struct gr_config {
     int64_t connections_max_idle_ms;
     int32_t max_connections;
     int32_t max_connections_per_ip;
+    char *max_connections_per_ip_overrides; /* "host:count,..." (broker/conn_limits.c) */
+    int32_t max_connection_creation_rate;   /* connections a second */
 
     /* topics and messages */
     int32_t num_partitions;

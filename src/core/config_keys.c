@@ -114,6 +114,8 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("connections.max.idle.ms", connections_max_idle_ms, "600000", LMIN, LMAX),
     KEY_INT("max.connections", max_connections, INT_MAX_TEXT, 0, IMAX),
     KEY_INT("max.connections.per.ip", max_connections_per_ip, INT_MAX_TEXT, 0, IMAX),
+    KEY_STRING("max.connections.per.ip.overrides", max_connections_per_ip_overrides, "", NULL),
+    KEY_INT("max.connection.creation.rate", max_connection_creation_rate, INT_MAX_TEXT, 0, IMAX),
 
     KEY_INT("num.partitions", num_partitions, "1", 1, IMAX),
     KEY_INT("default.replication.factor", default_replication_factor, "1", 1, IMAX),

@@ -124,6 +124,8 @@ struct gr_broker {
     bool worker_started;
     gr_server_t *server;
     gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
+    /* max.connections.per.ip.overrides, resolved (broker/conn_limits.h); the server borrows it. */
+    struct gr_ip_override *ip_overrides;
     /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
     struct gr_tls_ctx *inter_broker_tls;
     /* The SASL client of those connections (gr_peer_set_sasl), NULL without SASL. */

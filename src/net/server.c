@@ -3,9 +3,13 @@
 #include "net/server.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 /* The server's record of one connection; the connection's owner pointer. */
 struct gr_server_conn {
@@ -13,17 +17,139 @@ struct gr_server_conn {
     gr_server_conn_t *next;
     gr_server_t *srv;
     gr_conn_t *conn;
-    int listener; /* index in srv->listeners, or -1 (adopted) */
+    int listener;    /* index in srv->listeners, or -1 (adopted) */
+    bool ip_counted; /* ip is in srv->ip_counts */
+    uint8_t ip[GR_CONN_QUOTA_ADDR_LEN];
 };
 
-static void set_listeners_paused(gr_server_t *srv, bool paused)
+static bool is_protected(const gr_server_t *srv, size_t i)
 {
+    return srv->protected_listener == (int)i && srv->listener_count > 1;
+}
+
+/* Listener i may accept no more for now: a limit or a creation-rate delay. */
+static bool is_blocked(const gr_server_t *srv, size_t i)
+{
+    if (srv->throttled[i])
+        return true;
+    if (srv->listener_max[i] && srv->listener_conns[i] >= srv->listener_max[i])
+        return true;
+    return !is_protected(srv, i) && srv->cfg.max_connections &&
+           srv->conn_count >= srv->cfg.max_connections;
+}
+
+/* Pauses or resumes every listener for its limits and the owner's hold. */
+static void update_accepting(gr_server_t *srv)
+{
+    if (srv->stopping)
+        return;
+    double now = ev_now(srv->loop);
     for (size_t i = 0; i < srv->listener_count; i++) {
-        if (paused)
+        bool blocked = is_blocked(srv, i);
+        if (blocked && srv->listener_blocked_since[i] == 0)
+            srv->listener_blocked_since[i] = now;
+        else if (!blocked && srv->listener_blocked_since[i] != 0) {
+            srv->listener_blocked_sec[i] += now - srv->listener_blocked_since[i];
+            srv->listener_blocked_since[i] = 0;
+        }
+        bool pause = blocked || srv->held;
+        if (pause && !srv->listeners[i].paused)
             gr_listener_pause(&srv->listeners[i]);
-        else
+        else if (!pause && srv->listeners[i].paused)
             gr_listener_resume(&srv->listeners[i]);
     }
+    bool limited = srv->cfg.max_connections && srv->conn_count >= srv->cfg.max_connections;
+    if (limited && !srv->limited)
+        gr_logf(srv->cfg.conn.log, GR_LOG_INFO, "net",
+                "%zu connections (max.connections): not accepting until one closes",
+                srv->conn_count);
+    srv->limited = limited;
+}
+
+static void throttle_done(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    gr_server_t *srv = w->data;
+    srv->throttled[w - srv->throttle_timer] = false;
+    update_accepting(srv);
+}
+
+/* Takes a connection from listener i's rate buckets; pauses it for what they owe. */
+static void take_creation_rate(gr_server_t *srv, size_t i)
+{
+    double now = ev_now(srv->loop);
+    double delay = gr_rate_bucket_take(&srv->listener_rate[i], now);
+    if (!is_protected(srv, i)) {
+        double broker = gr_rate_bucket_take(&srv->broker_rate, now);
+        if (broker > delay)
+            delay = broker;
+    }
+    if (delay <= 0)
+        return;
+    double cap = srv->cfg.max_throttle_sec > 0 ? srv->cfg.max_throttle_sec : 1.;
+    if (delay > cap)
+        delay = cap;
+    srv->listener_throttled[i]++;
+    srv->listener_throttle_sec[i] += delay;
+    srv->throttled[i] = true;
+    ev_timer_set(&srv->throttle_timer[i], delay, 0.);
+    ev_timer_start(srv->loop, &srv->throttle_timer[i]);
+}
+
+static uint32_t max_for_ip(const gr_server_t *srv, const uint8_t ip[GR_CONN_QUOTA_ADDR_LEN])
+{
+    for (size_t k = 0; k < srv->cfg.ip_override_count; k++)
+        if (memcmp(srv->cfg.ip_overrides[k].addr, ip, GR_CONN_QUOTA_ADDR_LEN) == 0)
+            return srv->cfg.ip_overrides[k].max;
+    return srv->cfg.max_per_ip;
+}
+
+/*
+ * Applies max_per_ip to fd, accepted on listener i: false (fd closed, counted
+ * as refused) when its address is at its limit; else true with *ip filled
+ * and *known set when the address could be read.
+ */
+static bool admit_ip(gr_server_t *srv, int fd, size_t i, uint8_t ip[GR_CONN_QUOTA_ADDR_LEN],
+                     bool *known)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    *known = getpeername(fd, (struct sockaddr *)&ss, &len) == 0 &&
+             gr_conn_quota_addr((struct sockaddr *)&ss, ip) == 0;
+    if (!*known || !srv->cfg.per_ip_limited)
+        return true;
+    uint32_t max = max_for_ip(srv, ip);
+    if (gr_ip_counts_get(&srv->ip_counts, ip) < max)
+        return true;
+    close(fd);
+    srv->listener_refused[i]++;
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (ss.ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof host);
+    else
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof host);
+    gr_logf(srv->cfg.conn.log, GR_LOG_INFO, "net",
+            "rejected connection from %s, address already has the configured maximum of %u "
+            "connections (max.connections.per.ip)",
+            host, max);
+    return false;
+}
+
+/*
+ * A connection on the protected listener took the broker past
+ * max_connections: close the oldest connection of another listener, as
+ * Kafka's processors close their least recently used one.
+ */
+static void make_room(gr_server_t *srv)
+{
+    gr_server_conn_t *oldest = NULL;
+    for (gr_server_conn_t *n = srv->conns; n; n = n->next)
+        if (n->listener >= 0 && !is_protected(srv, (size_t)n->listener))
+            oldest = n;
+    if (oldest)
+        gr_conn_close(oldest->conn, "max.connections reached: room made for an inter-broker "
+                                    "connection");
 }
 
 static void finish_stop(gr_server_t *srv)
@@ -50,13 +176,12 @@ static void conn_closed(gr_conn_t *c, void *owner)
         srv->listener_conns[node->listener]--;
         srv->listener_closed[node->listener]++;
     }
+    if (node->ip_counted)
+        gr_ip_counts_dec(&srv->ip_counts, node->ip);
     free(node);
     srv->conn_count--;
     srv->closed++;
-    if (srv->limited && srv->conn_count < srv->cfg.max_connections && !srv->stopping) {
-        srv->limited = false;
-        set_listeners_paused(srv, srv->held);
-    }
+    update_accepting(srv);
     if (srv->stopping && srv->conn_count == 0 && srv->on_stopped)
         finish_stop(srv);
 }
@@ -67,10 +192,26 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, int index)
     const void *listener_tag = index >= 0 ? srv->listener_tags[index] : NULL;
     gr_tls_ctx_t *tls = index >= 0 ? srv->listener_tls[index] : NULL;
     int32_t login_max = index >= 0 ? srv->listener_login_max[index] : 0;
+    uint8_t ip[GR_CONN_QUOTA_ADDR_LEN];
+    bool ip_known = false;
+    if (index >= 0) {
+        /* Kafka counts every accept against the rate, refused ones too. */
+        take_creation_rate(srv, (size_t)index);
+        if (!admit_ip(srv, fd, (size_t)index, ip, &ip_known)) {
+            update_accepting(srv);
+            return NULL;
+        }
+    }
     gr_server_conn_t *node = calloc(1, sizeof(*node));
-    if (!node) {
+    if (!node || (ip_known && gr_ip_counts_inc(&srv->ip_counts, ip) < 0)) {
+        free(node);
         close(fd);
+        update_accepting(srv);
         return NULL;
+    }
+    if (ip_known) {
+        node->ip_counted = true;
+        memcpy(node->ip, ip, sizeof ip);
     }
     gr_conn_config_t cfg = srv->cfg.conn;
     cfg.on_close = conn_closed;
@@ -84,8 +225,11 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, int index)
     if (!c) {
         gr_logf(srv->cfg.conn.log, GR_LOG_WARN, "net", "cannot set up a connection: %s",
                 strerror(errno));
+        if (node->ip_counted)
+            gr_ip_counts_dec(&srv->ip_counts, node->ip);
         free(node);
         close(fd);
+        update_accepting(srv);
         return NULL;
     }
     node->srv = srv;
@@ -101,13 +245,10 @@ static gr_conn_t *adopt_from(gr_server_t *srv, int fd, int index)
     srv->conns = node;
     srv->conn_count++;
     srv->accepted++;
-    if (srv->cfg.max_connections && srv->conn_count >= srv->cfg.max_connections && !srv->limited) {
-        srv->limited = true;
-        set_listeners_paused(srv, true);
-        gr_logf(srv->cfg.conn.log, GR_LOG_INFO, "net",
-                "%zu connections (max.connections): not accepting until one closes",
-                srv->conn_count);
-    }
+    if (index >= 0 && is_protected(srv, (size_t)index) && srv->cfg.max_connections &&
+        srv->conn_count > srv->cfg.max_connections)
+        make_room(srv);
+    update_accepting(srv);
     return c;
 }
 
@@ -147,9 +288,43 @@ int gr_server_init(gr_server_t *srv, struct ev_loop *loop, const gr_server_confi
     memset(srv, 0, sizeof(*srv));
     srv->loop = loop;
     srv->cfg = *cfg;
+    srv->protected_listener = -1;
+    srv->started = ev_now(loop);
+    gr_rate_bucket_init(&srv->broker_rate, cfg->max_creation_rate, srv->started);
+    for (size_t i = 0; i < GR_SERVER_MAX_LISTENERS; i++) {
+        ev_timer_init(&srv->throttle_timer[i], throttle_done, 0., 0.);
+        srv->throttle_timer[i].data = srv;
+    }
     ev_timer_init(&srv->stop_timer, stop_deadline, 0., 0.);
     srv->stop_timer.data = srv;
     return 0;
+}
+
+void gr_server_limit_listener(gr_server_t *srv, const void *tag, uint32_t max_connections,
+                              double max_rate)
+{
+    for (size_t i = 0; i < srv->listener_count; i++) {
+        if (srv->listener_tags[i] != tag)
+            continue;
+        srv->listener_max[i] = max_connections;
+        gr_rate_bucket_init(&srv->listener_rate[i], max_rate, ev_now(srv->loop));
+    }
+    update_accepting(srv);
+}
+
+void gr_server_protect(gr_server_t *srv, const void *tag)
+{
+    srv->protected_listener = -1;
+    for (size_t i = 0; i < srv->listener_count; i++)
+        if (srv->listener_tags[i] == tag)
+            srv->protected_listener = (int)i;
+    update_accepting(srv);
+}
+
+double gr_server_blocked_sec(const gr_server_t *srv, size_t i)
+{
+    double since = srv->listener_blocked_since[i];
+    return srv->listener_blocked_sec[i] + (since != 0 ? ev_now(srv->loop) - since : 0);
 }
 
 int gr_server_listen(gr_server_t *srv, const char *host, uint16_t port, uint16_t *out_port)
@@ -185,9 +360,10 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
     srv->listener_tags[srv->listener_count] = tag;
     srv->listener_tls[srv->listener_count] = tls;
     srv->listener_login_max[srv->listener_count] = 0;
+    srv->listener_max[srv->listener_count] = 0;
+    gr_rate_bucket_init(&srv->listener_rate[srv->listener_count], 0, ev_now(srv->loop));
     srv->listener_count++;
-    if (srv->limited || srv->held)
-        gr_listener_pause(l);
+    update_accepting(srv);
     if (out_port)
         *out_port = gr_listener_port(l);
     return 0;
@@ -196,8 +372,7 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
 void gr_server_hold(gr_server_t *srv, bool hold)
 {
     srv->held = hold;
-    if (!srv->stopping)
-        set_listeners_paused(srv, hold || srv->limited);
+    update_accepting(srv);
 }
 
 void gr_server_stop(gr_server_t *srv, double deadline_sec, gr_server_stopped_fn on_stopped,
@@ -208,8 +383,10 @@ void gr_server_stop(gr_server_t *srv, double deadline_sec, gr_server_stopped_fn 
     srv->stopping = true;
     srv->on_stopped = on_stopped;
     srv->stopped_arg = arg;
-    for (size_t i = 0; i < srv->listener_count; i++)
+    for (size_t i = 0; i < srv->listener_count; i++) {
+        ev_timer_stop(srv->loop, &srv->throttle_timer[i]);
         gr_listener_close(&srv->listeners[i]);
+    }
     gr_logf(srv->cfg.conn.log, GR_LOG_INFO, "net", "stopping: draining %zu connections",
             srv->conn_count);
     if (srv->conn_count == 0) {
@@ -231,10 +408,13 @@ void gr_server_fini(gr_server_t *srv)
 {
     srv->on_stopped = NULL;
     ev_timer_stop(srv->loop, &srv->stop_timer);
-    for (size_t i = 0; i < srv->listener_count; i++)
+    for (size_t i = 0; i < srv->listener_count; i++) {
+        ev_timer_stop(srv->loop, &srv->throttle_timer[i]);
         gr_listener_close(&srv->listeners[i]);
+    }
     srv->listener_count = 0;
     srv->stopping = true;
     while (srv->conns)
         gr_conn_close(srv->conns->conn, "broker shutting down");
+    gr_ip_counts_fini(&srv->ip_counts);
 }

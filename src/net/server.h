@@ -2,10 +2,24 @@
 /*
  * The broker's network front: listeners plus the set of live connections.
  *
- * The server accepts, applies the connection limit (at max_connections it
- * pauses its listeners, as Kafka's acceptor does, and resumes when one
- * closes), wraps each socket in a gr_conn_t configured from its template,
- * and keeps every connection on a list so it can stop them.
+ * The server accepts, applies Kafka's connection quotas (below), wraps each
+ * socket in a gr_conn_t configured from its template, and keeps every
+ * connection on a list so it can stop them.
+ *
+ * Connection quotas, as Kafka's acceptor and ConnectionQuotas apply them:
+ * - max_connections (broker-wide) and a listener's own maximum: at the limit
+ *   the listener stops accepting (clients wait in the backlog) until one of
+ *   its connections closes. The protected listener (the inter-broker one,
+ *   when there are several) ignores the broker-wide limit; a connection it
+ *   accepts past that limit closes the oldest connection of another
+ *   listener, so brokers always reach each other.
+ * - per client address (max_per_ip, overrides): a connection over its
+ *   address's limit is closed right after accept and counted as refused.
+ * - creation rate (broker-wide, except the protected listener, and per
+ *   listener): past the rate a listener pauses for the time the rate owes,
+ *   so the excess is delayed, never refused; counted as throttled.
+ * A listener paused by a limit or a throttle counts as blocked (Kafka's
+ * AcceptorBlockedPercent).
  *
  * States: running (gr_server_init, gr_server_listen) -> stopping
  * (gr_server_stop: listeners closed, connections draining: no new requests
@@ -26,6 +40,7 @@
 #include <ev.h>
 
 #include "net/conn.h"
+#include "net/conn_quota.h"
 #include "net/listener.h"
 
 #define GR_SERVER_MAX_LISTENERS 8
@@ -42,6 +57,14 @@ typedef struct gr_server_config {
     gr_conn_config_t conn;
     uint32_t max_connections; /* 0: no limit */
     int backlog;              /* 0: GR_LISTENER_BACKLOG */
+    /* max.connections.per.ip when per_ip_limited (0 is a valid limit in Kafka:
+     * only the overrides' addresses may connect). */
+    bool per_ip_limited;
+    uint32_t max_per_ip;
+    const gr_ip_override_t *ip_overrides; /* borrowed: must outlive the server */
+    size_t ip_override_count;
+    double max_creation_rate; /* connections a second, broker-wide; 0: no limit */
+    double max_throttle_sec;  /* longest single creation-rate delay; 0: 1 s */
 } gr_server_config_t;
 
 struct gr_server {
@@ -59,9 +82,24 @@ struct gr_server {
     uint32_t listener_conns[GR_SERVER_MAX_LISTENERS];    /* open, per listener */
     uint64_t listener_accepted[GR_SERVER_MAX_LISTENERS]; /* accepted, per listener */
     uint64_t listener_closed[GR_SERVER_MAX_LISTENERS];   /* closed, per listener */
+    /* Quotas (see above); listener_max 0 is no limit. */
+    uint32_t listener_max[GR_SERVER_MAX_LISTENERS];
+    gr_rate_bucket_t listener_rate[GR_SERVER_MAX_LISTENERS];
+    gr_rate_bucket_t broker_rate;
+    gr_ip_counts_t ip_counts;
+    int protected_listener; /* index, or -1 */
+    bool throttled[GR_SERVER_MAX_LISTENERS];
+    ev_timer throttle_timer[GR_SERVER_MAX_LISTENERS];
+    /* For the metrics: */
+    uint64_t listener_refused[GR_SERVER_MAX_LISTENERS];     /* over max_per_ip */
+    uint64_t listener_throttled[GR_SERVER_MAX_LISTENERS];   /* accepts that paused the listener */
+    double listener_throttle_sec[GR_SERVER_MAX_LISTENERS];  /* their delays, summed */
+    double listener_blocked_sec[GR_SERVER_MAX_LISTENERS];   /* paused by a limit or throttle */
+    double listener_blocked_since[GR_SERVER_MAX_LISTENERS]; /* 0: not blocked now */
+    double started;                                         /* ev_now at init */
     gr_chain_stats_t stats;
     bool stopping;
-    bool limited; /* listeners paused by max_connections */
+    bool limited; /* max_connections reached (logged once per episode) */
     bool held;    /* listeners paused by the owner (gr_server_hold) */
     ev_timer stop_timer;
     gr_server_stopped_fn on_stopped;
@@ -107,6 +145,23 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
  * client cannot make the broker buffer socket.request.max.bytes).
  */
 void gr_server_limit_login(gr_server_t *srv, const void *tag, int32_t max_bytes);
+
+/*
+ * Gives the listeners tagged tag their own limits: max_connections open at
+ * once (0: none) and max_rate new connections a second (0: none).
+ */
+void gr_server_limit_listener(gr_server_t *srv, const void *tag, uint32_t max_connections,
+                              double max_rate);
+
+/*
+ * Makes the listener tagged tag the protected one (Kafka's inter-broker
+ * listener): exempt from the broker-wide limit and rate while the server has
+ * more than one listener.
+ */
+void gr_server_protect(gr_server_t *srv, const void *tag);
+
+/* Seconds listener i has been blocked since init, the current episode included. */
+double gr_server_blocked_sec(const gr_server_t *srv, size_t i);
 
 /*
  * Adopts an already connected socket as a connection (tests, socket

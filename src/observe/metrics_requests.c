@@ -177,6 +177,44 @@ static void write_connections(const gr_server_t *srv, gr_writer_t *out)
     }
 }
 
+/* Connection quotas (net/server.h): blocked, throttled, refused, per listener. */
+static void write_connection_quotas(const gr_server_t *srv, gr_writer_t *out)
+{
+    static const struct {
+        const char *name;
+        gr_prom_type_t type;
+        const char *help;
+    } families[] = {
+        {"kafka_network_acceptor_acceptorblocked_percent", GR_PROM_GAUGE,
+         "Share (0..1) of the time since start the listener did not accept for "
+         "max.connections or the creation rate (Acceptor AcceptorBlockedPercent)."},
+        {"kafka_server_socketservermetrics_connection_accept_throttle_time", GR_PROM_GAUGE,
+         "Average ms of the non-zero creation-rate delays since start "
+         "(connection-accept-throttle-time)."},
+        {"gregor_connections_throttled_total", GR_PROM_COUNTER,
+         "Accepts that paused the listener for max.connection.creation.rate."},
+        {"gregor_connections_refused_total", GR_PROM_COUNTER,
+         "Connections closed at accept for max.connections.per.ip (or its override)."},
+    };
+    double up = ev_now(srv->loop) - srv->started;
+    for (size_t f = 0; f < COUNT(families); f++) {
+        gr_prom_family(out, families[f].name, families[f].type, families[f].help);
+        for (size_t i = 0; i < srv->listener_count; i++) {
+            gr_prom_label_t label = GR_PROM_LABEL("listener", listener_name(srv, i));
+            uint64_t n = srv->listener_throttled[i];
+            if (f == 0)
+                gr_prom_sample(out, families[f].name, NULL, &label, 1,
+                               up > 0 ? gr_server_blocked_sec(srv, i) / up : 0);
+            else if (f == 1)
+                gr_prom_sample(out, families[f].name, NULL, &label, 1,
+                               n ? srv->listener_throttle_sec[i] * 1000 / (double)n : 0);
+            else
+                gr_prom_sample_u64(out, families[f].name, NULL, &label, 1,
+                                   f == 2 ? n : srv->listener_refused[i]);
+        }
+    }
+}
+
 void gr_metrics_collect_requests(gr_broker_t *b, gr_writer_t *out)
 {
     gr_request_stats_t *s = b->request_stats;
@@ -188,6 +226,8 @@ void gr_metrics_collect_requests(gr_broker_t *b, gr_writer_t *out)
             write_summary(s, out, now_ns, i);
         write_histogram(s, out);
     }
-    if (b->server)
+    if (b->server) {
         write_connections(b->server, out);
+        write_connection_quotas(b->server, out);
+    }
 }
