@@ -3,6 +3,7 @@
  * gregor-admin's entry point: parses the command line, prints help, connects
  * and runs the command. See admin.h for the layout and exit codes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,10 @@ static const command_t commands[] = {
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("gregor-admin %s\n", GR_VERSION);
+        return GR_ADMIN_EXIT_OK;
+    }
     gr_admin_options_t opts;
     if (gr_admin_options_parse(&opts, argc - 1, argv + 1)) {
         fputs(usage, stderr);
