@@ -582,7 +582,6 @@ void gr_broker_stop(gr_broker_t *b)
     if (b->stopping)
         return;
     b->stopping = true;
-    gr_sd_notify_stopping(b);
     gr_controlled_shutdown_cancel(b);
     release_timers(b);
     /* Requests waiting in rebalances are answered now, not at the drain deadline. */
