@@ -5,6 +5,8 @@
 #   make test   install, build, run every test (normal and sanitizer builds;
 #               gcc Release and clang builds warning-free; the sanitizer build is gcc Debug)
 #   make bench  benchmarks beside librdkafka's mock cluster (SCENARIO=name[,name] for some)
+#   make install  gregor, gregor-admin, etc/gregor/server.properties under PREFIX (DESTDIR)
+#   make package  the Debian package (debian/), see docs/operations.md
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 # Variants ci/test.sh also builds (ci/build-variants.sh): gcc Release and
@@ -67,3 +69,20 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD)
+
+# Installs gregor, gregor-admin and etc/gregor/server.properties under PREFIX
+# (staged under DESTDIR when set); docs/operations.md. `make package` builds
+# the Debian package (debian/) into $(PACKAGE_OUT).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+PACKAGE_OUT ?= $(BUILD)/package
+
+.PHONY: install package
+install: deps-build
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target gregor gregor-admin
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
+
+package:
+	@bash ci/install-deps.sh --package
+	@bash ci/package.sh $(PACKAGE_OUT)

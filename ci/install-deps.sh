@@ -8,9 +8,20 @@ BUILD_PKGS="build-essential cmake pkg-config python3 clang clang-format \
   libev-dev libzookeeper-mt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libssl-dev \
   libpcre2-dev libmicrohttpd-dev"
 TEST_PKGS="librdkafka-dev kcat zookeeper libcmocka-dev python3-kafka nodejs npm openssl prometheus"
+# Building and checking the Debian package (make package, the package test);
+# debian/control's Build-Depends are BUILD_PKGS plus debhelper and help2man.
+# systemd brings systemd-analyze, which verifies the unit.
+PACKAGE_PKGS="debhelper dpkg-dev fakeroot lintian help2man systemd"
 
+# --build-only: what `make run` needs; --package: that and the packaging
+# tools; no flag: everything `make test` runs, the package test included.
+mode="${1:-}"
 want="$BUILD_PKGS"
-if [ "${1:-}" != "--build-only" ]; then want="$want $TEST_PKGS"; fi
+case "$mode" in
+  --build-only) ;;
+  --package) want="$want $PACKAGE_PKGS" ;;
+  *) want="$want $TEST_PKGS $PACKAGE_PKGS" ;;
+esac
 
 missing=""
 for p in $want; do
@@ -32,7 +43,7 @@ if [ -n "$missing" ]; then
   $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 # The interop tests' Node.js client (kafkajs), pinned by interop-tests/package-lock.json.
-if [ "${1:-}" != "--build-only" ]; then
+if [ -z "$mode" ]; then
   bash "$(dirname "$0")/install-node-deps.sh"
 fi
 

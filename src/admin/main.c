@@ -3,6 +3,7 @@
  * gregor-admin's entry point: parses the command line, prints help, connects
  * and runs the command. See admin.h for the layout and exit codes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,10 @@ static const command_t commands[] = {
 /* Runs the command args (after the program name) names; the exit code. */
 static int run(const gr_admin_kafka_tool_t *tool, int count, char **args)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("gregor-admin %s\n", GR_VERSION);
+        return GR_ADMIN_EXIT_OK;
+    }
     gr_admin_options_t opts;
     if (gr_admin_options_parse(&opts, count, args)) {
         fputs(usage, stderr);

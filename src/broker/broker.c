@@ -10,6 +10,7 @@
 #include "metadata/zk_json.h"
 #include "broker/conn_limits.h"
 #include "broker/listener_tls.h"
+#include "broker/sd_notify.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
@@ -381,6 +382,7 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
     (void)revents;
     gr_broker_t *b = w->data;
     gr_logf(&b->log, GR_LOG_INFO, "broker", "signal %d: shutting down", w->signum);
+    gr_sd_notify_stopping(b); /* a controlled shutdown is already a shutdown for systemd */
     /* A second signal during a controlled shutdown stops at once. */
     if (!b->stopping && !b->controlled_shutdown && gr_controlled_shutdown_wanted(b) &&
         gr_controlled_shutdown_start(b, gr_broker_stop) == 0)
@@ -558,6 +560,10 @@ int gr_broker_start(gr_broker_t *b)
     rc = gr_http_server_start(b);
     if (rc)
         return rc;
+    /* Before the wait below too: READY=1 follows /readyz, checked on the loop. */
+    rc = gr_sd_notify_start(b);
+    if (rc)
+        return rc;
     if (!b->cluster->zk_mode)
         await_own_metadata(b);
     gr_logf(&b->log, GR_LOG_INFO, "broker",
@@ -642,6 +648,7 @@ int gr_broker_fini(gr_broker_t *b)
     }
     if (b->started)
         release_watchers(b);
+    gr_sd_notify_fini(b);
     gr_coordinator_fini(b->groups);
     gr_txn_coordinator_fini(b->txns);
     free_share(b);

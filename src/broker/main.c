@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gregor [server.properties] [--override key=value]...
+ * gregor [server.properties] [--override key=value]... | --help | --version
  *
  * Loads the config (Kafka's keys and defaults), starts the broker and runs
  * its event loop until SIGTERM/SIGINT, then shuts down cleanly (exit 0).
@@ -14,13 +14,35 @@
 
 #define GR_ERR_MAX 512
 
+static const char usage_text[] =
+    "usage: gregor [server.properties] [--override key=value]...\n"
+    "\n"
+    "Runs a Kafka-compatible broker (Kafka 3.8's protocol, ZooKeeper mode).\n"
+    "server.properties takes Kafka's broker keys; anything left out keeps\n"
+    "Kafka's default. Stops cleanly on SIGTERM or SIGINT.\n"
+    "\n"
+    "options:\n"
+    "  --override key=value  set one config key, over the file (repeatable)\n"
+    "  --help                print this help and exit\n"
+    "  --version             print the version and exit\n"
+    "\n"
+    "Under systemd (Type=notify) it reports READY=1 once it accepts clients.\n";
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: gregor [server.properties] [--override key=value]...\n");
+    fputs(usage_text, stderr);
 }
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("gregor %s\n", GR_VERSION);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
     const char *path = NULL;
     const char **overrides = calloc((size_t)argc, sizeof(*overrides));
     int n = 0;

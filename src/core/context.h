@@ -180,6 +180,8 @@ struct gr_broker {
     int advertised_count;
     ev_signal sigterm;
     ev_signal sigint;
+    char *notify_socket; /* systemd's NOTIFY_SOCKET, NULL when not run by it (broker/sd_notify.h) */
+    ev_timer notify_timer; /* polls the readiness until READY=1 is sent */
     bool stopping;
     bool started;
 };
