@@ -55,10 +55,6 @@ static const command_t commands[] = {
 /* Runs the command args (after the program name) names; the exit code. */
 static int run(const gr_admin_kafka_tool_t *tool, int count, char **args)
 {
-    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-        printf("gregor-admin %s\n", GR_VERSION);
-        return GR_ADMIN_EXIT_OK;
-    }
     gr_admin_options_t opts;
     if (gr_admin_options_parse(&opts, count, args)) {
         fputs(usage, stderr);
@@ -92,6 +88,11 @@ static int run(const gr_admin_kafka_tool_t *tool, int count, char **args)
 
 int main(int argc, char **argv)
 {
+    /* Kafka's tools print their version too: the same answer under every name. */
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("gregor-admin %s\n", GR_VERSION);
+        return GR_ADMIN_EXIT_OK;
+    }
     /* Called as one of Kafka's tools: its command line, made gregor-admin's. */
     const gr_admin_kafka_tool_t *tool = argc > 0 ? gr_admin_kafka_tool_find(argv[0]) : NULL;
     if (!tool)
