@@ -206,26 +206,22 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
 
 /* ---- reading ---- */
 
+/* One entry of a /config/brokers document: a known key's string value, kept. */
+static int take_entry(void *ctx, const char *key, const gr_zk_json_t *v)
+{
+    gr_broker_dynamic_set_t *s = ctx;
+    int k = gr_broker_dynamic_find(key);
+    if (k < 0 || v->type != GR_ZK_JSON_STRING)
+        return 0;
+    free(s->values[k]);
+    s->values[k] = strdup(v->string);
+    return s->values[k] ? 0 : -ENOMEM;
+}
+
 /* The known keys of a /config/brokers document into s (others ignored). 0, -EINVAL, -ENOMEM. */
 static int parse_doc(const char *text, size_t len, gr_broker_dynamic_set_t *s)
 {
-    gr_zk_json_t *doc = NULL;
-    int rc = gr_zk_json_parse(text, len, &doc);
-    if (rc)
-        return rc;
-    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
-    if (!config || config->type != GR_ZK_JSON_OBJECT)
-        rc = -EINVAL;
-    for (size_t i = 0; rc == 0 && i < config->count; i++) {
-        int k = gr_broker_dynamic_find(config->keys[i]);
-        const gr_zk_json_t *v = config->items[i];
-        if (k < 0 || v->type != GR_ZK_JSON_STRING)
-            continue;
-        free(s->values[k]);
-        if (!(s->values[k] = strdup(v->string)))
-            rc = -ENOMEM;
-    }
-    gr_zk_json_free(doc);
+    int rc = gr_zk_doc_config_each(text, len, take_entry, s);
     if (rc)
         set_clear(s);
     return rc;
@@ -315,18 +311,8 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
     for (int k = 0; k < GR_BROKER_DYNAMIC_KEYS; k++)
         if (op->set.values[k])
             pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], op->set.values[k]};
-    gr_zk_json_writer_t w;
-    gr_zk_json_writer_init(&w);
-    const char *doc = NULL;
-    gr_kerr_t err = GR_KERR_UNKNOWN_SERVER_ERROR;
-    if (gr_zk_doc_topic_config(&w, pairs, n) == 0 &&
-        gr_zk_json_writer_finish(&w, &doc, text_len) == 0 && (*text = malloc(*text_len + 1))) {
-        memcpy(*text, doc, *text_len);
-        (*text)[*text_len] = '\0';
-        err = GR_KERR_NONE;
-    }
-    gr_zk_json_writer_fini(&w);
-    return err;
+    return gr_zk_doc_config_text(pairs, n, text, text_len) ? GR_KERR_UNKNOWN_SERVER_ERROR
+                                                           : GR_KERR_NONE;
 }
 
 static void alter_free(alter_op_t *op)

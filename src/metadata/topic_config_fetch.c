@@ -26,25 +26,18 @@ typedef struct config_read {
     char name[GR_TOPIC_NAME_LIMIT + 1];
 } config_read_t;
 
+/* One override of a /config/topics document, added to the topic (ctx). */
+static int add_entry(void *ctx, const char *key, const gr_zk_json_t *value)
+{
+    if (value->type != GR_ZK_JSON_STRING || strlen(value->string) != value->string_len)
+        return -EINVAL;
+    return gr_topic_add_config(ctx, key, value->string);
+}
+
 /* Adds the overrides of a /config/topics document to topic. 0, -EINVAL, -E2BIG, -ENOMEM. */
 static int parse_config(const char *text, size_t len, gr_topic_t *topic)
 {
-    gr_zk_json_t *doc = NULL;
-    int rc = gr_zk_json_parse(text, len, &doc);
-    if (rc)
-        return rc;
-    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
-    if (!config || config->type != GR_ZK_JSON_OBJECT)
-        rc = -EINVAL;
-    for (size_t i = 0; rc == 0 && i < config->count; i++) {
-        const gr_zk_json_t *value = config->items[i];
-        if (value->type != GR_ZK_JSON_STRING || strlen(value->string) != value->string_len)
-            rc = -EINVAL;
-        else
-            rc = gr_topic_add_config(topic, config->keys[i], value->string);
-    }
-    gr_zk_json_free(doc);
-    return rc;
+    return gr_zk_doc_config_each(text, len, add_entry, topic);
 }
 
 /*

@@ -539,6 +539,40 @@ int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *conf
     return writer_error(w);
 }
 
+int gr_zk_doc_config_each(const char *text, size_t len, gr_zk_config_entry_fn *fn, void *ctx)
+{
+    gr_zk_json_t *doc = NULL;
+    int rc = gr_zk_json_parse(text, len, &doc);
+    if (rc)
+        return rc;
+    const gr_zk_json_t *config = gr_zk_json_find(doc, "config");
+    if (!config || config->type != GR_ZK_JSON_OBJECT)
+        rc = -EINVAL;
+    for (size_t i = 0; rc == 0 && i < config->count; i++)
+        rc = fn(ctx, config->keys[i], config->items[i]);
+    gr_zk_json_free(doc);
+    return rc;
+}
+
+int gr_zk_doc_config_text(const gr_topic_config_t *configs, int count, char **text,
+                          size_t *text_len)
+{
+    gr_zk_json_writer_t w;
+    gr_zk_json_writer_init(&w);
+    const char *doc = NULL;
+    int rc = gr_zk_doc_topic_config(&w, configs, count);
+    if (!rc)
+        rc = gr_zk_json_writer_finish(&w, &doc, text_len);
+    if (!rc && !(*text = malloc(*text_len + 1)))
+        rc = -ENOMEM;
+    if (!rc) {
+        memcpy(*text, doc, *text_len);
+        (*text)[*text_len] = '\0';
+    }
+    gr_zk_json_writer_fini(&w);
+    return rc;
+}
+
 int gr_zk_doc_config_change_entity(gr_zk_json_writer_t *w, const char *type, const char *name)
 {
     char entity[GR_STORE_PATH_MAX + 1];

@@ -121,6 +121,18 @@ void gr_zk_moves_free(gr_zk_move_t *moves, int32_t count);
 
 /* /config/topics/T: {"version":1,"config":{"<key>":"<value>",...}} from count key/value pairs. */
 int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *configs, int count);
+/*
+ * Calls fn(ctx, key, value) for each entry of a config document's "config"
+ * object (/config/topics, /config/brokers, /config/groups), stopping at the
+ * first non-zero answer, which it returns. 0, -EINVAL (not such a
+ * document), the parser's -errno, or fn's answer.
+ */
+typedef int gr_zk_config_entry_fn(void *ctx, const char *key, const gr_zk_json_t *value);
+int gr_zk_doc_config_each(const char *text, size_t len, gr_zk_config_entry_fn *fn, void *ctx);
+
+/* The same document as a NUL-terminated text of its own (*text, free it). 0 or -errno. */
+int gr_zk_doc_config_text(const gr_topic_config_t *configs, int count, char **text,
+                          size_t *text_len);
 
 /* /config/changes/config_change_N: {"version":2,"entity_path":"topics/T"}. */
 int gr_zk_doc_config_change(gr_zk_json_writer_t *w, const char *topic);
