@@ -37,13 +37,8 @@ static gr_peer_t *broker_peer(gr_controller_t *c, gr_ctl_broker_t *br)
     if (!br->peer) {
         char client_id[64];
         snprintf(client_id, sizeof client_id, "gregor-controller-%d", c->b->config.broker_id);
-        br->peer = gr_peer_new(c->b->loop, br->node.id, br->node.host, br->node.port, client_id,
-                               CONTROLLER_REQUEST_TIMEOUT_MS, &c->b->log);
-        if (br->peer) {
-            gr_peer_set_resolver(br->peer, &c->b->worker); /* no DNS lookups on the loop */
-            gr_peer_set_tls(br->peer, c->b->inter_broker_tls);
-            gr_peer_set_sasl(br->peer, c->b->inter_broker_sasl);
-        }
+        br->peer = gr_peer_new_to_broker(c->b, br->node.id, br->node.host, br->node.port, client_id,
+                                         CONTROLLER_REQUEST_TIMEOUT_MS);
     }
     return br->peer;
 }

@@ -202,13 +202,10 @@ static gr_peer_t *peer_for(gr_group_lag_t *lag, const gr_cluster_node_t *node)
     lag->peers = grown;
     char client_id[GR_GROUP_LAG_CLIENT_ID_MAX];
     snprintf(client_id, sizeof client_id, "gregor-group-lag-%d", b->config.broker_id);
-    gr_peer_t *peer = gr_peer_new(b->loop, node->id, node->host, node->port, client_id,
-                                  b->config.replica_socket_timeout_ms, &b->log);
+    gr_peer_t *peer = gr_peer_new_to_broker(b, node->id, node->host, node->port, client_id,
+                                            b->config.replica_socket_timeout_ms);
     if (!peer)
         return NULL;
-    gr_peer_set_resolver(peer, &b->worker);
-    gr_peer_set_tls(peer, b->inter_broker_tls);
-    gr_peer_set_sasl(peer, b->inter_broker_sasl);
     gr_peer_set_unsent(peer, GR_PEER_FAIL_UNSENT); /* the next refresh asks again */
     lag->peers[lag->peer_count++] = (lag_peer_t){node->id, peer};
     return peer;

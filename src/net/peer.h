@@ -132,6 +132,15 @@ gr_peer_t *gr_peer_new(struct ev_loop *loop, int32_t node_id, const char *host, 
                        const char *client_id, int32_t request_timeout_ms, const gr_logger_t *log);
 
 /*
+ * gr_peer_new for another broker of this cluster, with this broker's
+ * inter-broker settings: its resolver (no DNS lookups on the loop), client
+ * TLS and SASL, its logger (net/peer_broker.c). NULL as gr_peer_new.
+ */
+struct gr_broker;
+gr_peer_t *gr_peer_new_to_broker(struct gr_broker *b, int32_t node_id, const char *host,
+                                 int32_t port, const char *client_id, int32_t request_timeout_ms);
+
+/*
  * Queues a request of api_key at api_version; request points to that API's
  * request struct, encoded before the call returns (the caller may free it).
  * cb may be NULL (the response is read and dropped).

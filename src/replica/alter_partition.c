@@ -54,13 +54,10 @@ static gr_peer_t *controller_peer(gr_broker_t *b)
     if (!r->controller) {
         char client_id[64];
         snprintf(client_id, sizeof client_id, "gregor-isr-%d", b->config.broker_id);
-        r->controller = gr_peer_new(b->loop, node->id, node->host, node->port, client_id,
-                                    b->config.replica_socket_timeout_ms, &b->log);
+        r->controller = gr_peer_new_to_broker(b, node->id, node->host, node->port, client_id,
+                                              b->config.replica_socket_timeout_ms);
         if (!r->controller)
             return NULL;
-        gr_peer_set_resolver(r->controller, &b->worker);
-        gr_peer_set_tls(r->controller, b->inter_broker_tls);
-        gr_peer_set_sasl(r->controller, b->inter_broker_sasl);
         gr_peer_set_unsent(r->controller, GR_PEER_FAIL_UNSENT);
         r->controller_id = node->id;
     } else {

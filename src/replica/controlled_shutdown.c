@@ -117,15 +117,11 @@ static gr_peer_t *controller_peer(gr_controlled_shutdown_t *cs, const gr_cluster
     if (!cs->peer) {
         char client_id[64];
         snprintf(client_id, sizeof client_id, "gregor-shutdown-%d", b->config.broker_id);
-        cs->peer = gr_peer_new(b->loop, node->id, node->host, node->port, client_id,
-                               b->config.replica_socket_timeout_ms, &b->log);
-        if (cs->peer) {
-            gr_peer_set_resolver(cs->peer, &b->worker);
-            gr_peer_set_tls(cs->peer, b->inter_broker_tls);
-            gr_peer_set_sasl(cs->peer, b->inter_broker_sasl);
-            /* A controller that is gone fails the attempt now: the next asks the new one. */
+        cs->peer = gr_peer_new_to_broker(b, node->id, node->host, node->port, client_id,
+                                         b->config.replica_socket_timeout_ms);
+        /* A controller that is gone fails the attempt now: the next asks the new one. */
+        if (cs->peer)
             gr_peer_set_unsent(cs->peer, GR_PEER_FAIL_UNSENT);
-        }
         cs->peer_id = node->id;
     }
     return cs->peer;

@@ -103,13 +103,9 @@ static gr_peer_t *fetcher_peer(gr_fetcher_t *f)
     int32_t timeout = b->config.replica_socket_timeout_ms;
     if (timeout <= b->config.replica_fetch_wait_max_ms)
         timeout = b->config.replica_fetch_wait_max_ms + 1000;
-    f->peer = gr_peer_new(b->loop, f->source, node->host, node->port, client_id, timeout, &b->log);
-    if (f->peer) {
-        gr_peer_set_resolver(f->peer, &b->worker);
-        gr_peer_set_tls(f->peer, b->inter_broker_tls);
-        gr_peer_set_sasl(f->peer, b->inter_broker_sasl);
+    f->peer = gr_peer_new_to_broker(b, f->source, node->host, node->port, client_id, timeout);
+    if (f->peer)
         gr_peer_set_unsent(f->peer, GR_PEER_FAIL_UNSENT);
-    }
     return f->peer;
 }
 

@@ -108,13 +108,10 @@ static gr_peer_t *peer_for(gr_share_persister_t *p, const gr_coordinator_node_t 
     p->peers = grown;
     char client_id[GR_SHARE_PERSISTER_CLIENT_MAX];
     snprintf(client_id, sizeof client_id, "gregor-share-persister-%d", b->config.broker_id);
-    gr_peer_t *peer = gr_peer_new(b->loop, node->node_id, node->host, node->port, client_id,
-                                  b->config.replica_socket_timeout_ms, &b->log);
+    gr_peer_t *peer = gr_peer_new_to_broker(b, node->node_id, node->host, node->port, client_id,
+                                            b->config.replica_socket_timeout_ms);
     if (!peer)
         return NULL;
-    gr_peer_set_resolver(peer, &b->worker);
-    gr_peer_set_tls(peer, b->inter_broker_tls);
-    gr_peer_set_sasl(peer, b->inter_broker_sasl);
     gr_peer_set_unsent(peer, GR_PEER_FAIL_UNSENT);
     p->peers[p->peer_count++] = (persister_peer_t){node->node_id, peer};
     return peer;

@@ -81,14 +81,10 @@ static gr_peer_t *peer_for(gr_txn_coordinator_t *co, int32_t node_id)
     }
     char client_id[GR_TXN_CLIENT_ID_MAX];
     snprintf(client_id, sizeof client_id, "gregor-txn-markers-%d", b->config.broker_id);
-    slot->peer = gr_peer_new(b->loop, node_id, host, port, client_id,
-                             b->config.replica_socket_timeout_ms, &b->log);
-    if (slot->peer) {
-        gr_peer_set_resolver(slot->peer, &b->worker);
-        gr_peer_set_tls(slot->peer, b->inter_broker_tls);
-        gr_peer_set_sasl(slot->peer, b->inter_broker_sasl);
+    slot->peer = gr_peer_new_to_broker(b, node_id, host, port, client_id,
+                                       b->config.replica_socket_timeout_ms);
+    if (slot->peer)
         gr_peer_set_unsent(slot->peer, GR_PEER_FAIL_UNSENT);
-    }
     return slot->peer;
 }
 
