@@ -119,7 +119,7 @@ size_t gr_log_json_escape(char *out, size_t size, const char *in, size_t len, si
 size_t gr_log_json_line(char *buf, size_t size, long long epoch_ms, gr_log_level_t level,
                         const char *subsystem, int32_t broker_id, const char *msg, size_t len)
 {
-    char stamp[32], logger[64], broker[32] = "";
+    char stamp[GR_LOG_STAMP_MAX], logger[64], broker[32] = "";
     const char *sub = subsystem ? subsystem : "-";
     gr_log_format_time(stamp, sizeof stamp, epoch_ms);
     gr_log_json_escape(logger, sizeof logger, sub, strlen(sub), NULL);

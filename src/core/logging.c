@@ -110,7 +110,7 @@ void gr_log_format_time(char *buf, size_t size, long long epoch_ms)
 int gr_log_format_prefix(char *buf, size_t size, long long epoch_ms, gr_log_level_t level,
                          const char *subsystem)
 {
-    char stamp[32];
+    char stamp[GR_LOG_STAMP_MAX];
     gr_log_format_time(stamp, sizeof stamp, epoch_ms);
     int n = snprintf(buf, size, "%s %-5s [%s] ", stamp, gr_log_level_name(level),
                      subsystem ? subsystem : "-");

@@ -167,7 +167,14 @@ void gr_logger_configure(gr_logger_t *log, const struct gr_config *cfg);
 int gr_log_format_prefix(char *buf, size_t size, long long epoch_ms, gr_log_level_t level,
                          const char *subsystem);
 
-/* The time stamp alone ("2026-12-02T10:59:14.123Z") into buf (>= 25 bytes). */
+/*
+ * Room for a stamp as the compiler bounds it: every struct tm field at its
+ * widest int, not the 24 characters a real date takes (gcc's
+ * -Wformat-truncation counts the former).
+ */
+#define GR_LOG_STAMP_MAX 80
+
+/* The time stamp alone ("2026-12-02T10:59:14.123Z") into buf (GR_LOG_STAMP_MAX bytes). */
 void gr_log_format_time(char *buf, size_t size, long long epoch_ms);
 
 /*
