@@ -206,22 +206,10 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
 
 /* ---- reading ---- */
 
-/* One entry of a /config/brokers document: a known key's string value, kept. */
-static int take_entry(void *ctx, const char *key, const gr_zk_json_t *v)
-{
-    gr_broker_dynamic_set_t *s = ctx;
-    int k = gr_broker_dynamic_find(key);
-    if (k < 0 || v->type != GR_ZK_JSON_STRING)
-        return 0;
-    free(s->values[k]);
-    s->values[k] = strdup(v->string);
-    return s->values[k] ? 0 : -ENOMEM;
-}
-
 /* The known keys of a /config/brokers document into s (others ignored). 0, -EINVAL, -ENOMEM. */
 static int parse_doc(const char *text, size_t len, gr_broker_dynamic_set_t *s)
 {
-    int rc = gr_zk_doc_config_each(text, len, take_entry, s);
+    int rc = gr_zk_doc_config_known(text, len, gr_broker_dynamic_find, s->values);
     if (rc)
         set_clear(s);
     return rc;

@@ -26,22 +26,10 @@
 
 #define GROUPS_PATH GR_ZK_CONFIG_PATH "/" GR_GROUP_CONFIG_ENTITY_TYPE
 
-/* One entry of a /config/groups document: a known key's string value, kept. */
-static int take_entry(void *ctx, const char *key, const gr_zk_json_t *v)
-{
-    gr_group_overrides_t *o = ctx;
-    int k = gr_group_config_find(key);
-    if (k < 0 || v->type != GR_ZK_JSON_STRING)
-        return 0;
-    free(o->values[k]);
-    o->values[k] = strdup(v->string);
-    return o->values[k] ? 0 : -ENOMEM;
-}
-
 /* The overrides of a /config/groups document (unknown keys ignored). 0, -EINVAL, -ENOMEM. */
 static int parse_doc(const char *text, size_t len, gr_group_overrides_t *o)
 {
-    int rc = gr_zk_doc_config_each(text, len, take_entry, o);
+    int rc = gr_zk_doc_config_known(text, len, gr_group_config_find, o->values);
     if (rc)
         gr_group_overrides_clear(o);
     return rc;

@@ -554,6 +554,29 @@ int gr_zk_doc_config_each(const char *text, size_t len, gr_zk_config_entry_fn *f
     return rc;
 }
 
+typedef struct known_keys {
+    int (*find)(const char *key);
+    char **values;
+} known_keys_t;
+
+static int keep_known(void *ctx, const char *key, const gr_zk_json_t *v)
+{
+    known_keys_t *known = ctx;
+    int k = known->find(key);
+    if (k < 0 || v->type != GR_ZK_JSON_STRING)
+        return 0;
+    free(known->values[k]);
+    known->values[k] = strdup(v->string);
+    return known->values[k] ? 0 : -ENOMEM;
+}
+
+int gr_zk_doc_config_known(const char *text, size_t len, int (*find)(const char *key),
+                           char **values)
+{
+    known_keys_t known = {find, values};
+    return gr_zk_doc_config_each(text, len, keep_known, &known);
+}
+
 int gr_zk_doc_config_text(const gr_topic_config_t *configs, int count, char **text,
                           size_t *text_len)
 {

@@ -130,6 +130,15 @@ int gr_zk_doc_topic_config(gr_zk_json_writer_t *w, const gr_topic_config_t *conf
 typedef int gr_zk_config_entry_fn(void *ctx, const char *key, const gr_zk_json_t *value);
 int gr_zk_doc_config_each(const char *text, size_t len, gr_zk_config_entry_fn *fn, void *ctx);
 
+/*
+ * The string values of the keys find knows (find: the key's index or -1)
+ * into values[index], strdup'd (a value already there is freed); other
+ * entries are skipped. 0, or -errno as gr_zk_doc_config_each (values may
+ * then hold some: the caller frees them).
+ */
+int gr_zk_doc_config_known(const char *text, size_t len, int (*find)(const char *key),
+                           char **values);
+
 /* The same document as a NUL-terminated text of its own (*text, free it). 0 or -errno. */
 int gr_zk_doc_config_text(const gr_topic_config_t *configs, int count, char **text,
                           size_t *text_len);
