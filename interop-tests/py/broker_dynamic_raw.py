@@ -94,6 +94,8 @@ def step_alter(c, me, topic):
             "Cannot update these configs dynamically: Set(log.dirs)", "log.dirs")
     refused(alter(c, me, [("num.io.threads", SET, "4")]), INVALID_CONFIG,
             "Gregor cannot yet apply these configs live: Set(num.io.threads)", "num.io.threads")
+    refused(alter(c, me, [("log.retention.ms\0x", SET, "5")]), INVALID_CONFIG,
+            "Cannot update these configs dynamically", "a key with a NUL inside")
     refused(alter(c, me, [("log.cleanup.policy", APPEND, "compact")]), INVALID_REQUEST,
             "not yet supported", "APPEND")
     refused(alter(c, "99", [("log.retention.ms", SET, "5")]), INVALID_REQUEST,

@@ -94,6 +94,9 @@ def check_errors(c, me):
         ([("net", APPEND, "DEBUG")], INVALID_REQUEST, "APPEND operation"),
         ([("net", SET, "DEBUG"), ("net", DELETE, None)], INVALID_REQUEST, "duplicate"),
         ([("net", SET, "DEBUG"), ("bogus", DELETE, None)], INVALID_CONFIG, "bogus"),
+        # a NUL inside the name or the level is no logger and no level
+        ([("net\0x", SET, "DEBUG")], INVALID_CONFIG, "does not exist"),
+        ([("net", SET, "INFO\0x")], INVALID_CONFIG, ""),
     ]
     for ops, want, text in cases:
         err, msg = alter(c, me, ops)

@@ -75,7 +75,7 @@ int gr_logger_find(const gr_logger_t *log, const char *name, size_t len)
         if (slot == 0)
             return -1;
         const char *known = logger_names[slot - 1];
-        if (strncmp(known, name, len) == 0 && known[len] == '\0')
+        if (strlen(known) == len && memcmp(known, name, len) == 0) /* a NUL in name: no match */
             return slot - 1;
     }
 }

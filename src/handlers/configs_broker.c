@@ -54,8 +54,10 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%.*s", c->key.len > 0 ? c->key.len : 0,
              c->key.ptr ? c->key.ptr : "");
-    int k = gr_broker_dynamic_find(key);
-    if (k < 0 && !gr_broker_dynamic_kafka_allows(key))
+    /* A NUL inside the name would cut it to another key's: no key has one. */
+    bool has_nul = c->key.len > 0 && memchr(c->key.ptr, '\0', (size_t)c->key.len);
+    int k = has_nul ? -1 : gr_broker_dynamic_find(key);
+    if (k < 0 && (has_nul || !gr_broker_dynamic_kafka_allows(key)))
         return refuse(name, msg, len, "Cannot update these configs dynamically", key);
     if (k < 0)
         return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);

@@ -78,7 +78,8 @@ gr_kerr_t gr_broker_logger_describe_check(gr_broker_t *b, gr_str_t name, char *m
 static int kafka_level(gr_str_t value, gr_log_level_t *out)
 {
     char text[8];
-    if (value.len <= 0 || (size_t)value.len >= sizeof text)
+    if (value.len <= 0 || (size_t)value.len >= sizeof text ||
+        memchr(value.ptr, '\0', (size_t)value.len))
         return -EINVAL;
     memcpy(text, value.ptr, (size_t)value.len);
     text[value.len] = '\0';
