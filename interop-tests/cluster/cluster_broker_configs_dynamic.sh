@@ -7,7 +7,8 @@
 # the topic on each broker: retention.ms from DYNAMIC_DEFAULT_BROKER_CONFIG);
 # a value for broker 1 (gregor-admin asks broker 1 itself, as Kafka's admin
 # client does) lands in /config/brokers/1 and wins there only; removing it gives broker 1 the
-# default back.
+# default back. An alter writes over the stored document: keys another
+# broker wrote meanwhile stay.
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/../lib/clusterlib.sh"
 cl_require
@@ -41,6 +42,17 @@ grep -q '"log.retention.ms":"3600000"' <<<"$doc" || gr_fail "$BROKERS/<default> 
 for i in 0 1 2; do
     gr_wait_until "$CL_WAIT_S" "broker $i applying the default" retention_is "$i" 3600000 DYNAMIC_DEFAULT_BROKER_CONFIG
 done
+
+# Another broker's write whose notification has not come yet (written here
+# straight into the znode): an alter through broker 0 builds on the stored
+# document, so that key stays.
+cl_zk set "$BROKERS/<default>" '{"version":1,"config":{"log.retention.ms":"3600000","message.max.bytes":"1500000"}}' >/dev/null ||
+    gr_fail "zkCli set $BROKERS/<default> failed: $(tail -n 3 "$GR_TMP/zkcli.err")"
+brokers_alter --entity-default --add-config log.segment.bytes=2097152
+doc=$(cl_zk get "$BROKERS/<default>") || gr_fail "no $BROKERS/<default>"
+grep -q '"message.max.bytes":"1500000"' <<<"$doc" ||
+    gr_fail "an alter dropped a key it did not touch: $BROKERS/<default> holds '$doc'"
+grep -q '"log.segment.bytes":"2097152"' <<<"$doc" || gr_fail "$BROKERS/<default> holds '$doc'"
 
 brokers_alter --entity-name 1 --add-config log.retention.ms=7200000
 doc=$(cl_zk get "$BROKERS/1") || gr_fail "no $BROKERS/1"

@@ -47,10 +47,11 @@ static gr_kerr_t check_value(const char *key, const char *value, char *msg, size
     return GR_KERR_NONE;
 }
 
-/* One change into set (already holding the level's values when incremental). */
+/* One change into the level's edit. */
 static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
-                      gr_broker_dynamic_set_t *set, char *msg, size_t len)
+                      gr_broker_dynamic_edit_t *e, char *msg, size_t len)
 {
+    gr_broker_dynamic_set_t *set = &e->set;
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%.*s", c->key.len > 0 ? c->key.len : 0,
              c->key.ptr ? c->key.ptr : "");
@@ -61,6 +62,7 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
         return refuse(name, msg, len, "Cannot update these configs dynamically", key);
     if (k < 0)
         return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);
+    e->touched[k] = true;
     if (c->op == GR_ALTER_CONFIG_OP_DELETE) {
         free(set->values[k]);
         set->values[k] = NULL;
@@ -99,21 +101,18 @@ gr_kerr_t gr_broker_configs_alter(gr_broker_t *b, gr_str_t name,
                  b->config.broker_id);
         return GR_KERR_INVALID_REQUEST;
     }
-    gr_broker_dynamic_set_t set = {{NULL}};
-    const gr_broker_dynamic_set_t *now = gr_broker_dynamic_level(b, is_default);
-    for (int i = 0; incremental && i < GR_BROKER_DYNAMIC_KEYS; i++)
-        if (now->values[i] && !(set.values[i] = strdup(now->values[i]))) {
-            set_free(&set);
-            snprintf(msg, len, "Out of memory");
-            return GR_KERR_UNKNOWN_SERVER_ERROR;
-        }
+    /* Legacy AlterConfigs replaces the level's whole set: every key is touched. */
+    gr_broker_dynamic_edit_t e = {.set = {{NULL}}};
+    for (int i = 0; !incremental && i < GR_BROKER_DYNAMIC_KEYS; i++)
+        e.touched[i] = true;
     gr_kerr_t err = GR_KERR_NONE;
     for (int32_t i = 0; !err && i < n; i++)
-        err = edit(name, &changes[i], &set, msg, len);
-    if (!err && !validate_only && gr_broker_config_store_alter(b, is_default, &set) == -ENOMEM) {
-        snprintf(msg, len, "Out of memory");
+        err = edit(name, &changes[i], &e, msg, len);
+    int rc = err || validate_only ? 0 : gr_broker_config_store_alter(b, is_default, &e);
+    if (rc) {
+        snprintf(msg, len, "The configs could not be stored: %s", strerror(-rc));
         err = GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    set_free(&set);
+    set_free(&e.set);
     return err;
 }

@@ -285,27 +285,49 @@ typedef struct alter_op {
     gr_broker_t *b;
     bool is_default;
     char entity[GR_STORE_PATH_MAX + 1];
-    gr_broker_dynamic_set_t set;
+    gr_broker_dynamic_edit_t edit;
 } alter_op_t;
 
+/* The edit's touched keys over into (their values copied). 0 or -ENOMEM. */
+static int overlay(gr_broker_dynamic_set_t *into, const gr_broker_dynamic_edit_t *edit)
+{
+    for (int k = 0; k < GR_BROKER_DYNAMIC_KEYS; k++) {
+        if (!edit->touched[k])
+            continue;
+        free(into->values[k]);
+        into->values[k] = edit->set.values[k] ? strdup(edit->set.values[k]) : NULL;
+        if (edit->set.values[k] && !into->values[k])
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+/* The stored document (an unreadable one counts as empty) with the edit over it. */
 static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **text,
                            size_t *text_len)
 {
-    (void)current;
-    (void)len;
     alter_op_t *op = arg;
+    gr_broker_dynamic_set_t doc = {{NULL}};
+    if (current && len > 0 &&
+        gr_zk_doc_config_known(current, len, gr_broker_dynamic_find, doc.values) == -ENOMEM) {
+        set_clear(&doc);
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
+    }
     gr_topic_config_t pairs[GR_BROKER_DYNAMIC_KEYS];
     int n = 0;
-    for (int k = 0; k < GR_BROKER_DYNAMIC_KEYS; k++)
-        if (op->set.values[k])
-            pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], op->set.values[k]};
-    return gr_zk_doc_config_text(pairs, n, text, text_len) ? GR_KERR_UNKNOWN_SERVER_ERROR
-                                                           : GR_KERR_NONE;
+    int rc = overlay(&doc, &op->edit);
+    for (int k = 0; !rc && k < GR_BROKER_DYNAMIC_KEYS; k++)
+        if (doc.values[k])
+            pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], doc.values[k]};
+    if (!rc)
+        rc = gr_zk_doc_config_text(pairs, n, text, text_len);
+    set_clear(&doc);
+    return rc ? GR_KERR_UNKNOWN_SERVER_ERROR : GR_KERR_NONE;
 }
 
 static void alter_free(alter_op_t *op)
 {
-    set_clear(&op->set);
+    set_clear(&op->edit.set);
     free(op);
 }
 
@@ -343,21 +365,24 @@ static int set_copy(gr_broker_dynamic_set_t *to, const gr_broker_dynamic_set_t *
 }
 
 int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
-                                 const gr_broker_dynamic_set_t *set)
+                                 const gr_broker_dynamic_edit_t *edit)
 {
     struct gr_broker_dynamic *d = dynamic_of(b);
-    gr_broker_dynamic_set_t fresh = {{NULL}};
-    if (!d || set_copy(&fresh, set))
+    if (!d)
         return -ENOMEM;
+    if (!b->store_session)
+        return -EIO;
     gr_broker_dynamic_set_t *level = is_default ? &d->defaults : &d->mine;
-    set_clear(level);
-    *level = fresh;
-    apply_all(b, d);
+    gr_broker_dynamic_set_t fresh = {{NULL}};
     alter_op_t *op = calloc(1, sizeof *op);
-    if (!op || set_copy(&op->set, set)) {
-        free(op);
+    if (!op || set_copy(&fresh, level) || overlay(&fresh, edit) ||
+        set_copy(&op->edit.set, &edit->set)) {
+        set_clear(&fresh);
+        if (op)
+            alter_free(op);
         return -ENOMEM;
     }
+    memcpy(op->edit.touched, edit->touched, sizeof op->edit.touched);
     op->b = b;
     op->is_default = is_default;
     if (is_default)
@@ -366,18 +391,23 @@ int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
     else
         snprintf(op->entity, sizeof op->entity, GR_BROKER_CONFIG_ENTITY_TYPE "/%d",
                  (int)b->config.broker_id);
-    if (b->store_session && gr_store_create(b->store_session, BROKERS_PATH, "", 0,
-                                            GR_STORE_PERSISTENT, on_parent, b) == GR_STORE_OK)
+    if (gr_store_create(b->store_session, BROKERS_PATH, "", 0, GR_STORE_PERSISTENT, on_parent, b) ==
+        GR_STORE_OK)
         b->store_pending++;
     gr_config_entity_update_t u = {"config", build_doc, NULL, update_done, op};
-    int rc = b->store_session ? gr_config_entity_update(b, op->entity, &u) : -EIO;
+    int rc = gr_config_entity_update(b, op->entity, &u);
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "config", "/config/%s not written: %s", op->entity,
                 strerror(-rc));
+        set_clear(&fresh);
         alter_free(op); /* update_done never runs then */
-    } else
-        d->writing[is_default]++;
-    return rc;
+        return rc;
+    }
+    d->writing[is_default]++;
+    set_clear(level);
+    *level = fresh;
+    apply_all(b, d);
+    return 0;
 }
 
 int gr_broker_dynamic_synonyms(const gr_broker_t *b, const char *name, gr_config_synonym_t *syn,

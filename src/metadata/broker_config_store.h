@@ -51,12 +51,22 @@ bool gr_broker_dynamic_kafka_allows(const char *key);
 const gr_broker_dynamic_set_t *gr_broker_dynamic_level(gr_broker_t *b, bool is_default);
 
 /*
- * Replaces the set of one level (copied), applies it live and writes it to
- * the store with a notification. Returns 0, -ENOMEM or -EIO (no store:
- * the value is applied here only, and logged).
+ * A request's changes to one level: for each touched key its new value in
+ * set (NULL: deleted); untouched keys keep what the level holds.
+ */
+typedef struct gr_broker_dynamic_edit {
+    gr_broker_dynamic_set_t set;
+    bool touched[GR_BROKER_DYNAMIC_KEYS];
+} gr_broker_dynamic_edit_t;
+
+/*
+ * Writes edit over the level's stored document (the store's current text,
+ * so another broker's change to other keys meanwhile is kept) with a
+ * notification, and applies it here at once. Returns 0, or -ENOMEM, -EIO
+ * (no store session) or the store update's -errno, having changed nothing.
  */
 int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
-                                 const gr_broker_dynamic_set_t *set);
+                                 const gr_broker_dynamic_edit_t *edit);
 
 /* Reads both levels of this broker (async; failures logged). At start. */
 void gr_broker_config_store_load(gr_broker_t *b);
