@@ -680,6 +680,18 @@ static bool is_set(const gr_config_t *cfg, const char *name)
     return !gr_config_is_null(cfg, name);
 }
 
+void gr_config_resolve_retention(gr_config_t *cfg)
+{
+    if (is_set(cfg, "log.retention.ms"))
+        cfg->effective.log_retention_ms = cfg->log_retention_ms;
+    else if (is_set(cfg, "log.retention.minutes"))
+        cfg->effective.log_retention_ms = MS_PER_MINUTE * cfg->log_retention_minutes;
+    else
+        cfg->effective.log_retention_ms = MS_PER_HOUR * cfg->log_retention_hours;
+    if (cfg->effective.log_retention_ms < 0)
+        cfg->effective.log_retention_ms = -1;
+}
+
 /*
  * Kafka's checks of the consumer- and share-group settings: each value
  * within its min and max, and the heartbeat interval below the session
@@ -799,14 +811,7 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
         return -EINVAL;
     }
 
-    if (is_set(cfg, "log.retention.ms"))
-        cfg->effective.log_retention_ms = cfg->log_retention_ms;
-    else if (is_set(cfg, "log.retention.minutes"))
-        cfg->effective.log_retention_ms = MS_PER_MINUTE * cfg->log_retention_minutes;
-    else
-        cfg->effective.log_retention_ms = MS_PER_HOUR * cfg->log_retention_hours;
-    if (cfg->effective.log_retention_ms < 0)
-        cfg->effective.log_retention_ms = -1;
+    gr_config_resolve_retention(cfg);
 
     cfg->effective.log_roll_ms =
         is_set(cfg, "log.roll.ms") ? cfg->log_roll_ms : MS_PER_HOUR * cfg->log_roll_hours;

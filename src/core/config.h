@@ -369,6 +369,13 @@ int gr_config_set(gr_config_t *cfg, const char *key, const char *value, gr_confi
 int gr_config_unset(gr_config_t *cfg, const char *key);
 
 /*
+ * effective.log_retention_ms from log.retention.ms, else .minutes, else
+ * .hours, as Kafka picks it (negative: -1, unlimited); gr_config_resolve
+ * calls it, and so does whoever changes one of them later.
+ */
+void gr_config_resolve_retention(gr_config_t *cfg);
+
+/*
  * Parses Java properties text (len bytes; need not be NUL-terminated) and
  * sets each key with source GR_CONFIG_SOURCE_FILE. origin names the text in
  * messages (a file name). Returns 0, -EINVAL with err (the first bad value),

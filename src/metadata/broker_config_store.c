@@ -75,7 +75,6 @@ struct gr_broker_dynamic {
     gr_broker_dynamic_set_t mine;     /* /config/brokers/<this id> */
     char *static_text[GR_BROKER_DYNAMIC_KEYS];
     uint8_t static_source[GR_BROKER_DYNAMIC_KEYS];
-    int64_t static_retention_ms; /* effective.log_retention_ms from the file */
     /*
      * Writes of this broker in flight per level ([1]: <default>): a read
      * meanwhile may return an older document than the one applied here, so
@@ -139,7 +138,6 @@ static struct gr_broker_dynamic *dynamic_of(gr_broker_t *b)
             return NULL;
         }
     }
-    d->static_retention_ms = b->config.effective.log_retention_ms;
     b->dynamic = d;
     return d;
 }
@@ -195,11 +193,8 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
         else if (gr_config_set(&b->config, dynamic_keys[i], v, source, NULL, err, sizeof err))
             gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s",
                     dynamic_keys[i], v, err);
-        if (strcmp(dynamic_keys[i], "log.retention.ms") == 0)
-            b->config.effective.log_retention_ms = source >= GR_CONFIG_SOURCE_DYNAMIC_DEFAULT
-                                                       ? b->config.log_retention_ms
-                                                       : d->static_retention_ms;
     }
+    gr_config_resolve_retention(&b->config);
     if (b->topics)
         gr_topics_foreach(b->topics, recompute_topic, b);
 }
