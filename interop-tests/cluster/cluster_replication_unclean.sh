@@ -9,13 +9,15 @@
 # (AlterConfigs), the controller elects the out-of-sync replica alone in its
 # ISR: it takes produces at its own log end (the 4 records are lost, as
 # unclean election means), and the old leader, back, truncates to it; all
-# three replicas end with the same bytes.
+# three replicas end with the same bytes. The controller counts the one
+# unclean election once (uncleanleaderelections_total).
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/../lib/clusterlib.sh"
 cl_require
 topic=unclean
 NOT_ENOUGH_REPLICAS=19
 
+GR_HTTP=1
 cl_start_cluster 3 replica.fetch.backoff.ms=100
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic 1 3 min.insync.replicas=2) ||
     gr_fail "admin create failed: $out"
@@ -53,6 +55,9 @@ out=$(gr_prog admin_configs -b "$(cl_addr "$f1")" alter topic $topic unclean.lea
 gr_wait_until "$CL_WAIT_S" "broker $f1 elected uncleanly" state_is "$f1" "$f1 $f1"
 grep -q "unclean leader election of broker $f1" "$(cl_broker_log "$f1")" ||
     gr_fail "the controller did not log the unclean election"
+# Broker f1, alone, is the controller that elected itself: one election, counted once.
+unclean=$(cl_http_get "$f1" /metrics | awk '$1 == "kafka_controller_controllerstats_uncleanleaderelections_total" { print $2 }')
+[ "$unclean" = 1 ] || gr_fail "uncleanleaderelections_total on broker $f1: '$unclean', want 1"
 gr_wait_until "$CL_WAIT_S" "broker $f1 to take produce requests" produce_ok "$f1"
 got=$(cat "$GR_TMP/produced")
 [ "$got" = "0 5" ] || gr_fail "acks=1 produce to the unclean leader answered '$got', want '0 5'"

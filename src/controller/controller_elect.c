@@ -212,8 +212,9 @@ static bool unclean_allowed(gr_controller_t *c, const char *name)
  *    one.
  */
 static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_ctl_partition_t *p,
-                          gr_zk_partition_state_t *out, int32_t *isr_out)
+                          gr_zk_partition_state_t *out, int32_t *isr_out, bool *unclean)
 {
+    *unclean = false;
     out->controller_epoch = c->epoch;
     out->isr = isr_out;
     if (!p->has_state) {
@@ -242,7 +243,7 @@ static bool desired_state(gr_controller_t *c, const gr_ctl_topic_t *t, const gr_
     if (out->leader == GR_NO_BROKER && unclean_allowed(c, t->name)) {
         out->leader = first_live(c, p->replicas, p->replica_count, p);
         if (out->leader != GR_NO_BROKER) {
-            c->unclean_elections++;
+            *unclean = true;
             gr_logf(&c->b->log, GR_LOG_WARN, "controller",
                     "%s: unclean leader election of broker %d (no in-sync replica alive)", t->name,
                     out->leader);
@@ -275,8 +276,9 @@ void ctl_elect_all(gr_controller_t *c)
                 ctl_kick_later(c);
                 return;
             }
-            if (desired_state(c, t, p, &want, isr))
-                (void)ctl_write_state(c, t, i, &want, NULL, NULL);
+            bool unclean;
+            if (desired_state(c, t, p, &want, isr, &unclean))
+                (void)ctl_write_state(c, t, i, &want, unclean ? ctl_count_unclean : NULL, c);
             free(isr);
         }
     }

@@ -106,14 +106,16 @@ typedef struct write_ticket {
     gr_controller_t *c;
     uint64_t gen;
     election_entry_t *en;
+    bool unclean; /* a leader from outside the ISR: counted once written */
 } write_ticket_t;
 
 static void on_written(void *opaque, int16_t err, const gr_ctl_partition_t *p)
 {
-    (void)p;
     write_ticket_t *ticket = opaque;
     election_entry_t *en = ticket->en;
     bool current = ticket->c->active && ticket->gen == ticket->c->gen;
+    if (ticket->unclean)
+        ctl_count_unclean(ticket->c, err, p);
     free(ticket);
     if (!current)
         return;
@@ -121,6 +123,14 @@ static void on_written(void *opaque, int16_t err, const gr_ctl_partition_t *p)
         en->phase = ENTRY_WAITING; /* decided again on the state read back */
     else
         entry_finish(en, err);
+}
+
+void ctl_count_unclean(void *opaque, int16_t err, const gr_ctl_partition_t *p)
+{
+    (void)p;
+    gr_controller_t *c = opaque;
+    if (err == GR_KERR_NONE)
+        c->unclean_elections++;
 }
 
 /* Decides en now that its partition is settled: an outcome, or a write started. */
@@ -142,7 +152,6 @@ static void entry_decide(gr_controller_t *c, election_entry_t *en, gr_ctl_partit
     if (outside_isr) {
         want.isr = &leader;
         want.isr_count = 1;
-        c->unclean_elections++;
         gr_logf(&c->b->log, GR_LOG_WARN, "controller",
                 "%s-%d: unclean leader election of broker %d, asked for", en->topic, en->index,
                 leader);
@@ -152,7 +161,7 @@ static void entry_decide(gr_controller_t *c, election_entry_t *en, gr_ctl_partit
     write_ticket_t *ticket = malloc(sizeof *ticket);
     if (!ticket)
         return; /* still waiting: retried on the next reconcile */
-    *ticket = (write_ticket_t){c, c->gen, en};
+    *ticket = (write_ticket_t){c, c->gen, en, outside_isr};
     en->phase = ENTRY_WRITING;
     gr_ctl_topic_t *t = ctl_topic_find(c, en->topic);
     if (ctl_write_state(c, t, en->index, &want, on_written, ticket) != 0) {

@@ -74,6 +74,13 @@ typedef void ctl_state_written_fn(void *opaque, int16_t err, const gr_ctl_partit
 int ctl_write_state(gr_controller_t *c, gr_ctl_topic_t *t, int32_t index,
                     const gr_zk_partition_state_t *state, ctl_state_written_fn *done, void *opaque);
 
+/*
+ * A ctl_state_written_fn for a state with an unclean leader (opaque: the
+ * controller): counts the election once its write is done, not each time
+ * a failed or conflicting write makes the controller decide it again.
+ */
+void ctl_count_unclean(void *opaque, int16_t err, const gr_ctl_partition_t *p);
+
 /* controller_shutdown.c: answers the ControlledShutdown requests waiting (state settled). */
 void ctl_shutdown_progress(gr_controller_t *c);
 /* Answers them NOT_CONTROLLER (resigning). */
