@@ -82,8 +82,19 @@ typedef struct gr_broker_stats {
     uint64_t fetch_record_bytes;          /* record bytes put into fetch responses */
     uint64_t follower_fetch_record_bytes; /* of those, to followers */
     uint64_t recompress_jobs;             /* produces recompressed on the worker */
-    gr_topic_stats_t all_topics;          /* the sum over topics, deleted ones included */
+    /* What deleted topics counted: the all-topics figures are this plus the
+     * live topics' (summed when read, not bumped twice on every request). */
+    gr_topic_stats_t gone_topics;
 } gr_broker_stats_t;
+
+/* Adds each counter of from to into's. */
+static inline void gr_topic_stats_add(gr_topic_stats_t *into, const gr_topic_stats_t *from)
+{
+    uint64_t *to = (uint64_t *)into;
+    const uint64_t *add = (const uint64_t *)from;
+    for (size_t i = 0; i < sizeof *into / sizeof *to; i++)
+        to[i] += add[i];
+}
 
 /*
  * What a change of leadership of a partition means above the replica layer

@@ -398,29 +398,23 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
 }
 
 /*
- * BrokerTopicMetrics and the error counts of the response about to go:
- * per partition, as Kafka marks them. A follower's bytes are replication
- * bytes (all-topics only), not BytesOut.
+ * BrokerTopicMetrics of the response about to go: per partition, as Kafka
+ * marks them. A follower's bytes are replication bytes (all-topics only,
+ * stats.follower_fetch_record_bytes), not BytesOut.
  */
 static void count_response(fetch_op_t *op, const gr_fetch_response_t *resp)
 {
-    gr_broker_t *b = op->b;
-    gr_topic_stats_t *all = &b->stats.all_topics;
     for (int32_t t = 0; resp->responses && t < resp->responses_count; t++) {
         const gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
-        gr_topic_t *topic = t < op->in.topics_count ? op->topics[t] : NULL;
+        gr_topic_t *topic = op->topics[t]; /* responses are the request's topics, in order */
+        if (!topic)
+            continue;
         for (int32_t i = 0; tout->partitions && i < tout->partitions_count; i++) {
             const gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
-            if (!topic)
-                continue;
-            uint64_t bytes = op->replica_id < 0 && pout->records.len > 0 ? pout->records.len : 0;
-            bool failed = pout->error_code != GR_KERR_NONE;
             topic->stats.total_fetch_requests++;
-            topic->stats.failed_fetch_requests += failed;
-            topic->stats.bytes_out += bytes;
-            all->total_fetch_requests++;
-            all->failed_fetch_requests += failed;
-            all->bytes_out += bytes;
+            topic->stats.failed_fetch_requests += pout->error_code != GR_KERR_NONE;
+            if (op->replica_id < 0 && pout->records.len > 0)
+                topic->stats.bytes_out += (uint64_t)pout->records.len;
         }
     }
 }

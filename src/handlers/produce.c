@@ -311,10 +311,9 @@ static void settle_partition(void *opaque, gr_kerr_t err)
 }
 
 /* Batches refused for their size: Kafka's BytesRejectedPerSec. */
-static void count_rejected(gr_broker_t *b, gr_topic_t *topic, size_t len)
+static void count_rejected(gr_topic_t *topic, size_t len)
 {
     topic->stats.bytes_rejected += len;
-    b->stats.all_topics.bytes_rejected += len;
 }
 
 /* acks=-1: out waits until the ISR has everything before offset end. */
@@ -345,7 +344,7 @@ static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic,
             gr_logf(&b->log, GR_LOG_ERROR, "log", "append to %s-%d failed: %s", topic->name,
                     p->index, strerror(-rc));
         else
-            count_rejected(b, topic, len);
+            count_rejected(topic, len);
         if (out)
             set_error(req, out,
                       rc == -EMSGSIZE ? GR_KERR_RECORD_LIST_TOO_LARGE : gr_kerr_from_errno(rc),
@@ -354,8 +353,6 @@ static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic,
     }
     topic->stats.messages_in += (uint64_t)info.records;
     topic->stats.bytes_in += len;
-    b->stats.all_topics.messages_in += (uint64_t)info.records;
-    b->stats.all_topics.bytes_in += len;
     if (out) {
         out->base_offset = info.first_offset;
         out->log_append_time_ms = topic->settings.timestamp_type == GR_TIMESTAMP_LOG_APPEND_TIME
@@ -364,17 +361,6 @@ static void append_and_fill(gr_broker_t *b, produce_op_t *op, gr_topic_t *topic,
         out->log_start_offset = info.log_start_offset;
     }
     wait_for_isr(op, topic, p, info.last_offset + 1, out);
-}
-
-/* One partition of a Produce request, failed or not (an error known so far). */
-static void count_partition(gr_broker_t *b, gr_topic_t *topic, gr_kerr_t err)
-{
-    topic->stats.total_produce_requests++;
-    b->stats.all_topics.total_produce_requests++;
-    if (err) {
-        topic->stats.failed_produce_requests++;
-        b->stats.all_topics.failed_produce_requests++;
-    }
 }
 
 static void produce_finish(produce_op_t *op)
@@ -418,6 +404,8 @@ static void recompress_job_done(void *arg, int result)
         set_error(op->req, job->out,
                   p ? gr_kerr_from_errno(result) : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION, NULL);
     }
+    if (topic && op && job->out->error_code) /* the partition's outcome, known only now */
+        topic->stats.failed_produce_requests++;
     recompress_job_free(job);
     if (op) {
         op->outstanding--;
@@ -487,9 +475,9 @@ static bool recompress_submit(produce_op_t *op, gr_topic_t *topic, gr_partition_
     return true;
 }
 
-static void produce_partition(produce_op_t *op, gr_topic_t *topic,
-                              const gr_produce_request_partition_produce_data_t *in,
-                              gr_produce_response_partition_produce_response_t *out)
+static void produce_partition_now(produce_op_t *op, gr_topic_t *topic,
+                                  const gr_produce_request_partition_produce_data_t *in,
+                                  gr_produce_response_partition_produce_response_t *out)
 {
     gr_broker_t *b = op->b;
     gr_request_t *req = op->req;
@@ -526,7 +514,7 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         return;
     }
     if (err == GR_KERR_MESSAGE_TOO_LARGE)
-        count_rejected(b, topic, len);
+        count_rejected(topic, len);
     if (err) {
         set_error(req, out, err, msg);
         return;
@@ -536,6 +524,22 @@ static void produce_partition(produce_op_t *op, gr_topic_t *topic,
         recompress_submit(op, topic, p, data, len, out);
     else
         append_and_fill(b, op, topic, p, data, len, out);
+}
+
+/*
+ * A partition the client may write, as Kafka's TotalProduceRequestsPerSec
+ * and FailedProduceRequestsPerSec count it: failed when answered with an
+ * error now, or when its recompression job ends (recompress_job_done).
+ */
+static void produce_partition(produce_op_t *op, gr_topic_t *topic,
+                              const gr_produce_request_partition_produce_data_t *in,
+                              gr_produce_response_partition_produce_response_t *out)
+{
+    int32_t jobs = op->job_count;
+    topic->stats.total_produce_requests++;
+    produce_partition_now(op, topic, in, out);
+    if (op->job_count == jobs && out->error_code)
+        topic->stats.failed_produce_requests++;
 }
 
 /* Bytes of record batches in the request: what a producer quota counts. */
@@ -641,8 +645,6 @@ void gr_handle_produce(gr_broker_t *b, gr_request_t *req)
                           "Cannot append to an internal topic");
             else
                 produce_partition(op, topic, &tin->partition_data[i], pout);
-            if (topic)
-                count_partition(b, topic, pout->error_code);
         }
     }
     if (op->outstanding > 0 || op->isr_wait.pending > 0)

@@ -166,6 +166,7 @@ void gr_partition_dir_delete(gr_broker_t *b, const char *topic, size_t topic_len
 
 void gr_topics_forget(gr_broker_t *b, gr_topic_t *topic, bool delete_data)
 {
+    gr_topic_stats_add(&b->stats.gone_topics, &topic->stats);
     gr_topics_remove(b->topics, topic);
     for (int32_t i = 0; i < topic->partition_count; i++)
         gr_partition_unhost(b, &topic->partitions[i], delete_data); /* groups leave with it */

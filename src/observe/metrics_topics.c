@@ -3,9 +3,9 @@
  * kafka_server_brokertopicmetrics_*: Kafka's BrokerTopicMetrics meters as
  * counters, each family with a sample per topic (label topic) and one
  * without labels for all topics, as the JMX exporter renders the MBean
- * with and without its topic key. The counters live on gr_topic_t and in
- * the broker's stats (core/context.h); a deleted topic's samples go with it
- * while the all-topics sums keep what it counted. Replication bytes are
+ * with and without its topic key. The counters live on gr_topic_t; the
+ * all-topics figures add them up here, with what deleted topics counted
+ * (stats.gone_topics): a deleted topic's samples go, its counts stay. Replication bytes are
  * all-topics only, as in Kafka.
  */
 #include <stddef.h>
@@ -60,12 +60,19 @@ static void write_topic(gr_topic_t *topic, void *arg)
                        field(&topic->stats, pass->family->offset));
 }
 
+static void add_topic(gr_topic_t *topic, void *arg)
+{
+    gr_topic_stats_add(arg, &topic->stats);
+}
+
 void gr_metrics_collect_topics(gr_broker_t *b, gr_writer_t *out)
 {
+    gr_topic_stats_t all = b->stats.gone_topics; /* deleted topics, then the live ones */
+    if (b->topics)
+        gr_topics_foreach(b->topics, add_topic, &all);
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
         gr_prom_family(out, families[f].name, GR_PROM_COUNTER, families[f].help);
-        gr_prom_sample_u64(out, families[f].name, NULL, NULL, 0,
-                           field(&b->stats.all_topics, families[f].offset));
+        gr_prom_sample_u64(out, families[f].name, NULL, NULL, 0, field(&all, families[f].offset));
         if (b->topics) {
             topic_pass_t pass = {out, &families[f]};
             gr_topics_foreach(b->topics, write_topic, &pass);
