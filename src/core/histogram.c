@@ -4,15 +4,25 @@
 
 #include <stddef.h>
 
-#define FIRST_BOUND_NS   10000 /* 10 µs */
 #define STEPS_PER_DECADE 10
-#define DECADES          7 /* 10 µs .. 100 s */
-/* The start of each decade in ns. */
-static const uint64_t decades[DECADES] = {10000,     100000,     1000000,    10000000,
-                                          100000000, 1000000000, 10000000000};
-/* The steps of a decade in hundredths: 1.25 .. 10 (the 1 is the decade before's 10). */
-static const uint16_t steps[STEPS_PER_DECADE] = {125, 150, 200, 250, 300, 400, 500, 600, 800, 1000};
-#define STEP_SCALE 100
+/*
+ * The upper bounds in ns: 10 µs, then 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10
+ * of each decade up to 100 s. A table so that the binary search of every
+ * recorded request compares without dividing.
+ */
+static const uint64_t bounds_ns[GR_HISTOGRAM_BOUNDS] = {
+    10000, /* 10 µs */
+    12500,       15000,       20000,       25000,       30000,       40000,       50000,
+    60000,       80000,       100000,      125000,      150000,      200000,      250000,
+    300000,      400000,      500000,      600000,      800000,      1000000,     1250000,
+    1500000,     2000000,     2500000,     3000000,     4000000,     5000000,     6000000,
+    8000000,     10000000,    12500000,    15000000,    20000000,    25000000,    30000000,
+    40000000,    50000000,    60000000,    80000000,    100000000,   125000000,   150000000,
+    200000000,   250000000,   300000000,   400000000,   500000000,   600000000,   800000000,
+    1000000000,  1250000000,  1500000000,  2000000000,  2500000000,  3000000000,  4000000000,
+    5000000000,  6000000000,  8000000000,  10000000000, 12500000000, 15000000000, 20000000000,
+    25000000000, 30000000000, 40000000000, 50000000000, 60000000000, 80000000000, 100000000000,
+};
 /* Steps exposed to Prometheus: 2.5, 5 and 10 of each decade. */
 static const uint8_t exposed_steps[] = {3, 6, 9};
 #define EXPOSED_PER_DECADE (sizeof exposed_steps / sizeof exposed_steps[0])
@@ -20,8 +30,8 @@ static const uint8_t exposed_steps[] = {3, 6, 9};
 uint64_t gr_histogram_bound_ns(int i)
 {
     if (i <= 0)
-        return FIRST_BOUND_NS;
-    return decades[(i - 1) / STEPS_PER_DECADE] * steps[(i - 1) % STEPS_PER_DECADE] / STEP_SCALE;
+        return bounds_ns[0];
+    return bounds_ns[i < GR_HISTOGRAM_BOUNDS ? i : GR_HISTOGRAM_BOUNDS - 1];
 }
 
 int gr_histogram_bucket(uint64_t ns)
@@ -30,7 +40,7 @@ int gr_histogram_bucket(uint64_t ns)
     int lo = 0, hi = GR_HISTOGRAM_BOUNDS;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (ns <= gr_histogram_bound_ns(mid))
+        if (ns <= bounds_ns[mid])
             hi = mid;
         else
             lo = mid + 1;

@@ -10,7 +10,8 @@
  *
  * Quantiles interpolate linearly inside the bucket the rank falls in (the
  * first bucket starts at 0; the overflow bucket reads as 100 s). The bounds
- * exposed as a Prometheus histogram are the 1, 2.5 and 5 of each decade:
+ * exposed as a Prometheus histogram are 10 µs and the 2.5, 5 and 10 of each
+ * decade:
  * a subset of the internal ones, so their cumulative counts are exact.
  *
  * A window (the last minute or two) is the difference of two histograms:

@@ -186,7 +186,6 @@ static void count_errors(gr_request_t *req, const void *msg)
 
 int gr_request_encode(gr_request_t *req, const void *msg)
 {
-    count_errors(req, msg);
     gr_writer_t w;
     gr_writer_init(&w);
     size_t size_pos = gr_write_reserve(&w, GR_FRAME_SIZE_BYTES);
@@ -200,7 +199,9 @@ int gr_request_encode(gr_request_t *req, const void *msg)
     if (rc == 0)
         rc = gr_chain_add_writer(gr_resp_slot_chain(req->slot), &w, resolve_segment, NULL);
     gr_writer_fini(&w);
-    if (rc)
+    if (rc == 0)
+        count_errors(req, msg); /* only what is sent */
+    else
         gr_logf(&req->broker->log, GR_LOG_ERROR, "net", "%s: cannot encode %s v%d: %s",
                 gr_conn_peer(req->conn), req->api->response->name, req->api_version, strerror(-rc));
     return rc;

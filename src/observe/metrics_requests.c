@@ -82,7 +82,7 @@ static void write_errors(gr_request_stats_t *s, gr_writer_t *out)
     const char *name = "kafka_network_requestmetrics_errors_total";
     gr_prom_family(out, name, GR_PROM_COUNTER,
                    "Error codes in responses, NONE included, by API and error (RequestMetrics "
-                   "ErrorsPerSec); counted for Produce and Fetch partitions.");
+                   "ErrorsPerSec): every error field of every response sent.");
     for (int key = 0; key < GR_REQUEST_STATS_APIS; key++) {
         const char *api = served(s, key);
         for (int i = 0; api && i < GR_REQUEST_STATS_ERRORS; i++) {

@@ -89,7 +89,7 @@ void gr_prom_sample(gr_writer_t *w, const char *name, const char *suffix,
         len = snprintf(num, sizeof num, "NaN");
     else if (isinf(value))
         len = snprintf(num, sizeof num, value > 0 ? "+Inf" : "-Inf");
-    else if (value == (double)(int64_t)value && fabs(value) < 1e15)
+    else if (fabs(value) < 1e15 && value == (double)(int64_t)value)
         len = snprintf(num, sizeof num, "%" PRId64, (int64_t)value);
     else
         len = snprintf(num, sizeof num, "%.17g", value);
