@@ -876,6 +876,12 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
             return -EINVAL;
         }
     }
+    if (cfg->gregor_http_listener && cfg->gregor_http_listener[0]) {
+        /* Checked with the rest, not first when the HTTP server starts (after registering). */
+        gr_listener_spec_t http;
+        if ((rc = gr_http_listener_parse(cfg->gregor_http_listener, &http, err, errlen)) < 0)
+            return rc;
+    }
     char *name = cfg->effective.inter_broker_listener;
     snprintf(name, GR_LISTENER_NAME_MAX, "%s",
              cfg->inter_broker_listener_name ? cfg->inter_broker_listener_name

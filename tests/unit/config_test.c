@@ -475,6 +475,15 @@ static void test_http_listener(void **state)
         assert_int_equal(gr_http_listener_parse(bad[i], &spec, err, sizeof err), -EINVAL);
         assert_non_null(strstr(err, "expected http://HOST:PORT or https://HOST:PORT"));
     }
+
+    /* A bad value stops the broker at load, not once it has registered. */
+    gr_config_t cfg;
+    assert_int_equal(gr_config_init(&cfg), 0);
+    assert_int_equal(parse(&cfg, "gregor.http.listener=127.0.0.1:9644\n", err, sizeof err), 0);
+    err[0] = '\0';
+    assert_int_equal(gr_config_resolve(&cfg, NULL, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "expected http://HOST:PORT or https://HOST:PORT"));
+    gr_config_fini(&cfg);
 }
 
 static void test_listeners(void **state)
