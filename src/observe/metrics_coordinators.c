@@ -16,6 +16,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "group/group_census.h"
 #include "group/group_listing.h"
@@ -24,12 +25,6 @@
 #include "txn/txn_coordinator.h"
 
 #define GROUP_METRICS "kafka_server_group_coordinator_metrics_"
-
-static void gauge(gr_writer_t *out, const char *name, const char *help, double value)
-{
-    gr_prom_family(out, name, GR_PROM_GAUGE, help);
-    gr_prom_sample(out, name, NULL, NULL, 0, value);
-}
 
 static int64_t sum(const int64_t *counts, int n)
 {
@@ -49,8 +44,9 @@ static void classic_by_state(gr_writer_t *out, const gr_group_census_t *c)
                      gr_group_state_name((gr_group_state_t)s));
         for (int i = n - (int)strlen(gr_group_state_name((gr_group_state_t)s)); i < n; i++)
             name[i] = (char)tolower((unsigned char)name[i]);
-        gauge(out, name, "Classic groups in this state, of the partitions coordinated here.",
-              (double)c->classic[s]);
+        gr_prom_gauge(out, name,
+                      "Classic groups in this state, of the partitions coordinated here.",
+                      (double)c->classic[s]);
     }
 }
 
@@ -82,10 +78,10 @@ static void by_state(gr_writer_t *out, const char *name, const char *help, const
 static void collect_groups(gr_writer_t *out, const gr_group_census_t *c)
 {
     int64_t classic = sum(c->classic, GR_GROUP_STATE_COUNT);
-    gauge(out, "kafka_coordinator_group_groupmetadatamanager_numgroups",
-          "Classic groups of the partitions coordinated here.", (double)classic);
-    gauge(out, "kafka_coordinator_group_groupmetadatamanager_numoffsets",
-          "Committed offsets held by the groups coordinated here.", (double)c->offsets);
+    gr_prom_gauge(out, "kafka_coordinator_group_groupmetadatamanager_numgroups",
+                  "Classic groups of the partitions coordinated here.", (double)classic);
+    gr_prom_gauge(out, "kafka_coordinator_group_groupmetadatamanager_numoffsets",
+                  "Committed offsets held by the groups coordinated here.", (double)c->offsets);
     classic_by_state(out, c);
 
     gr_prom_family(out, GROUP_METRICS "groups", GR_PROM_GAUGE,
@@ -109,11 +105,11 @@ static void collect_groups(gr_writer_t *out, const gr_group_census_t *c)
              GR_CGROUP_STATE_COUNT, consumer_name);
     by_state(out, GROUP_METRICS "share_groups", "Share groups coordinated here, by state.",
              c->share, GR_SGROUP_STATE_COUNT, share_name);
-    gauge(out, GROUP_METRICS "offsets", "Committed offsets held by the groups coordinated here.",
-          (double)c->offsets);
-    gauge(out, "gregor_group_coordinator_partitions",
-          "Partitions of __consumer_offsets coordinated (loaded or loading) here.",
-          (double)c->partitions);
+    gr_prom_gauge(out, GROUP_METRICS "offsets",
+                  "Committed offsets held by the groups coordinated here.", (double)c->offsets);
+    gr_prom_gauge(out, "gregor_group_coordinator_partitions",
+                  "Partitions of __consumer_offsets coordinated (loaded or loading) here.",
+                  (double)c->partitions);
 }
 
 static const char *txn_name(int s)
@@ -134,8 +130,8 @@ void gr_metrics_collect_coordinators(gr_broker_t *b, gr_writer_t *out)
         by_state(out, "gregor_txn_coordinator_transactions",
                  "Transactional ids coordinated here, by the state of their transaction.",
                  t.by_state, GR_TXN_STATE_COUNT, txn_name);
-        gauge(out, "gregor_txn_coordinator_partitions",
-              "Partitions of __transaction_state coordinated (loaded or loading) here.",
-              (double)t.partitions);
+        gr_prom_gauge(out, "gregor_txn_coordinator_partitions",
+                      "Partitions of __transaction_state coordinated (loaded or loading) here.",
+                      (double)t.partitions);
     }
 }

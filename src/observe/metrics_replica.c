@@ -23,21 +23,13 @@ typedef struct replica_counts {
     int64_t at_min_isr;    /* led here, ISR exactly min.insync.replicas */
 } replica_counts_t;
 
-static bool assigned_here(const gr_partition_t *p, int32_t self)
-{
-    for (int32_t i = 0; i < p->replica_count; i++)
-        if (p->replicas[i] == self)
-            return true;
-    return false;
-}
-
 static void count_topic(gr_topic_t *t, void *arg)
 {
     replica_counts_t *c = arg;
     for (int32_t i = 0; i < t->partition_count; i++) {
         const gr_partition_t *p = &t->partitions[i];
         if (!p->log) {
-            c->offline += assigned_here(p, c->self);
+            c->offline += gr_partition_has_replica(p, c->self);
             continue;
         }
         c->partitions++;
@@ -50,45 +42,37 @@ static void count_topic(gr_topic_t *t, void *arg)
     }
 }
 
-static void gauge(gr_writer_t *out, const char *name, const char *help, double value)
-{
-    gr_prom_family(out, name, GR_PROM_GAUGE, help);
-    gr_prom_sample(out, name, NULL, NULL, 0, value);
-}
-
-static void counter(gr_writer_t *out, const char *name, const char *help, uint64_t value)
-{
-    gr_prom_family(out, name, GR_PROM_COUNTER, help);
-    gr_prom_sample_u64(out, name, NULL, NULL, 0, value);
-}
-
 void gr_metrics_collect_replica(gr_broker_t *b, gr_writer_t *out)
 {
     replica_counts_t c = {.self = b->config.broker_id};
     if (b->topics)
         gr_topics_foreach(b->topics, count_topic, &c);
-    gauge(out, "kafka_server_replicamanager_partitioncount",
-          "Partitions with a replica on this broker.", (double)c.partitions);
-    gauge(out, "kafka_server_replicamanager_leadercount", "Partitions led by this broker.",
-          (double)c.leaders);
-    gauge(out, "kafka_server_replicamanager_offlinereplicacount",
-          "Partitions assigned to this broker whose log is not open here.", (double)c.offline);
-    gauge(out, "kafka_server_replicamanager_underreplicatedpartitions",
-          "Partitions led here whose ISR is smaller than their replica set.", (double)c.under);
-    gauge(out, "kafka_server_replicamanager_underminisrpartitioncount",
-          "Partitions led here whose ISR is below min.insync.replicas.", (double)c.under_min_isr);
-    gauge(out, "kafka_server_replicamanager_atminisrpartitioncount",
-          "Partitions led here whose ISR is exactly min.insync.replicas.", (double)c.at_min_isr);
+    gr_prom_gauge(out, "kafka_server_replicamanager_partitioncount",
+                  "Partitions with a replica on this broker.", (double)c.partitions);
+    gr_prom_gauge(out, "kafka_server_replicamanager_leadercount", "Partitions led by this broker.",
+                  (double)c.leaders);
+    gr_prom_gauge(out, "kafka_server_replicamanager_offlinereplicacount",
+                  "Partitions assigned to this broker whose log is not open here.",
+                  (double)c.offline);
+    gr_prom_gauge(out, "kafka_server_replicamanager_underreplicatedpartitions",
+                  "Partitions led here whose ISR is smaller than their replica set.",
+                  (double)c.under);
+    gr_prom_gauge(out, "kafka_server_replicamanager_underminisrpartitioncount",
+                  "Partitions led here whose ISR is below min.insync.replicas.",
+                  (double)c.under_min_isr);
+    gr_prom_gauge(out, "kafka_server_replicamanager_atminisrpartitioncount",
+                  "Partitions led here whose ISR is exactly min.insync.replicas.",
+                  (double)c.at_min_isr);
     const gr_replication_t *r = b->replication;
-    counter(out, "kafka_server_replicamanager_isrshrinks_total",
-            "ISR shrinks of partitions led here, as the controller accepted them.",
-            r ? r->isr_shrinks : 0);
-    counter(out, "kafka_server_replicamanager_isrexpands_total",
-            "ISR expansions of partitions led here, as the controller accepted them.",
-            r ? r->isr_expands : 0);
-    counter(out, "kafka_server_replicamanager_failedisrupdates_total",
-            "ISR changes proposed to the controller that it refused or that failed.",
-            r ? r->failed_isr_updates : 0);
+    gr_prom_counter(out, "kafka_server_replicamanager_isrshrinks_total",
+                    "ISR shrinks of partitions led here, as the controller accepted them.",
+                    r ? r->isr_shrinks : 0);
+    gr_prom_counter(out, "kafka_server_replicamanager_isrexpands_total",
+                    "ISR expansions of partitions led here, as the controller accepted them.",
+                    r ? r->isr_expands : 0);
+    gr_prom_counter(out, "kafka_server_replicamanager_failedisrupdates_total",
+                    "ISR changes proposed to the controller that it refused or that failed.",
+                    r ? r->failed_isr_updates : 0);
     gr_prom_label_t client = GR_PROM_LABEL("clientid", "Replica");
     gr_prom_family(out, "kafka_server_replicafetchermanager_maxlag", GR_PROM_GAUGE,
                    "Largest lag in offsets of a partition followed here behind its leader's "

@@ -13,25 +13,22 @@
 #include "observe/metrics_collectors.h"
 #include "observe/prom_text.h"
 
-static void counter(gr_writer_t *out, const char *name, const char *help, uint64_t value)
-{
-    gr_prom_family(out, name, GR_PROM_COUNTER, help);
-    gr_prom_sample_u64(out, name, NULL, NULL, 0, value);
-}
-
 void gr_metrics_collect_zookeeper(gr_broker_t *b, gr_writer_t *out)
 {
     if (!b->config.zookeeper_connect || !b->zk)
         return;
     const gr_zk_session_stats_t *s = &b->zk->stats;
-    counter(out, "kafka_server_sessionexpirelistener_zookeeperexpires_total",
-            "ZooKeeper sessions expired (or cut off for a whole session timeout).", s->expires);
-    counter(out, "kafka_server_sessionexpirelistener_zookeeperdisconnects_total",
-            "Connections to ZooKeeper lost.", s->disconnects);
-    counter(out, "kafka_server_sessionexpirelistener_zookeepersyncconnects_total",
-            "Connections to ZooKeeper made (new sessions and reconnections).", s->sync_connects);
-    counter(out, "kafka_server_sessionexpirelistener_zookeeperauthfailures_total",
-            "ZooKeeper authentication failures (Gregor does not authenticate: always 0).", 0);
+    gr_prom_counter(out, "kafka_server_sessionexpirelistener_zookeeperexpires_total",
+                    "ZooKeeper sessions expired (or cut off for a whole session timeout).",
+                    s->expires);
+    gr_prom_counter(out, "kafka_server_sessionexpirelistener_zookeeperdisconnects_total",
+                    "Connections to ZooKeeper lost.", s->disconnects);
+    gr_prom_counter(out, "kafka_server_sessionexpirelistener_zookeepersyncconnects_total",
+                    "Connections to ZooKeeper made (new sessions and reconnections).",
+                    s->sync_connects);
+    gr_prom_counter(out, "kafka_server_sessionexpirelistener_zookeeperauthfailures_total",
+                    "ZooKeeper authentication failures (Gregor does not authenticate: always 0).",
+                    0);
     static const char *const states[] = GR_ZK_SESSION_STATES;
     const char *now = gr_zk_member_session_state(b);
     gr_prom_family(out, "kafka_server_sessionexpirelistener_sessionstate", GR_PROM_GAUGE,

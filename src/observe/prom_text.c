@@ -109,3 +109,15 @@ void gr_prom_sample_u64(gr_writer_t *w, const char *name, const char *suffix,
     gr_write_raw(w, num, (size_t)len);
     gr_write_raw(w, "\n", 1);
 }
+
+void gr_prom_gauge(gr_writer_t *w, const char *name, const char *help, double value)
+{
+    gr_prom_family(w, name, GR_PROM_GAUGE, help);
+    gr_prom_sample(w, name, NULL, NULL, 0, value);
+}
+
+void gr_prom_counter(gr_writer_t *w, const char *name, const char *help, uint64_t value)
+{
+    gr_prom_family(w, name, GR_PROM_COUNTER, help);
+    gr_prom_sample_u64(w, name, NULL, NULL, 0, value);
+}

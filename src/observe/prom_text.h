@@ -51,4 +51,8 @@ void gr_prom_sample(gr_writer_t *w, const char *name, const char *suffix,
 void gr_prom_sample_u64(gr_writer_t *w, const char *name, const char *suffix,
                         const gr_prom_label_t *labels, int label_count, uint64_t value);
 
+/* A family of one unlabelled sample: a gauge, or an integer counter. */
+void gr_prom_gauge(gr_writer_t *w, const char *name, const char *help, double value);
+void gr_prom_counter(gr_writer_t *w, const char *name, const char *help, uint64_t value);
+
 #endif

@@ -79,6 +79,15 @@ struct gr_partition {
     int pending_jobs;    /* produces out on the worker (produce.c) */
 };
 
+/* Whether broker id is one of p's assigned replicas. */
+static inline bool gr_partition_has_replica(const gr_partition_t *p, int32_t id)
+{
+    for (int32_t i = 0; i < p->replica_count; i++)
+        if (p->replicas[i] == id)
+            return true;
+    return false;
+}
+
 /* Whether broker self leads p: it holds the log and the controller named it leader. */
 static inline bool gr_partition_led_by(const gr_partition_t *p, int32_t self)
 {

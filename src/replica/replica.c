@@ -10,14 +10,6 @@
 #include "replica/fetcher.h"
 #include "replica/leader.h"
 
-static bool is_replica(const gr_partition_t *p, int32_t id)
-{
-    for (int32_t i = 0; i < p->replica_count; i++)
-        if (p->replicas[i] == id)
-            return true;
-    return false;
-}
-
 static void tell_leadership(gr_broker_t *b, gr_partition_t *p, bool led_here, int32_t epoch)
 {
     if (b->on_leadership)
@@ -46,7 +38,7 @@ gr_kerr_t gr_replica_apply(gr_broker_t *b, gr_partition_t *p, int32_t previous_e
                            bool was_leader)
 {
     int32_t self = b->config.broker_id;
-    if (!is_replica(p, self)) {
+    if (!gr_partition_has_replica(p, self)) {
         gr_replica_stop(b, p, false);
         return GR_KERR_NONE;
     }
