@@ -32,11 +32,11 @@
 #include "metadata/cluster_view.h"
 #include "metadata/topics.h"
 #include "net/peer.h"
+#include "net/peer_pool.h"
 #include "partition/partition.h"
 
 /* ListOffsets v2+ carries the isolation level; 7 is served by every Kafka since 2.8. */
 #define GR_GROUP_LAG_LIST_OFFSETS_VERSION 7
-#define GR_GROUP_LAG_CLIENT_ID_MAX        48
 #define GR_GROUP_LAG_ISOLATIONS           2    /* read_uncommitted, read_committed */
 #define GR_GROUP_LAG_CONSUMER_REPLICA_ID  (-1) /* ListOffsets as a consumer: up to the HW */
 
@@ -49,11 +49,6 @@ typedef struct lag_entry {
     int64_t answered_ms[GR_GROUP_LAG_ISOLATIONS]; /* when each came; 0 never */
 } lag_entry_t;
 
-typedef struct lag_peer {
-    int32_t node_id;
-    gr_peer_t *peer;
-} lag_peer_t;
-
 /* A response's context: which of the two values its request asked for. */
 typedef struct lag_call {
     gr_group_lag_t *lag;
@@ -64,8 +59,7 @@ struct gr_group_lag {
     gr_broker_t *broker;
     lag_entry_t *entries; /* sorted by topic, partition */
     int32_t entry_count;
-    lag_peer_t *peers;
-    int32_t peer_count;
+    gr_peer_pool_t peers;
     lag_call_t calls[GR_GROUP_LAG_ISOLATIONS];
     int32_t in_flight;
     int64_t refreshed_ms; /* when the last refresh started; 0 never */
@@ -188,29 +182,6 @@ static bool row_ends(gr_group_lag_t *lag, gr_group_lag_row_t *r, int64_t now_ms)
 
 /* --- refresh ------------------------------------------------------------------------- */
 
-static gr_peer_t *peer_for(gr_group_lag_t *lag, const gr_cluster_node_t *node)
-{
-    gr_broker_t *b = lag->broker;
-    for (int32_t i = 0; i < lag->peer_count; i++)
-        if (lag->peers[i].node_id == node->id) {
-            (void)gr_peer_set_address(lag->peers[i].peer, node->host, node->port);
-            return lag->peers[i].peer;
-        }
-    lag_peer_t *grown = realloc(lag->peers, sizeof *grown * (size_t)(lag->peer_count + 1));
-    if (!grown)
-        return NULL;
-    lag->peers = grown;
-    char client_id[GR_GROUP_LAG_CLIENT_ID_MAX];
-    snprintf(client_id, sizeof client_id, "gregor-group-lag-%d", b->config.broker_id);
-    gr_peer_t *peer = gr_peer_new_to_broker(b, node->id, node->host, node->port, client_id,
-                                            b->config.replica_socket_timeout_ms);
-    if (!peer)
-        return NULL;
-    gr_peer_set_unsent(peer, GR_PEER_FAIL_UNSENT); /* the next refresh asks again */
-    lag->peers[lag->peer_count++] = (lag_peer_t){node->id, peer};
-    return peer;
-}
-
 static void on_response(void *opaque, int rc, const void *response)
 {
     lag_call_t *call = opaque;
@@ -245,7 +216,7 @@ static int send_to_leader(gr_group_lag_t *lag, const gr_cluster_node_t *node)
         n += lag->entries[i].leader == node->id;
     gr_list_offsets_request_list_offsets_topic_t *topics = calloc((size_t)n, sizeof *topics);
     gr_list_offsets_request_list_offsets_partition_t *parts = calloc((size_t)n, sizeof *parts);
-    gr_peer_t *peer = peer_for(lag, node);
+    gr_peer_t *peer = gr_peer_pool_get(&lag->peers, node->id, node->host, node->port);
     int rc = -ENOMEM;
     if (!topics || !parts || !peer)
         goto fail;
@@ -378,6 +349,7 @@ static gr_group_lag_t *lag_get(gr_coordinator_t *co)
     if (!lag)
         return NULL;
     lag->broker = co->broker;
+    gr_peer_pool_init(&lag->peers, co->broker, "gregor-group-lag");
     lag->calls[0] = (lag_call_t){lag, GR_ISOLATION_LEVEL_READ_UNCOMMITTED};
     lag->calls[1] = (lag_call_t){lag, GR_ISOLATION_LEVEL_READ_COMMITTED};
     co->lag = lag;
@@ -423,9 +395,7 @@ void gr_group_lag_free(gr_group_lag_t *lag)
 {
     if (!lag)
         return;
-    for (int32_t i = 0; i < lag->peer_count; i++)
-        gr_peer_free(lag->peers[i].peer); /* on_response runs for what was in flight */
-    free(lag->peers);
+    gr_peer_pool_free(&lag->peers); /* on_response runs for what was in flight */
     entries_free(lag->entries, lag->entry_count);
     free(lag);
 }

@@ -33,11 +33,11 @@
 #include "gen/read_share_group_state_summary.h"
 #include "gen/write_share_group_state.h"
 #include "net/peer.h"
+#include "net/peer_pool.h"
 #include "share/share_coordinator.h"
 #include "share/share_persister.h"
 
 #define GR_SHARE_PERSISTER_DEADLINE_MS 30000 /* Kafka's request.timeout.ms default */
-#define GR_SHARE_PERSISTER_CLIENT_MAX  64
 #define GR_MS_PER_SEC                  1000.0
 
 /* The versions sent: those every Kafka 4.x coordinator serves, but write's count (4.2). */
@@ -57,16 +57,10 @@ typedef enum call_kind {
 
 typedef struct call call_t;
 
-typedef struct persister_peer {
-    int32_t node_id;
-    gr_peer_t *peer;
-} persister_peer_t;
-
 struct gr_share_persister {
     gr_broker_t *broker;
     call_t *calls; /* every pending call, for cancel and free */
-    persister_peer_t *peers;
-    int32_t peer_count;
+    gr_peer_pool_t peers;
 };
 
 struct call {
@@ -91,31 +85,6 @@ struct call {
     gr_kerr_t last_error;
     bool sent, cancelled;
 };
-
-/* --- peers --------------------------------------------------------------------------- */
-
-static gr_peer_t *peer_for(gr_share_persister_t *p, const gr_coordinator_node_t *node)
-{
-    gr_broker_t *b = p->broker;
-    for (int32_t i = 0; i < p->peer_count; i++)
-        if (p->peers[i].node_id == node->node_id) {
-            (void)gr_peer_set_address(p->peers[i].peer, node->host, node->port);
-            return p->peers[i].peer;
-        }
-    persister_peer_t *grown = realloc(p->peers, sizeof *grown * (size_t)(p->peer_count + 1));
-    if (!grown)
-        return NULL;
-    p->peers = grown;
-    char client_id[GR_SHARE_PERSISTER_CLIENT_MAX];
-    snprintf(client_id, sizeof client_id, "gregor-share-persister-%d", b->config.broker_id);
-    gr_peer_t *peer = gr_peer_new_to_broker(b, node->node_id, node->host, node->port, client_id,
-                                            b->config.replica_socket_timeout_ms);
-    if (!peer)
-        return NULL;
-    gr_peer_set_unsent(peer, GR_PEER_FAIL_UNSENT);
-    p->peers[p->peer_count++] = (persister_peer_t){node->node_id, peer};
-    return peer;
-}
 
 /* --- call lifecycle ------------------------------------------------------------------ */
 
@@ -397,7 +366,7 @@ static void call_send(call_t *c)
                         ? gr_share_coordinator_locate(p->broker->share_coordinator,
                                                       gr_str(c->coordinator_key), &node)
                         : GR_KERR_COORDINATOR_NOT_AVAILABLE;
-    gr_peer_t *peer = err ? NULL : peer_for(p, &node);
+    gr_peer_t *peer = err ? NULL : gr_peer_pool_get(&p->peers, node.node_id, node.host, node.port);
     if (!peer) {
         call_retry(c, err ? err : GR_KERR_COORDINATOR_NOT_AVAILABLE);
         return;
@@ -484,8 +453,10 @@ static int call_start(call_t *c)
 gr_share_persister_t *gr_share_persister_new(gr_broker_t *b)
 {
     gr_share_persister_t *p = calloc(1, sizeof *p);
-    if (p)
+    if (p) {
         p->broker = b;
+        gr_peer_pool_init(&p->peers, b, "gregor-share-persister");
+    }
     return p;
 }
 
@@ -502,9 +473,7 @@ void gr_share_persister_free(gr_share_persister_t *p)
             call_free(c);
     }
     /* The calls still sent come back -ECANCELED from their peer, cancelled: freed then. */
-    for (int32_t i = 0; i < p->peer_count; i++)
-        gr_peer_free(p->peers[i].peer);
-    free(p->peers);
+    gr_peer_pool_free(&p->peers);
     free(p);
 }
 

@@ -38,6 +38,7 @@
 #include "coordinator/keys.h"
 #include "coordinator/runtime.h"
 #include "metadata/producer_ids.h"
+#include "net/peer_pool.h"
 #include "partition/partition.h"
 #include "protocol/kerr.h"
 #include "txn/txn_meta.h"
@@ -62,11 +63,6 @@ struct gr_txn_waiter {
 };
 
 /* A connection to a partition leader for markers. */
-typedef struct gr_txn_peer {
-    int32_t node_id;
-    gr_peer_t *peer;
-} gr_txn_peer_t;
-
 typedef struct gr_txn_coordinator {
     gr_broker_t *broker;
     gr_coordinator_keys_t table; /* the ids of the partitions led here */
@@ -79,8 +75,7 @@ typedef struct gr_txn_coordinator {
     ev_timer expire_timer; /* transaction.remove.expired.transaction.cleanup.interval.ms */
     ev_timer marker_timer; /* resends markers that failed */
     bool markers_due;      /* some transaction waits for the marker timer */
-    gr_txn_peer_t *peers;
-    int32_t peer_count;
+    gr_peer_pool_t peers;  /* to the partition leaders, for markers */
     bool stopped;
 } gr_txn_coordinator_t;
 

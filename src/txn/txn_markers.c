@@ -32,7 +32,6 @@
 
 #define GR_TXN_MARKER_RETRY_MS 100
 #define GR_TXN_MARKERS_VERSION 1
-#define GR_TXN_CLIENT_ID_MAX   64
 #define GR_MS_PER_SEC          1000.0
 
 /* One WriteTxnMarkers request out: which of the transaction's markers it carries. */
@@ -45,19 +44,6 @@ typedef struct marker_send {
 } marker_send_t;
 
 /* --- peers --------------------------------------------------------------------------- */
-
-static gr_txn_peer_t *peer_slot(gr_txn_coordinator_t *co, int32_t node_id)
-{
-    for (int32_t i = 0; i < co->peer_count; i++)
-        if (co->peers[i].node_id == node_id)
-            return &co->peers[i];
-    gr_txn_peer_t *grown = realloc(co->peers, sizeof *grown * (size_t)(co->peer_count + 1));
-    if (!grown)
-        return NULL;
-    co->peers = grown;
-    co->peers[co->peer_count] = (gr_txn_peer_t){node_id, NULL};
-    return &co->peers[co->peer_count++];
-}
 
 /* The connection to leader node_id, at its current address; NULL when unknown now. */
 static gr_peer_t *peer_for(gr_txn_coordinator_t *co, int32_t node_id)
@@ -72,20 +58,7 @@ static gr_peer_t *peer_for(gr_txn_coordinator_t *co, int32_t node_id)
         host = node->host;
         port = node->port;
     }
-    gr_txn_peer_t *slot = peer_slot(co, node_id);
-    if (!slot)
-        return NULL;
-    if (slot->peer) {
-        (void)gr_peer_set_address(slot->peer, host, port);
-        return slot->peer;
-    }
-    char client_id[GR_TXN_CLIENT_ID_MAX];
-    snprintf(client_id, sizeof client_id, "gregor-txn-markers-%d", b->config.broker_id);
-    slot->peer = gr_peer_new_to_broker(b, node_id, host, port, client_id,
-                                       b->config.replica_socket_timeout_ms);
-    if (slot->peer)
-        gr_peer_set_unsent(slot->peer, GR_PEER_FAIL_UNSENT);
-    return slot->peer;
+    return gr_peer_pool_get(&co->peers, node_id, host, port);
 }
 
 /* --- completion ------------------------------------------------------------------------ */
@@ -362,9 +335,5 @@ void gr_txn_markers_init(gr_txn_coordinator_t *co)
 
 void gr_txn_markers_fini(gr_txn_coordinator_t *co)
 {
-    for (int32_t i = 0; i < co->peer_count; i++)
-        gr_peer_free(co->peers[i].peer); /* answers what is out with -ECANCELED */
-    free(co->peers);
-    co->peers = NULL;
-    co->peer_count = 0;
+    gr_peer_pool_free(&co->peers); /* answers what is out with -ECANCELED */
 }

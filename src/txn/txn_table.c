@@ -228,6 +228,7 @@ int gr_txn_coordinator_init(gr_txn_coordinator_t *co, gr_broker_t *b)
 {
     memset(co, 0, sizeof *co);
     co->broker = b;
+    gr_peer_pool_init(&co->peers, b, "gregor-txn-markers");
     if (gr_coordinator_keys_init(&co->table, GR_TXN_BUCKETS) < 0)
         return -ENOMEM;
     start_runtime(co);
