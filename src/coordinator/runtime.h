@@ -70,7 +70,9 @@
 
 #include "controller/internal_topic.h"
 #include "coordinator/slots.h"
+#include "log/log.h"
 #include "protocol/kerr.h"
+#include "protocol/records.h"
 #include "protocol/types.h"
 
 typedef struct gr_broker gr_broker_t;
@@ -202,6 +204,23 @@ gr_partition_t *gr_coordinator_runtime_led_partition(gr_coordinator_runtime_t *r
  */
 int gr_coordinator_runtime_append(gr_coordinator_runtime_t *rt, int32_t partition, gr_bytes_t key,
                                   gr_bytes_t value, int64_t *last_offset /* out */);
+
+/* Who a coordinator's batch is written for: itself (id -1), or a transactional producer. */
+typedef struct gr_coordinator_producer {
+    int64_t id;
+    int16_t epoch;
+} gr_coordinator_producer_t;
+
+/*
+ * As gr_coordinator_runtime_append for count records as one batch, written
+ * for producer (transactional, without sequence: Kafka's coordinator writes
+ * skip the sequence checks) or for the coordinator itself when producer is
+ * NULL. info: the append's offsets.
+ */
+int gr_coordinator_runtime_append_batch(gr_coordinator_runtime_t *rt, int32_t partition,
+                                        const gr_record_t *records, int32_t count,
+                                        const gr_coordinator_producer_t *producer,
+                                        gr_log_append_info_t *info /* out */);
 
 /*
  * Can this broker serve key now? NONE with *partition set;

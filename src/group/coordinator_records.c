@@ -204,31 +204,19 @@ static int add_group(record_set_t *s, const gr_group_t *g, bool tombstone)
     return rc ? rc : s->buf.err;
 }
 
-/* Who a batch is written for: the coordinator itself, or a transactional producer. */
-typedef struct batch_producer {
-    int64_t id; /* -1: the coordinator's own batch */
-    int16_t epoch;
-} batch_producer_t;
-
-static const batch_producer_t no_producer = {-1, -1};
-
 /*
- * Appends the set as one batch to the group's partition; a producer's batch
- * is transactional, without sequence (Kafka's coordinator writes skip the
- * sequence checks). *base: the batch's base offset, *end: past it (each
- * may be NULL). 0 or -errno.
+ * Appends the set as one batch to the group's partition, written for
+ * producer (NULL: the coordinator's own). *base: the batch's base offset,
+ * *end: past it (each may be NULL). 0 or -errno; -EAGAIN when the ISR is
+ * below min.insync.replicas.
  */
 static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s,
-                      const batch_producer_t *producer, int64_t *base, int64_t *end)
+                      const gr_coordinator_producer_t *producer, int64_t *base, int64_t *end)
 {
-    gr_broker_t *b = co->broker;
     if (!gr_coordinator_topic(co))
         return -ENOENT;
-    gr_partition_t *p = gr_coordinator_led_partition(co, partition);
-    if (!p)
-        return -EREMOTE; /* led elsewhere now: the client goes to the new coordinator */
     if (s->count == 0)
-        return 0;
+        return gr_coordinator_led_partition(co, partition) ? 0 : -EREMOTE;
     gr_record_t *recs = calloc((size_t)s->count, sizeof(*recs));
     if (!recs)
         return -ENOMEM;
@@ -241,37 +229,23 @@ static int set_append(gr_coordinator_t *co, int32_t partition, record_set_t *s,
                             : (gr_bytes_t){s->buf.buf + s->value_pos[i],
                                            (int32_t)(s->value_end[i] - s->value_pos[i])};
     }
-    int64_t now = gr_broker_now_ms(b);
-    gr_batch_header_t h = {.partition_leader_epoch = p->leader_epoch,
-                           .last_offset_delta = s->count - 1,
-                           .base_timestamp = now,
-                           .max_timestamp = now,
-                           .attributes = producer->id >= 0 ? GR_BATCH_ATTR_TRANSACTIONAL : 0,
-                           .producer_id = producer->id,
-                           .producer_epoch = producer->epoch,
-                           .base_sequence = -1};
-    gr_writer_t batch;
-    gr_writer_init(&batch);
-    int rc = gr_batch_build(&batch, &h, recs, s->count, GR_COMPRESSION_NONE);
+    gr_log_append_info_t info;
+    int rc = gr_coordinator_runtime_append_batch(&co->runtime, partition, recs, s->count, producer,
+                                                 &info);
     free(recs);
-    if (!rc) {
-        gr_log_append_info_t info;
-        rc = gr_partition_append(p, batch.buf, batch.len, now, &info);
-        if (rc == 0 && base)
-            *base = info.first_offset;
-        if (rc == 0 && end)
-            *end = info.last_offset + 1;
-    }
-    gr_writer_fini(&batch);
-    if (rc)
-        gr_logf(&b->log, GR_LOG_ERROR, "group", "writing to %s-%d failed: %s", GR_OFFSETS_TOPIC,
-                partition, strerror(-rc));
+    if (rc == 0 && base)
+        *base = info.first_offset;
+    if (rc == 0 && end)
+        *end = info.last_offset + 1;
+    if (rc && rc != -EREMOTE && rc != -EAGAIN)
+        gr_logf(&co->broker->log, GR_LOG_ERROR, "group", "writing to %s-%d failed: %s",
+                GR_OFFSETS_TOPIC, partition, strerror(-rc));
     return rc;
 }
 
 int gr_record_set_append(gr_coordinator_t *co, int32_t partition, gr_record_set_t *s, int64_t *end)
 {
-    return set_append(co, partition, s, &no_producer, NULL, end);
+    return set_append(co, partition, s, NULL, NULL, end);
 }
 
 /* Kafka's mapping of a failed coordinator write. */
@@ -284,7 +258,7 @@ static gr_kerr_t write_error(int rc, bool commit)
 {
     if (rc == -EMSGSIZE)
         return commit ? GR_KERR_INVALID_COMMIT_OFFSET_SIZE : GR_KERR_UNKNOWN_SERVER_ERROR;
-    if (rc == -ENOENT)
+    if (rc == -ENOENT || rc == -EAGAIN) /* no topic yet; the ISR below min.insync.replicas */
         return GR_KERR_COORDINATOR_NOT_AVAILABLE;
     return GR_KERR_NOT_COORDINATOR;
 }
@@ -296,14 +270,15 @@ gr_kerr_t gr_coordinator_store_group(void *opaque, gr_group_t *g)
     set_init(&s);
     int rc = add_group(&s, g, false);
     if (!rc)
-        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, NULL, NULL, NULL);
     set_fini(&s);
     return rc ? write_error(rc, false) : GR_KERR_NONE;
 }
 
 /* Stores one written commit in g: committed, or pending in the producer's transaction. */
-static int commit_apply(gr_coordinator_t *co, gr_group_t *g, const batch_producer_t *producer,
-                        const gr_offset_commit_t *c, int64_t now, int64_t log_offset)
+static int commit_apply(gr_coordinator_t *co, gr_group_t *g,
+                        const gr_coordinator_producer_t *producer, const gr_offset_commit_t *c,
+                        int64_t now, int64_t log_offset)
 {
     gr_group_offset_value_t v = {.offset = c->offset,
                                  .leader_epoch = c->leader_epoch,
@@ -317,8 +292,9 @@ static int commit_apply(gr_coordinator_t *co, gr_group_t *g, const batch_produce
 }
 
 /* Writes the commits whose *error is NONE as one batch, then stores them in g. */
-static void commit_write(gr_coordinator_t *co, gr_group_t *g, const batch_producer_t *producer,
-                         gr_offset_commit_t *commits, int32_t count, int64_t *written_end)
+static void commit_write(gr_coordinator_t *co, gr_group_t *g,
+                         const gr_coordinator_producer_t *producer, gr_offset_commit_t *commits,
+                         int32_t count, int64_t *written_end)
 {
     *written_end = 0;
     int64_t now = gr_broker_now_ms(co->broker);
@@ -354,7 +330,7 @@ static void commit_write(gr_coordinator_t *co, gr_group_t *g, const batch_produc
 void gr_coordinator_commit(gr_coordinator_t *co, gr_group_t *g, gr_offset_commit_t *commits,
                            int32_t count, int64_t *written_end)
 {
-    commit_write(co, g, &no_producer, commits, count, written_end);
+    commit_write(co, g, NULL, commits, count, written_end);
 }
 
 /* Is producer_epoch older than the epoch the group's partition has for producer_id? */
@@ -379,8 +355,8 @@ void gr_coordinator_txn_commit(gr_coordinator_t *co, gr_group_t *g, int64_t prod
         return;
     }
     /* Without a producer id Kafka stores a plain commit; so do we. */
-    batch_producer_t producer = {producer_id, producer_epoch};
-    commit_write(co, g, producer_id >= 0 ? &producer : &no_producer, commits, count, written_end);
+    gr_coordinator_producer_t producer = {producer_id, producer_epoch};
+    commit_write(co, g, producer_id >= 0 ? &producer : NULL, commits, count, written_end);
 }
 
 gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, const gr_str_t *topics,
@@ -393,7 +369,7 @@ gr_kerr_t gr_coordinator_delete_offsets(gr_coordinator_t *co, gr_group_t *g, con
         if (gr_group_offset_find(g, topics[i], partitions[i]))
             rc = add_offset(&s, g->key.id, topics[i], partitions[i], NULL);
     if (!rc)
-        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, NULL, NULL, NULL);
     if (!rc) {
         gr_arena_t arena;
         gr_arena_init(&arena);
@@ -424,7 +400,7 @@ gr_kerr_t gr_coordinator_delete_group(gr_coordinator_t *co, gr_group_t *g)
              : g->type == GR_GROUP_TYPE_SHARE ? gr_sgroup_records_tombstones(&s, g)
                                               : add_group(&s, g, true);
     if (!rc)
-        rc = set_append(co, g->key.partition, &s, &no_producer, NULL, NULL);
+        rc = set_append(co, g->key.partition, &s, NULL, NULL, NULL);
     set_fini(&s);
     if (rc)
         return write_error(rc, false);
