@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # gregor-admin under Kafka's tool names (the kafka-*.sh links in the build
 # dir): the common kafka-topics.sh, kafka-configs.sh,
-# kafka-consumer-groups.sh and kafka-acls.sh command lines, run as scripts
+# kafka-consumer-groups.sh, kafka-acls.sh, kafka-get-offsets.sh and
+# kafka-delete-records.sh command lines, run as scripts
 # write them, with their outputs checked (exact lines where Kafka's format
 # is fixed), and the options Gregor has no meaning for refused with exit 2.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -100,7 +101,55 @@ expect "$(printf 'kt_a:0:6\nkt_a:1:0\nkt_a:2:0')"
 run 0 kafka-get-offsets.sh --topic kt_a --partitions 0 --time -2
 expect "kt_a:0:0"
 run 2 kafka-get-offsets.sh --topic kt_a --time yesterday
-run 2 kafka-get-offsets.sh --topic kt_a --exclude-internal-topics
+grep -q '^Error occurred: Malformed time argument yesterday\. ' "$GR_TMP/tool.err" || gr_fail "$(cat "$GR_TMP/tool.err")"
+# Topic patterns, --topic-partitions rules (a partition, a range with an
+# exclusive upper bound), Kafka 3.8's time names, internal topics.
+run 0 kafka-get-offsets.sh --topic-partitions 'kt_a:2,kt_.:-1'
+expect "$(printf 'kt_a:0:6\nkt_a:2:0')"
+run 0 kafka-get-offsets.sh --topic-partitions 'kt_a:1-' --time earliest-local
+expect "$(printf 'kt_a:1:0\nkt_a:2:0')"
+run 0 kafka-get-offsets.sh --topic 'kt_.*' --partitions 0,2 --time -1
+expect "$(printf 'kt_a:0:6\nkt_a:2:0')"
+run 0 kafka-get-offsets.sh --topic kt_a --time latest-tiered
+expect ""
+run 0 kafka-get-offsets.sh --time earliest
+grep -q '^__consumer_offsets:0:0$' <<<"$out" || gr_fail "internal topics left out: '$out'"
+run 0 kafka-get-offsets.sh --time earliest --exclude-internal-topics
+expect "$(printf 'kt_a:0:0\nkt_a:1:0\nkt_a:2:0')"
+run 2 kafka-get-offsets.sh --topic-partitions 'kt_a:x'
+[ "$(cat "$GR_TMP/tool.err")" = "Error occurred: Invalid rule specification: kt_a:x" ] || gr_fail "$(cat "$GR_TMP/tool.err")"
+run 2 kafka-get-offsets.sh --topic-partitions kt_a --topic kt_a
+[ "$(cat "$GR_TMP/tool.err")" = "Error occurred: --topic-partitions cannot be used with --topic or --partitions" ] ||
+    gr_fail "$(cat "$GR_TMP/tool.err")"
+run 1 kafka-get-offsets.sh --topic 'nothing.*'
+[ "$(cat "$GR_TMP/tool.err")" = "Error occurred: Could not match any topic-partitions with the specified filters" ] ||
+    gr_fail "$(cat "$GR_TMP/tool.err")"
+
+# kafka-delete-records.sh: Kafka's offset JSON file (-1: up to the high
+# watermark); results in Kafka's (HashMap) order, a partition's error on its
+# line and exit 0, as Kafka's tool.
+cat >"$GR_TMP/delete.json" <<'EOF'
+{"partitions": [{"topic": "kt_a", "partition": 0, "offset": 2}, {"topic": "kt_a", "partition": 1, "offset": -1},
+ {"topic": "kt_a", "partition": 2, "offset": 5}, {"topic": "kt_none", "partition": 0, "offset": 1}], "version": 1}
+EOF
+run 0 kafka-delete-records.sh --offset-json-file "$GR_TMP/delete.json"
+expect "Executing records delete operation
+Records delete operation completed:
+partition: kt_none-0	error: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: Failed to fetch metadata for partition kt_none-0 because metadata for topic \`kt_none\` could not be found
+partition: kt_a-2	error: org.apache.kafka.common.errors.OffsetOutOfRangeException: The requested offset is not within the range of offsets maintained by the server.
+partition: kt_a-1	low_watermark: 0
+partition: kt_a-0	low_watermark: 2"
+run 0 kafka-get-offsets.sh --topic kt_a --partitions 0 --time earliest
+expect "kt_a:0:2"
+echo '{"partitions":[{"topic":"kt_a","partition":0,"offset":3},{"topic":"kt_a","partition":0,"offset":4}]}' >"$GR_TMP/delete.json"
+run 1 kafka-delete-records --offset-json-file "$GR_TMP/delete.json"
+[ "$(cat "$GR_TMP/tool.err")" = "Offset json file contains duplicate topic partitions: kt_a-0" ] || gr_fail "$(cat "$GR_TMP/tool.err")"
+echo '{"partitions":[{"topic":"kt_a","partition":0,"offset":"3"}],"version":1}' >"$GR_TMP/delete.json"
+run 1 kafka-delete-records.sh --offset-json-file "$GR_TMP/delete.json"
+[ "$(cat "$GR_TMP/tool.err")" = 'Expected `Long` value, received "3"' ] || gr_fail "$(cat "$GR_TMP/tool.err")"
+run 2 kafka-delete-records.sh
+run 0 kafka-get-offsets.sh --topic kt_a --partitions 0 --time earliest
+expect "kt_a:0:2"
 
 # The other tools take their command lines too (outputs checked by the
 # gregor-admin tests of the same commands).

@@ -47,7 +47,8 @@ static const char *const flag_names[] = {
     "members", /* groups describe's views */
     "verbose",
     "offsets",
-    "exclude-internal", /* kafka-topics.sh --list */
+    "exclude-internal",        /* kafka-topics.sh --list */
+    "exclude-internal-topics", /* kafka-get-offsets.sh */
     NULL,
 };
 
