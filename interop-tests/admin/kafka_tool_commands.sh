@@ -44,11 +44,26 @@ run 1 kafka-topics.sh --create --topic kt_a --partitions 1
 grep -q TOPIC_ALREADY_EXISTS "$GR_TMP/tool.err" || gr_fail "create twice: $(cat "$GR_TMP/tool.err")"
 "$BIN/kafka-topics.sh" --help | grep -q '^usage:' || gr_fail "kafka-topics.sh --help"
 
+# kafka-topics.sh --describe's other filters: --topics-with-overrides (the
+# topic lines of topics with configs of their own), --under-min-isr-partitions
+# and --at-min-isr-partitions (min.insync.replicas against the ISR).
+run 0 kafka-topics.sh --create --topic kt_m --partitions 1 --config min.insync.replicas=2
+run 0 kafka-topics.sh --describe --topics-with-overrides
+[ "$(wc -l <<<"$out")" = 2 ] && grep -q $'^Topic: kt_a\tTopicId: .*\tConfigs: retention.ms=60000$' <<<"$out" &&
+    grep -q $'^Topic: kt_m\tTopicId: .*\tConfigs: min.insync.replicas=2$' <<<"$out" || gr_fail "--topics-with-overrides: '$out'"
+run 0 kafka-topics.sh --describe --under-min-isr-partitions
+expect $'\tTopic: kt_m\tPartition: 0\tLeader: 0\tReplicas: 0\tIsr: 0\tElr: N/A\tLastKnownElr: N/A'
+run 0 kafka-topics.sh --describe --at-min-isr-partitions
+[ "$(grep -c $'^\tTopic: kt_a\tPartition: [012]\t' <<<"$out")" = 3 ] && ! grep -q kt_m <<<"$out" ||
+    gr_fail "--at-min-isr-partitions: '$out'"
+run 0 kafka-topics.sh --delete --topic kt_m
+gr_wait_until 10 "kt_m gone" bash -c "! '$BIN/kafka-topics' --bootstrap-server $GR_BOOTSTRAP --list | grep -qx kt_m"
+
 # Refused rather than ignored: no action, two actions, options Gregor has no meaning for.
 run 2 kafka-topics.sh --topic kt_a
 run 2 kafka-topics.sh --list --describe
-run 2 kafka-topics.sh --describe --topics-with-overrides
-grep -q 'option --topics-with-overrides is not supported' "$GR_TMP/tool.err" || gr_fail "$(cat "$GR_TMP/tool.err")"
+run 2 kafka-topics.sh --describe --replica-assignment 0:0
+grep -q 'option --replica-assignment is not supported' "$GR_TMP/tool.err" || gr_fail "$(cat "$GR_TMP/tool.err")"
 rc=0; "$BIN/kafka-topics.sh" --zookeeper localhost:2181 --list 2>"$GR_TMP/tool.err" || rc=$?
 [ "$rc" = 2 ] && grep -q -- '--zookeeper is not supported: .*--bootstrap-server' "$GR_TMP/tool.err" ||
     gr_fail "--zookeeper: exit $rc, $(cat "$GR_TMP/tool.err")"

@@ -31,6 +31,9 @@ static const char *const topics_options[] = {
     "if-not-exists",
     "under-replicated-partitions",
     "unavailable-partitions",
+    "under-min-isr-partitions",
+    "at-min-isr-partitions",
+    "topics-with-overrides",
     "exclude-internal",
     NULL,
 };
