@@ -94,6 +94,14 @@ run 0 kafka-consumer-groups.sh --describe --group kt_g
 grep -Eq '^kt_g +kt_a +0 +6 +6 +0 ' <<<"$out" || gr_fail "groups describe: '$out'"
 run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --to-earliest --execute
 grep -Eq '^kt_g +kt_a +0 +0 *$' <<<"$out" || gr_fail "reset-offsets: '$out'"
+# --export's CSV (in the tool's HashMap order), --to-current, --by-duration.
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --to-current --dry-run --export
+expect "$(printf 'kt_a,2,0\nkt_a,1,0\nkt_a,0,0')"
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a:0 --by-duration PT0S --dry-run --export
+expect "kt_a,0,6"
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a:0 --by-duration P1D --dry-run
+grep -Eq '^kt_g +kt_a +0 +0 *$' <<<"$out" || gr_fail "--by-duration: '$out'"
+run 2 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --by-duration 1h --dry-run
 run 2 kafka-consumer-groups.sh --describe --group kt_g --timeout 5000
 run 0 kafka-consumer-groups.sh --delete --group kt_g
 run 0 kafka-consumer-groups.sh --list

@@ -207,6 +207,15 @@ void gr_admin_report(const char *what, int16_t code, gr_str_t message);
  */
 void gr_admin_java_error(int16_t code, const char *message, char *buf, size_t size);
 
+/* ---- duration.c ---- */
+
+/*
+ * An ISO-8601 duration as Java's Duration.parse reads it ("P1D",
+ * "PT1H30M", "PT0.5S", "-PT6H") into milliseconds. 0, or -1 when text is
+ * not one.
+ */
+int gr_admin_duration_parse(const char *text, int64_t *out_ms /* out */);
+
 /* ---- commands ---- */
 
 int gr_admin_cmd_topics(gr_admin_t *a);

@@ -60,9 +60,9 @@ static const char *const configs_options[] = {
 
 static const char *const groups_actions[] = {"list", "describe", "delete", "reset-offsets", NULL};
 static const char *const groups_options[] = {
-    "group",    "topic",   "all-topics",  "members",   "state",     "verbose",
-    "offsets",  "type",    "to-earliest", "to-latest", "to-offset", "to-datetime",
-    "shift-by", "dry-run", "execute",     NULL,
+    "group",   "topic",       "all-topics", "members",   "state",       "verbose",  "offsets",
+    "type",    "to-earliest", "to-latest",  "to-offset", "to-datetime", "shift-by", "dry-run",
+    "execute", "by-duration", "to-current", "export",    NULL,
 };
 
 static const char *const acls_options[] = {

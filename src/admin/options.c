@@ -51,6 +51,8 @@ static const char *const flag_names[] = {
     "under-min-isr-partitions", /* kafka-topics.sh --describe's filters */
     "at-min-isr-partitions",
     "topics-with-overrides",
+    "to-current", /* kafka-consumer-groups.sh --reset-offsets */
+    "export",
     "exclude-internal-topics", /* kafka-get-offsets.sh */
     NULL,
 };
