@@ -102,6 +102,16 @@ expect "kt_a,0,6"
 run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a:0 --by-duration P1D --dry-run
 grep -Eq '^kt_g +kt_a +0 +0 *$' <<<"$out" || gr_fail "--by-duration: '$out'"
 run 2 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --by-duration 1h --dry-run
+# --delete-offsets: Kafka's lines and table; a partition without its commit
+# then resets --to-current from the log's end.
+run 1 kafka-consumer-groups.sh --delete-offsets --group kt_g --topic kt_a:0 --topic kt_none
+unknown='Error: :org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.'
+expect "$(printf 'Request succeed for deleting offsets with topic kt_a:0, kt_none group kt_g\n\n%-30s %-15s %-15s\n%-30s %-15s %-15s\n%-30s %-15s %-15s' \
+    TOPIC PARTITION STATUS kt_a 0 Successful kt_none 'Not Provided' "$unknown")"
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g --topic kt_a --to-current --dry-run --export
+expect "$(printf 'kt_a,2,0\nkt_a,1,0\nkt_a,0,6')"
+run 1 kafka-consumer-groups.sh --delete-offsets --group kt_nobody --topic kt_a
+[ "$(cat "$GR_TMP/tool.err")" = $'\nError: \'kt_nobody\' does not exist.' ] || gr_fail "$(cat "$GR_TMP/tool.err")"
 run 2 kafka-consumer-groups.sh --describe --group kt_g --timeout 5000
 run 0 kafka-consumer-groups.sh --delete --group kt_g
 run 0 kafka-consumer-groups.sh --list

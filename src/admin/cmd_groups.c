@@ -54,13 +54,16 @@ static const char help[] =
     "                                committed offsets with their lag and owner (the\n"
     "                                default), the members, or the group's state\n"
     "  delete --group G              delete an empty group and its offsets\n"
+    "  delete-offsets --group G --topic T[:p,q...]...\n"
+    "                                delete the group's committed offsets of those partitions\n"
     "  reset-offsets --group G (--topic T[:p,q...] | --all-topics)\n"
     "        (--to-earliest | --to-latest | --to-offset N | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
     "         | --by-duration PnDTnHnMnS | --to-current | --shift-by N)\n"
     "        [--dry-run | --execute] [--export]  (--export: topic,partition,offset lines)\n"
     "        the group must have no members; without --execute nothing is changed\n";
 
-static const char *const subcommands[] = {"list", "describe", "delete", "reset-offsets", NULL};
+static const char *const subcommands[] = {"list",          "describe",       "delete",
+                                          "reset-offsets", "delete-offsets", NULL};
 
 /* Kafka's group state names (GroupState), for --state's check. */
 static const char *const state_names[] = {
@@ -667,6 +670,8 @@ int gr_admin_cmd_groups(gr_admin_t *a)
         return groups_list(a);
     if (gr_admin_is(a, "describe"))
         return gr_admin_groups_describe(a);
+    if (gr_admin_is(a, "delete-offsets"))
+        return gr_admin_groups_delete_offsets(a);
     if (gr_admin_is(a, "delete"))
         return groups_delete(a);
     return groups_reset(a);

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kafka's errors as its Java tools print them. A tool that reports a failed
- * partition (kafka-delete-records.sh, kafka-get-offsets.sh) prints the
- * failed future's message, which is the exception's class and text:
- * "org.apache.kafka.common.errors.OffsetOutOfRangeException: The requested
- * offset is not within the range of offsets maintained by the server."
- * The table holds the errors those tools can meet; any other prints its
- * Kafka error name.
+ * partition (kafka-delete-records.sh, kafka-get-offsets.sh,
+ * kafka-consumer-groups.sh --delete-offsets) prints the failed future's message, which is the
+ * exception's class and text: "org.apache.kafka.common.errors.OffsetOutOfRangeException: The
+ * requested offset is not within the range of offsets maintained by the server." The table holds
+ * the errors those tools can meet; any other prints its Kafka error name.
  */
 #include <stdio.h>
 
@@ -43,6 +42,16 @@ static const java_error_t java_errors[] = {
      "Request parameters do not satisfy the configured policy."},
     {GR_KERR_KAFKA_STORAGE_ERROR, "KafkaStorageException",
      "Disk error when trying to access log file on the disk."},
+    {GR_KERR_COORDINATOR_NOT_AVAILABLE, "CoordinatorNotAvailableException",
+     "The coordinator is not available."},
+    {GR_KERR_INVALID_GROUP_ID, "InvalidGroupIdException", "The configured groupId is invalid."},
+    {GR_KERR_GROUP_AUTHORIZATION_FAILED, "GroupAuthorizationException",
+     "Group authorization failed."},
+    {GR_KERR_NON_EMPTY_GROUP, "GroupNotEmptyException", "The group is not empty."},
+    {GR_KERR_GROUP_ID_NOT_FOUND, "GroupIdNotFoundException", "The group id does not exist."},
+    {GR_KERR_GROUP_SUBSCRIBED_TO_TOPIC, "GroupSubscribedToTopicException",
+     "Deleting offsets of a topic is forbidden while the consumer group is actively subscribed "
+     "to it."},
 };
 
 void gr_admin_java_error(int16_t code, const char *message, char *buf, size_t size)

@@ -58,7 +58,8 @@ static const char *const configs_options[] = {
     NULL,
 };
 
-static const char *const groups_actions[] = {"list", "describe", "delete", "reset-offsets", NULL};
+static const char *const groups_actions[] = {"list",          "describe",       "delete",
+                                             "reset-offsets", "delete-offsets", NULL};
 static const char *const groups_options[] = {
     "group",   "topic",       "all-topics", "members",   "state",       "verbose",  "offsets",
     "type",    "to-earliest", "to-latest",  "to-offset", "to-datetime", "shift-by", "dry-run",
