@@ -113,6 +113,21 @@ expect "$(printf 'kt_a,2,0\nkt_a,1,0\nkt_a,0,6')"
 run 1 kafka-consumer-groups.sh --delete-offsets --group kt_nobody --topic kt_a
 [ "$(cat "$GR_TMP/tool.err")" = $'\nError: \'kt_nobody\' does not exist.' ] || gr_fail "$(cat "$GR_TMP/tool.err")"
 run 2 kafka-consumer-groups.sh --describe --group kt_g --timeout 5000
+# --describe over several groups (--all-groups, --group twice): each group's
+# description in group id order; --delete's lines.
+run 0 kafka-consumer-groups.sh --reset-offsets --group kt_g2 --topic kt_a:0 --to-earliest --execute
+run 0 kafka-consumer-groups.sh --describe --all-groups
+first=$(grep -nE '^kt_g +kt_a +1 ' <<<"$out" | cut -d: -f1)
+second=$(grep -nE '^kt_g2 +kt_a +0 +0 ' <<<"$out" | cut -d: -f1)
+[ -n "$first" ] && [ -n "$second" ] && [ "$first" -lt "$second" ] || gr_fail "--all-groups: '$out'"
+all=$out
+run 0 kafka-consumer-groups.sh --describe --group kt_g2 --group kt_g
+[ "$out" = "$all" ] || gr_fail "--group twice: '$out', --all-groups: '$all'"
+run 2 kafka-consumer-groups.sh --describe --group kt_g --all-groups
+run 0 kafka-consumer-groups.sh --delete --group kt_g2
+expect "Deletion of requested consumer groups ('kt_g2') was successful."
+run 1 kafka-consumer-groups.sh --delete --group kt_g2
+expect "* Group 'kt_g2' could not be deleted due to: java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist."
 run 0 kafka-consumer-groups.sh --delete --group kt_g
 run 0 kafka-consumer-groups.sh --list
 expect ""

@@ -43,6 +43,7 @@
 #define KAFKA_LIST_GAP       10
 #define KAFKA_LIST_COL       20 /* its TYPE and STATE columns */
 #define PARTITIONS_MAX       GR_ADMIN_PARTITIONS_MAX
+#define KAFKA_ERROR_TEXT_MAX 512
 #define MS_PER_SEC           1000LL
 #define NS_PER_MS            1000000L
 
@@ -50,7 +51,7 @@ static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT groups SUBCOMMAND [options] [--json]\n"
     "  list [--type classic,consumer] [--state S,...]\n"
     "                                every group with its type, state and protocol type\n"
-    "  describe --group G [--members | --state] [--verbose]\n"
+    "  describe (--group G... | --all-groups) [--members | --state] [--verbose]\n"
     "                                committed offsets with their lag and owner (the\n"
     "                                default), the members, or the group's state\n"
     "  delete --group G              delete an empty group and its offsets\n"
@@ -374,6 +375,21 @@ static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *part
     gr_table_print(&table, stdout);
 }
 
+/* kafka-consumer-groups.sh --delete's lines for one group. */
+static void print_kafka_delete(const char *group, int16_t code)
+{
+    if (!code) {
+        printf("Deletion of requested consumer groups ('%s') was successful.\n", group);
+        return;
+    }
+    char text[KAFKA_ERROR_TEXT_MAX];
+    gr_admin_java_error(code, NULL, text, sizeof text);
+    fprintf(stderr, "\nError: Deletion of some consumer groups failed:\n");
+    printf("* Group '%s' could not be deleted due to: java.util.concurrent.ExecutionException: "
+           "%s\n",
+           group, text);
+}
+
 int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind)
 {
     int16_t v = gr_admin_version(a, GR_API_DELETE_GROUPS, DELETE_GROUPS_MAX_V);
@@ -394,6 +410,9 @@ int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind)
         printf(",\"error\":");
         gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
         printf("}\n");
+    } else if (a->kafka_tool && strcmp(kind, "consumer") == 0) {
+        print_kafka_delete(group, code);
+        return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
     } else if (!code) {
         printf("Deleted %s group %s.\n", kind, group);
     }
@@ -669,7 +688,7 @@ int gr_admin_cmd_groups(gr_admin_t *a)
     if (gr_admin_is(a, "list"))
         return groups_list(a);
     if (gr_admin_is(a, "describe"))
-        return gr_admin_groups_describe(a);
+        return gr_admin_groups_each(a, gr_admin_groups_describe);
     if (gr_admin_is(a, "delete-offsets"))
         return gr_admin_groups_delete_offsets(a);
     if (gr_admin_is(a, "delete"))

@@ -63,7 +63,7 @@ static const char *const groups_actions[] = {"list",          "describe",       
 static const char *const groups_options[] = {
     "group",   "topic",       "all-topics", "members",   "state",       "verbose",  "offsets",
     "type",    "to-earliest", "to-latest",  "to-offset", "to-datetime", "shift-by", "dry-run",
-    "execute", "by-duration", "to-current", "export",    NULL,
+    "execute", "by-duration", "to-current", "export",    "all-groups",  NULL,
 };
 
 static const char *const acls_options[] = {
