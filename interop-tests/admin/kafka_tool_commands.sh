@@ -78,7 +78,17 @@ grep -q '^Dynamic configs for topic kt_a are:$' <<<"$out" || gr_fail "configs de
 grep -q '^  cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, ' <<<"$out" ||
     gr_fail "configs describe cleanup.policy: '$out'"
 run 0 kafka-configs --entity-type topics --entity-name kt_a --alter --delete-config cleanup.policy
-run 2 kafka-configs.sh --topic kt_a --alter --add-config-file f.properties
+# --add-config-file: a properties file's keys set (a comma needs no brackets).
+printf '# topic settings\ncleanup.policy = compact,delete\nsegment.ms=3600000\n' >"$GR_TMP/topic.properties"
+run 0 kafka-configs.sh --topic kt_a --alter --add-config-file "$GR_TMP/topic.properties"
+expect "Completed updating config for topic kt_a."
+run 0 kafka-configs.sh --topic kt_a --describe
+grep -q '^  cleanup.policy=compact,delete sensitive=false ' <<<"$out" && grep -q '^  segment.ms=3600000 sensitive=false ' <<<"$out" ||
+    gr_fail "--add-config-file: '$out'"
+run 0 kafka-configs.sh --topic kt_a --alter --delete-config cleanup.policy,segment.ms
+run 2 kafka-configs.sh --topic kt_a --alter --add-config-file "$GR_TMP/topic.properties" --add-config retention.ms=1
+run 2 kafka-configs.sh --topic kt_a --alter --add-config-file "$GR_TMP/missing.properties"
+run 2 kafka-configs.sh --entity-type users --entity-name alice --alter --add-config-file "$GR_TMP/topic.properties"
 run 0 kafka-configs.sh --entity-type brokers --entity-name 0 --describe
 expect "Dynamic configs for broker 0 are:"
 

@@ -16,7 +16,8 @@
  *   kafka_tools.c  the program called kafka-topics(.sh) etc.: that tool's command line
  *   records_json.c kafka-delete-records.sh's offset file; topic_filter.c
  *              kafka-get-offsets.sh's topic-partition rules; java_errors.c Kafka
- *              errors as Java tools print them; duration.c ISO-8601 durations
+ *              errors as Java tools print them; duration.c ISO-8601 durations;
+ *              config_file.c kafka-configs.sh --add-config-file
  *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
  *              leader-election, reassign-partitions, transactions, acls)
  *

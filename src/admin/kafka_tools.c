@@ -53,6 +53,7 @@ static const char *const configs_options[] = {
     "user-defaults",
     "client-defaults",
     "add-config",
+    "add-config-file",
     "delete-config",
     "all",
     NULL,
