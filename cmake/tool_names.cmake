@@ -3,7 +3,7 @@
 # that put the same links next to the installed gregor-admin in bin/.
 set(GR_KAFKA_TOOL_NAMES
     kafka-topics kafka-configs kafka-consumer-groups kafka-acls kafka-leader-election
-    kafka-reassign-partitions kafka-transactions kafka-get-offsets)
+    kafka-reassign-partitions kafka-transactions kafka-get-offsets kafka-delete-records)
 
 if(TARGET gregor-admin)
   set(gr_tool_links)

@@ -14,6 +14,10 @@
  *   route.c    which broker a request goes to (controller, leader, coordinator)
  *   txn.c      kafka-transactions.sh's columns and abort target, from answers
  *   kafka_tools.c  the program called kafka-topics(.sh) etc.: that tool's command line
+ *   records_json.c kafka-delete-records.sh's offset file; topic_filter.c
+ *              kafka-get-offsets.sh's topic-partition rules; java_errors.c Kafka
+ *              errors as Java tools print them; duration.c ISO-8601 durations;
+ *              config_file.c kafka-configs.sh --add-config-file
  *   cmd_*.c    the commands (topics, configs, cluster, records, groups,
  *              leader-election, reassign-partitions, transactions, acls)
  *
@@ -142,6 +146,16 @@ int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out)
 int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
                               gr_admin_broker_t *out);
 /*
+ * As gr_admin_partition_leader, printing nothing about the partition:
+ * 0 with *error NONE and *out set, or with *error the Kafka error that
+ * stopped it (UNKNOWN_TOPIC_OR_PARTITION for a partition the topic does not
+ * have; LEADER_NOT_AVAILABLE after the bounded wait) and *topic_error true
+ * when Metadata gave that error for the whole topic. -1: no answer (printed).
+ */
+int gr_admin_partition_route(gr_admin_t *a, const char *topic, int32_t partition,
+                             gr_admin_broker_t *out, int16_t *error /* out */,
+                             bool *topic_error /* out */);
+/*
  * The coordinator of group (FindCoordinator, key type GROUP, asked of the
  * bootstrap broker again for a bounded time while it is not available),
  * and moves the connection there. 0, or -1 (printed).
@@ -186,6 +200,25 @@ char *gr_admin_text(gr_admin_t *a, gr_str_t s);
 
 /* Prints "error: <what>: <ERROR_NAME> (<message>)" to stderr. */
 void gr_admin_report(const char *what, int16_t code, gr_str_t message);
+
+/* ---- java_errors.c ---- */
+
+/*
+ * Kafka error code as Kafka's Java tools print a failed future:
+ * "org.apache.kafka.common.errors.<Exception>: <message>", message the
+ * code's default text when NULL; the Kafka error name for a code outside
+ * its table. Written into buf (size bytes, always terminated).
+ */
+void gr_admin_java_error(int16_t code, const char *message, char *buf, size_t size);
+
+/* ---- duration.c ---- */
+
+/*
+ * An ISO-8601 duration as Java's Duration.parse reads it ("P1D",
+ * "PT1H30M", "PT0.5S", "-PT6H") into milliseconds. 0, or -1 when text is
+ * not one.
+ */
+int gr_admin_duration_parse(const char *text, int64_t *out_ms /* out */);
 
 /* ---- commands ---- */
 

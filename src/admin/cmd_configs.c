@@ -16,6 +16,7 @@
 
 #include "admin/admin.h"
 #include "admin/common.h"
+#include "admin/config_file.h"
 #include "gen/common.h"
 #include "gen/describe_configs.h"
 #include "gen/incremental_alter_configs.h"
@@ -31,7 +32,8 @@ static const char help[] =
     "           entity options) values set on the topic, group or broker (--all: every key,\n"
     "           defaults included); broker-loggers: every logger of broker N and its level\n"
     "  alter --entity-type topics|groups|brokers|broker-loggers --entity-name NAME\n"
-    "        [--add-config k=v,k2=[a,b]] [--delete-config k,k2] [--validate-only]\n"
+    "        [--add-config k=v,k2=[a,b] | --add-config-file F] [--delete-config k,k2]\n"
+    "        [--validate-only]\n"
     "        (brokers: --entity-default instead of --entity-name for the cluster-wide\n"
     "        default; the keys changed live are listed in docs/operations.md)\n"
     "  alter --entity-type users --entity-name USER\n"
@@ -312,7 +314,15 @@ static int configs_alter(gr_admin_t *a)
     int n = 0;
     const char *add = gr_admin_opt(a->opts, "add-config");
     const char *del = gr_admin_opt(a->opts, "delete-config");
-    if ((!add && !del) || (add && split_changes(a, add, GR_ALTER_CONFIG_OP_SET, changes, &n)) ||
+    const char *file = gr_admin_opt(a->opts, "add-config-file");
+    if (file && add) { /* Kafka's rule and words */
+        fprintf(stderr, "error: Only one of --add-config or --add-config-file must be specified\n");
+        return GR_ADMIN_EXIT_USAGE;
+    }
+    if (file && gr_admin_config_file_changes(a, file, changes, CHANGES_MAX, &n))
+        return GR_ADMIN_EXIT_USAGE;
+    if ((!add && !del && !file) ||
+        (add && split_changes(a, add, GR_ALTER_CONFIG_OP_SET, changes, &n)) ||
         (del && split_changes(a, del, GR_ALTER_CONFIG_OP_DELETE, changes, &n))) {
         fprintf(stderr, "error: give --add-config k=v,... and/or --delete-config k,...\n");
         return GR_ADMIN_EXIT_USAGE;
@@ -367,6 +377,13 @@ static int configs_alter(gr_admin_t *a)
 
 int gr_admin_cmd_configs(gr_admin_t *a)
 {
+    const char *type = gr_admin_opt(a->opts, "entity-type");
+    bool users = type && (strcmp(type, "users") == 0 || strcmp(type, "user") == 0);
+    if (gr_admin_opt(a->opts, "add-config-file") && (users || gr_admin_configs_is_quota(a))) {
+        fprintf(stderr, "error: --add-config-file is taken for topics, brokers, broker-loggers "
+                        "and groups only; use --add-config\n");
+        return GR_ADMIN_EXIT_USAGE;
+    }
     if (gr_admin_configs_is_quota(a))
         return gr_admin_cmd_configs_quotas(a);
     /* Our subcommand words, or kafka-configs.sh's --describe / --alter. */
@@ -376,8 +393,7 @@ int gr_admin_cmd_configs(gr_admin_t *a)
     if (rc >= 0)
         return rc;
     bool describe = flags ? gr_admin_flag(o, "describe") : gr_admin_is(a, "describe");
-    const char *type = gr_admin_opt(o, "entity-type");
-    if (type && (strcmp(type, "users") == 0 || strcmp(type, "user") == 0))
+    if (users)
         return gr_admin_configs_users(a, describe);
     return describe ? configs_describe(a) : configs_alter(a);
 }

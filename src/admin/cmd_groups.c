@@ -20,6 +20,7 @@
 #include "admin/admin.h"
 #include "admin/common.h"
 #include "admin/groups.h"
+#include "admin/records_json.h"
 #include "gen/delete_groups.h"
 #include "gen/list_groups.h"
 #include "gen/list_offsets.h"
@@ -42,21 +43,28 @@
 #define KAFKA_LIST_GAP       10
 #define KAFKA_LIST_COL       20 /* its TYPE and STATE columns */
 #define PARTITIONS_MAX       GR_ADMIN_PARTITIONS_MAX
+#define KAFKA_ERROR_TEXT_MAX 512
+#define MS_PER_SEC           1000LL
+#define NS_PER_MS            1000000L
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT groups SUBCOMMAND [options] [--json]\n"
     "  list [--type classic,consumer] [--state S,...]\n"
     "                                every group with its type, state and protocol type\n"
-    "  describe --group G [--members | --state] [--verbose]\n"
+    "  describe (--group G... | --all-groups) [--members | --state] [--verbose]\n"
     "                                committed offsets with their lag and owner (the\n"
     "                                default), the members, or the group's state\n"
     "  delete --group G              delete an empty group and its offsets\n"
+    "  delete-offsets --group G --topic T[:p,q...]...\n"
+    "                                delete the group's committed offsets of those partitions\n"
     "  reset-offsets --group G (--topic T[:p,q...] | --all-topics)\n"
     "        (--to-earliest | --to-latest | --to-offset N | --to-datetime YYYY-MM-DDTHH:MM:SS\n"
-    "         | --shift-by N) [--dry-run | --execute]\n"
+    "         | --by-duration PnDTnHnMnS | --to-current | --shift-by N)\n"
+    "        [--dry-run | --execute] [--export]  (--export: topic,partition,offset lines)\n"
     "        the group must have no members; without --execute nothing is changed\n";
 
-static const char *const subcommands[] = {"list", "describe", "delete", "reset-offsets", NULL};
+static const char *const subcommands[] = {"list",          "describe",       "delete",
+                                          "reset-offsets", "delete-offsets", NULL};
 
 /* Kafka's group state names (GroupState), for --state's check. */
 static const char *const state_names[] = {
@@ -315,6 +323,25 @@ int gr_admin_groups_list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, in
     return 0;
 }
 
+/*
+ * --export: kafka-consumer-groups.sh's CSV of the new offsets, one
+ * "topic,partition,offset" line each in the order its Java map iterates
+ * them, then the empty line its println adds.
+ */
+static void print_export(gr_admin_t *a, const part_offsets_t *parts, int n)
+{
+    gr_admin_records_target_t *lines = gr_arena_alloc(&a->arena, (size_t)n * sizeof *lines + 1);
+    if (!lines)
+        return;
+    for (int i = 0; i < n; i++)
+        lines[i] = (gr_admin_records_target_t){gr_admin_text(a, parts[i].topic), parts[i].partition,
+                                               parts[i].target};
+    gr_admin_records_java_order(lines, n);
+    for (int i = 0; i < n; i++)
+        printf("%s,%d,%lld\n", lines[i].topic, lines[i].partition, (long long)lines[i].offset);
+    printf("\n");
+}
+
 /* reset-offsets' answer: each partition's new offset, as kafka-consumer-groups.sh prints it. */
 static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n)
 {
@@ -331,6 +358,10 @@ static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *part
         printf("]");
         return;
     }
+    if (gr_admin_flag(a->opts, "export")) {
+        print_export(a, parts, n);
+        return;
+    }
     const char *headers[] = {"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"};
     gr_table_t table;
     gr_table_init(&table, headers, 4);
@@ -342,6 +373,21 @@ static void print_targets(gr_admin_t *a, const char *group, part_offsets_t *part
         gr_table_row(&table, row);
     }
     gr_table_print(&table, stdout);
+}
+
+/* kafka-consumer-groups.sh --delete's lines for one group. */
+static void print_kafka_delete(const char *group, int16_t code)
+{
+    if (!code) {
+        printf("Deletion of requested consumer groups ('%s') was successful.\n", group);
+        return;
+    }
+    char text[KAFKA_ERROR_TEXT_MAX];
+    gr_admin_java_error(code, NULL, text, sizeof text);
+    fprintf(stderr, "\nError: Deletion of some consumer groups failed:\n");
+    printf("* Group '%s' could not be deleted due to: java.util.concurrent.ExecutionException: "
+           "%s\n",
+           group, text);
 }
 
 int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind)
@@ -364,6 +410,9 @@ int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind)
         printf(",\"error\":");
         gr_json_str(stdout, code ? gr_kerr_name(code) : NULL);
         printf("}\n");
+    } else if (a->kafka_tool && strcmp(kind, "consumer") == 0) {
+        print_kafka_delete(group, code);
+        return code ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
     } else if (!code) {
         printf("Deleted %s group %s.\n", kind, group);
     }
@@ -428,6 +477,52 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/*
+ * Targets from the group's committed offsets: each partition's commit
+ * (--to-current), or it moved by shift, kept within the log (--shift-by).
+ * A partition without a commit starts from the log's end, as Kafka does.
+ * 0 or an exit code.
+ */
+static int committed_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n,
+                             int64_t shift, bool clamped)
+{
+    part_offsets_t *committed = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*committed));
+    int c = committed ? gr_admin_groups_committed(a, group, committed, PARTITIONS_MAX) : -1;
+    if (c < 0)
+        return GR_ADMIN_EXIT_TRANSPORT;
+    for (int i = 0; i < n; i++) {
+        int64_t base = parts[i].latest;
+        for (int j = 0; j < c; j++)
+            if (gr_str_eq(committed[j].topic, parts[i].topic) &&
+                committed[j].partition == parts[i].partition && committed[j].committed >= 0)
+                base = committed[j].committed;
+        parts[i].target = clamped ? clamp(base + shift, parts[i].earliest, parts[i].latest) : base;
+    }
+    return 0;
+}
+
+/* The time --to-datetime or --by-duration (before now) names, in ms; -1 (printed). */
+static int64_t reset_time(const gr_admin_options_t *o)
+{
+    const char *datetime = gr_admin_opt(o, "to-datetime");
+    if (datetime) {
+        int64_t ts = gr_admin_groups_parse_datetime(datetime);
+        if (ts < 0)
+            fprintf(stderr, "error: --to-datetime wants YYYY-MM-DDTHH:MM:SS[.mmm]\n");
+        return ts;
+    }
+    int64_t ago = 0;
+    if (gr_admin_duration_parse(gr_admin_opt(o, "by-duration"), &ago) < 0) {
+        fprintf(stderr, "error: --by-duration wants an ISO-8601 duration such as PT1H30M or "
+                        "P1D\n");
+        return -1;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t ts = (int64_t)now.tv_sec * MS_PER_SEC + now.tv_nsec / NS_PER_MS - ago;
+    return ts < 0 ? 0 : ts;
+}
+
 /* Computes every partition's target offset from the chosen --to-* / --shift-by. 0 or exit code. */
 static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts, int n)
 {
@@ -442,33 +537,22 @@ static int reset_targets(gr_admin_t *a, const char *group, part_offsets_t *parts
     } else if (gr_admin_opt_long(o, "to-offset", &number) == 0) {
         for (int i = 0; i < n; i++)
             parts[i].target = clamp(number, parts[i].earliest, parts[i].latest);
-    } else if (gr_admin_opt(o, "to-datetime")) {
-        int64_t ts = gr_admin_groups_parse_datetime(gr_admin_opt(o, "to-datetime"));
-        if (ts < 0) {
-            fprintf(stderr, "error: --to-datetime wants YYYY-MM-DDTHH:MM:SS[.mmm]\n");
+    } else if (gr_admin_opt(o, "to-datetime") || gr_admin_opt(o, "by-duration")) {
+        int64_t ts = reset_time(o);
+        if (ts < 0)
             return GR_ADMIN_EXIT_USAGE;
-        }
         if (gr_admin_groups_list_offsets(a, parts, n, ts, true))
             return GR_ADMIN_EXIT_TRANSPORT;
         for (int i = 0; i < n; i++) /* no record that late: the end */
             if (parts[i].target < 0)
                 parts[i].target = parts[i].latest;
+    } else if (gr_admin_flag(o, "to-current")) {
+        return committed_targets(a, group, parts, n, 0, false);
     } else if (gr_admin_opt_long(o, "shift-by", &number) == 0) {
-        part_offsets_t *committed = gr_arena_alloc(&a->arena, PARTITIONS_MAX * sizeof(*committed));
-        int c = committed ? gr_admin_groups_committed(a, group, committed, PARTITIONS_MAX) : -1;
-        if (c < 0)
-            return GR_ADMIN_EXIT_TRANSPORT;
-        for (int i = 0; i < n; i++) {
-            int64_t base = parts[i].latest; /* no commit: shift from the end, as Kafka does */
-            for (int j = 0; j < c; j++)
-                if (gr_str_eq(committed[j].topic, parts[i].topic) &&
-                    committed[j].partition == parts[i].partition && committed[j].committed >= 0)
-                    base = committed[j].committed;
-            parts[i].target = clamp(base + number, parts[i].earliest, parts[i].latest);
-        }
+        return committed_targets(a, group, parts, n, number, true);
     } else {
         fprintf(stderr, "error: give one of --to-earliest, --to-latest, --to-offset N, "
-                        "--to-datetime T, --shift-by N\n");
+                        "--to-datetime T, --by-duration D, --to-current, --shift-by N\n");
         return GR_ADMIN_EXIT_USAGE;
     }
     return 0;
@@ -604,7 +688,9 @@ int gr_admin_cmd_groups(gr_admin_t *a)
     if (gr_admin_is(a, "list"))
         return groups_list(a);
     if (gr_admin_is(a, "describe"))
-        return gr_admin_groups_describe(a);
+        return gr_admin_groups_each(a, gr_admin_groups_describe);
+    if (gr_admin_is(a, "delete-offsets"))
+        return gr_admin_groups_delete_offsets(a);
     if (gr_admin_is(a, "delete"))
         return groups_delete(a);
     return groups_reset(a);

@@ -1,24 +1,51 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gregor-admin get-offsets (kafka-get-offsets.sh): each partition's offset
- * for --time (latest, earliest, max-timestamp or a timestamp in ms), asked
- * of the partition's leader, printed "topic:partition:offset" in Kafka's
- * order (by the "topic-partition" text, so p10 sorts before p2).
+ * gregor-admin get-offsets (kafka-get-offsets.sh): the offset of --time
+ * (latest, earliest, max-timestamp, earliest-local, latest-tiered or a
+ * timestamp in ms) of each partition the filter allows (--topic PATTERN
+ * with --partitions P,Q..., or --topic-partitions rules; topic_filter.c),
+ * internal topics included unless --exclude-internal-topics. Each offset is
+ * asked of the partition's leader; the lines "topic:partition:offset" print
+ * in Kafka's order (by the "topic-partition" text, so p10 sorts before p2),
+ * leaving out a partition with no offset for the time, as Kafka's tool does.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "admin/admin.h"
 #include "admin/common.h"
-#include "admin/groups.h"
+#include "admin/topic_filter.h"
 #include "gen/list_offsets.h"
+#include "gen/metadata.h"
+
+#define GET_OFFSETS_METADATA_MAX_V     12
+#define GET_OFFSETS_LIST_OFFSETS_MAX_V 9 /* the first with LATEST_TIERED */
+#define GET_OFFSETS_PARTITIONS_MAX     100000
+#define GET_OFFSETS_BROKERS_MAX        256
+#define GET_OFFSETS_MESSAGE_MAX        1024
+#define TOPIC_PARTITION_TEXT_MAX       300
 
 static const char help[] =
-    "usage: gregor-admin --bootstrap-server HOST:PORT get-offsets --topic T\n"
-    "       [--partitions P,Q...] [--time latest|-1|earliest|-2|max-timestamp|-3|MS]\n"
-    "  each partition's offset as topic:partition:offset (kafka-get-offsets.sh)\n";
+    "usage: gregor-admin --bootstrap-server HOST:PORT get-offsets [--topic PATTERN]\n"
+    "       [--partitions P,Q...] [--topic-partitions T:P,T:N-M,T:N-,T:-M,T...]\n"
+    "       [--time latest|-1|earliest|-2|max-timestamp|-3|earliest-local|-4|\n"
+    "               latest-tiered|-5|MS] [--exclude-internal-topics]\n"
+    "  each partition's offset as topic:partition:offset (kafka-get-offsets.sh);\n"
+    "  topic patterns are regular expressions matched against the whole name\n";
 
-/* --time's value as ListOffsets' timestamp. 0, or -1 (printed). */
+/* A partition asked about, and its answer. */
+typedef struct offsets_part {
+    const char *topic;
+    int32_t partition;
+    int32_t leader;
+    int64_t offset; /* -1: none for the time (not printed) */
+} offsets_part_t;
+
+/* Kafka's message prefix for everything its tool refuses. */
+#define ERROR_PREFIX "Error occurred: "
+
+/* --time's value as ListOffsets' timestamp. 0, or -1 (Kafka's message printed). */
 static int parse_time(const char *text, int64_t *ts)
 {
     static const struct {
@@ -26,18 +53,22 @@ static int parse_time(const char *text, int64_t *ts)
         int64_t ts;
     } names[] = {{"latest", GR_LIST_OFFSETS_TIMESTAMP_LATEST},
                  {"earliest", GR_LIST_OFFSETS_TIMESTAMP_EARLIEST},
-                 {"max-timestamp", GR_LIST_OFFSETS_TIMESTAMP_MAX_TIMESTAMP}};
+                 {"max-timestamp", GR_LIST_OFFSETS_TIMESTAMP_MAX_TIMESTAMP},
+                 {"earliest-local", GR_LIST_OFFSETS_TIMESTAMP_EARLIEST_LOCAL},
+                 {"latest-tiered", GR_LIST_OFFSETS_TIMESTAMP_LATEST_TIERED}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(text, names[i].name) == 0) {
             *ts = names[i].ts;
             return 0;
         }
     char *end = NULL;
+    errno = 0;
     long long n = strtoll(text, &end, 10);
-    if (end == text || *end || n < GR_LIST_OFFSETS_TIMESTAMP_MAX_TIMESTAMP) {
+    if (end == text || *end || errno) {
         fprintf(stderr,
-                "error: --time wants latest, earliest, max-timestamp, -1, -2, -3 or a "
-                "timestamp in ms, got '%s'\n",
+                ERROR_PREFIX "Malformed time argument %s. Please use -1 or latest / -2 or "
+                             "earliest / -3 or max-timestamp / -4 or earliest-local / -5 or "
+                             "latest-tiered, or a specified long format timestamp\n",
                 text);
         return -1;
     }
@@ -45,27 +76,115 @@ static int parse_time(const char *text, int64_t *ts)
     return 0;
 }
 
-/* Whether --partitions (a comma list; absent: every one) names partition. */
-static bool wanted(const char *list, int32_t partition)
+/* The filter the options describe. 0, or -1 (Kafka's message printed). */
+static int build_filter(gr_admin_t *a, gr_topic_filter_t *f)
 {
-    for (const char *p = list; p && *p;) {
-        char *end = NULL;
-        long n = strtol(p, &end, 10);
-        if (end == p)
-            return false;
-        if (n == partition)
-            return true;
-        p = *end == ',' ? end + 1 : end;
+    const char *list = gr_admin_opt(a->opts, "topic-partitions");
+    const char *topic = gr_admin_opt(a->opts, "topic");
+    const char *partitions = gr_admin_opt(a->opts, "partitions");
+    char err[GET_OFFSETS_MESSAGE_MAX];
+    int rc;
+    if (list && (topic || partitions)) {
+        snprintf(err, sizeof err, "--topic-partitions cannot be used with --topic or --partitions");
+        rc = -1;
+    } else if (list) {
+        rc = gr_topic_filter_init_list(f, list, err, sizeof err);
+    } else {
+        rc = gr_topic_filter_init_topic(f, topic, partitions, err, sizeof err);
     }
-    return !list;
+    if (rc)
+        fprintf(stderr, ERROR_PREFIX "%s\n", err);
+    return rc;
+}
+
+/* The partitions of every topic the filter allows (Metadata for all topics). Count, or -1. */
+static int list_partitions(gr_admin_t *a, const gr_topic_filter_t *f, offsets_part_t *out, int max)
+{
+    int16_t v = gr_admin_version(a, GR_API_METADATA, GET_OFFSETS_METADATA_MAX_V);
+    if (v < 0)
+        return -1;
+    gr_metadata_request_t req;
+    gr_metadata_request_init(&req);
+    req.topics_null = true; /* every topic */
+    req.allow_auto_topic_creation = false;
+    gr_metadata_response_t md;
+    if (gr_admin_call(a, GR_API_METADATA, v, &req, &md))
+        return -1;
+    bool exclude_internal = gr_admin_flag(a->opts, "exclude-internal-topics");
+    int n = 0;
+    for (int32_t i = 0; i < md.topics_count; i++) {
+        const gr_metadata_response_metadata_response_topic_t *t = &md.topics[i];
+        char *name = gr_admin_text(a, t->name);
+        if (!name || t->error_code || (exclude_internal && t->is_internal) ||
+            !gr_topic_filter_topic(f, name))
+            continue;
+        for (int32_t p = 0; p < t->partitions_count && n < max; p++)
+            if (gr_topic_filter_partition(f, name, t->partitions[p].partition_index))
+                out[n++] = (offsets_part_t){name, t->partitions[p].partition_index,
+                                            t->partitions[p].leader_id, -1};
+    }
+    return n;
+}
+
+/* The offset of time ts in part, asked of the connected broker. Its error, or -1 (printed). */
+static int list_offset(gr_admin_t *a, offsets_part_t *part, int64_t ts, int16_t *error)
+{
+    int16_t v = gr_admin_version(a, GR_API_LIST_OFFSETS, GET_OFFSETS_LIST_OFFSETS_MAX_V);
+    if (v < 1)
+        return -1;
+    gr_list_offsets_request_t req;
+    gr_list_offsets_request_init(&req);
+    gr_list_offsets_request_list_offsets_topic_t t;
+    gr_list_offsets_request_list_offsets_topic_init(&t);
+    gr_list_offsets_request_list_offsets_partition_t p;
+    gr_list_offsets_request_list_offsets_partition_init(&p);
+    p.partition_index = part->partition;
+    p.timestamp = ts;
+    t.name = gr_str(part->topic);
+    t.partitions = &p;
+    t.partitions_count = 1;
+    req.replica_id = -1;
+    req.topics = &t;
+    req.topics_count = 1;
+    gr_list_offsets_response_t resp;
+    if (gr_admin_call(a, GR_API_LIST_OFFSETS, v, &req, &resp) || resp.topics_count != 1 ||
+        resp.topics[0].partitions_count != 1)
+        return -1;
+    *error = resp.topics[0].partitions[0].error_code;
+    part->offset = *error ? -1 : resp.topics[0].partitions[0].offset;
+    return 0;
+}
+
+/* Asks each partition's leader. 0, or 1 when some partition was skipped (printed). */
+static int ask_leaders(gr_admin_t *a, offsets_part_t *parts, int n, int64_t ts)
+{
+    gr_admin_broker_t *brokers =
+        gr_arena_alloc(&a->arena, GET_OFFSETS_BROKERS_MAX * sizeof *brokers);
+    int count = brokers ? gr_admin_brokers(a, brokers, GET_OFFSETS_BROKERS_MAX) : -1;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        int16_t error = GR_KERR_LEADER_NOT_AVAILABLE;
+        for (int b = 0; b < count; b++)
+            if (brokers[b].node_id == parts[i].leader &&
+                (gr_admin_move_to(a, brokers[b].addr) || list_offset(a, &parts[i], ts, &error)))
+                error = GR_KERR_LEADER_NOT_AVAILABLE; /* (no answer: printed) */
+        if (error) {
+            char text[GET_OFFSETS_MESSAGE_MAX];
+            gr_admin_java_error(error, NULL, text, sizeof text);
+            fprintf(stderr, "Skip getting offsets for topic-partition %s-%d due to error: %s\n",
+                    parts[i].topic, parts[i].partition, text);
+            rc = 1;
+        }
+    }
+    return rc;
 }
 
 static int cmp_kafka_order(const void *x, const void *y)
 {
-    const gr_admin_part_offsets_t *a = x, *b = y;
-    char ka[16], kb[16];
-    snprintf(ka, sizeof ka, "%d", a->partition);
-    snprintf(kb, sizeof kb, "%d", b->partition);
+    const offsets_part_t *a = x, *b = y;
+    char ka[TOPIC_PARTITION_TEXT_MAX], kb[TOPIC_PARTITION_TEXT_MAX];
+    snprintf(ka, sizeof ka, "%s-%d", a->topic, a->partition);
+    snprintf(kb, sizeof kb, "%s-%d", b->topic, b->partition);
     return strcmp(ka, kb);
 }
 
@@ -76,35 +195,26 @@ int gr_admin_cmd_get_offsets(gr_admin_t *a)
         return rc;
     int64_t ts = GR_LIST_OFFSETS_TIMESTAMP_LATEST;
     const char *time = gr_admin_opt(a->opts, "time");
-    if (time && parse_time(time, &ts) < 0)
+    gr_topic_filter_t filter;
+    if ((time && parse_time(time, &ts) < 0) || build_filter(a, &filter) < 0)
         return GR_ADMIN_EXIT_USAGE;
     rc = gr_admin_open(a);
-    if (rc >= 0)
-        return rc;
-    gr_admin_part_offsets_t *parts =
-        gr_arena_alloc(&a->arena, GR_ADMIN_PARTITIONS_MAX * sizeof *parts);
-    int n = parts ? gr_admin_groups_topic_scope(a, parts) : -1;
+    offsets_part_t *parts =
+        rc < 0 ? gr_arena_alloc(&a->arena, GET_OFFSETS_PARTITIONS_MAX * sizeof *parts) : NULL;
+    int n = parts ? list_partitions(a, &filter, parts, GET_OFFSETS_PARTITIONS_MAX) : -1;
+    gr_topic_filter_fini(&filter);
     if (n < 0)
-        return n == -2 ? GR_ADMIN_EXIT_USAGE : GR_ADMIN_EXIT_FAILED;
-    const char *list = gr_admin_opt(a->opts, "partitions");
-    int kept = 0;
-    for (int i = 0; i < n; i++)
-        if (wanted(list, parts[i].partition))
-            parts[kept++] = parts[i];
-    qsort(parts, (size_t)kept, sizeof *parts, cmp_kafka_order);
-    rc = GR_ADMIN_EXIT_OK;
-    for (int i = 0; i < kept; i++) {
-        gr_admin_broker_t leader;
-        char *topic = gr_admin_text(a, parts[i].topic);
-        if (gr_admin_partition_leader(a, topic, parts[i].partition, &leader) < 0 ||
-            gr_admin_move_to(a, leader.addr) < 0 ||
-            gr_admin_groups_list_offsets(a, &parts[i], 1, ts, true) < 0) {
-            fprintf(stderr, "Skip getting offsets for topic-partition %s-%d\n", topic,
-                    parts[i].partition);
-            rc = GR_ADMIN_EXIT_FAILED;
-            continue;
-        }
-        printf("%s:%d:%lld\n", topic, parts[i].partition, (long long)parts[i].target);
+        return rc >= 0 ? rc : GR_ADMIN_EXIT_TRANSPORT;
+    if (n == 0) {
+        fprintf(stderr, ERROR_PREFIX "Could not match any topic-partitions with the specified "
+                                     "filters\n");
+        return GR_ADMIN_EXIT_FAILED;
     }
-    return rc;
+    bool skipped = ask_leaders(a, parts, n, ts) != 0;
+    qsort(parts, (size_t)n, sizeof *parts, cmp_kafka_order);
+    for (int i = 0; i < n; i++)
+        if (parts[i].offset >= 0)
+            printf("%s:%d:%lld\n", parts[i].topic, parts[i].partition, (long long)parts[i].offset);
+    /* Kafka's tool exits 0 having skipped a partition; gregor-admin says so with 1. */
+    return skipped && !a->kafka_tool ? GR_ADMIN_EXIT_FAILED : GR_ADMIN_EXIT_OK;
 }

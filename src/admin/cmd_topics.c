@@ -24,6 +24,7 @@
 #define DELETE_TOPICS_MAX_V 5 /* names as topic_names; v6 names topics[] */
 #define CREATE_PARTS_MAX_V  3
 #define DESCRIBE_CONFIGS_V  1
+#define MIN_ISR_KEY         "min.insync.replicas"
 
 static const char help[] =
     "usage: gregor-admin --bootstrap-server HOST:PORT topics SUBCOMMAND [options] [--json]\n"
@@ -31,6 +32,10 @@ static const char help[] =
     "  describe [--topic T]                   partitions, leaders, replicas, ISR, overrides\n"
     "         [--under-replicated-partitions]  only partitions whose ISR lacks a replica\n"
     "         [--unavailable-partitions]       only partitions without a live leader\n"
+    "         [--under-min-isr-partitions]     only partitions whose ISR is below\n"
+    "                                          min.insync.replicas (or without a leader)\n"
+    "         [--at-min-isr-partitions]        only partitions whose ISR is at it\n"
+    "         [--topics-with-overrides]        only topics with configs of their own\n"
     "  create --topic T [--partitions N] [--replication-factor R]\n"
     "         [--config k=v]... [--if-not-exists] [--validate-only]\n"
     "  delete --topic T [--if-exists]\n"
@@ -142,19 +147,22 @@ static void print_ints(const int32_t *v, int32_t n, char *buf, size_t len, bool 
 }
 
 /* Which partitions describe shows: all, or those --under-replicated-partitions /
- * --unavailable-partitions select. */
+ * --unavailable-partitions / --under-min-isr-partitions / --at-min-isr-partitions select. */
 typedef struct describe_filter {
-    bool under_replicated, unavailable;
+    bool under_replicated, unavailable, under_min_isr, at_min_isr;
+    int32_t min_isr;                  /* the topic's min.insync.replicas (min-ISR filters) */
     const gr_metadata_response_t *md; /* its brokers are the live ones */
 } describe_filter_t;
 
 static bool filter_on(const describe_filter_t *f)
 {
-    return f->under_replicated || f->unavailable;
+    return f->under_replicated || f->unavailable || f->under_min_isr || f->at_min_isr;
 }
 
 /* As kafka-topics.sh: under-replicated when the ISR is smaller than the
- * replica list; unavailable when there is no leader or it is not live. */
+ * replica list; unavailable when there is no leader or it is not live;
+ * under min ISR when there is no leader or the ISR is smaller than
+ * min.insync.replicas; at min ISR when it is that size. */
 static bool shown(const describe_filter_t *f,
                   const gr_metadata_response_metadata_response_partition_t *part)
 {
@@ -162,12 +170,40 @@ static bool shown(const describe_filter_t *f,
         return true;
     if (f->under_replicated && part->isr_nodes_count < part->replica_nodes_count)
         return true;
+    if (f->under_min_isr && (part->leader_id < 0 || part->isr_nodes_count < f->min_isr))
+        return true;
+    if (f->at_min_isr && part->isr_nodes_count == f->min_isr)
+        return true;
     if (!f->unavailable)
         return false;
     bool live = false;
     for (int32_t i = 0; i < f->md->brokers_count && part->leader_id >= 0; i++)
         live |= f->md->brokers[i].node_id == part->leader_id;
     return !live;
+}
+
+/* The topic's min.insync.replicas, from its DescribeConfigs (1 when absent). */
+static int32_t min_isr_of(const gr_describe_configs_response_describe_configs_result_t *conf)
+{
+    for (int32_t i = 0; conf && i < conf->configs_count; i++)
+        if (conf->configs[i].name.len == (int32_t)strlen(MIN_ISR_KEY) &&
+            memcmp(conf->configs[i].name.ptr, MIN_ISR_KEY, strlen(MIN_ISR_KEY)) == 0 &&
+            conf->configs[i].value.ptr) {
+            char text[16];
+            snprintf(text, sizeof text, "%.*s", (int)conf->configs[i].value.len,
+                     conf->configs[i].value.ptr);
+            return (int32_t)strtol(text, NULL, 10);
+        }
+    return 1;
+}
+
+/* Whether the topic has a config of its own (what --topics-with-overrides lists). */
+static bool has_overrides(const gr_describe_configs_response_describe_configs_result_t *conf)
+{
+    for (int32_t i = 0; conf && i < conf->configs_count; i++)
+        if (conf->configs[i].config_source == GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_TOPIC_CONFIG)
+            return true;
+    return false;
 }
 
 static void describe_json(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
@@ -241,7 +277,8 @@ static void partition_rows(gr_admin_t *a, gr_metadata_response_metadata_response
 }
 
 static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response_topic_t *t,
-                           gr_describe_configs_response_describe_configs_result_t *conf)
+                           gr_describe_configs_response_describe_configs_result_t *conf,
+                           bool partitions)
 {
     char uuid[GR_UUID_STRING_CHARS + 1];
     gr_uuid_format(t->topic_id, uuid);
@@ -254,6 +291,8 @@ static void describe_table(gr_admin_t *a, gr_metadata_response_metadata_response
             printf("%s%s=%s", n++ ? "," : "", gr_admin_text(a, conf->configs[i].name),
                    gr_admin_text(a, conf->configs[i].value));
     printf("\n");
+    if (!partitions) /* --topics-with-overrides: the topic lines alone */
+        return;
     gr_table_t table;
     gr_table_init(&table, partition_headers, PARTITION_COLS);
     describe_filter_t all = {.md = NULL};
@@ -273,8 +312,11 @@ static int topics_describe(gr_admin_t *a)
     describe_filter_t filter = {
         .under_replicated = gr_admin_flag(a->opts, "under-replicated-partitions"),
         .unavailable = gr_admin_flag(a->opts, "unavailable-partitions"),
+        .under_min_isr = gr_admin_flag(a->opts, "under-min-isr-partitions"),
+        .at_min_isr = gr_admin_flag(a->opts, "at-min-isr-partitions"),
         .md = &md,
     };
+    bool overrides_only = gr_admin_flag(a->opts, "topics-with-overrides");
     /* Filtered, as kafka-topics.sh: only the partitions, in one table. */
     gr_table_t selected;
     gr_table_init(&selected, partition_headers, PARTITION_COLS);
@@ -289,6 +331,12 @@ static int topics_describe(gr_admin_t *a)
             rc = GR_ADMIN_EXIT_FAILED;
             continue;
         }
+        gr_describe_configs_response_describe_configs_result_t *conf = NULL;
+        bool min_isr = filter.under_min_isr || filter.at_min_isr;
+        if ((min_isr || overrides_only || !filter_on(&filter) || a->json) &&
+            topic_overrides(a, t->name, &conf))
+            return GR_ADMIN_EXIT_TRANSPORT;
+        filter.min_isr = min_isr_of(conf);
         bool any = false;
         for (int32_t p = 0; p < t->partitions_count; p++)
             any |= shown(&filter, &t->partitions[p]);
@@ -298,13 +346,12 @@ static int topics_describe(gr_admin_t *a)
             partition_rows(a, t, &filter, &selected);
             continue;
         }
-        gr_describe_configs_response_describe_configs_result_t *conf = NULL;
-        if (topic_overrides(a, t->name, &conf))
-            return GR_ADMIN_EXIT_TRANSPORT;
+        if (overrides_only && !has_overrides(conf))
+            continue;
         if (a->json)
             describe_json(a, t, conf, first, &filter);
         else
-            describe_table(a, t, conf);
+            describe_table(a, t, conf, !overrides_only);
         first = false;
     }
     if (a->json)

@@ -51,6 +51,14 @@ int gr_admin_groups_delete(gr_admin_t *a, const char *group, const char *kind);
 /* groups describe (--offsets, the default; --members; --state; --verbose). An exit code. */
 int gr_admin_groups_describe(gr_admin_t *a);
 /*
+ * Runs run once per group when --all-groups or several --group are given
+ * (in group id order, --group set to each; cmd_groups_each.c), else once.
+ * The worst exit code.
+ */
+int gr_admin_groups_each(gr_admin_t *a, int (*run)(gr_admin_t *a));
+/* groups delete-offsets (cmd_groups_offsets.c): OffsetDelete, as kafka-consumer-groups.sh. */
+int gr_admin_groups_delete_offsets(gr_admin_t *a);
+/*
  * The group's state as Kafka's admin client reads it: ConsumerGroupDescribe
  * first, DescribeGroups when the group is not a consumer group ("Dead" for
  * no group). 0, or an exit code (printed). *state lives in a->arena.

@@ -2,9 +2,10 @@
 /*
  * gregor-admin under Kafka's tool names: when the program is called
  * kafka-topics, kafka-configs, kafka-consumer-groups, kafka-acls,
- * kafka-leader-election, kafka-reassign-partitions or kafka-transactions
- * (with or without ".sh"), the command line is that tool's and is rewritten
- * into gregor-admin's (the command word, and the tool's action option made
+ * kafka-leader-election, kafka-reassign-partitions, kafka-transactions,
+ * kafka-get-offsets or kafka-delete-records (with or without ".sh"), the
+ * command line is that tool's and is rewritten into gregor-admin's (the
+ * command word, and the tool's action option, or its one fixed action, made
  * the subcommand word). Each tool lists the options it takes here; any
  * other option is refused with a message and exit 2, because a script
  * that passes an option expects its effect and must not get silence.
@@ -30,6 +31,9 @@ static const char *const topics_options[] = {
     "if-not-exists",
     "under-replicated-partitions",
     "unavailable-partitions",
+    "under-min-isr-partitions",
+    "at-min-isr-partitions",
+    "topics-with-overrides",
     "exclude-internal",
     NULL,
 };
@@ -49,16 +53,18 @@ static const char *const configs_options[] = {
     "user-defaults",
     "client-defaults",
     "add-config",
+    "add-config-file",
     "delete-config",
     "all",
     NULL,
 };
 
-static const char *const groups_actions[] = {"list", "describe", "delete", "reset-offsets", NULL};
+static const char *const groups_actions[] = {"list",          "describe",       "delete",
+                                             "reset-offsets", "delete-offsets", NULL};
 static const char *const groups_options[] = {
-    "group",    "topic",   "all-topics",  "members",   "state",     "verbose",
-    "offsets",  "type",    "to-earliest", "to-latest", "to-offset", "to-datetime",
-    "shift-by", "dry-run", "execute",     NULL,
+    "group",   "topic",       "all-topics", "members",   "state",       "verbose",  "offsets",
+    "type",    "to-earliest", "to-latest",  "to-offset", "to-datetime", "shift-by", "dry-run",
+    "execute", "by-duration", "to-current", "export",    "all-groups",  NULL,
 };
 
 static const char *const acls_options[] = {
@@ -104,17 +110,22 @@ static const char *const transactions_options[] = {
     "start-offset",     "topic",       "partition",      NULL,
 };
 
-static const char *const get_offsets_options[] = {"topic", "partitions", "time", NULL};
+static const char *const get_offsets_options[] = {
+    "topic", "partitions", "topic-partitions", "time", "exclude-internal-topics", NULL,
+};
+
+static const char *const delete_records_options[] = {"offset-json-file", NULL};
 
 static const gr_admin_kafka_tool_t tools[] = {
-    {"kafka-topics", "topics", topics_actions, topics_options},
-    {"kafka-configs", "configs", NULL, configs_options},
-    {"kafka-consumer-groups", "groups", groups_actions, groups_options},
-    {"kafka-acls", "acls", NULL, acls_options},
-    {"kafka-leader-election", "leader-election", NULL, election_options},
-    {"kafka-reassign-partitions", "reassign-partitions", NULL, reassign_options},
-    {"kafka-transactions", "transactions", NULL, transactions_options},
-    {"kafka-get-offsets", "get-offsets", NULL, get_offsets_options},
+    {"kafka-topics", "topics", topics_actions, topics_options, NULL},
+    {"kafka-configs", "configs", NULL, configs_options, NULL},
+    {"kafka-consumer-groups", "groups", groups_actions, groups_options, NULL},
+    {"kafka-acls", "acls", NULL, acls_options, NULL},
+    {"kafka-leader-election", "leader-election", NULL, election_options, NULL},
+    {"kafka-reassign-partitions", "reassign-partitions", NULL, reassign_options, NULL},
+    {"kafka-transactions", "transactions", NULL, transactions_options, NULL},
+    {"kafka-get-offsets", "get-offsets", NULL, get_offsets_options, NULL},
+    {"kafka-delete-records", "records", NULL, delete_records_options, "delete"},
 };
 
 /* Options of Kafka's tools that mean nothing to Gregor, and why. */
@@ -185,6 +196,8 @@ int gr_admin_kafka_tool_argv(const gr_admin_kafka_tool_t *t, int argc, char **ar
     out[n++] = (char *)t->command;
     if (t->actions)
         out[n++] = NULL; /* the action's word, filled below */
+    else if (t->subcommand)
+        out[n++] = (char *)t->subcommand;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {

@@ -9,6 +9,7 @@ typedef struct gr_admin_kafka_tool {
     const char *command;        /* gregor-admin's command word */
     const char *const *actions; /* action options made the subcommand word, or NULL */
     const char *const *options; /* every other option the tool takes */
+    const char *subcommand;     /* a fixed subcommand word (kafka-delete-records), or NULL */
 } gr_admin_kafka_tool_t;
 
 /* The tool argv0 (a path; ".sh" optional) names, or NULL: plain gregor-admin. */

@@ -47,7 +47,13 @@ static const char *const flag_names[] = {
     "members", /* groups describe's views */
     "verbose",
     "offsets",
-    "exclude-internal", /* kafka-topics.sh --list */
+    "exclude-internal",         /* kafka-topics.sh --list */
+    "under-min-isr-partitions", /* kafka-topics.sh --describe's filters */
+    "at-min-isr-partitions",
+    "topics-with-overrides",
+    "to-current", /* kafka-consumer-groups.sh --reset-offsets */
+    "export",
+    "exclude-internal-topics", /* kafka-get-offsets.sh */
     NULL,
 };
 

@@ -175,8 +175,8 @@ int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out)
     return -1;
 }
 
-int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
-                              gr_admin_broker_t *out)
+int gr_admin_partition_route(gr_admin_t *a, const char *topic, int32_t partition,
+                             gr_admin_broker_t *out, int16_t *error, bool *topic_error)
 {
     int64_t deadline = gr_admin_now_ms() + ROUTE_RETRY_MS;
     for (;;) {
@@ -184,9 +184,12 @@ int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partitio
         if (bootstrap_metadata(a, topic, &md) || md.topics_count != 1)
             return -1;
         int16_t code = md.topics[0].error_code;
+        *topic_error = code != GR_KERR_NONE;
         int32_t leader = -1;
+        bool listed = false;
         for (int32_t i = 0; i < md.topics[0].partitions_count; i++)
             if (md.topics[0].partitions[i].partition_index == partition) {
+                listed = true;
                 leader = md.topics[0].partitions[i].leader_id;
                 code = code ? code : md.topics[0].partitions[i].error_code;
             }
@@ -194,19 +197,35 @@ int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partitio
             for (int32_t i = 0; i < md.brokers_count; i++)
                 if (md.brokers[i].node_id == leader) {
                     broker_entry(&md.brokers[i], out);
+                    *error = GR_KERR_NONE;
                     return 0;
                 }
         }
+        if (code == GR_KERR_NONE && !listed && md.topics[0].partitions_count > 0) {
+            *error = GR_KERR_UNKNOWN_TOPIC_OR_PARTITION; /* the topic has no such partition */
+            return 0;
+        }
         bool retriable = code == GR_KERR_NONE || code == GR_KERR_LEADER_NOT_AVAILABLE;
         if (!retriable || gr_admin_now_ms() >= deadline) {
-            if (code == GR_KERR_NONE && leader < 0 && md.topics[0].partitions_count > 0)
-                fprintf(stderr, "error: %s-%d: no such partition or no leader\n", topic, partition);
-            else
-                gr_admin_report(topic, code ? code : GR_KERR_LEADER_NOT_AVAILABLE, gr_str(NULL));
-            return -1;
+            *error = code ? code : GR_KERR_LEADER_NOT_AVAILABLE;
+            return 0;
         }
         gr_admin_backoff();
     }
+}
+
+int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
+                              gr_admin_broker_t *out)
+{
+    int16_t code;
+    bool topic_error;
+    if (gr_admin_partition_route(a, topic, partition, out, &code, &topic_error))
+        return -1;
+    if (code == GR_KERR_UNKNOWN_TOPIC_OR_PARTITION && !topic_error)
+        fprintf(stderr, "error: %s-%d: no such partition or no leader\n", topic, partition);
+    else if (code)
+        gr_admin_report(topic, code, gr_str(NULL));
+    return code ? -1 : 0;
 }
 
 int gr_admin_group_coordinator(gr_admin_t *a, const char *group, gr_admin_broker_t *out)
