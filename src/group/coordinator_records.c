@@ -286,7 +286,7 @@ static int commit_apply(gr_coordinator_t *co, gr_group_t *g,
                                  .commit_timestamp = now,
                                  .expire_timestamp = c->expire_timestamp,
                                  .log_offset = log_offset};
-    if (producer->id >= 0)
+    if (producer) /* a transactional commit: pending until its marker */
         return gr_coordinator_txn_pending_set(co, g, producer->id, c->topic, c->partition, &v);
     return gr_group_offset_set(g, c->topic, c->partition, &v);
 }
