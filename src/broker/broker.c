@@ -333,6 +333,41 @@ static void pick_advertised(gr_broker_t *b, const uint16_t *bound_ports)
     b->advertised_port = ib->port;
 }
 
+static void on_ready_deadline(struct ev_loop *loop, ev_timer *t, int revents)
+{
+    (void)loop;
+    (void)revents;
+    *(bool *)t->data = true;
+}
+
+/*
+ * Runs the loop until this broker's dynamic configs were read, when a
+ * listener runs TLS: a keystore set live is served from the first
+ * connection (Kafka reads them before its socket server starts). Bounded
+ * by GR_SINGLE_NODE_READY_SEC; then the file's keystores are served until
+ * they arrive, logged.
+ */
+static void await_dynamic_configs(gr_broker_t *b)
+{
+    const gr_listener_list_t *ls = &b->config.effective.listeners;
+    bool tls = false;
+    for (int i = 0; i < ls->count; i++)
+        tls = tls || gr_security_protocol_is_tls(ls->items[i].protocol);
+    bool expired = false;
+    ev_timer deadline;
+    ev_timer_init(&deadline, on_ready_deadline, GR_SINGLE_NODE_READY_SEC, 0.);
+    deadline.data = &expired;
+    ev_timer_start(b->loop, &deadline);
+    while (tls && !gr_broker_config_store_loaded(b) && !expired && !b->stopping)
+        ev_run(b->loop, EVRUN_ONCE);
+    ev_timer_stop(b->loop, &deadline);
+    if (expired)
+        gr_logf(&b->log, GR_LOG_WARN, "broker",
+                "dynamic broker configs not read within %d s: TLS listeners open with the file's "
+                "keystores",
+                GR_SINGLE_NODE_READY_SEC);
+}
+
 static int start_listeners(gr_broker_t *b)
 {
     gr_server_config_t scfg;
@@ -350,6 +385,7 @@ static int start_listeners(gr_broker_t *b)
     /* Single node: clients wait until the controller here has told this broker everything
      * (cluster mode's listeners accept at once: its start gate holds requests instead). */
     gr_server_hold(b->server, !b->cluster->zk_mode);
+    await_dynamic_configs(b);
     rc = gr_broker_tls_open(b);
     if (rc)
         return rc;
@@ -411,13 +447,6 @@ static bool own_metadata_applied(gr_broker_t *b)
     hosted_check_t hc = {b->config.broker_id, true};
     gr_topics_foreach(b->topics, hosted_check, &hc);
     return hc.all;
-}
-
-static void on_ready_deadline(struct ev_loop *loop, ev_timer *t, int revents)
-{
-    (void)loop;
-    (void)revents;
-    *(bool *)t->data = true;
 }
 
 /*

@@ -8,7 +8,14 @@
  *
  * Built by gr_broker_tls_open before the listeners open, so a bad keystore is
  * a start-up error; freed by gr_broker_tls_close after the server's
- * connections are gone. Runs on: loop thread.
+ * connections are gone. A listener's keystore or truststore set live
+ * (metadata/broker_config_store.h, KIP-226) wins over the file's; when it
+ * changes, gr_broker_tls_rotate (b->on_listener_tls) builds the listener's
+ * context again and hands it to the server for new connections, while
+ * connections already open keep theirs (each session holds its context).
+ * The inter-broker client context is not rebuilt: it is the file's.
+ *
+ * Runs on: loop thread.
  */
 #ifndef GR_BROKER_LISTENER_TLS_H
 #define GR_BROKER_LISTENER_TLS_H
@@ -24,6 +31,15 @@ int gr_broker_tls_open(gr_broker_t *b);
 
 /* The server context of listener i (index in effective.listeners), or NULL (plaintext). */
 gr_tls_ctx_t *gr_broker_tls_listener(const gr_broker_t *b, int i);
+
+/*
+ * Builds listener's server context again (NULL: every TLS listener's) with
+ * the keys set live, checked as Kafka does against the one served now, and
+ * serves it to new connections. A context that cannot be built or checked
+ * is logged as an ERROR and the current one kept. Does nothing before
+ * gr_broker_tls_open. Set as b->on_listener_tls by gr_broker_tls_open.
+ */
+void gr_broker_tls_rotate(gr_broker_t *b, const char *listener);
 
 void gr_broker_tls_close(gr_broker_t *b);
 

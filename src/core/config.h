@@ -40,7 +40,7 @@
 #include "core/logging.h"
 
 /* Room for per-key state; config_keys.c checks its table fits. */
-#define GR_CONFIG_KEY_MAX 192
+#define GR_CONFIG_KEY_MAX 224
 
 /* Value types, numbered as DescribeConfigs' ConfigType (v3+) numbers them. */
 typedef enum gr_config_type {
@@ -276,6 +276,16 @@ typedef struct gr_config {
     char *ssl_principal_mapping_rules;
     char *ssl_endpoint_identification_algorithm;
     bool gregor_ssl_ktls_enable; /* hidden: false forces the pread + SSL_write fallback */
+    bool ssl_allow_dn_changes;   /* a keystore changed live may change its certificate's DN */
+    bool ssl_allow_san_changes;  /* ... or drop subject alternative names */
+
+    /* Encryption of password configs set live (metadata/password_codec.h) */
+    char *password_encoder_secret; /* NULL: dynamic password configs refused */
+    char *password_encoder_old_secret;
+    char *password_encoder_keyfactory_algorithm; /* NULL: PBKDF2WithHmacSHA512 */
+    char *password_encoder_cipher_algorithm;
+    int32_t password_encoder_key_length;
+    int32_t password_encoder_iterations;
 
     /* The metrics and health listener (observe/http_server.h) */
     char *gregor_http_listener;                 /* "", http://host:port or https://host:port */

@@ -362,6 +362,19 @@ static const gr_config_def_t config_table[] = {
     KEY_STRING("ssl.endpoint.identification.algorithm", ssl_endpoint_identification_algorithm,
                "https", NULL),
     KEY_BOOL("gregor.ssl.ktls.enable", gregor_ssl_ktls_enable, "true"),
+    /* A keystore changed live must keep its certificate's DN and SANs unless these allow it. */
+    KEY_BOOL("ssl.allow.dn.changes", ssl_allow_dn_changes, "false"),
+    KEY_BOOL("ssl.allow.san.changes", ssl_allow_san_changes, "false"),
+    /* Password configs set live are stored encrypted with this secret (metadata/password_codec.h);
+     * without one they are refused, as Kafka does. */
+    KEY_STRING("password.encoder.secret", password_encoder_secret, NULL, NULL),
+    KEY_STRING("password.encoder.old.secret", password_encoder_old_secret, NULL, NULL),
+    KEY_STRING("password.encoder.keyfactory.algorithm", password_encoder_keyfactory_algorithm, NULL,
+               NULL),
+    KEY_STRING("password.encoder.cipher.algorithm", password_encoder_cipher_algorithm,
+               "AES/CBC/PKCS5Padding", NULL),
+    KEY_INT("password.encoder.key.length", password_encoder_key_length, "128", 8, IMAX),
+    KEY_INT("password.encoder.iterations", password_encoder_iterations, "4096", 1024, IMAX),
 
     /* The metrics and health listener (observe/http_server.h); empty: off. */
     KEY_STRING("gregor.http.listener", gregor_http_listener, "", NULL),

@@ -180,6 +180,9 @@ struct gr_broker {
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */
     struct gr_broker_dynamic *dynamic; /* dynamic broker configs (metadata/broker_config_store.h) */
+    /* Listener SSL keys changed live: rebuild listener's TLS context (NULL: every TLS
+     * listener's), set by the composition root (broker/listener_tls.h). May be NULL. */
+    void (*on_listener_tls)(gr_broker_t *b, const char *listener);
     gr_http_server_t *http; /* /metrics, /healthz, /readyz (observe/http_server.h); NULL: off */
     gr_broker_stats_t stats;
     gr_request_stats_t *request_stats; /* per API counts and times (handlers/request_stats.h) */

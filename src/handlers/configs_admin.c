@@ -156,23 +156,54 @@ static int describe_topic(gr_broker_t *b, const describe_ctx_t *ctx, const gr_to
 /* Kafka's ConfigType PASSWORD (DescribeConfigs v3+): its values are never returned. */
 #define CONFIG_TYPE_PASSWORD 9
 
-/* A key Kafka types PASSWORD (keystore and key passwords, the JAAS text). */
+/* A key Kafka types PASSWORD (keystore and key passwords, the JAAS text, the encoder's secrets). */
 static bool is_password(const char *name)
 {
     size_t len = strlen(name), tail = strlen(".password");
-    return strcmp(name, "sasl.jaas.config") == 0 ||
+    return strcmp(name, "sasl.jaas.config") == 0 || strcmp(name, "password.encoder.secret") == 0 ||
+           strcmp(name, "password.encoder.old.secret") == 0 ||
            (len >= tail && strcmp(name + len - tail, ".password") == 0);
+}
+
+/* This broker's listener SSL keys set live, after its table keys (as Kafka lists them). */
+static int describe_listener_keys(gr_broker_t *b, const describe_ctx_t *ctx,
+                                  gr_describe_configs_response_describe_configs_result_t *out)
+{
+    const gr_listener_configs_t *live = gr_broker_dynamic_listeners(b);
+    for (size_t i = 0; i < live->count; i++) {
+        char listener[GR_LISTENER_NAME_MAX];
+        const char *base;
+        if (!key_wanted(ctx, live->keys[i]) ||
+            !gr_listener_ssl_key(live->keys[i], listener, sizeof listener, &base))
+            continue;
+        bool secret = gr_listener_ssl_key_is_password(base);
+        const char *value = secret ? NULL : live->values[i];
+        /* The name in the request's memory: the set may change before the response is sent. */
+        const char *name = gr_admin_message(ctx->req, live->keys[i]).ptr;
+        if (!name)
+            return -ENOMEM;
+        gr_config_synonym_t syn = {name, value, GR_DESCRIBE_CONFIGS_SOURCE_DYNAMIC_BROKER_CONFIG};
+        gr_describe_configs_response_describe_configs_resource_result_t *entry =
+            &out->configs[out->configs_count++];
+        int type =
+            secret ? CONFIG_TYPE_PASSWORD : gr_config_def_at((size_t)gr_config_find(base))->type;
+        fill_entry(ctx, name, value, syn.source, type, false, NULL, entry);
+        entry->is_sensitive = secret;
+        if (fill_synonyms(ctx, &syn, 1, entry))
+            return -ENOMEM;
+    }
+    return 0;
 }
 
 static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
                            gr_describe_configs_response_describe_configs_result_t *out)
 {
-    size_t n = gr_config_key_count();
+    size_t n = gr_config_key_count() + gr_broker_dynamic_listeners(b)->count;
     out->configs = gr_request_alloc_array(ctx->req, (int64_t)n, sizeof(*out->configs));
     if (!out->configs)
         return -ENOMEM;
     int32_t count = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < gr_config_key_count(); i++) {
         gr_config_entry_t e;
         gr_config_entry(&b->config, i, &e);
         if (!key_wanted(ctx, e.def->name))
@@ -199,7 +230,7 @@ static int describe_broker(gr_broker_t *b, const describe_ctx_t *ctx,
             return -ENOMEM;
     }
     out->configs_count = count;
-    return 0;
+    return describe_listener_keys(b, ctx, out);
 }
 
 /* The cluster-wide default ("" name): the values set there, as Kafka lists them. */

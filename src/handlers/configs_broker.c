@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "gen/incremental_alter_configs.h"
+#include "handlers/configs_broker_tls.h"
 #include "metadata/broker_config_store.h"
 
 #define KEY_MAX 256
@@ -85,6 +86,20 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
     return err;
 }
 
+/* A listener SSL key goes to configs_broker_tls.c, any other key to edit. */
+static gr_kerr_t edit_any(gr_broker_t *b, gr_str_t name, bool is_default,
+                          const gr_broker_config_change_t *c, gr_broker_dynamic_edit_t *e,
+                          char *msg, size_t len)
+{
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%.*s", c->key.len > 0 ? c->key.len : 0,
+             c->key.ptr ? c->key.ptr : "");
+    bool has_nul = c->key.len > 0 && memchr(c->key.ptr, '\0', (size_t)c->key.len);
+    if (!has_nul && gr_broker_tls_key(key))
+        return gr_broker_tls_edit(b, name, is_default, key, c, e, msg, len);
+    return edit(name, c, e, msg, len);
+}
+
 static void set_free(gr_broker_dynamic_set_t *set)
 {
     for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
@@ -105,14 +120,18 @@ gr_kerr_t gr_broker_configs_alter(gr_broker_t *b, gr_str_t name,
     gr_broker_dynamic_edit_t e = {.set = {{NULL}}};
     for (int i = 0; !incremental && i < GR_BROKER_DYNAMIC_KEYS; i++)
         e.touched[i] = true;
+    e.replace_listeners = !incremental && !is_default;
     gr_kerr_t err = GR_KERR_NONE;
     for (int32_t i = 0; !err && i < n; i++)
-        err = edit(name, &changes[i], &e, msg, len);
+        err = edit_any(b, name, is_default, &changes[i], &e, msg, len);
+    if (!err) /* a new keystore is read and checked before anything is stored */
+        err = gr_broker_tls_validate(b, name, &e, msg, len);
     int rc = err || validate_only ? 0 : gr_broker_config_store_alter(b, is_default, &e);
     if (rc) {
         snprintf(msg, len, "The configs could not be stored: %s", strerror(-rc));
         err = GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     set_free(&e.set);
+    gr_listener_configs_clear(&e.listeners);
     return err;
 }

@@ -15,6 +15,7 @@
 
 #include "log/log.h"
 #include "metadata/config_entity.h"
+#include "metadata/password_codec.h"
 #include "metadata/store.h"
 #include "metadata/topics.h"
 #include "metadata/zk_docs.h"
@@ -75,6 +76,8 @@ struct gr_broker_dynamic {
     gr_broker_dynamic_set_t mine;     /* /config/brokers/<this id> */
     char *static_text[GR_BROKER_DYNAMIC_KEYS];
     uint8_t static_source[GR_BROKER_DYNAMIC_KEYS];
+    gr_listener_configs_t listeners; /* this broker's listener SSL keys, passwords in clear */
+    bool mine_read;                  /* this broker's document was read once (or failed) */
     /*
      * Writes of this broker in flight per level ([1]: <default>): a read
      * meanwhile may return an older document than the one applied here, so
@@ -149,6 +152,7 @@ void gr_broker_dynamic_free(gr_broker_t *b)
         return;
     set_clear(&d->defaults);
     set_clear(&d->mine);
+    gr_listener_configs_clear(&d->listeners);
     for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
         free(d->static_text[i]);
     free(d);
@@ -160,6 +164,18 @@ const gr_broker_dynamic_set_t *gr_broker_dynamic_level(gr_broker_t *b, bool is_d
     static const gr_broker_dynamic_set_t none = {{NULL}};
     struct gr_broker_dynamic *d = dynamic_of(b);
     return !d ? &none : is_default ? &d->defaults : &d->mine;
+}
+
+const gr_listener_configs_t *gr_broker_dynamic_listeners(gr_broker_t *b)
+{
+    static const gr_listener_configs_t none = {0};
+    struct gr_broker_dynamic *d = dynamic_of(b);
+    return d ? &d->listeners : &none;
+}
+
+const char *gr_broker_dynamic_listener_value(const void *arg, const char *listener, const char *key)
+{
+    return gr_listener_configs_get(arg, listener, key);
 }
 
 /* ---- applying ---- */
@@ -216,12 +232,40 @@ typedef struct read_op {
     char path[GR_STORE_PATH_MAX + 1];
 } read_op_t;
 
+/*
+ * This broker's listener SSL keys from its document (NULL: none); the
+ * listeners' TLS contexts are built again when they changed. Kafka reads
+ * them from this broker's level only: at <default> they are ignored.
+ */
+static void load_listeners(gr_broker_t *b, struct gr_broker_dynamic *d, const char *text,
+                           size_t len, const char *path)
+{
+    gr_listener_configs_t fresh = {0};
+    char bad[GR_STORE_PATH_MAX] = "";
+    if (text && gr_listener_configs_parse(&b->config, text, len, &fresh, bad, sizeof bad)) {
+        gr_logf(&b->log, GR_LOG_WARN, "config", "%s: listener SSL keys unreadable", path);
+        return;
+    }
+    if (bad[0])
+        gr_logf(&b->log, GR_LOG_ERROR, "config",
+                "dynamic password config %s could not be decoded (password.encoder.secret "
+                "changed? set the old one as password.encoder.old.secret), ignoring",
+                bad);
+    bool same = gr_listener_configs_equal(&fresh, &d->listeners);
+    gr_listener_configs_clear(&d->listeners);
+    d->listeners = fresh;
+    if (!same && b->on_listener_tls)
+        b->on_listener_tls(b, NULL);
+}
+
 static void on_data(void *opaque, int rc, const void *data, size_t len, const gr_store_stat_t *stat)
 {
     (void)stat;
     read_op_t *op = opaque;
     gr_broker_t *b = op->b;
     struct gr_broker_dynamic *d = rc == GR_STORE_CLOSING ? NULL : dynamic_of(b);
+    if (d && !op->is_default)
+        d->mine_read = true;
     if (d && d->writing[op->is_default] > 0) {
         /* this broker's own write is newer: read again once it is over */
     } else if (d && (rc == GR_STORE_OK || rc == GR_STORE_NONODE)) {
@@ -233,6 +277,8 @@ static void on_data(void *opaque, int rc, const void *data, size_t len, const gr
             set_clear(level);
             *level = s;
             apply_all(b, d);
+            if (!op->is_default)
+                load_listeners(b, d, rc == GR_STORE_OK ? data : NULL, len, op->path);
         }
     } else if (rc != GR_STORE_CLOSING)
         gr_logf(&b->log, GR_LOG_WARN, "config", "cannot read %s: %s", op->path,
@@ -256,12 +302,19 @@ static void read_level(gr_broker_t *b, bool is_default)
 fail:
     free(op);
     gr_logf(&b->log, GR_LOG_WARN, "config", "cannot read the dynamic broker configs");
+    if (!is_default && dynamic_of(b))
+        b->dynamic->mine_read = true; /* nothing to wait for */
 }
 
 void gr_broker_config_store_load(gr_broker_t *b)
 {
     read_level(b, true);
     read_level(b, false);
+}
+
+bool gr_broker_config_store_loaded(gr_broker_t *b)
+{
+    return b->dynamic && b->dynamic->mine_read;
 }
 
 void gr_broker_config_store_reload(gr_broker_t *b, const char *name)
@@ -308,14 +361,28 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
         set_clear(&doc);
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
-    gr_topic_config_t pairs[GR_BROKER_DYNAMIC_KEYS];
+    gr_listener_configs_t tls = {0}; /* as stored: passwords encrypted */
+    int rc = 0;
+    if (current && len > 0 && !op->edit.replace_listeners &&
+        gr_listener_configs_parse_raw(current, len, &tls) == -ENOMEM)
+        rc = -ENOMEM;
+    if (!rc)
+        rc = gr_listener_configs_overlay(&tls, &op->edit.listeners);
+    gr_topic_config_t *pairs = calloc(GR_BROKER_DYNAMIC_KEYS + tls.count + 1, sizeof *pairs);
     int n = 0;
-    int rc = overlay(&doc, &op->edit);
+    if (!rc && !pairs)
+        rc = -ENOMEM;
+    if (!rc)
+        rc = overlay(&doc, &op->edit);
     for (int k = 0; !rc && k < GR_BROKER_DYNAMIC_KEYS; k++)
         if (doc.values[k])
             pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], doc.values[k]};
+    for (size_t i = 0; !rc && i < tls.count; i++)
+        pairs[n++] = (gr_topic_config_t){tls.keys[i], tls.values[i]};
     if (!rc)
         rc = gr_zk_doc_config_text(pairs, n, text, text_len);
+    free(pairs);
+    gr_listener_configs_clear(&tls);
     set_clear(&doc);
     return rc ? GR_KERR_UNKNOWN_SERVER_ERROR : GR_KERR_NONE;
 }
@@ -323,6 +390,7 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
 static void alter_free(alter_op_t *op)
 {
     set_clear(&op->edit.set);
+    gr_listener_configs_clear(&op->edit.listeners);
     free(op);
 }
 
@@ -359,6 +427,41 @@ static int set_copy(gr_broker_dynamic_set_t *to, const gr_broker_dynamic_set_t *
     return 0;
 }
 
+/*
+ * The edit's listener SSL keys as they will be stored (passwords
+ * encrypted) into stored, and the broker's set after it into fresh.
+ * 0, -EINVAL (a password that cannot be encrypted) or -ENOMEM.
+ */
+static int edit_listeners(gr_broker_t *b, struct gr_broker_dynamic *d,
+                          const gr_broker_dynamic_edit_t *edit, gr_listener_configs_t *stored,
+                          gr_listener_configs_t *fresh)
+{
+    int rc = edit->replace_listeners ? 0 : gr_listener_configs_overlay(fresh, &d->listeners);
+    if (!rc)
+        rc = gr_listener_configs_overlay(fresh, &edit->listeners);
+    for (size_t i = 0; !rc && i < edit->listeners.count; i++) {
+        const char *key = edit->listeners.keys[i], *value = edit->listeners.values[i], *base;
+        char listener[GR_LISTENER_NAME_MAX], err[ERR_MAX], *sealed = NULL;
+        if (value && gr_listener_ssl_key(key, listener, sizeof listener, &base) &&
+            gr_listener_ssl_key_is_password(base))
+            rc = gr_password_encode(&b->config, value, &sealed, err, sizeof err);
+        if (!rc)
+            rc = gr_listener_configs_set(stored, key, sealed ? sealed : value);
+        free(sealed);
+    }
+    return rc;
+}
+
+/* b->on_listener_tls for each listener the edit names (all of them when it replaces). */
+static void notify_listeners(gr_broker_t *b, const gr_broker_dynamic_edit_t *edit)
+{
+    const gr_listener_list_t *ls = &b->config.effective.listeners;
+    for (int i = 0; b->on_listener_tls && i < ls->count; i++)
+        if (edit->replace_listeners ||
+            gr_listener_configs_touch(&edit->listeners, ls->items[i].name))
+            b->on_listener_tls(b, ls->items[i].name);
+}
+
 int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
                                  const gr_broker_dynamic_edit_t *edit)
 {
@@ -369,15 +472,21 @@ int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
         return -EIO;
     gr_broker_dynamic_set_t *level = is_default ? &d->defaults : &d->mine;
     gr_broker_dynamic_set_t fresh = {{NULL}};
+    gr_listener_configs_t fresh_listeners = {0};
     alter_op_t *op = calloc(1, sizeof *op);
-    if (!op || set_copy(&fresh, level) || overlay(&fresh, edit) ||
-        set_copy(&op->edit.set, &edit->set)) {
+    int rc = !op || set_copy(&fresh, level) || overlay(&fresh, edit) ||
+                     set_copy(&op->edit.set, &edit->set)
+                 ? -ENOMEM
+                 : edit_listeners(b, d, edit, &op->edit.listeners, &fresh_listeners);
+    if (rc) {
         set_clear(&fresh);
+        gr_listener_configs_clear(&fresh_listeners);
         if (op)
             alter_free(op);
-        return -ENOMEM;
+        return rc;
     }
     memcpy(op->edit.touched, edit->touched, sizeof op->edit.touched);
+    op->edit.replace_listeners = edit->replace_listeners;
     op->b = b;
     op->is_default = is_default;
     if (is_default)
@@ -390,11 +499,12 @@ int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
         GR_STORE_OK)
         b->store_pending++;
     gr_config_entity_update_t u = {"config", build_doc, NULL, update_done, op};
-    int rc = gr_config_entity_update(b, op->entity, &u);
+    rc = gr_config_entity_update(b, op->entity, &u);
     if (rc) {
         gr_logf(&b->log, GR_LOG_WARN, "config", "/config/%s not written: %s", op->entity,
                 strerror(-rc));
         set_clear(&fresh);
+        gr_listener_configs_clear(&fresh_listeners);
         alter_free(op); /* update_done never runs then */
         return rc;
     }
@@ -402,6 +512,13 @@ int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
     set_clear(level);
     *level = fresh;
     apply_all(b, d);
+    if (!is_default) {
+        gr_listener_configs_clear(&d->listeners);
+        d->listeners = fresh_listeners;
+        notify_listeners(b, edit);
+    } else {
+        gr_listener_configs_clear(&fresh_listeners); /* none there: refused at <default> */
+    }
     return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "core/context.h"
+#include "metadata/listener_configs.h"
 #include "metadata/topic_config.h"
 #include "protocol/kerr.h"
 
@@ -57,12 +58,28 @@ const gr_broker_dynamic_set_t *gr_broker_dynamic_level(gr_broker_t *b, bool is_d
 typedef struct gr_broker_dynamic_edit {
     gr_broker_dynamic_set_t set;
     bool touched[GR_BROKER_DYNAMIC_KEYS];
+    /* Listener SSL keys (this broker only): value, or NULL deleted. */
+    gr_listener_configs_t listeners;
+    bool replace_listeners; /* legacy AlterConfigs: keys not in listeners are deleted */
 } gr_broker_dynamic_edit_t;
+
+/*
+ * This broker's listener SSL keys set live (passwords in clear), for
+ * building its listeners' TLS contexts. Never NULL.
+ */
+const gr_listener_configs_t *gr_broker_dynamic_listeners(gr_broker_t *b);
+
+/* gr_tls_override_fn over a gr_listener_configs_t (arg). */
+const char *gr_broker_dynamic_listener_value(const void *arg, const char *listener,
+                                             const char *key);
 
 /*
  * Writes edit over the level's stored document (the store's current text,
  * so another broker's change to other keys meanwhile is kept) with a
- * notification, and applies it here at once. Returns 0, or -ENOMEM, -EIO
+ * notification, and applies it here at once: b->on_listener_tls for each
+ * listener whose SSL keys the edit names (their files read again even when
+ * the values are the same: a keystore rewritten in place). Passwords are
+ * stored encrypted (password_codec.h; the caller checked they can be). Returns 0, or -ENOMEM, -EIO
  * (no store session) or the store update's -errno, having changed nothing.
  */
 int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
@@ -70,6 +87,13 @@ int gr_broker_config_store_alter(gr_broker_t *b, bool is_default,
 
 /* Reads both levels of this broker (async; failures logged). At start. */
 void gr_broker_config_store_load(gr_broker_t *b);
+
+/*
+ * Whether this broker's document was read once (or could not be): its
+ * listener keystores are known. The broker waits for it before its TLS
+ * listeners open, as Kafka reads its dynamic configs before serving.
+ */
+bool gr_broker_config_store_loaded(gr_broker_t *b);
 
 /* Reads /config/brokers/<name> again, if it is <default> or this broker. */
 void gr_broker_config_store_reload(gr_broker_t *b, const char *name);

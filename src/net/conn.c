@@ -243,7 +243,8 @@ const char *gr_conn_tls_peer_subject(const gr_conn_t *c)
 
 const void *gr_conn_tls_app(const gr_conn_t *c)
 {
-    return c->cfg.tls ? gr_tls_ctx_app(c->cfg.tls) : NULL;
+    /* The session's context: the listener's may have been replaced since (a keystore rotated). */
+    return c->tls ? gr_tls_ctx_app(gr_tls_ctx_of(c->tls)) : NULL;
 }
 
 const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size)

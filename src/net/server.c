@@ -369,6 +369,25 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
     return 0;
 }
 
+int gr_server_set_tls(gr_server_t *srv, const void *tag, gr_tls_ctx_t *tls)
+{
+    for (size_t i = 0; i < srv->listener_count; i++) {
+        if (srv->listener_tags[i] == tag && srv->listener_tls[i]) {
+            srv->listener_tls[i] = tls;
+            return 0;
+        }
+    }
+    return -ENOENT;
+}
+
+gr_tls_ctx_t *gr_server_tls(const gr_server_t *srv, const void *tag)
+{
+    for (size_t i = 0; i < srv->listener_count; i++)
+        if (srv->listener_tags[i] == tag)
+            return srv->listener_tls[i];
+    return NULL;
+}
+
 void gr_server_hold(gr_server_t *srv, bool hold)
 {
     srv->held = hold;

@@ -140,6 +140,17 @@ int gr_server_listen_tls(gr_server_t *srv, const char *host, uint16_t port, cons
                          gr_tls_ctx_t *tls, uint16_t *out_port /* out */);
 
 /*
+ * Connections accepted from now on on the TLS listener tagged tag use tls
+ * (borrowed, as above); those already accepted keep the context they were
+ * made with (their sessions hold it). Returns 0, or -ENOENT when no TLS
+ * listener has that tag.
+ */
+int gr_server_set_tls(gr_server_t *srv, const void *tag, gr_tls_ctx_t *tls);
+
+/* The context new connections of the listener tagged tag get, or NULL (none, or plaintext). */
+gr_tls_ctx_t *gr_server_tls(const gr_server_t *srv, const void *tag);
+
+/*
  * Connections accepted on the listeners tagged tag read frames of at most
  * max_bytes until gr_conn_logged_in (SASL listeners: an unauthenticated
  * client cannot make the broker buffer socket.request.max.bytes).

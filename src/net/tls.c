@@ -312,6 +312,7 @@ static gr_tls_ctx_t *ctx_new(const SSL_METHOD *method, const gr_tls_config_t *cf
         free(ctx);
         return NULL;
     }
+    ctx->refs = 1;
     /* Responses go out link by link from memory that stays put until written. */
     SSL_CTX_set_mode(ctx->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     ctx->ktls = cfg->ktls && kernel_tls_present();
@@ -338,6 +339,7 @@ gr_tls_ctx_t *gr_tls_ctx_new_server(const gr_tls_config_t *cfg, char *err, size_
     ctx->server = true;
     if (load_keystore(ctx->ssl, cfg, err, errlen) < 0)
         goto fail;
+    ctx->has_keystore = true;
     SSL_CTX_set_session_id_context(ctx->ssl, session_id_context, sizeof session_id_context - 1);
     if (auth != GR_TLS_CLIENT_AUTH_NONE) {
         if (!cfg->truststore_location && !cfg->truststore_certificates) {
@@ -349,6 +351,7 @@ gr_tls_ctx_t *gr_tls_ctx_new_server(const gr_tls_config_t *cfg, char *err, size_
         }
         if (load_truststore(ctx->ssl, cfg, err, errlen) < 0)
             goto fail;
+        ctx->has_truststore = true;
         int mode = SSL_VERIFY_PEER;
         if (auth == GR_TLS_CLIENT_AUTH_REQUIRED)
             mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
@@ -368,6 +371,7 @@ gr_tls_ctx_t *gr_tls_ctx_new_client(const gr_tls_config_t *cfg, char *err, size_
     if (cfg->truststore_location || cfg->truststore_certificates) {
         if (load_truststore(ctx->ssl, cfg, err, errlen) < 0)
             goto fail;
+        ctx->has_truststore = true;
     } else if (!SSL_CTX_set_default_verify_paths(ctx->ssl)) {
         gr_tls_take_error(err, errlen, "cannot load the system's CA certificates");
         goto fail;
@@ -375,6 +379,7 @@ gr_tls_ctx_t *gr_tls_ctx_new_client(const gr_tls_config_t *cfg, char *err, size_
     if (cfg->keystore_location || cfg->keystore_certificate_chain) {
         if (load_keystore(ctx->ssl, cfg, err, errlen) < 0)
             goto fail;
+        ctx->has_keystore = true;
     }
     SSL_CTX_set_verify(ctx->ssl, SSL_VERIFY_PEER, NULL);
     /* Kafka's default ("https") checks the host name; an empty value turns it off. */
@@ -388,7 +393,7 @@ fail:
 
 void gr_tls_ctx_free(gr_tls_ctx_t *ctx)
 {
-    if (!ctx)
+    if (!ctx || --ctx->refs > 0)
         return;
     SSL_CTX_free(ctx->ssl);
     free(ctx);

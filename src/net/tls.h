@@ -3,10 +3,13 @@
  * TLS with OpenSSL: contexts built from Kafka's ssl.* settings (PEM only),
  * and one non-blocking TLS session per socket.
  *
- * A context (gr_tls_ctx_t) is built once at start-up per listener (server)
- * or per inter-broker/admin client, and shared by its sessions; it is
- * immutable afterwards. JKS and PKCS12 stores are refused with a message
- * naming the conversion, since Gregor reads PEM only.
+ * A context (gr_tls_ctx_t) is built at start-up per listener (server) or
+ * per inter-broker/admin client, and shared by its sessions; it is
+ * immutable afterwards. A listener's may be replaced by a new one (a
+ * keystore rotated live): each session holds a reference to the context it
+ * was made from, so the old one lives on until its last session ends. JKS
+ * and PKCS12 stores are refused with a message naming the conversion, since
+ * Gregor reads PEM only.
  *
  * A session (gr_tls_t) wraps an fd the caller owns. Its life:
  *   HANDSHAKE  gr_tls_handshake until it returns GR_TLS_OK; WANT_READ or
@@ -82,7 +85,25 @@ gr_tls_ctx_t *gr_tls_ctx_new_server(const gr_tls_config_t *cfg, char *err, size_
  */
 gr_tls_ctx_t *gr_tls_ctx_new_client(const gr_tls_config_t *cfg, char *err, size_t errlen);
 
+/*
+ * Drops the creator's reference: the context is freed once no session made
+ * from it remains (each gr_tls_new takes one, gr_tls_free gives it back).
+ */
 void gr_tls_ctx_free(gr_tls_ctx_t *ctx);
+
+/* "subject CN=..., serial 1A2B" of the context's certificate for log lines; "" without one. */
+const char *gr_tls_ctx_describe(const gr_tls_ctx_t *ctx, char *buf, size_t size);
+
+/*
+ * Whether a server context may replace cur (Kafka's checks of a keystore
+ * changed live, SslFactory): a keystore neither added nor removed, no
+ * truststore added where none was, and unless allowed, the same subject DN
+ * (compared case-insensitively in RFC 2253 form) and at least the subject
+ * alternative names of cur's certificate. 0, or -EINVAL with err filled.
+ */
+int gr_tls_ctx_check_replace(const gr_tls_ctx_t *cur, const gr_tls_ctx_t *next,
+                             bool allow_dn_changes, bool allow_san_changes, char *err,
+                             size_t errlen);
 
 /*
  * Whether the context's sessions try kernel TLS: allowed by the config and

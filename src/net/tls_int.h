@@ -18,8 +18,11 @@
 struct gr_tls_ctx {
     SSL_CTX *ssl;
     bool server;
-    bool verify_host; /* client: check the certificate against the host name */
-    bool ktls;        /* sessions ask OpenSSL for kernel TLS (allowed and the kernel has it) */
+    bool verify_host;    /* client: check the certificate against the host name */
+    bool ktls;           /* sessions ask OpenSSL for kernel TLS (allowed and the kernel has it) */
+    bool has_keystore;   /* a certificate and key were loaded */
+    bool has_truststore; /* CA certificates were loaded from a truststore */
+    int refs;            /* the creator's plus one per session (gr_tls_new) */
     const void *app;
 };
 

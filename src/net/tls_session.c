@@ -82,6 +82,7 @@ gr_tls_t *gr_tls_new(gr_tls_ctx_t *ctx, int fd, const char *host)
     if (!t)
         return NULL;
     t->ctx = ctx;
+    ctx->refs++; /* the context may be replaced meanwhile (a keystore rotated) */
     t->ssl = SSL_new(ctx->ssl);
     if (!t->ssl || !SSL_set_fd(t->ssl, fd))
         goto fail;
@@ -96,6 +97,7 @@ gr_tls_t *gr_tls_new(gr_tls_ctx_t *ctx, int fd, const char *host)
 fail:
     ERR_clear_error();
     SSL_free(t->ssl);
+    gr_tls_ctx_free(ctx);
     free(t);
     return NULL;
 }
@@ -109,6 +111,7 @@ void gr_tls_free(gr_tls_t *t)
         (void)SSL_shutdown(t->ssl);
     ERR_clear_error();
     SSL_free(t->ssl);
+    gr_tls_ctx_free(t->ctx);
     free(t->subject);
     free(t->chunk);
     free(t);
