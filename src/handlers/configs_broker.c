@@ -60,6 +60,9 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
     int k = has_nul ? -1 : gr_broker_dynamic_find(key);
     if (k < 0 && (has_nul || !gr_broker_dynamic_kafka_allows(key)))
         return refuse(name, msg, len, "Cannot update these configs dynamically", key);
+    const char *why = k < 0 ? gr_broker_dynamic_refusal(key) : NULL;
+    if (why)
+        return refuse(name, msg, len, why, key);
     if (k < 0)
         return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);
     e->touched[k] = true;

@@ -24,11 +24,39 @@
 #define NAME_MAX_LEN 16 /* "<default>" or a broker id */
 #define ERR_MAX      256
 
-/* The keys Gregor applies live: each is a fallback of topic configs or read per request. */
-static const char *const dynamic_keys[GR_BROKER_DYNAMIC_KEYS] = {
-    "log.cleanup.policy", "log.retention.bytes", "log.retention.ms",
-    "log.segment.bytes",  "message.max.bytes",
+/*
+ * The keys Gregor applies live: the primary broker synonym of every topic
+ * config (Kafka's DynamicLogConfig; topics without an override follow it
+ * through gr_topic_settings_compute), except those below that Kafka keeps
+ * static or that have no effect in Gregor, then the keys read per use.
+ */
+static const char *const applied_others[] = {NULL};
+
+/* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
+static const struct {
+    const char *key;
+    const char *why;
+} no_effect[] = {
+    {"compression.gzip.level", "Gregor compresses at each codec's default level"},
+    {"compression.lz4.level", "Gregor compresses at each codec's default level"},
+    {"compression.zstd.level", "Gregor compresses at each codec's default level"},
+    {"log.roll.jitter.ms", "Gregor rolls segments without jitter"},
+    {"log.preallocate", "Gregor does not preallocate segment files"},
+    {"log.message.downconversion.enable", "Gregor never down-converts fetched records"},
+    {"log.local.retention.ms", "Gregor has no tiered storage"},
+    {"log.local.retention.bytes", "Gregor has no tiered storage"},
 };
+
+/* The topic def's broker key when Gregor applies it live, else NULL. */
+static const char *topic_key(const gr_topic_config_def_t *def)
+{
+    const char *key = def->synonyms[0];
+    /* Kafka keeps it static: every broker must support a version first. */
+    if (!key || strcmp(def->name, "message.format.version") == 0 || gr_config_find(key) < 0 ||
+        gr_broker_dynamic_refusal(key))
+        return NULL;
+    return key;
+}
 
 /*
  * Kafka 3.8's other live keys (DynamicBrokerConfig's reconfigurables that
@@ -52,11 +80,6 @@ static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
                                                    "metric.reporters",
                                                    "producer.id.expiration.ms",
                                                    "transaction.partition.verification.enable",
-                                                   "log.retention.minutes",
-                                                   "log.retention.hours",
-                                                   "log.roll.hours",
-                                                   "log.roll.jitter.hours",
-                                                   "log.flush.interval.ms",
                                                    "advertised.listeners",
                                                    "listener.security.protocol.map",
                                                    "listeners",
@@ -83,26 +106,45 @@ struct gr_broker_dynamic {
     int writing[2];
 };
 
+const char *gr_broker_dynamic_name(int i)
+{
+    int n = 0;
+    for (size_t t = 0; t < gr_topic_config_def_count(); t++) {
+        const char *key = topic_key(gr_topic_config_def_at(t));
+        if (key && n++ == i)
+            return key;
+    }
+    for (int o = 0; applied_others[o]; o++)
+        if (n++ == i)
+            return applied_others[o];
+    return NULL;
+}
+
 int gr_broker_dynamic_find(const char *key)
 {
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
-        if (strcmp(dynamic_keys[i], key) == 0)
+    const char *name;
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (name = gr_broker_dynamic_name(i)); i++)
+        if (strcmp(name, key) == 0)
             return i;
     return -1;
 }
 
-const char *gr_broker_dynamic_name(int i)
+const char *gr_broker_dynamic_refusal(const char *key)
 {
-    return dynamic_keys[i];
+    for (size_t i = 0; i < sizeof no_effect / sizeof no_effect[0]; i++)
+        if (strcmp(no_effect[i].key, key) == 0)
+            return no_effect[i].why;
+    return NULL;
 }
 
 bool gr_broker_dynamic_kafka_allows(const char *key)
 {
     for (size_t i = 0; i < gr_topic_config_def_count(); i++) {
         const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
-        for (int s = 0; s < GR_TOPIC_CONFIG_SYNONYMS_MAX && def->synonyms[s]; s++)
-            if (strcmp(def->synonyms[s], key) == 0)
-                return true;
+        /* The primary synonym only, as DynamicLogConfig; never message.format.version. */
+        if (def->synonyms[0] && strcmp(def->synonyms[0], key) == 0 &&
+            strcmp(def->name, "message.format.version") != 0)
+            return true;
     }
     for (int i = 0; kafka_dynamic_others[i]; i++)
         if (strcmp(kafka_dynamic_others[i], key) == 0)
@@ -128,9 +170,10 @@ static struct gr_broker_dynamic *dynamic_of(gr_broker_t *b)
     struct gr_broker_dynamic *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+    const char *key;
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (key = gr_broker_dynamic_name(i)); i++) {
         gr_config_entry_t e;
-        gr_config_entry(&b->config, (size_t)gr_config_find(dynamic_keys[i]), &e);
+        gr_config_entry(&b->config, (size_t)gr_config_find(key), &e);
         d->static_source[i] = (uint8_t)e.source;
         if (e.value && !(d->static_text[i] = strdup(e.value))) {
             b->dynamic = d;
@@ -176,7 +219,8 @@ static void recompute_topic(gr_topic_t *topic, void *arg)
 /* Puts each key's winning value into b->config, then every topic follows. */
 static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
 {
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+    const char *key;
+    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (key = gr_broker_dynamic_name(i)); i++) {
         const char *v = d->mine.values[i];
         gr_config_source_t source = GR_CONFIG_SOURCE_DYNAMIC_BROKER;
         if (!v) {
@@ -189,12 +233,11 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
         }
         char err[ERR_MAX];
         if (!v)
-            (void)gr_config_unset(&b->config, dynamic_keys[i]); /* a key of the table */
-        else if (gr_config_set(&b->config, dynamic_keys[i], v, source, NULL, err, sizeof err))
-            gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s",
-                    dynamic_keys[i], v, err);
+            (void)gr_config_unset(&b->config, key); /* a key of the table */
+        else if (gr_config_set(&b->config, key, v, source, NULL, err, sizeof err))
+            gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s", key, v, err);
     }
-    gr_config_resolve_retention(&b->config);
+    gr_config_resolve_log_times(&b->config);
     if (b->topics)
         gr_topics_foreach(b->topics, recompute_topic, b);
 }
@@ -313,7 +356,7 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
     int rc = overlay(&doc, &op->edit);
     for (int k = 0; !rc && k < GR_BROKER_DYNAMIC_KEYS; k++)
         if (doc.values[k])
-            pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], doc.values[k]};
+            pairs[n++] = (gr_topic_config_t){(char *)gr_broker_dynamic_name(k), doc.values[k]};
     if (!rc)
         rc = gr_zk_doc_config_text(pairs, n, text, text_len);
     set_clear(&doc);
