@@ -372,6 +372,7 @@ static int start_listeners(gr_broker_t *b)
     rc = gr_conn_limits_listeners(b);
     if (rc)
         return rc;
+    b->on_broker_config_applied = gr_conn_limits_apply; /* max.connections* changed live */
     pick_advertised(b, bound_ports);
     return 0;
 }

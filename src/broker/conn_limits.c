@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,27 @@ int gr_conn_limits_listeners(gr_broker_t *b)
             gr_server_protect(b->server, &ls->items[i]);
     }
     return 0;
+}
+
+void gr_conn_limits_apply(gr_broker_t *b)
+{
+    if (!b->started || b->stopping)
+        return; /* start_listeners reads b->config itself */
+    gr_server_config_t limits = b->server->cfg;
+    gr_ip_override_t *old = b->ip_overrides;
+    b->ip_overrides = NULL;
+    int rc = gr_conn_limits_config(b, &limits);
+    if (rc) {
+        free(b->ip_overrides);
+        b->ip_overrides = old;
+        gr_logf(&b->log, GR_LOG_WARN, "config",
+                "connection limits not changed: %s; the previous ones stay", strerror(-rc));
+        return;
+    }
+    gr_server_set_limits(b->server, &limits);
+    free(old);
+    if (gr_conn_limits_listeners(b))
+        gr_logf(&b->log, GR_LOG_WARN, "config", "per-listener connection limits not changed");
 }
 
 void gr_conn_limits_free(gr_broker_t *b)

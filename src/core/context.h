@@ -176,6 +176,9 @@ struct gr_broker {
     gr_share_persister_t *share_persister;
     /* The share-partitions led here and their share sessions (share/). */
     gr_share_manager_t *share_manager;
+    /* Dynamic broker configs were applied to config: apply those read where they are set up
+     * (connection limits). May be NULL. */
+    void (*on_broker_config_applied)(gr_broker_t *b);
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */

@@ -30,7 +30,9 @@
  * through gr_topic_settings_compute), except those below that Kafka keeps
  * static or that have no effect in Gregor, then the keys read per use.
  */
-static const char *const applied_others[] = {NULL};
+static const char *const applied_others[] = {"max.connections", "max.connections.per.ip",
+                                             "max.connections.per.ip.overrides",
+                                             "max.connection.creation.rate", NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
 static const struct {
@@ -73,10 +75,6 @@ static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
                                                    "num.replica.fetchers",
                                                    "num.recovery.threads.per.data.dir",
                                                    "background.threads",
-                                                   "max.connections",
-                                                   "max.connections.per.ip",
-                                                   "max.connections.per.ip.overrides",
-                                                   "max.connection.creation.rate",
                                                    "metric.reporters",
                                                    "producer.id.expiration.ms",
                                                    "transaction.partition.verification.enable",
@@ -240,6 +238,8 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
     gr_config_resolve_log_times(&b->config);
     if (b->topics)
         gr_topics_foreach(b->topics, recompute_topic, b);
+    if (b->on_broker_config_applied)
+        b->on_broker_config_applied(b);
 }
 
 /* ---- reading ---- */
