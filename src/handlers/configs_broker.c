@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "gen/incremental_alter_configs.h"
+#include "handlers/admin_common.h"
 #include "metadata/broker_config_store.h"
 
 #define KEY_MAX 256
@@ -47,9 +48,25 @@ static gr_kerr_t check_value(const char *key, const char *value, char *msg, size
     return GR_KERR_NONE;
 }
 
-/* One change into the level's edit. */
+/*
+ * APPEND or SUBTRACT of value (freed) on the level's current list, else the
+ * key's default, as Kafka edits the stored entity's list. The new list, or
+ * NULL when out of memory.
+ */
+static char *list_op(char *value, const char *current, const char *dflt, bool append)
+{
+    const char *base = current ? current : dflt ? dflt : "";
+    char *out = malloc(gr_admin_list_edit_size(base, value));
+    if (out)
+        gr_admin_list_edit(out, base, value, append);
+    free(value);
+    return out;
+}
+
+/* One change into the level's edit (level: what the level holds before the request). */
 static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
-                      gr_broker_dynamic_edit_t *e, char *msg, size_t len)
+                      const gr_broker_dynamic_set_t *level, gr_broker_dynamic_edit_t *e, char *msg,
+                      size_t len)
 {
     gr_broker_dynamic_set_t *set = &e->set;
     char key[KEY_MAX];
@@ -65,19 +82,32 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
         return refuse(name, msg, len, why, key);
     if (k < 0)
         return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);
+    bool was_touched = e->touched[k];
     e->touched[k] = true;
     if (c->op == GR_ALTER_CONFIG_OP_DELETE) {
         free(set->values[k]);
         set->values[k] = NULL;
         return GR_KERR_NONE;
     }
-    if (c->op != GR_ALTER_CONFIG_OP_SET) {
-        snprintf(msg, len, "APPEND and SUBTRACT are not yet supported on broker configs: %s", key);
+    if (c->op != GR_ALTER_CONFIG_OP_SET && c->op != GR_ALTER_CONFIG_OP_APPEND &&
+        c->op != GR_ALTER_CONFIG_OP_SUBTRACT) {
+        snprintf(msg, len, "Unknown alter config operation type %d for config %s", c->op, key);
         return GR_KERR_INVALID_REQUEST;
     }
     if (!c->value.ptr || c->value.len < 0)
         return refuse(name, msg, len, "Null value not supported for", key);
     char *value = strndup(c->value.ptr, (size_t)c->value.len);
+    if (value && c->op != GR_ALTER_CONFIG_OP_SET) {
+        const gr_config_def_t *def = gr_config_def_at((size_t)gr_config_find(key));
+        if (def->type != GR_CONFIG_LIST) {
+            free(value);
+            snprintf(msg, len, "Config value %s is not allowed for config key: %s",
+                     c->op == GR_ALTER_CONFIG_OP_APPEND ? "append" : "subtract", key);
+            return GR_KERR_INVALID_CONFIG;
+        }
+        value = list_op(value, was_touched ? set->values[k] : level->values[k], def->default_value,
+                        c->op == GR_ALTER_CONFIG_OP_APPEND);
+    }
     if (!value) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
@@ -110,7 +140,7 @@ gr_kerr_t gr_broker_configs_alter(gr_broker_t *b, gr_str_t name,
         e.touched[i] = true;
     gr_kerr_t err = GR_KERR_NONE;
     for (int32_t i = 0; !err && i < n; i++)
-        err = edit(name, &changes[i], &e, msg, len);
+        err = edit(name, &changes[i], gr_broker_dynamic_level(b, is_default), &e, msg, len);
     int rc = err || validate_only ? 0 : gr_broker_config_store_alter(b, is_default, &e);
     if (rc) {
         snprintf(msg, len, "The configs could not be stored: %s", strerror(-rc));

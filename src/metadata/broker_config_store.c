@@ -47,6 +47,20 @@ static const struct {
     {"log.message.downconversion.enable", "Gregor never down-converts fetched records"},
     {"log.local.retention.ms", "Gregor has no tiered storage"},
     {"log.local.retention.bytes", "Gregor has no tiered storage"},
+    {"remote.log.manager.task.interval.ms", "Gregor has no tiered storage"},
+    {"num.io.threads", "Gregor runs one event loop: num.io.threads has no effect"},
+    {"num.network.threads", "Gregor runs one event loop: num.network.threads has no effect"},
+    {"background.threads", "Gregor runs one event loop: background.threads has no effect"},
+    {"num.recovery.threads.per.data.dir",
+     "Gregor recovers logs on its one event loop: num.recovery.threads.per.data.dir has no "
+     "effect"},
+    {"metric.reporters", "Gregor loads no Java classes: its metrics are served over HTTP"},
+    {"principal.builder.class", "Gregor loads no Java classes"},
+    {"listeners", "Gregor opens its listeners at start: change them in the file and restart"},
+    {"advertised.listeners",
+     "Gregor registers its listeners at start: change them in the file and restart"},
+    {"listener.security.protocol.map",
+     "Gregor opens its listeners at start: change them in the file and restart"},
 };
 
 /* The topic def's broker key when Gregor applies it live, else NULL. */
