@@ -30,9 +30,12 @@
  * through gr_topic_settings_compute), except those below that Kafka keeps
  * static or that have no effect in Gregor, then the keys read per use.
  */
-static const char *const applied_others[] = {"max.connections", "max.connections.per.ip",
+static const char *const applied_others[] = {"max.connections",
+                                             "max.connections.per.ip",
                                              "max.connections.per.ip.overrides",
-                                             "max.connection.creation.rate", NULL};
+                                             "max.connection.creation.rate",
+                                             "producer.id.expiration.ms",
+                                             NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
 static const struct {
@@ -90,7 +93,6 @@ static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
                                                    "num.recovery.threads.per.data.dir",
                                                    "background.threads",
                                                    "metric.reporters",
-                                                   "producer.id.expiration.ms",
                                                    "transaction.partition.verification.enable",
                                                    "advertised.listeners",
                                                    "listener.security.protocol.map",
