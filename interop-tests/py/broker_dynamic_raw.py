@@ -100,6 +100,8 @@ def step_alter(c, me, topic):
     refused(alter(c, "", [("log.retention.hours", SET, "1")]), INVALID_CONFIG,
             "Cannot update these configs dynamically: Set(log.retention.hours)",
             "log.retention.hours (Kafka changes only log.retention.ms live)")
+    refused(alter(c, "", [("log.cleaner.io.buffer.load.factor", SET, "1.5")]), INVALID_CONFIG,
+            "the load factor must be in (0, 1)", "a load factor the cleaner cannot use")
     refused(alter(c, me, [("log.cleaner.threads", SET, "2")]), INVALID_CONFIG,
             "Gregor cannot yet apply these configs live: Set(log.cleaner.threads)",
             "log.cleaner.threads")

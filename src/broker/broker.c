@@ -333,6 +333,13 @@ static void pick_advertised(gr_broker_t *b, const uint16_t *bound_ports)
     b->advertised_port = ib->port;
 }
 
+/* Dynamic broker configs applied: what reads them only where it is set up follows. */
+static void on_config_applied(gr_broker_t *b)
+{
+    gr_conn_limits_apply(b);
+    gr_cleaner_reconfigure(b);
+}
+
 static int start_listeners(gr_broker_t *b)
 {
     gr_server_config_t scfg;
@@ -372,7 +379,7 @@ static int start_listeners(gr_broker_t *b)
     rc = gr_conn_limits_listeners(b);
     if (rc)
         return rc;
-    b->on_broker_config_applied = gr_conn_limits_apply; /* max.connections* changed live */
+    b->on_broker_config_applied = on_config_applied;
     pick_advertised(b, bound_ports);
     return 0;
 }

@@ -49,6 +49,27 @@ static gr_kerr_t check_value(const char *key, const char *value, char *msg, size
 }
 
 /*
+ * The cleaner's map needs a load factor in (0, 1) and a positive buffer (a
+ * broker starting with others disables its cleaner; a live change is refused).
+ */
+static gr_kerr_t check_cleaner(const char *key, const char *value, char *msg, size_t len)
+{
+    bool bad = false;
+    if (strcmp(key, "log.cleaner.io.buffer.load.factor") == 0) {
+        double lf = strtod(value, NULL);
+        bad = !(lf > 0 && lf < 1);
+    } else if (strcmp(key, "log.cleaner.dedupe.buffer.size") == 0)
+        bad = strtoll(value, NULL, 10) < 1;
+    if (!bad)
+        return GR_KERR_NONE;
+    snprintf(msg, len,
+             "Invalid value %s for configuration %s: the load factor must be in (0, 1) and "
+             "the buffer positive",
+             value, key);
+    return GR_KERR_INVALID_CONFIG;
+}
+
+/*
  * APPEND or SUBTRACT of value (freed) on the level's current list, else the
  * key's default, as Kafka edits the stored entity's list. The new list, or
  * NULL when out of memory.
@@ -113,6 +134,8 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_kerr_t err = check_value(key, value, msg, len);
+    if (!err)
+        err = check_cleaner(key, value, msg, len);
     free(set->values[k]);
     set->values[k] = value;
     return err;

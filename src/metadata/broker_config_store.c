@@ -35,6 +35,9 @@ static const char *const applied_others[] = {"max.connections",
                                              "max.connections.per.ip.overrides",
                                              "max.connection.creation.rate",
                                              "producer.id.expiration.ms",
+                                             "log.cleaner.backoff.ms",
+                                             "log.cleaner.dedupe.buffer.size",
+                                             "log.cleaner.io.buffer.load.factor",
                                              NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
@@ -83,10 +86,7 @@ static const char *topic_key(const gr_topic_config_def_t *def)
  */
 static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
                                                    "log.cleaner.io.max.bytes.per.second",
-                                                   "log.cleaner.dedupe.buffer.size",
                                                    "log.cleaner.io.buffer.size",
-                                                   "log.cleaner.io.buffer.load.factor",
-                                                   "log.cleaner.backoff.ms",
                                                    "num.io.threads",
                                                    "num.network.threads",
                                                    "num.replica.fetchers",
