@@ -11,6 +11,7 @@
 #include "broker/conn_limits.h"
 #include "broker/listener_tls.h"
 #include "broker/sd_notify.h"
+#include "controller/config_changes.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
@@ -338,6 +339,7 @@ static void on_config_applied(gr_broker_t *b)
 {
     gr_conn_limits_apply(b);
     gr_cleaner_reconfigure(b);
+    gr_config_changes_broker_applied(b);
 }
 
 static int start_listeners(gr_broker_t *b)
