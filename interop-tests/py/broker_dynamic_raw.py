@@ -95,6 +95,8 @@ def step_alter(c, me, topic):
     refused(alter(c, me, [("num.io.threads", SET, "4")]), INVALID_CONFIG,
             "Gregor runs one event loop: num.io.threads has no effect: Set(num.io.threads)",
             "num.io.threads")
+    refused(alter(c, me, [("leader.replication.throttled.rate", SET, "1000")]), INVALID_CONFIG,
+            "Gregor does not throttle replication", "leader.replication.throttled.rate")
     refused(alter(c, "", [("log.preallocate", SET, "true")]), INVALID_CONFIG,
             "Gregor does not preallocate segment files: Set(log.preallocate)", "log.preallocate")
     refused(alter(c, "", [("log.retention.hours", SET, "1")]), INVALID_CONFIG,

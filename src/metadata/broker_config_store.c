@@ -62,6 +62,8 @@ static const struct {
      "effect"},
     {"metric.reporters", "Gregor loads no Java classes: its metrics are served over HTTP"},
     {"principal.builder.class", "Gregor loads no Java classes"},
+    {"leader.replication.throttled.rate", "Gregor does not throttle replication"},
+    {"follower.replication.throttled.rate", "Gregor does not throttle replication"},
     {"listeners", "Gregor opens its listeners at start: change them in the file and restart"},
     {"advertised.listeners",
      "Gregor registers its listeners at start: change them in the file and restart"},
