@@ -122,25 +122,63 @@ struct gr_broker_dynamic {
     int writing[2];
 };
 
-const char *gr_broker_dynamic_name(int i)
+/*
+ * Every key of the table in index order into names; returns how many are
+ * there (at most the capacity), *total (if not NULL) how many there are in
+ * all (a unit test checks that they fit).
+ */
+static int key_names(const char *names[GR_BROKER_DYNAMIC_KEYS], int *total)
 {
     int n = 0;
     for (size_t t = 0; t < gr_topic_config_def_count(); t++) {
         const char *key = topic_key(gr_topic_config_def_at(t));
-        if (key && n++ == i)
-            return key;
+        if (key && n < GR_BROKER_DYNAMIC_KEYS)
+            names[n] = key;
+        n += key != NULL;
+    }
+    for (int o = 0; applied_others[o]; o++, n++)
+        if (n < GR_BROKER_DYNAMIC_KEYS)
+            names[n] = applied_others[o];
+    if (total)
+        *total = n;
+    return n < GR_BROKER_DYNAMIC_KEYS ? n : GR_BROKER_DYNAMIC_KEYS;
+}
+
+int gr_broker_dynamic_count(void)
+{
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int total;
+    (void)key_names(names, &total);
+    return total;
+}
+
+const char *gr_broker_dynamic_name(int i)
+{
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    return i >= 0 && i < n ? names[i] : NULL;
+}
+
+/* Whether key may be one of the table (a cheap test: most keys asked about are not). */
+static bool maybe_dynamic(const char *key)
+{
+    for (size_t t = 0; t < gr_topic_config_def_count(); t++) {
+        const char *primary = gr_topic_config_def_at(t)->synonyms[0];
+        if (primary && strcmp(primary, key) == 0)
+            return true;
     }
     for (int o = 0; applied_others[o]; o++)
-        if (n++ == i)
-            return applied_others[o];
-    return NULL;
+        if (strcmp(applied_others[o], key) == 0)
+            return true;
+    return false;
 }
 
 int gr_broker_dynamic_find(const char *key)
 {
-    const char *name;
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (name = gr_broker_dynamic_name(i)); i++)
-        if (strcmp(name, key) == 0)
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = maybe_dynamic(key) ? key_names(names, NULL) : 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], key) == 0)
             return i;
     return -1;
 }
@@ -186,10 +224,11 @@ static struct gr_broker_dynamic *dynamic_of(gr_broker_t *b)
     struct gr_broker_dynamic *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    const char *key;
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (key = gr_broker_dynamic_name(i)); i++) {
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    for (int i = 0; i < n; i++) {
         gr_config_entry_t e;
-        gr_config_entry(&b->config, (size_t)gr_config_find(key), &e);
+        gr_config_entry(&b->config, (size_t)gr_config_find(names[i]), &e);
         d->static_source[i] = (uint8_t)e.source;
         if (e.value && !(d->static_text[i] = strdup(e.value))) {
             b->dynamic = d;
@@ -235,8 +274,10 @@ static void recompute_topic(gr_topic_t *topic, void *arg)
 /* Puts each key's winning value into b->config, then every topic follows. */
 static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
 {
-    const char *key;
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS && (key = gr_broker_dynamic_name(i)); i++) {
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    for (int i = 0; i < n; i++) {
+        const char *key = names[i];
         const char *v = d->mine.values[i];
         gr_config_source_t source = GR_CONFIG_SOURCE_DYNAMIC_BROKER;
         if (!v) {
@@ -370,11 +411,13 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_topic_config_t pairs[GR_BROKER_DYNAMIC_KEYS];
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int count = key_names(names, NULL);
     int n = 0;
     int rc = overlay(&doc, &op->edit);
-    for (int k = 0; !rc && k < GR_BROKER_DYNAMIC_KEYS; k++)
+    for (int k = 0; !rc && k < count; k++)
         if (doc.values[k])
-            pairs[n++] = (gr_topic_config_t){(char *)gr_broker_dynamic_name(k), doc.values[k]};
+            pairs[n++] = (gr_topic_config_t){(char *)names[k], doc.values[k]};
     if (!rc)
         rc = gr_zk_doc_config_text(pairs, n, text, text_len);
     set_clear(&doc);

@@ -40,6 +40,8 @@ typedef struct gr_broker_dynamic_set {
 int gr_broker_dynamic_find(const char *key);
 /* The name of key i, or NULL past the last key. */
 const char *gr_broker_dynamic_name(int i);
+/* How many keys Gregor applies live (at most GR_BROKER_DYNAMIC_KEYS: a unit test checks). */
+int gr_broker_dynamic_count(void);
 
 /*
  * Why Gregor refuses to change key live although Kafka does (the key has
