@@ -137,6 +137,7 @@ struct gr_broker {
     gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
     /* max.connections.per.ip.overrides, resolved (broker/conn_limits.h); the server borrows it. */
     struct gr_ip_override *ip_overrides;
+    char *ip_overrides_text; /* what they were resolved from (broker/conn_limits.c) */
     /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
     struct gr_tls_ctx *inter_broker_tls;
     /* The SASL client of those connections (gr_peer_set_sasl), NULL without SASL. */
