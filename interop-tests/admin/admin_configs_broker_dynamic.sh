@@ -13,6 +13,9 @@
 #    loses its old ones, while a topic with its own retention.ms keeps all;
 #    with message.max.bytes=2000 on the broker, a 5000-byte record accepted
 #    before is refused (MESSAGE_TOO_LARGE);
+#  - the topic-config synonyms' effects (py/broker_dynamic_effects.py):
+#    min.insync.replicas, compression.type, log.message.timestamp.type and
+#    log.roll.ms changed live reach a topic without overrides;
 #  - gregor-admin configs --entity-type brokers (kafka-configs.sh's syntax):
 #    --entity-default and --entity-name alter and describe, a static key
 #    refused (exit 1);
@@ -56,6 +59,8 @@ gr_wait_until 60 "the default log.retention.ms=1000 to delete plain's closed seg
 [ "$(earliest kept)" = 0 ] || gr_fail "kept lost records despite its own retention.ms"
 out=$(gr_prog roundtrip -b "$GR_BOOTSTRAP" -t kept -n 2 -s 5000 -m produce -w 60 \
     -x MSG_SIZE_TOO_LARGE) || gr_fail "message.max.bytes=2000 did not refuse 5000 bytes: $out"
+timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$GR_INTEROP_DIR/py/broker_dynamic_effects.py" 127.0.0.1 \
+    "$GR_PORT" 5 "$GR_TMP/logs" || gr_fail "topic-config synonyms changed live had no effect"
 
 ga 0 --alter --entity-type brokers --entity-name 5 --add-config log.retention.bytes=100000000
 [ "$out" = "Completed updating config for broker 5." ] || gr_fail "alter broker 5: '$out'"

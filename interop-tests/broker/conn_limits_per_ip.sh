@@ -5,7 +5,13 @@
 # rest right after accept, as Kafka does), 200 from 127.0.0.3 leave its
 # override's count; meanwhile an idempotent acks=all producer on 127.0.0.1
 # has every record acknowledged and read back in place, and
-# gregor_connections_refused_total counts every refused connection.
+# gregor_connections_refused_total counts every refused connection. Then,
+# changed live as dynamic broker configs (kafka-configs.sh --entity-default):
+# max.connections.per.ip lowered to 3, a new flood keeps 3; raised to 8, it
+# keeps 8; max.connections.per.ip.overrides 127.0.0.4:2, a flood from there
+# keeps 2; max.connections 4, the broker holds 4 of a flood's 10 open (the
+# rest wait in the backlog); max.connection.creation.rate 2, accepts are
+# throttled (gregor_connections_throttled_total rises).
 . "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
 
@@ -77,5 +83,43 @@ touch "$GR_TMP/stop.again"
 flood 127.0.0.2 $((PER_IP + 1)) $PER_IP again || gr_fail "reconnecting from 127.0.0.2 failed"
 grep -qx "open=$PER_IP closed=1" "$GR_TMP/flood.again" ||
     gr_fail "127.0.0.2 after its connections closed: $(cat "$GR_TMP/flood.again")"
+
+ADMIN=$(dirname "$GR_BROKER")/gregor-admin
+live() # KEY=VALUE: set at the cluster default
+{
+    "$ADMIN" --bootstrap-server "$GR_BOOTSTRAP" configs --alter --entity-type brokers \
+        --entity-default --add-config "$1" >/dev/null || gr_fail "alter $1"
+}
+settled() # SRC COUNT WANT TAG: a flood, closed at once, keeps WANT open
+{
+    gr_wait_until 30 "the previous connections to close" few
+    touch "$GR_TMP/stop.$4"
+    flood "$1" "$2" "$3" "$4" || gr_fail "flood $4 failed"
+    grep -qx "open=$3 closed=$(($2 - $3))" "$GR_TMP/flood.$4" ||
+        gr_fail "$4: $(cat "$GR_TMP/flood.$4"), want open=$3"
+}
+live max.connections.per.ip=3
+settled 127.0.0.2 10 3 lowered
+live max.connections.per.ip=8
+settled 127.0.0.2 10 8 raised
+live max.connections.per.ip.overrides=127.0.0.4:2
+settled 127.0.0.4 6 2 override
+throttled() { gr_http_get /metrics | awk '/^gregor_connections_throttled_total\{/ { n += $2 } END { print n + 0 }'; }
+[ "$(throttled)" = 0 ] || gr_fail "throttled before max.connection.creation.rate was set"
+# Each flood closes before the setting goes back up: the admin client needs a slot too.
+four() { [ "$(open_conns)" = 4 ]; }
+some() { [ "$(throttled)" -gt 0 ]; }
+for setting in max.connections=4:four max.connection.creation.rate=2:some; do
+    gr_wait_until 30 "the previous connections to close" few
+    live "${setting%%:*}"
+    tag=${setting%%=*}
+    flood 127.0.0.2 8 -1 "$tag" &
+    held=$!
+    gr_track $held
+    gr_wait_until 30 "the effect of ${setting%%:*}" "${setting##*:}"
+    touch "$GR_TMP/stop.$tag"
+    wait $held || gr_fail "flood $tag failed"
+    live "$tag=1000"
+done
 gr_alive "$GR_PID" || gr_fail "the broker died"
 gr_pass

@@ -5,8 +5,9 @@
 # them out of the ISR); its leader refuses acks=-1 (NOT_ENOUGH_REPLICAS),
 # takes 4 records with acks=1, and dies too. A follower comes back: with
 # unclean.leader.election.enable=false (the default) the partition stays
-# offline, since no in-sync replica is alive. Set to true on the topic
-# (AlterConfigs), the controller elects the out-of-sync replica alone in its
+# offline, since no in-sync replica is alive. Set to true live as the
+# cluster-wide broker default (a dynamic broker config, not on the topic:
+# the topic falls back to it), the controller elects the out-of-sync replica alone in its
 # ISR: it takes produces at its own log end (the 4 records are lost, as
 # unclean election means), and the old leader, back, truncates to it; all
 # three replicas end with the same bytes. The controller counts the one
@@ -50,7 +51,9 @@ gr_wait_until "$CL_WAIT_S" "$topic-0 offline (no in-sync replica alive)" state_i
 sleep 1 # a decision made, and kept: not an unclean election
 state_is "$f1" "-1 $leader" || gr_fail "$topic-0 left offline state with unclean election off: $(state_of "$f1")"
 
-out=$(gr_prog admin_configs -b "$(cl_addr "$f1")" alter topic $topic unclean.leader.election.enable=true) ||
+# Turned on live at the cluster default (a dynamic broker config): the controller elects.
+out=$("$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$(cl_addr "$f1")" configs --alter \
+    --entity-type brokers --entity-default --add-config unclean.leader.election.enable=true) ||
     gr_fail "enabling unclean election failed: $out"
 gr_wait_until "$CL_WAIT_S" "broker $f1 elected uncleanly" state_is "$f1" "$f1 $f1"
 grep -q "unclean leader election of broker $f1" "$(cl_broker_log "$f1")" ||

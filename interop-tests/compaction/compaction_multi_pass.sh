@@ -4,10 +4,12 @@
 # (1,000 24-byte slots at load factor 0.9), a dirty range of 3,000 keys is
 # cleaned in several passes, each mapping at most 900 keys and starting where
 # the previous one ended; in the end each key appears exactly once with its
-# last value.
+# last value. The broker starts with an hour's log.cleaner.backoff.ms and the
+# default buffer; the short backoff and the small buffer are set live
+# (dynamic broker configs at the cluster default), after the records are in.
 source "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
-gr_start_broker log.cleaner.backoff.ms=100 log.cleaner.dedupe.buffer.size=24000
+gr_start_broker log.cleaner.backoff.ms=3600000
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create passes 1 1 cleanup.policy=compact \
     segment.bytes=16384 min.cleanable.dirty.ratio=0.01) || gr_fail "create got no answer: $out"
 [ "$out" = "passes NO_ERROR" ] || gr_fail "create: $out"
@@ -19,6 +21,10 @@ done
 seq 1 500 | awk '{printf "fill%04d:filler-padding-padding-padding\n", $1}' |
     gr_kcat -P -t passes -K: -X batch.num.messages=10 || gr_fail "producing filler failed"
 
+"$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$GR_BOOTSTRAP" configs --alter \
+    --entity-type brokers --entity-default \
+    --add-config log.cleaner.dedupe.buffer.size=24000,log.cleaner.backoff.ms=100 >/dev/null ||
+    gr_fail "the cleaner's keys not changed live"
 exactly_once() {
     gr_kcat -C -t passes -o beginning -e -q -f '%k %s\n' |
         awk '$1 ~ /^key/ { seen[$1]++; if ($2 != "round3") bad = 1 }

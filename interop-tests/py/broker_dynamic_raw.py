@@ -20,7 +20,7 @@ from kafka_wire import Writer
 
 NONE, INVALID_CONFIG, INVALID_REQUEST = 0, 40, 42
 TOPIC, BROKER = 2, 4
-SET, DELETE, APPEND = 0, 1, 2
+SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 DYNAMIC_BROKER, DYNAMIC_DEFAULT, STATIC, DEFAULT = 2, 3, 4, 5
 
 
@@ -93,11 +93,35 @@ def step_alter(c, me, topic):
     refused(alter(c, "", [("log.dirs", SET, "/tmp/x")]), INVALID_CONFIG,
             "Cannot update these configs dynamically: Set(log.dirs)", "log.dirs")
     refused(alter(c, me, [("num.io.threads", SET, "4")]), INVALID_CONFIG,
-            "Gregor cannot yet apply these configs live: Set(num.io.threads)", "num.io.threads")
+            "Gregor runs one event loop: num.io.threads has no effect: Set(num.io.threads)",
+            "num.io.threads")
+    refused(alter(c, me, [("leader.replication.throttled.rate", SET, "1000")]), INVALID_CONFIG,
+            "Gregor does not throttle replication", "leader.replication.throttled.rate")
+    refused(alter(c, "", [("log.preallocate", SET, "true")]), INVALID_CONFIG,
+            "Gregor does not preallocate segment files: Set(log.preallocate)", "log.preallocate")
+    refused(alter(c, "", [("log.retention.hours", SET, "1")]), INVALID_CONFIG,
+            "Cannot update these configs dynamically: Set(log.retention.hours)",
+            "log.retention.hours (Kafka changes only log.retention.ms live)")
+    refused(alter(c, "", [("log.cleaner.io.buffer.load.factor", SET, "1.5")]), INVALID_CONFIG,
+            "the load factor must be in (0, 1)", "a load factor the cleaner cannot use")
+    refused(alter(c, me, [("log.cleaner.threads", SET, "2")]), INVALID_CONFIG,
+            "Gregor cannot yet apply these configs live: Set(log.cleaner.threads)",
+            "log.cleaner.threads")
     refused(alter(c, me, [("log.retention.ms\0x", SET, "5")]), INVALID_CONFIG,
             "Cannot update these configs dynamically", "a key with a NUL inside")
-    refused(alter(c, me, [("log.cleanup.policy", APPEND, "compact")]), INVALID_REQUEST,
-            "not yet supported", "APPEND")
+    # APPEND and SUBTRACT edit the level's list (else the key's default, "delete").
+    ok(alter(c, me, [("log.cleanup.policy", APPEND, "compact")]), "APPEND")
+    expect(c, TOPIC, topic, "cleanup.policy", "delete,compact", DYNAMIC_BROKER)
+    ok(alter(c, me, [("log.cleanup.policy", SUBTRACT, "delete")]), "SUBTRACT")
+    ok(alter(c, me, [("log.cleanup.policy", APPEND, "delete")]), "APPEND again")
+    expect(c, BROKER, me, "log.cleanup.policy", "compact,delete", DYNAMIC_BROKER)
+    ok(alter(c, me, [("log.cleanup.policy", SUBTRACT, "compact,delete")]), "SUBTRACT all")
+    expect(c, BROKER, me, "log.cleanup.policy", "", DYNAMIC_BROKER)
+    ok(alter(c, me, [("log.cleanup.policy", DELETE, None)]), "delete log.cleanup.policy")
+    expect(c, TOPIC, topic, "cleanup.policy", "delete", DEFAULT)
+    refused(alter(c, me, [("message.max.bytes", APPEND, "5")]), INVALID_CONFIG,
+            "Config value append is not allowed for config key: message.max.bytes",
+            "APPEND on a number")
     refused(alter(c, "99", [("log.retention.ms", SET, "5")]), INVALID_REQUEST,
             "Unexpected broker id", "another broker")
     check(entry(c, BROKER, me, "message.max.bytes")["value"] != "3000", "a refused set applied")
@@ -109,7 +133,7 @@ def step_alter(c, me, topic):
     expect(c, TOPIC, topic, "retention.ms", "1000", DYNAMIC_DEFAULT)
     expect(c, TOPIC, topic, "max.message.bytes", "2000", DYNAMIC_BROKER)
     refused(legacy_alter(c, me, [("listeners", "PLAINTEXT://:1")]), INVALID_CONFIG,
-            "Gregor cannot yet apply", "legacy listeners")
+            "Gregor opens its listeners at start", "legacy listeners")
     check(base != "1000", "the topic had the static retention before (%r)" % base)
 
 

@@ -11,6 +11,7 @@
 #include "broker/conn_limits.h"
 #include "broker/listener_tls.h"
 #include "broker/sd_notify.h"
+#include "controller/config_changes.h"
 #include "controller/controller.h"
 #include "controller/zk_member.h"
 #include "group/coordinator.h"
@@ -368,6 +369,14 @@ static void await_dynamic_configs(gr_broker_t *b)
                 GR_SINGLE_NODE_READY_SEC);
 }
 
+/* Dynamic broker configs applied: what reads them only where it is set up follows. */
+static void on_config_applied(gr_broker_t *b)
+{
+    gr_conn_limits_apply(b);
+    gr_cleaner_reconfigure(b);
+    gr_config_changes_broker_applied(b);
+}
+
 static int start_listeners(gr_broker_t *b)
 {
     gr_server_config_t scfg;
@@ -408,6 +417,7 @@ static int start_listeners(gr_broker_t *b)
     rc = gr_conn_limits_listeners(b);
     if (rc)
         return rc;
+    b->on_broker_config_applied = on_config_applied;
     pick_advertised(b, bound_ports);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,11 @@ int gr_conn_limits_config(gr_broker_t *b, gr_server_config_t *scfg)
                 "addresses that may connect");
         return -EINVAL;
     }
+    char *copy = strdup(text ? text : "");
+    if (!copy)
+        return -ENOMEM;
+    free(b->ip_overrides_text);
+    b->ip_overrides_text = copy;
     scfg->ip_overrides = b->ip_overrides;
     scfg->ip_override_count = (size_t)count;
     return 0;
@@ -150,8 +156,48 @@ int gr_conn_limits_listeners(gr_broker_t *b)
     return 0;
 }
 
+/* Whether the limits in force differ from b->config's (host names resolved only on a change). */
+static bool limits_changed(gr_broker_t *b)
+{
+    const gr_config_t *cfg = &b->config;
+    const gr_server_config_t *now = &b->server->cfg;
+    gr_server_config_t want = *now;
+    want.max_connections = cfg->max_connections > 0 ? (uint32_t)cfg->max_connections : 0;
+    want.max_per_ip = (uint32_t)cfg->max_connections_per_ip;
+    want.max_creation_rate =
+        cfg->max_connection_creation_rate == INT_MAX ? 0 : cfg->max_connection_creation_rate;
+    const char *text =
+        cfg->max_connections_per_ip_overrides ? cfg->max_connections_per_ip_overrides : "";
+    return want.max_connections != now->max_connections || want.max_per_ip != now->max_per_ip ||
+           want.max_creation_rate != now->max_creation_rate || !b->ip_overrides_text ||
+           strcmp(text, b->ip_overrides_text) != 0;
+}
+
+void gr_conn_limits_apply(gr_broker_t *b)
+{
+    if (!b->started || b->stopping || !limits_changed(b))
+        return; /* start_listeners reads b->config itself */
+    gr_server_config_t limits = b->server->cfg;
+    gr_ip_override_t *old = b->ip_overrides;
+    b->ip_overrides = NULL;
+    int rc = gr_conn_limits_config(b, &limits);
+    if (rc) {
+        free(b->ip_overrides);
+        b->ip_overrides = old;
+        gr_logf(&b->log, GR_LOG_WARN, "config",
+                "connection limits not changed: %s; the previous ones stay", strerror(-rc));
+        return;
+    }
+    gr_server_set_limits(b->server, &limits);
+    free(old);
+    if (gr_conn_limits_listeners(b))
+        gr_logf(&b->log, GR_LOG_WARN, "config", "per-listener connection limits not changed");
+}
+
 void gr_conn_limits_free(gr_broker_t *b)
 {
     free(b->ip_overrides);
     b->ip_overrides = NULL;
+    free(b->ip_overrides_text);
+    b->ip_overrides_text = NULL;
 }

@@ -7,7 +7,8 @@
  * value, as Kafka's per-listener quotas do), and the inter-broker listener
  * protected from the broker-wide limit.
  *
- * Runs on: loop thread, at start-up.
+ * Runs on: loop thread, at start-up and when a dynamic broker config
+ * changes them (gr_conn_limits_apply).
  */
 #ifndef GR_BROKER_CONN_LIMITS_H
 #define GR_BROKER_CONN_LIMITS_H
@@ -30,6 +31,15 @@ int gr_conn_limits_config(gr_broker_t *b, gr_server_config_t *scfg /* out */);
  * is not a non-negative integer.
  */
 int gr_conn_limits_listeners(gr_broker_t *b);
+
+/*
+ * Applies the connection-quota keys of b->config to the running server, as
+ * Kafka's SocketServer reconfigures them: broker-wide and per-listener
+ * limits replaced, open connections left alone. A value that cannot be
+ * applied (an override naming a host that does not resolve) is logged and
+ * the limits in force are kept. b->on_broker_config_applied.
+ */
+void gr_conn_limits_apply(gr_broker_t *b);
 
 /* Frees b->ip_overrides, after the server is gone. */
 void gr_conn_limits_free(gr_broker_t *b);

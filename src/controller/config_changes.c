@@ -52,6 +52,12 @@ static void on_change_applied(void *opaque)
         ctl_kick(&b->zk->controller);
 }
 
+void gr_config_changes_broker_applied(gr_broker_t *b)
+{
+    if (b->zk && !b->stopping)
+        on_change_applied(b);
+}
+
 static void on_change_data(void *opaque, int rc, const void *data, size_t len,
                            const gr_store_stat_t *stat)
 {

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 typedef struct gr_zk_member gr_zk_member_t;
+typedef struct gr_broker gr_broker_t;
 
 typedef struct gr_config_changes {
     bool primed;    /* the first listing was the baseline (kept across sessions) */
@@ -56,5 +57,13 @@ void gr_config_changes_watch(gr_zk_member_t *m);
 
 /* Disarms the purge timer. Safe without a start. */
 void gr_config_changes_stop(gr_zk_member_t *m);
+
+/*
+ * Dynamic broker configs were applied here: the controller, if it is this
+ * broker's, reconciles (a default unclean.leader.election.enable turned on
+ * may elect an offline partition's leader, as Kafka's controller does on
+ * the same change).
+ */
+void gr_config_changes_broker_applied(gr_broker_t *b);
 
 #endif

@@ -680,7 +680,7 @@ static bool is_set(const gr_config_t *cfg, const char *name)
     return !gr_config_is_null(cfg, name);
 }
 
-void gr_config_resolve_retention(gr_config_t *cfg)
+void gr_config_resolve_log_times(gr_config_t *cfg)
 {
     if (is_set(cfg, "log.retention.ms"))
         cfg->effective.log_retention_ms = cfg->log_retention_ms;
@@ -690,6 +690,14 @@ void gr_config_resolve_retention(gr_config_t *cfg)
         cfg->effective.log_retention_ms = MS_PER_HOUR * cfg->log_retention_hours;
     if (cfg->effective.log_retention_ms < 0)
         cfg->effective.log_retention_ms = -1;
+    cfg->effective.log_roll_ms =
+        is_set(cfg, "log.roll.ms") ? cfg->log_roll_ms : MS_PER_HOUR * cfg->log_roll_hours;
+    cfg->effective.log_roll_jitter_ms = is_set(cfg, "log.roll.jitter.ms")
+                                            ? cfg->log_roll_jitter_ms
+                                            : MS_PER_HOUR * cfg->log_roll_jitter_hours;
+    cfg->effective.log_flush_interval_ms = is_set(cfg, "log.flush.interval.ms")
+                                               ? cfg->log_flush_interval_ms
+                                               : cfg->log_flush_scheduler_interval_ms;
 }
 
 /*
@@ -811,16 +819,7 @@ int gr_config_resolve(gr_config_t *cfg, const gr_logger_t *log, char *err, size_
         return -EINVAL;
     }
 
-    gr_config_resolve_retention(cfg);
-
-    cfg->effective.log_roll_ms =
-        is_set(cfg, "log.roll.ms") ? cfg->log_roll_ms : MS_PER_HOUR * cfg->log_roll_hours;
-    cfg->effective.log_roll_jitter_ms = is_set(cfg, "log.roll.jitter.ms")
-                                            ? cfg->log_roll_jitter_ms
-                                            : MS_PER_HOUR * cfg->log_roll_jitter_hours;
-    cfg->effective.log_flush_interval_ms = is_set(cfg, "log.flush.interval.ms")
-                                               ? cfg->log_flush_interval_ms
-                                               : cfg->log_flush_scheduler_interval_ms;
+    gr_config_resolve_log_times(cfg);
     cfg->effective.zookeeper_connection_timeout_ms = is_set(cfg, "zookeeper.connection.timeout.ms")
                                                          ? cfg->zookeeper_connection_timeout_ms
                                                          : cfg->zookeeper_session_timeout_ms;

@@ -379,11 +379,14 @@ int gr_config_set(gr_config_t *cfg, const char *key, const char *value, gr_confi
 int gr_config_unset(gr_config_t *cfg, const char *key);
 
 /*
- * effective.log_retention_ms from log.retention.ms, else .minutes, else
- * .hours, as Kafka picks it (negative: -1, unlimited); gr_config_resolve
- * calls it, and so does whoever changes one of them later.
+ * The effective log times from their synonyms, as Kafka picks them:
+ * log_retention_ms from log.retention.ms, else .minutes, else .hours
+ * (negative: -1, unlimited); log_roll_ms and log_roll_jitter_ms from .ms,
+ * else .hours; log_flush_interval_ms from log.flush.interval.ms, else
+ * log.flush.scheduler.interval.ms. gr_config_resolve calls it, and so does
+ * whoever changes one of them later.
  */
-void gr_config_resolve_retention(gr_config_t *cfg);
+void gr_config_resolve_log_times(gr_config_t *cfg);
 
 /*
  * Parses Java properties text (len bytes; need not be NUL-terminated) and

@@ -137,6 +137,7 @@ struct gr_broker {
     gr_broker_tls_t *tls; /* TLS contexts of the SSL/SASL_SSL listeners (broker/listener_tls.h) */
     /* max.connections.per.ip.overrides, resolved (broker/conn_limits.h); the server borrows it. */
     struct gr_ip_override *ip_overrides;
+    char *ip_overrides_text; /* what they were resolved from (broker/conn_limits.c) */
     /* Client TLS for connections to other brokers (gr_peer_set_tls), NULL for plaintext. */
     struct gr_tls_ctx *inter_broker_tls;
     /* The SASL client of those connections (gr_peer_set_sasl), NULL without SASL. */
@@ -176,6 +177,9 @@ struct gr_broker {
     gr_share_persister_t *share_persister;
     /* The share-partitions led here and their share sessions (share/). */
     gr_share_manager_t *share_manager;
+    /* Dynamic broker configs were applied to config: apply those read where they are set up
+     * (connection limits). May be NULL. */
+    void (*on_broker_config_applied)(gr_broker_t *b);
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */

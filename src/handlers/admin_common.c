@@ -53,3 +53,62 @@ void gr_admin_mark_repeats(gr_admin_key_t *keys, int32_t n, bool *dup)
         if (key_cmp(&keys[i - 1], &keys[i]) == 0)
             dup[keys[i - 1].index] = dup[keys[i].index] = true;
 }
+
+/* Whether the comma-separated list holds item (items compared trimmed). */
+static bool list_contains(const char *list, const char *item, size_t item_len)
+{
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t trimmed = len;
+        while (trimmed && p[trimmed - 1] == ' ')
+            trimmed--;
+        if (trimmed == item_len && strncmp(p, item, item_len) == 0)
+            return true;
+        p += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+size_t gr_admin_list_edit_size(const char *base, const char *value)
+{
+    return strlen(base) + strlen(value) + 2;
+}
+
+void gr_admin_list_edit(char *out, const char *base, const char *value, bool append)
+{
+    size_t used = 0;
+    out[0] = '\0'; /* pass 1 reads what is kept so far */
+    for (int pass = 0; pass < 2; pass++) {
+        const char *src = pass == 0 ? base : value;
+        if (pass == 1 && !append)
+            break;
+        const char *p = src;
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            size_t item = len;
+            while (item && p[item - 1] == ' ')
+                item--;
+            bool keep = item > 0;
+            if (keep && pass == 0 && !append)
+                keep = !list_contains(value, p, item);
+            if (keep && pass == 1)
+                keep = !list_contains(out, p, item);
+            if (keep) {
+                if (used)
+                    out[used++] = ',';
+                memcpy(out + used, p, item);
+                used += item;
+                out[used] = '\0';
+            }
+            p += len + (end ? 1 : 0);
+        }
+    }
+    out[used] = '\0';
+}

@@ -51,6 +51,15 @@ typedef struct gr_admin_key {
 /* Sorts keys (n of them) and sets dup[index] of every (type, name) that appears twice. */
 void gr_admin_mark_repeats(gr_admin_key_t *keys, int32_t n, bool *dup);
 
+/*
+ * IncrementalAlterConfigs' APPEND (items of value not yet in base added at
+ * the end) or SUBTRACT (items of value removed from base) on a
+ * comma-separated list, written to out, which has room for
+ * gr_admin_list_edit_size(base, value) bytes. Topic and broker configs.
+ */
+void gr_admin_list_edit(char *out, const char *base, const char *value, bool append);
+size_t gr_admin_list_edit_size(const char *base, const char *value);
+
 /* Orders protocol strings by length, then bytes (for qsort and bsearch). */
 int gr_admin_str_cmp(const void *a, const void *b);
 

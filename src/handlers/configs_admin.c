@@ -501,69 +501,6 @@ static void set_remove(override_set_t *s, const char *key)
         *c = s->items[--s->count];
 }
 
-/* Whether the comma-separated list holds item (items compared trimmed). */
-static bool list_contains(const char *list, const char *item, size_t item_len)
-{
-    const char *p = list;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        size_t trimmed = len;
-        while (trimmed && p[trimmed - 1] == ' ')
-            trimmed--;
-        if (trimmed == item_len && strncmp(p, item, item_len) == 0)
-            return true;
-        p += len + (end ? 1 : 0);
-    }
-    return false;
-}
-
-/*
- * APPEND (items of value not yet in base added at the end) or SUBTRACT
- * (items of value removed from base). Returns the new list in the arena, or
- * NULL when out of memory.
- */
-static char *list_edit(gr_request_t *req, const char *base, const char *value, bool append)
-{
-    size_t cap = strlen(base) + strlen(value) + 2;
-    char *out = gr_request_alloc(req, cap);
-    if (!out)
-        return NULL;
-    size_t used = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const char *src = pass == 0 ? base : value;
-        if (pass == 1 && !append)
-            break;
-        const char *p = src;
-        while (*p) {
-            while (*p == ' ')
-                p++;
-            const char *end = strchr(p, ',');
-            size_t len = end ? (size_t)(end - p) : strlen(p);
-            size_t item = len;
-            while (item && p[item - 1] == ' ')
-                item--;
-            bool keep = item > 0;
-            if (keep && pass == 0 && !append)
-                keep = !list_contains(value, p, item);
-            if (keep && pass == 1)
-                keep = !list_contains(out, p, item);
-            if (keep) {
-                if (used)
-                    out[used++] = ',';
-                memcpy(out + used, p, item);
-                used += item;
-                out[used] = '\0';
-            }
-            p += len + (end ? 1 : 0);
-        }
-    }
-    out[used] = '\0';
-    return out;
-}
-
 /* Applies one operation to the working set. GR_KERR_NONE or an error with msg. */
 static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, char *key,
                           gr_str_t value, char *msg, size_t len)
@@ -600,8 +537,10 @@ static gr_kerr_t apply_op(gr_request_t *req, override_set_t *set, int8_t op, cha
         return GR_KERR_INVALID_CONFIG;
     }
     gr_topic_config_t *cur = set_find(set, key);
-    char *edited = list_edit(req, cur ? cur->value : def->default_value, text,
-                             op == GR_ALTER_CONFIG_OP_APPEND);
+    const char *base = cur ? cur->value : def->default_value;
+    char *edited = gr_request_alloc(req, gr_admin_list_edit_size(base, text));
+    if (edited)
+        gr_admin_list_edit(edited, base, text, op == GR_ALTER_CONFIG_OP_APPEND);
     if (!edited) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;

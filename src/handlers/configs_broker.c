@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "gen/incremental_alter_configs.h"
+#include "handlers/admin_common.h"
 #include "handlers/configs_broker_tls.h"
 #include "metadata/broker_config_store.h"
 
@@ -48,9 +49,46 @@ static gr_kerr_t check_value(const char *key, const char *value, char *msg, size
     return GR_KERR_NONE;
 }
 
-/* One change into the level's edit. */
+/*
+ * The cleaner's map needs a load factor in (0, 1) and a positive buffer (a
+ * broker starting with others disables its cleaner; a live change is refused).
+ */
+static gr_kerr_t check_cleaner(const char *key, const char *value, char *msg, size_t len)
+{
+    bool bad = false;
+    if (strcmp(key, "log.cleaner.io.buffer.load.factor") == 0) {
+        double lf = strtod(value, NULL);
+        bad = !(lf > 0 && lf < 1);
+    } else if (strcmp(key, "log.cleaner.dedupe.buffer.size") == 0)
+        bad = strtoll(value, NULL, 10) < 1;
+    if (!bad)
+        return GR_KERR_NONE;
+    snprintf(msg, len,
+             "Invalid value %s for configuration %s: the load factor must be in (0, 1) and "
+             "the buffer positive",
+             value, key);
+    return GR_KERR_INVALID_CONFIG;
+}
+
+/*
+ * APPEND or SUBTRACT of value (freed) on the level's current list, else the
+ * key's default, as Kafka edits the stored entity's list. The new list, or
+ * NULL when out of memory.
+ */
+static char *list_op(char *value, const char *current, const char *dflt, bool append)
+{
+    const char *base = current ? current : dflt ? dflt : "";
+    char *out = malloc(gr_admin_list_edit_size(base, value));
+    if (out)
+        gr_admin_list_edit(out, base, value, append);
+    free(value);
+    return out;
+}
+
+/* One change into the level's edit (level: what the level holds before the request). */
 static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
-                      gr_broker_dynamic_edit_t *e, char *msg, size_t len)
+                      const gr_broker_dynamic_set_t *level, gr_broker_dynamic_edit_t *e, char *msg,
+                      size_t len)
 {
     gr_broker_dynamic_set_t *set = &e->set;
     char key[KEY_MAX];
@@ -61,26 +99,44 @@ static gr_kerr_t edit(gr_str_t name, const gr_broker_config_change_t *c,
     int k = has_nul ? -1 : gr_broker_dynamic_find(key);
     if (k < 0 && (has_nul || !gr_broker_dynamic_kafka_allows(key)))
         return refuse(name, msg, len, "Cannot update these configs dynamically", key);
+    const char *why = k < 0 ? gr_broker_dynamic_refusal(key) : NULL;
+    if (why)
+        return refuse(name, msg, len, why, key);
     if (k < 0)
         return refuse(name, msg, len, "Gregor cannot yet apply these configs live", key);
+    bool was_touched = e->touched[k];
     e->touched[k] = true;
     if (c->op == GR_ALTER_CONFIG_OP_DELETE) {
         free(set->values[k]);
         set->values[k] = NULL;
         return GR_KERR_NONE;
     }
-    if (c->op != GR_ALTER_CONFIG_OP_SET) {
-        snprintf(msg, len, "APPEND and SUBTRACT are not yet supported on broker configs: %s", key);
+    if (c->op != GR_ALTER_CONFIG_OP_SET && c->op != GR_ALTER_CONFIG_OP_APPEND &&
+        c->op != GR_ALTER_CONFIG_OP_SUBTRACT) {
+        snprintf(msg, len, "Unknown alter config operation type %d for config %s", c->op, key);
         return GR_KERR_INVALID_REQUEST;
     }
     if (!c->value.ptr || c->value.len < 0)
         return refuse(name, msg, len, "Null value not supported for", key);
     char *value = strndup(c->value.ptr, (size_t)c->value.len);
+    if (value && c->op != GR_ALTER_CONFIG_OP_SET) {
+        const gr_config_def_t *def = gr_config_def_at((size_t)gr_config_find(key));
+        if (def->type != GR_CONFIG_LIST) {
+            free(value);
+            snprintf(msg, len, "Config value %s is not allowed for config key: %s",
+                     c->op == GR_ALTER_CONFIG_OP_APPEND ? "append" : "subtract", key);
+            return GR_KERR_INVALID_CONFIG;
+        }
+        value = list_op(value, was_touched ? set->values[k] : level->values[k], def->default_value,
+                        c->op == GR_ALTER_CONFIG_OP_APPEND);
+    }
     if (!value) {
         snprintf(msg, len, "Out of memory");
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     }
     gr_kerr_t err = check_value(key, value, msg, len);
+    if (!err)
+        err = check_cleaner(key, value, msg, len);
     free(set->values[k]);
     set->values[k] = value;
     return err;
@@ -97,7 +153,7 @@ static gr_kerr_t edit_any(gr_broker_t *b, gr_str_t name, bool is_default,
     bool has_nul = c->key.len > 0 && memchr(c->key.ptr, '\0', (size_t)c->key.len);
     if (!has_nul && gr_broker_tls_key(key))
         return gr_broker_tls_edit(b, name, is_default, key, c, e, msg, len);
-    return edit(name, c, e, msg, len);
+    return edit(name, c, gr_broker_dynamic_level(b, is_default), e, msg, len);
 }
 
 static void set_free(gr_broker_dynamic_set_t *set)

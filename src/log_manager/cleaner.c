@@ -241,6 +241,23 @@ static void cleaner_pass(gr_broker_t *b)
     }
 }
 
+/* The pause between passes, in seconds (log.cleaner.backoff.ms, at least 1 ms). */
+static double backoff_sec(const gr_config_t *cfg)
+{
+    return (double)(cfg->log_cleaner_backoff_ms > 0 ? cfg->log_cleaner_backoff_ms : 1) /
+           GR_MS_PER_SEC_F;
+}
+
+void gr_cleaner_reconfigure(gr_broker_t *b)
+{
+    gr_cleaner_t *c = &b->log_manager->cleaner;
+    double every = backoff_sec(&b->config);
+    if (!c->started || c->timer.repeat == every)
+        return;
+    c->timer.repeat = every;
+    ev_timer_again(b->loop, &c->timer); /* active, so its unref stays as it was */
+}
+
 static void on_cleaner_timer(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
@@ -285,8 +302,7 @@ int gr_cleaner_start(gr_broker_t *b)
         return rc;
     }
     c->started = true;
-    double every = (double)(cfg->log_cleaner_backoff_ms > 0 ? cfg->log_cleaner_backoff_ms : 1) /
-                   GR_MS_PER_SEC_F;
+    double every = backoff_sec(cfg);
     ev_timer_init(&c->timer, on_cleaner_timer, every, every);
     c->timer.data = b;
     ev_timer_start(b->loop, &c->timer);

@@ -57,6 +57,13 @@ typedef struct gr_cleaner {
 /* Starts cleaning (or does nothing when disabled). 0 or -errno (logged). */
 int gr_cleaner_start(gr_broker_t *b);
 
+/*
+ * Follows a live change of log.cleaner.backoff.ms (the timer's period; the
+ * next pass comes one new period from now). The dedupe buffer size and load
+ * factor need nothing: each cleaning reads them when it starts.
+ */
+void gr_cleaner_reconfigure(gr_broker_t *b);
+
 /* Looks for due logs now (e.g. after an append made one due). */
 void gr_cleaner_wake(gr_broker_t *b);
 

@@ -25,11 +25,63 @@
 #define NAME_MAX_LEN 16 /* "<default>" or a broker id */
 #define ERR_MAX      256
 
-/* The keys Gregor applies live: each is a fallback of topic configs or read per request. */
-static const char *const dynamic_keys[GR_BROKER_DYNAMIC_KEYS] = {
-    "log.cleanup.policy", "log.retention.bytes", "log.retention.ms",
-    "log.segment.bytes",  "message.max.bytes",
+/*
+ * The keys Gregor applies live: the primary broker synonym of every topic
+ * config (Kafka's DynamicLogConfig; topics without an override follow it
+ * through gr_topic_settings_compute), except those below that Kafka keeps
+ * static or that have no effect in Gregor, then the keys read per use.
+ */
+static const char *const applied_others[] = {"max.connections",
+                                             "max.connections.per.ip",
+                                             "max.connections.per.ip.overrides",
+                                             "max.connection.creation.rate",
+                                             "producer.id.expiration.ms",
+                                             "log.cleaner.backoff.ms",
+                                             "log.cleaner.dedupe.buffer.size",
+                                             "log.cleaner.io.buffer.load.factor",
+                                             NULL};
+
+/* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
+static const struct {
+    const char *key;
+    const char *why;
+} no_effect[] = {
+    {"compression.gzip.level", "Gregor compresses at each codec's default level"},
+    {"compression.lz4.level", "Gregor compresses at each codec's default level"},
+    {"compression.zstd.level", "Gregor compresses at each codec's default level"},
+    {"log.roll.jitter.ms", "Gregor rolls segments without jitter"},
+    {"log.preallocate", "Gregor does not preallocate segment files"},
+    {"log.message.downconversion.enable", "Gregor never down-converts fetched records"},
+    {"log.local.retention.ms", "Gregor has no tiered storage"},
+    {"log.local.retention.bytes", "Gregor has no tiered storage"},
+    {"remote.log.manager.task.interval.ms", "Gregor has no tiered storage"},
+    {"num.io.threads", "Gregor runs one event loop: num.io.threads has no effect"},
+    {"num.network.threads", "Gregor runs one event loop: num.network.threads has no effect"},
+    {"background.threads", "Gregor runs one event loop: background.threads has no effect"},
+    {"num.recovery.threads.per.data.dir",
+     "Gregor recovers logs on its one event loop: num.recovery.threads.per.data.dir has no "
+     "effect"},
+    {"metric.reporters", "Gregor loads no Java classes: its metrics are served over HTTP"},
+    {"principal.builder.class", "Gregor loads no Java classes"},
+    {"leader.replication.throttled.rate", "Gregor does not throttle replication"},
+    {"follower.replication.throttled.rate", "Gregor does not throttle replication"},
+    {"listeners", "Gregor opens its listeners at start: change them in the file and restart"},
+    {"advertised.listeners",
+     "Gregor registers its listeners at start: change them in the file and restart"},
+    {"listener.security.protocol.map",
+     "Gregor opens its listeners at start: change them in the file and restart"},
 };
+
+/* The topic def's broker key when Gregor applies it live, else NULL. */
+static const char *topic_key(const gr_topic_config_def_t *def)
+{
+    const char *key = def->synonyms[0];
+    /* Kafka keeps it static: every broker must support a version first. */
+    if (!key || strcmp(def->name, "message.format.version") == 0 || gr_config_find(key) < 0 ||
+        gr_broker_dynamic_refusal(key))
+        return NULL;
+    return key;
+}
 
 /*
  * Kafka 3.8's other live keys (DynamicBrokerConfig's reconfigurables that
@@ -37,27 +89,14 @@ static const char *const dynamic_keys[GR_BROKER_DYNAMIC_KEYS] = {
  */
 static const char *const kafka_dynamic_others[] = {"log.cleaner.threads",
                                                    "log.cleaner.io.max.bytes.per.second",
-                                                   "log.cleaner.dedupe.buffer.size",
                                                    "log.cleaner.io.buffer.size",
-                                                   "log.cleaner.io.buffer.load.factor",
-                                                   "log.cleaner.backoff.ms",
                                                    "num.io.threads",
                                                    "num.network.threads",
                                                    "num.replica.fetchers",
                                                    "num.recovery.threads.per.data.dir",
                                                    "background.threads",
-                                                   "max.connections",
-                                                   "max.connections.per.ip",
-                                                   "max.connections.per.ip.overrides",
-                                                   "max.connection.creation.rate",
                                                    "metric.reporters",
-                                                   "producer.id.expiration.ms",
                                                    "transaction.partition.verification.enable",
-                                                   "log.retention.minutes",
-                                                   "log.retention.hours",
-                                                   "log.roll.hours",
-                                                   "log.roll.jitter.hours",
-                                                   "log.flush.interval.ms",
                                                    "advertised.listeners",
                                                    "listener.security.protocol.map",
                                                    "listeners",
@@ -86,26 +125,83 @@ struct gr_broker_dynamic {
     int writing[2];
 };
 
-int gr_broker_dynamic_find(const char *key)
+/*
+ * Every key of the table in index order into names; returns how many are
+ * there (at most the capacity), *total (if not NULL) how many there are in
+ * all (a unit test checks that they fit).
+ */
+static int key_names(const char *names[GR_BROKER_DYNAMIC_KEYS], int *total)
 {
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++)
-        if (strcmp(dynamic_keys[i], key) == 0)
-            return i;
-    return -1;
+    int n = 0;
+    for (size_t t = 0; t < gr_topic_config_def_count(); t++) {
+        const char *key = topic_key(gr_topic_config_def_at(t));
+        if (key && n < GR_BROKER_DYNAMIC_KEYS)
+            names[n] = key;
+        n += key != NULL;
+    }
+    for (int o = 0; applied_others[o]; o++, n++)
+        if (n < GR_BROKER_DYNAMIC_KEYS)
+            names[n] = applied_others[o];
+    if (total)
+        *total = n;
+    return n < GR_BROKER_DYNAMIC_KEYS ? n : GR_BROKER_DYNAMIC_KEYS;
+}
+
+int gr_broker_dynamic_count(void)
+{
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int total;
+    (void)key_names(names, &total);
+    return total;
 }
 
 const char *gr_broker_dynamic_name(int i)
 {
-    return dynamic_keys[i];
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    return i >= 0 && i < n ? names[i] : NULL;
+}
+
+/* Whether key may be one of the table (a cheap test: most keys asked about are not). */
+static bool maybe_dynamic(const char *key)
+{
+    for (size_t t = 0; t < gr_topic_config_def_count(); t++) {
+        const char *primary = gr_topic_config_def_at(t)->synonyms[0];
+        if (primary && strcmp(primary, key) == 0)
+            return true;
+    }
+    for (int o = 0; applied_others[o]; o++)
+        if (strcmp(applied_others[o], key) == 0)
+            return true;
+    return false;
+}
+
+int gr_broker_dynamic_find(const char *key)
+{
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = maybe_dynamic(key) ? key_names(names, NULL) : 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], key) == 0)
+            return i;
+    return -1;
+}
+
+const char *gr_broker_dynamic_refusal(const char *key)
+{
+    for (size_t i = 0; i < sizeof no_effect / sizeof no_effect[0]; i++)
+        if (strcmp(no_effect[i].key, key) == 0)
+            return no_effect[i].why;
+    return NULL;
 }
 
 bool gr_broker_dynamic_kafka_allows(const char *key)
 {
     for (size_t i = 0; i < gr_topic_config_def_count(); i++) {
         const gr_topic_config_def_t *def = gr_topic_config_def_at(i);
-        for (int s = 0; s < GR_TOPIC_CONFIG_SYNONYMS_MAX && def->synonyms[s]; s++)
-            if (strcmp(def->synonyms[s], key) == 0)
-                return true;
+        /* The primary synonym only, as DynamicLogConfig; never message.format.version. */
+        if (def->synonyms[0] && strcmp(def->synonyms[0], key) == 0 &&
+            strcmp(def->name, "message.format.version") != 0)
+            return true;
     }
     for (int i = 0; kafka_dynamic_others[i]; i++)
         if (strcmp(kafka_dynamic_others[i], key) == 0)
@@ -131,9 +227,11 @@ static struct gr_broker_dynamic *dynamic_of(gr_broker_t *b)
     struct gr_broker_dynamic *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    for (int i = 0; i < n; i++) {
         gr_config_entry_t e;
-        gr_config_entry(&b->config, (size_t)gr_config_find(dynamic_keys[i]), &e);
+        gr_config_entry(&b->config, (size_t)gr_config_find(names[i]), &e);
         d->static_source[i] = (uint8_t)e.source;
         if (e.value && !(d->static_text[i] = strdup(e.value))) {
             b->dynamic = d;
@@ -192,7 +290,10 @@ static void recompute_topic(gr_topic_t *topic, void *arg)
 /* Puts each key's winning value into b->config, then every topic follows. */
 static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
 {
-    for (int i = 0; i < GR_BROKER_DYNAMIC_KEYS; i++) {
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int n = key_names(names, NULL);
+    for (int i = 0; i < n; i++) {
+        const char *key = names[i];
         const char *v = d->mine.values[i];
         gr_config_source_t source = GR_CONFIG_SOURCE_DYNAMIC_BROKER;
         if (!v) {
@@ -205,14 +306,15 @@ static void apply_all(gr_broker_t *b, struct gr_broker_dynamic *d)
         }
         char err[ERR_MAX];
         if (!v)
-            (void)gr_config_unset(&b->config, dynamic_keys[i]); /* a key of the table */
-        else if (gr_config_set(&b->config, dynamic_keys[i], v, source, NULL, err, sizeof err))
-            gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s",
-                    dynamic_keys[i], v, err);
+            (void)gr_config_unset(&b->config, key); /* a key of the table */
+        else if (gr_config_set(&b->config, key, v, source, NULL, err, sizeof err))
+            gr_logf(&b->log, GR_LOG_WARN, "config", "dynamic %s=%s not applied: %s", key, v, err);
     }
-    gr_config_resolve_retention(&b->config);
+    gr_config_resolve_log_times(&b->config);
     if (b->topics)
         gr_topics_foreach(b->topics, recompute_topic, b);
+    if (b->on_broker_config_applied)
+        b->on_broker_config_applied(b);
 }
 
 /* ---- reading ---- */
@@ -372,11 +474,13 @@ static gr_kerr_t build_doc(void *arg, const char *current, size_t len, char **te
     int n = 0;
     if (!rc && !pairs)
         rc = -ENOMEM;
+    const char *names[GR_BROKER_DYNAMIC_KEYS];
+    int count = key_names(names, NULL);
     if (!rc)
         rc = overlay(&doc, &op->edit);
-    for (int k = 0; !rc && k < GR_BROKER_DYNAMIC_KEYS; k++)
+    for (int k = 0; !rc && k < count; k++)
         if (doc.values[k])
-            pairs[n++] = (gr_topic_config_t){(char *)dynamic_keys[k], doc.values[k]};
+            pairs[n++] = (gr_topic_config_t){(char *)names[k], doc.values[k]};
     for (size_t i = 0; !rc && i < tls.count; i++)
         pairs[n++] = (gr_topic_config_t){tls.keys[i], tls.values[i]};
     if (!rc)

@@ -29,8 +29,8 @@
 #define GR_BROKER_CONFIG_ENTITY_TYPE "brokers"
 /* The name of the cluster-wide default entity (Kafka's ConfigEntityName.DEFAULT). */
 #define GR_BROKER_CONFIG_DEFAULT "<default>"
-/* How many keys Gregor applies live. */
-#define GR_BROKER_DYNAMIC_KEYS 5
+/* At most how many keys Gregor applies live (gr_broker_dynamic_name: NULL past the last). */
+#define GR_BROKER_DYNAMIC_KEYS 48
 
 /* One level's values (NULL: not set at that level), indexed like the key table. */
 typedef struct gr_broker_dynamic_set {
@@ -39,8 +39,16 @@ typedef struct gr_broker_dynamic_set {
 
 /* The index of a key Gregor applies live, or -1. */
 int gr_broker_dynamic_find(const char *key);
-/* The name of key i (< GR_BROKER_DYNAMIC_KEYS). */
+/* The name of key i, or NULL past the last key. */
 const char *gr_broker_dynamic_name(int i);
+/* How many keys Gregor applies live (at most GR_BROKER_DYNAMIC_KEYS: a unit test checks). */
+int gr_broker_dynamic_count(void);
+
+/*
+ * Why Gregor refuses to change key live although Kafka does (the key has
+ * no effect in Gregor), or NULL.
+ */
+const char *gr_broker_dynamic_refusal(const char *key);
 
 /*
  * What Kafka says of a key it refuses to change live: true when Kafka 3.8

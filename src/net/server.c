@@ -312,6 +312,20 @@ void gr_server_limit_listener(gr_server_t *srv, const void *tag, uint32_t max_co
     update_accepting(srv);
 }
 
+void gr_server_set_limits(gr_server_t *srv, const gr_server_config_t *limits)
+{
+    srv->cfg.max_connections = limits->max_connections;
+    srv->cfg.per_ip_limited = limits->per_ip_limited;
+    srv->cfg.max_per_ip = limits->max_per_ip;
+    srv->cfg.ip_overrides = limits->ip_overrides;
+    srv->cfg.ip_override_count = limits->ip_override_count;
+    if (limits->max_creation_rate != srv->cfg.max_creation_rate) {
+        srv->cfg.max_creation_rate = limits->max_creation_rate;
+        gr_rate_bucket_init(&srv->broker_rate, limits->max_creation_rate, ev_now(srv->loop));
+    }
+    update_accepting(srv);
+}
+
 void gr_server_protect(gr_server_t *srv, const void *tag)
 {
     srv->protected_listener = -1;

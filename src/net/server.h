@@ -165,6 +165,14 @@ void gr_server_limit_listener(gr_server_t *srv, const void *tag, uint32_t max_co
                               double max_rate);
 
 /*
+ * Replaces the broker-wide limits (max_connections, per_ip_limited,
+ * max_per_ip, ip_overrides, max_creation_rate) with those of limits, as a
+ * live config change does: connections over a lowered limit stay open, new
+ * ones are refused or wait. limits->ip_overrides is borrowed as at init.
+ */
+void gr_server_set_limits(gr_server_t *srv, const gr_server_config_t *limits);
+
+/*
  * Makes the listener tagged tag the protected one (Kafka's inter-broker
  * listener): exempt from the broker-wide limit and rate while the server has
  * more than one listener.

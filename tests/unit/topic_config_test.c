@@ -19,6 +19,7 @@
 #include "core/context.h"
 #include "metadata/topics.h"
 #include "metadata/topic_config.h"
+#include "metadata/broker_config_store.h"
 
 static void test_table_is_consistent(void **state)
 {
@@ -39,6 +40,33 @@ static void test_table_is_consistent(void **state)
             assert_true(gr_config_find(def->synonyms[0]) >= 0);
     }
     assert_null(gr_topic_config_def_find("log.retention.ms"));
+}
+
+/* The keys changed live: Kafka's DynamicLogConfig set, derived from the table, within capacity. */
+static void test_dynamic_broker_keys(void **state)
+{
+    (void)state;
+    assert_true(gr_broker_dynamic_count() <= GR_BROKER_DYNAMIC_KEYS);
+    assert_null(gr_broker_dynamic_name(gr_broker_dynamic_count()));
+    const char *live[] = {"log.roll.ms",
+                          "min.insync.replicas",
+                          "compression.type",
+                          "log.message.timestamp.type",
+                          "unclean.leader.election.enable",
+                          "log.cleaner.min.cleanable.ratio",
+                          "log.flush.interval.ms"};
+    for (size_t i = 0; i < sizeof live / sizeof live[0]; i++) {
+        int k = gr_broker_dynamic_find(live[i]);
+        assert_true(k >= 0);
+        assert_string_equal(gr_broker_dynamic_name(k), live[i]);
+    }
+    /* Kafka keeps these static (only a topic key's primary synonym is live). */
+    assert_int_equal(gr_broker_dynamic_find("log.retention.hours"), -1);
+    assert_false(gr_broker_dynamic_kafka_allows("log.retention.hours"));
+    assert_false(gr_broker_dynamic_kafka_allows("log.message.format.version"));
+    /* Kafka's live keys that mean nothing here are refused with a reason. */
+    assert_int_equal(gr_broker_dynamic_find("log.preallocate"), -1);
+    assert_non_null(gr_broker_dynamic_refusal("log.preallocate"));
 }
 
 static void expect_canonical(const char *key, const char *value, const char *want)
@@ -187,6 +215,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_is_consistent),
+        cmocka_unit_test(test_dynamic_broker_keys),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_message_format_versions),
         cmocka_unit_test(test_describe),
