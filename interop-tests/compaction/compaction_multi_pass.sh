@@ -7,6 +7,9 @@
 # last value. The broker starts with an hour's log.cleaner.backoff.ms and the
 # default buffer; the short backoff and the small buffer are set live
 # (dynamic broker configs at the cluster default), after the records are in.
+# log.cleaner.threads changed live resizes the cleaner's pool: the broker's
+# threads named gr-log-cleaner go from 1 to 2 and back to 1; a change to
+# more than double the current count is refused with Kafka's message.
 source "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
 gr_start_broker log.cleaner.backoff.ms=3600000
@@ -21,10 +24,17 @@ done
 seq 1 500 | awk '{printf "fill%04d:filler-padding-padding-padding\n", $1}' |
     gr_kcat -P -t passes -K: -X batch.num.messages=10 || gr_fail "producing filler failed"
 
-"$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$GR_BOOTSTRAP" configs --alter \
-    --entity-type brokers --entity-default \
-    --add-config log.cleaner.dedupe.buffer.size=24000,log.cleaner.backoff.ms=100 >/dev/null ||
-    gr_fail "the cleaner's keys not changed live"
+ga() { "$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$GR_BOOTSTRAP" configs --alter \
+    --entity-type brokers --entity-default --add-config "$1" >/dev/null 2>"$GR_TMP/ga.err"; }
+cleaner_threads() { cat /proc/"$GR_PID"/task/*/comm 2>/dev/null | grep -c '^gr-log-cleaner$'; }
+threads_are() { [ "$(cleaner_threads)" = "$1" ]; }
+threads_are 1 || gr_fail "$(cleaner_threads) cleaner threads at start, want 1"
+ga log.cleaner.threads=2,log.cleaner.dedupe.buffer.size=24000,log.cleaner.backoff.ms=100 ||
+    gr_fail "the cleaner's keys not changed live: $(cat "$GR_TMP/ga.err")"
+gr_wait_until 10 "2 cleaner threads" threads_are 2
+! ga log.cleaner.threads=5 || gr_fail "5 cleaner threads accepted from 2"
+grep -q 'Log cleaner threads cannot be increased to more than double the current value 2' \
+    "$GR_TMP/ga.err" || gr_fail "5 threads from 2: $(cat "$GR_TMP/ga.err")"
 exactly_once() {
     gr_kcat -C -t passes -o beginning -e -q -f '%k %s\n' |
         awk '$1 ~ /^key/ { seen[$1]++; if ($2 != "round3") bad = 1 }
@@ -40,4 +50,6 @@ grep 'cleaned passes-0' "$GR_LOG" | sed -E 's/.*mapped \(([0-9]+) keys\).*/\1/' 
 grep 'cleaned passes-0' "$GR_LOG" | sed -E 's/.*offsets ([0-9]+)\.\.([0-9]+) mapped.*/\1 \2/' |
     awk 'NR > 1 && $1 != prev { bad = 1 } { prev = $2 } END { exit bad }' ||
     gr_fail "passes are not contiguous: $(grep 'cleaned passes-0' "$GR_LOG")"
+ga log.cleaner.threads=1 || gr_fail "back to 1 cleaner thread: $(cat "$GR_TMP/ga.err")"
+gr_wait_until 10 "1 cleaner thread" threads_are 1
 gr_pass

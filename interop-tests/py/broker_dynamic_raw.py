@@ -104,9 +104,11 @@ def step_alter(c, me, topic):
             "log.retention.hours (Kafka changes only log.retention.ms live)")
     refused(alter(c, "", [("log.cleaner.io.buffer.load.factor", SET, "1.5")]), INVALID_CONFIG,
             "the load factor must be in (0, 1)", "a load factor the cleaner cannot use")
-    refused(alter(c, me, [("log.cleaner.threads", SET, "2")]), INVALID_CONFIG,
-            "Gregor cannot yet apply these configs live: Set(log.cleaner.threads)",
-            "log.cleaner.threads")
+    refused(alter(c, me, [("log.cleaner.threads", SET, "0")]), INVALID_CONFIG,
+            "Log cleaner threads should be at least 1", "no cleaner thread (Kafka's check)")
+    refused(alter(c, me, [("listener.name.plaintext.max.connections", SET, "2")]), INVALID_CONFIG,
+            "Gregor cannot yet apply these configs live: "
+            "Set(listener.name.plaintext.max.connections)", "a per-listener connection limit")
     refused(alter(c, me, [("log.retention.ms\0x", SET, "5")]), INVALID_CONFIG,
             "Cannot update these configs dynamically", "a key with a NUL inside")
     # APPEND and SUBTRACT edit the level's list (else the key's default, "delete").

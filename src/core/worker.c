@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,21 @@ static void push(gr_worker_job_t **head, gr_worker_job_t **tail, gr_worker_job_t
 /* Runs on: worker thread. */
 static void *thread_main(void *opaque)
 {
-    gr_worker_t *w = opaque;
+    gr_worker_slot_t *slot = opaque;
+    gr_worker_t *w = slot->pool;
+    if (w->name[0])
+        pthread_setname_np(pthread_self(), w->name); /* a name is a help, not a need */
     pthread_mutex_lock(&w->lock);
     for (;;) {
-        while (!w->todo_head && !w->stopping)
+        while (!w->todo_head && !w->stopping && slot->index < w->wanted)
             pthread_cond_wait(&w->work, &w->lock);
         if (w->stopping)
             break; /* fini has taken the queued jobs to cancel them */
+        if (slot->index >= w->wanted) {
+            slot->left = true;
+            ev_async_send(w->loop, &w->wakeup); /* the loop joins this thread */
+            break;
+        }
         gr_worker_job_t *j = w->todo_head;
         w->todo_head = j->next;
         if (!w->todo_head)
@@ -47,6 +56,24 @@ static void *thread_main(void *opaque)
     }
     pthread_mutex_unlock(&w->lock);
     return NULL;
+}
+
+/* Joins the threads that left after a resize. Runs on: loop thread. */
+static void reap(gr_worker_t *w)
+{
+    bool left[GR_WORKER_MAX_THREADS];
+    pthread_mutex_lock(&w->lock);
+    for (unsigned i = 0; i < GR_WORKER_MAX_THREADS; i++) {
+        left[i] = w->slots[i].started && w->slots[i].left;
+        w->slots[i].left = false;
+    }
+    pthread_mutex_unlock(&w->lock);
+    for (unsigned i = 0; i < GR_WORKER_MAX_THREADS; i++) {
+        if (!left[i])
+            continue;
+        pthread_join(w->slots[i].id, NULL);
+        w->slots[i].started = false;
+    }
 }
 
 /* Runs one finished or cancelled job's done function. Runs on: loop thread. */
@@ -76,18 +103,50 @@ static void wakeup_cb(struct ev_loop *loop, ev_async *a, int revents)
 {
     (void)loop;
     (void)revents;
+    reap(a->data);
     deliver(a->data);
+}
+
+static unsigned clamp_threads(unsigned threads)
+{
+    if (threads < 1)
+        return 1;
+    return threads > GR_WORKER_MAX_THREADS ? GR_WORKER_MAX_THREADS : threads;
+}
+
+/* Starts the threads below wanted that do not run. Runs on: loop thread. */
+static int start_threads(gr_worker_t *w, unsigned wanted)
+{
+    /* Workers block every signal, so signals reach the loop thread's handlers. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int rc = 0;
+    for (unsigned i = 0; i < wanted && !rc; i++) {
+        gr_worker_slot_t *slot = &w->slots[i];
+        if (slot->started)
+            continue;
+        *slot = (gr_worker_slot_t){.pool = w, .index = i};
+        rc = pthread_create(&slot->id, NULL, thread_main, slot);
+        slot->started = rc == 0;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return -rc;
 }
 
 int gr_worker_init(gr_worker_t *w, struct ev_loop *loop, unsigned threads, const gr_logger_t *log)
 {
+    return gr_worker_init_named(w, loop, threads, NULL, log);
+}
+
+int gr_worker_init_named(gr_worker_t *w, struct ev_loop *loop, unsigned threads, const char *name,
+                         const gr_logger_t *log)
+{
     memset(w, 0, sizeof(*w));
     w->loop = loop;
     w->log = log;
-    if (threads < 1)
-        threads = 1;
-    if (threads > GR_WORKER_MAX_THREADS)
-        threads = GR_WORKER_MAX_THREADS;
+    snprintf(w->name, sizeof w->name, "%s", name ? name : "");
+    w->wanted = clamp_threads(threads);
     int rc = pthread_mutex_init(&w->lock, NULL);
     if (rc)
         return -rc;
@@ -101,23 +160,26 @@ int gr_worker_init(gr_worker_t *w, struct ev_loop *loop, unsigned threads, const
     ev_async_start(loop, &w->wakeup);
     ev_unref(loop); /* see worker.h: only outstanding jobs keep the loop alive */
     w->started = true;
-    /* Workers block every signal, so signals reach the loop thread's handlers. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    for (unsigned i = 0; i < threads; i++) {
-        rc = pthread_create(&w->threads[i], NULL, thread_main, w);
-        if (rc)
-            break;
-        w->thread_count++;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rc = start_threads(w, w->wanted);
     if (rc) {
         gr_worker_fini(w);
-        return -rc;
+        return rc;
     }
-    gr_logf(log, GR_LOG_DEBUG, "worker", "started %u worker threads", w->thread_count);
+    gr_logf(log, GR_LOG_DEBUG, "worker", "started %u worker threads", w->wanted);
     return 0;
+}
+
+int gr_worker_resize(gr_worker_t *w, unsigned threads)
+{
+    if (!w->started)
+        return -ESHUTDOWN;
+    threads = clamp_threads(threads);
+    pthread_mutex_lock(&w->lock);
+    w->wanted = threads; /* from here no thread below it leaves */
+    pthread_cond_broadcast(&w->work);
+    pthread_mutex_unlock(&w->lock);
+    reap(w); /* so a slot below it that left before is started again */
+    return start_threads(w, threads);
 }
 
 int gr_worker_submit(gr_worker_t *w, gr_worker_job_fn job, gr_worker_done_fn done, void *arg)
@@ -150,9 +212,11 @@ void gr_worker_fini(gr_worker_t *w)
     w->stopping = true;
     pthread_cond_broadcast(&w->work);
     pthread_mutex_unlock(&w->lock);
-    for (unsigned i = 0; i < w->thread_count; i++)
-        pthread_join(w->threads[i], NULL);
-    w->thread_count = 0;
+    for (unsigned i = 0; i < GR_WORKER_MAX_THREADS; i++) {
+        if (w->slots[i].started)
+            pthread_join(w->slots[i].id, NULL);
+        w->slots[i].started = false;
+    }
     /* Finished jobs first (they ran before the cancelled ones would have). */
     deliver(w);
     while (cancelled) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/worker.h"
 #include "gen/incremental_alter_configs.h"
 #include "handlers/admin_common.h"
 #include "handlers/configs_broker_tls.h"
@@ -67,6 +68,32 @@ static gr_kerr_t check_cleaner(const char *key, const char *value, char *msg, si
              "Invalid value %s for configuration %s: the load factor must be in (0, 1) and "
              "the buffer positive",
              value, key);
+    return GR_KERR_INVALID_CONFIG;
+}
+
+/*
+ * log.cleaner.threads changes at most by half or double the current count,
+ * as Kafka's LogCleaner checks (with its messages), within Gregor's pool.
+ */
+static gr_kerr_t check_cleaner_threads(const gr_broker_t *b, const char *value, char *msg,
+                                       size_t len)
+{
+    long n = strtol(value, NULL, 10);
+    int current = b->config.log_cleaner_threads;
+    if (n < 1)
+        snprintf(msg, len, "Log cleaner threads should be at least 1");
+    else if (n < current / 2)
+        snprintf(msg, len,
+                 "Log cleaner threads cannot be reduced to less than half the current value %d",
+                 current);
+    else if (n > (long)current * 2)
+        snprintf(msg, len,
+                 "Log cleaner threads cannot be increased to more than double the current value %d",
+                 current);
+    else if (n > GR_WORKER_MAX_THREADS)
+        snprintf(msg, len, "Gregor runs at most %d log cleaner threads", GR_WORKER_MAX_THREADS);
+    else
+        return GR_KERR_NONE;
     return GR_KERR_INVALID_CONFIG;
 }
 
@@ -153,7 +180,11 @@ static gr_kerr_t edit_any(gr_broker_t *b, gr_str_t name, bool is_default,
     bool has_nul = c->key.len > 0 && memchr(c->key.ptr, '\0', (size_t)c->key.len);
     if (!has_nul && gr_broker_tls_key(key))
         return gr_broker_tls_edit(b, name, is_default, key, c, e, msg, len);
-    return edit(name, c, gr_broker_dynamic_level(b, is_default), e, msg, len);
+    gr_kerr_t err = edit(name, c, gr_broker_dynamic_level(b, is_default), e, msg, len);
+    int k = has_nul ? -1 : gr_broker_dynamic_find(key);
+    if (!err && k >= 0 && e->set.values[k] && strcmp(key, "log.cleaner.threads") == 0)
+        err = check_cleaner_threads(b, e->set.values[k], msg, len);
+    return err;
 }
 
 static void set_free(gr_broker_dynamic_set_t *set)

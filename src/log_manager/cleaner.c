@@ -20,6 +20,8 @@
 #include "metadata/topics.h"
 
 #define GR_MS_PER_SEC_F 1000.0
+#define GR_CLEANER_THREAD_NAME                                                                     \
+    "gr-log-cleaner" /* as ps -L and /proc/<pid>/task/<tid>/comm show it */
 
 typedef struct clean_task {
     gr_broker_t *b;
@@ -248,11 +250,39 @@ static double backoff_sec(const gr_config_t *cfg)
            GR_MS_PER_SEC_F;
 }
 
+/* log.cleaner.threads clamped to what the pool runs. */
+static unsigned threads_of(const gr_config_t *cfg)
+{
+    unsigned n = (unsigned)cfg->log_cleaner_threads;
+    return n > GR_WORKER_MAX_THREADS ? GR_WORKER_MAX_THREADS : n;
+}
+
+/* Follows a live log.cleaner.threads (at least 1: checked before it is stored). */
+static void resize_threads(gr_broker_t *b)
+{
+    gr_cleaner_t *c = &b->log_manager->cleaner;
+    unsigned n = threads_of(&b->config);
+    if (n < 1 || n == c->threads || b->stopping)
+        return;
+    int rc = gr_worker_resize(&c->worker, n);
+    if (rc < 0) {
+        gr_logf(&b->log, GR_LOG_ERROR, "cleaner", "cannot run %u cleaner threads: %s", n,
+                strerror(-rc));
+        return; /* those that started run; at most the old count of cleanings at once */
+    }
+    gr_logf(&b->log, GR_LOG_INFO, "cleaner", "cleaner threads: %u, were %u", n, c->threads);
+    c->threads = n;
+    cleaner_pass(b); /* new threads take due logs now */
+}
+
 void gr_cleaner_reconfigure(gr_broker_t *b)
 {
     gr_cleaner_t *c = &b->log_manager->cleaner;
+    if (!c->started)
+        return;
+    resize_threads(b);
     double every = backoff_sec(&b->config);
-    if (!c->started || c->timer.repeat == every)
+    if (c->timer.repeat == every)
         return;
     c->timer.repeat = every;
     ev_timer_again(b->loop, &c->timer); /* active, so its unref stays as it was */
@@ -291,11 +321,9 @@ int gr_cleaner_start(gr_broker_t *b)
         gr_topics_foreach(b->topics, apply_checkpoint, &a);
     }
     free(entries);
-    c->threads = (unsigned)cfg->log_cleaner_threads;
-    if (c->threads > GR_WORKER_MAX_THREADS)
-        c->threads = GR_WORKER_MAX_THREADS;
+    c->threads = threads_of(cfg);
     atomic_init(&c->cancel, false);
-    int rc = gr_worker_init(&c->worker, b->loop, c->threads, &b->log);
+    int rc = gr_worker_init_named(&c->worker, b->loop, c->threads, GR_CLEANER_THREAD_NAME, &b->log);
     if (rc < 0) {
         gr_logf(&b->log, GR_LOG_ERROR, "cleaner", "cannot start cleaner threads: %s",
                 strerror(-rc));

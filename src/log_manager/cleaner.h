@@ -11,6 +11,7 @@
  * each with dedupe.buffer.size / threads bytes of key map. A finished
  * cleaning is swapped in on the loop thread and the checkpoint rewritten (on
  * a cleaner thread). log.cleaner.enable=false or threads=0: no cleaning.
+ * The threads are named gr-log-cleaner.
  *
  * Lifecycle (driven by gr_log_manager_start and gr_log_manager_fini):
  * gr_cleaner_start (after the topics are loaded: applies the checkpoint,
@@ -59,8 +60,10 @@ int gr_cleaner_start(gr_broker_t *b);
 
 /*
  * Follows a live change of log.cleaner.backoff.ms (the timer's period; the
- * next pass comes one new period from now). The dedupe buffer size and load
- * factor need nothing: each cleaning reads them when it starts.
+ * next pass comes one new period from now) and log.cleaner.threads (the
+ * pool resized: threads beyond the new count leave once their cleaning is
+ * over). The dedupe buffer size, load factor and I/O keys need nothing:
+ * each cleaning reads them when it starts.
  */
 void gr_cleaner_reconfigure(gr_broker_t *b);
 

@@ -39,6 +39,7 @@ static const char *const applied_others[] = {"max.connections",
                                              "log.cleaner.backoff.ms",
                                              "log.cleaner.dedupe.buffer.size",
                                              "log.cleaner.io.buffer.load.factor",
+                                             "log.cleaner.threads",
                                              NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */

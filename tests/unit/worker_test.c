@@ -176,12 +176,66 @@ static void test_fini_cancels_queued(void **state)
     ev_loop_destroy(loop);
 }
 
+static bool wait_started(job_t *j)
+{
+    for (long t = 0; t < 1000000000L && !__atomic_load_n(&j->started, __ATOMIC_ACQUIRE); t++)
+        sched_yield();
+    return __atomic_load_n(&j->started, __ATOMIC_ACQUIRE);
+}
+
+/* Two blocking jobs run at once only when the pool has two threads. */
+static void run_two_at_once(gr_worker_t *w, struct ev_loop *loop)
+{
+    sem_t block;
+    sem_init(&block, 0, 0);
+    job_t jobs[2];
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < 2; i++) {
+        jobs[i] = (job_t){.loop_thread = pthread_self(), .input = i, .block = &block};
+        assert_int_equal(gr_worker_submit(w, job_run, job_done, &jobs[i]), 0);
+    }
+    assert_true(wait_started(&jobs[0]) && wait_started(&jobs[1]));
+    assert_int_equal(gr_worker_resize(w, 1), 0); /* both finish first */
+    sem_post(&block);
+    sem_post(&block);
+    for (int t = 0; t < TURN_LIMIT && count_done(jobs, 2) < 2; t++)
+        ev_run(loop, EVRUN_ONCE);
+    assert_int_equal(count_done(jobs, 2), 2);
+    sem_destroy(&block);
+}
+
+static void test_resize(void **state)
+{
+    (void)state;
+    struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
+    gr_worker_t w;
+    assert_int_equal(gr_worker_init_named(&w, loop, 1, "gr-test", NULL), 0);
+    assert_int_equal(gr_worker_resize(&w, 2), 0);
+    run_two_at_once(&w, loop); /* ends resized back to 1 */
+    job_t jobs[JOBS];
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < JOBS; i++) {
+        jobs[i].loop_thread = pthread_self();
+        assert_int_equal(gr_worker_submit(&w, job_run, job_done, &jobs[i]), 0);
+    }
+    for (int t = 0; t < TURN_LIMIT && count_done(jobs, JOBS) < JOBS; t++)
+        ev_run(loop, EVRUN_ONCE);
+    assert_int_equal(count_done(jobs, JOBS), JOBS);
+    /* A thread that left is started again. */
+    assert_int_equal(gr_worker_resize(&w, 2), 0);
+    run_two_at_once(&w, loop);
+    gr_worker_fini(&w);
+    assert_int_equal(gr_worker_resize(&w, 2), -ESHUTDOWN);
+    ev_loop_destroy(loop);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_completions_on_loop_thread),
         cmocka_unit_test(test_done_submits_more),
         cmocka_unit_test(test_fini_cancels_queued),
+        cmocka_unit_test(test_resize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
