@@ -10,6 +10,9 @@
 # log.cleaner.threads changed live resizes the cleaner's pool: the broker's
 # threads named gr-log-cleaner go from 1 to 2 and back to 1; a change to
 # more than double the current count is refused with Kafka's message.
+# log.cleaner.io.max.bytes.per.second and log.cleaner.io.buffer.size set
+# live reach every cleaning: each is throttled (waits counted) and reads
+# 131072 bytes at once (the default is unthrottled, 524288).
 source "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
 gr_start_broker log.cleaner.backoff.ms=3600000
@@ -29,12 +32,17 @@ ga() { "$(dirname "$GR_BROKER")/gregor-admin" --bootstrap-server "$GR_BOOTSTRAP"
 cleaner_threads() { cat /proc/"$GR_PID"/task/*/comm 2>/dev/null | grep -c '^gr-log-cleaner$'; }
 threads_are() { [ "$(cleaner_threads)" = "$1" ]; }
 threads_are 1 || gr_fail "$(cleaner_threads) cleaner threads at start, want 1"
-ga log.cleaner.threads=2,log.cleaner.dedupe.buffer.size=24000,log.cleaner.backoff.ms=100 ||
-    gr_fail "the cleaner's keys not changed live: $(cat "$GR_TMP/ga.err")"
+ga log.cleaner.threads=2 || gr_fail "2 cleaner threads: $(cat "$GR_TMP/ga.err")"
 gr_wait_until 10 "2 cleaner threads" threads_are 2
 ! ga log.cleaner.threads=5 || gr_fail "5 cleaner threads accepted from 2"
 grep -q 'Log cleaner threads cannot be increased to more than double the current value 2' \
     "$GR_TMP/ga.err" || gr_fail "5 threads from 2: $(cat "$GR_TMP/ga.err")"
+ga log.cleaner.threads=1 || gr_fail "back to 1 cleaner thread: $(cat "$GR_TMP/ga.err")"
+gr_wait_until 10 "1 cleaner thread" threads_are 1
+
+ga log.cleaner.dedupe.buffer.size=24000,log.cleaner.backoff.ms=100,\
+log.cleaner.io.max.bytes.per.second=2000000,log.cleaner.io.buffer.size=131072 ||
+    gr_fail "the cleaner's keys not changed live: $(cat "$GR_TMP/ga.err")"
 exactly_once() {
     gr_kcat -C -t passes -o beginning -e -q -f '%k %s\n' |
         awk '$1 ~ /^key/ { seen[$1]++; if ($2 != "round3") bad = 1 }
@@ -50,6 +58,6 @@ grep 'cleaned passes-0' "$GR_LOG" | sed -E 's/.*mapped \(([0-9]+) keys\).*/\1/' 
 grep 'cleaned passes-0' "$GR_LOG" | sed -E 's/.*offsets ([0-9]+)\.\.([0-9]+) mapped.*/\1 \2/' |
     awk 'NR > 1 && $1 != prev { bad = 1 } { prev = $2 } END { exit bad }' ||
     gr_fail "passes are not contiguous: $(grep 'cleaned passes-0' "$GR_LOG")"
-ga log.cleaner.threads=1 || gr_fail "back to 1 cleaner thread: $(cat "$GR_TMP/ga.err")"
-gr_wait_until 10 "1 cleaner thread" threads_are 1
+grep 'cleaned passes-0' "$GR_LOG" | grep -vE ' [1-9][0-9]* throttle wait\(s\), 131072-byte reads$' &&
+    gr_fail "a cleaning without the live I/O rate or buffer"
 gr_pass

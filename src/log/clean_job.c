@@ -56,13 +56,18 @@ static int reader_next(gr_segment_reader_t *r, int64_t *pos, const uint8_t **bat
     return 1;
 }
 
+/* The sources' read size: log.cleaner.io.buffer.size, at least JOB_READ_CHUNK_MIN. */
+static size_t read_chunk(const gr_clean_job_t *job)
+{
+    return job->params.io_buffer_size > JOB_READ_CHUNK_MIN ? job->params.io_buffer_size
+                                                           : JOB_READ_CHUNK_MIN;
+}
+
 /* A reader over source src's private fd, up to the size it had when the job began. */
 static void reader_init(gr_segment_reader_t *r, const gr_clean_job_t *job,
                         const gr_clean_source_t *src)
 {
-    size_t chunk = job->params.io_buffer_size > JOB_READ_CHUNK_MIN ? job->params.io_buffer_size
-                                                                   : JOB_READ_CHUNK_MIN;
-    gr_segment_reader_init_fd(r, job->io, src->fd, src->size, chunk);
+    gr_segment_reader_init_fd(r, job->io, src->fd, src->size, read_chunk(job));
 }
 
 static double monotonic_sec(void)
@@ -76,6 +81,7 @@ typedef struct job_pacer {
     const gr_clean_params_t *params;
     double start;
     double bytes;
+    int64_t waits; /* sleeps while ahead of the rate */
 } job_pacer_t;
 
 /* Accounts bytes of I/O; sleeps while ahead of the rate. 0 or -ECANCELED. */
@@ -93,6 +99,7 @@ static int pace(job_pacer_t *p, int64_t bytes)
         struct timespec ts = {0, JOB_PACE_SLICE_NS};
         if (ahead < (double)JOB_PACE_SLICE_NS / NS_PER_SEC)
             ts.tv_nsec = (long)(ahead * NS_PER_SEC);
+        p->waits++;
         nanosleep(&ts, NULL);
     }
 }
@@ -475,7 +482,7 @@ int gr_clean_job_run(void *arg)
     gr_clean_job_t *job = arg;
     job_maps_t maps;
     memset(&maps, 0, sizeof maps);
-    job_pacer_t pacer = {&job->params, monotonic_sec(), 0};
+    job_pacer_t pacer = {&job->params, monotonic_sec(), 0, 0};
     int rc = gr_offset_map_init(&maps.keys, job->params.map_bytes, job->params.map_load_factor);
     if (rc < 0)
         return rc;
@@ -496,6 +503,8 @@ int gr_clean_job_run(void *arg)
             job->stats.bytes_in += job->sources[k].size;
     }
     job->stats.run_ms = (int64_t)((monotonic_sec() - pacer.start) * 1000);
+    job->stats.pace_waits = pacer.waits;
+    job->stats.read_chunk = read_chunk(job);
     gr_offset_map_fini(&maps.keys);
     gr_clean_txns_fini(&maps.txns);
     free(maps.producers.ids);

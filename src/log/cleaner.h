@@ -65,7 +65,9 @@ typedef struct gr_clean_stats {
     int64_t records_in;
     int64_t records_kept;
     size_t keys_mapped;
-    int64_t run_ms; /* time on the worker, throttling sleeps included */
+    int64_t run_ms;     /* time on the worker, throttling sleeps included */
+    int64_t pace_waits; /* sleeps to keep under log.cleaner.io.max.bytes.per.second */
+    size_t read_chunk;  /* bytes read at once from a source (log.cleaner.io.buffer.size) */
 } gr_clean_stats_t;
 
 /*

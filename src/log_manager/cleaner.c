@@ -164,10 +164,10 @@ static void clean_done(void *arg, int result)
         gr_logf(&b->log, GR_LOG_INFO, "cleaner",
                 "cleaned %s-%d: offsets %" PRId64 "..%" PRId64 " mapped (%zu keys); %d segment(s) "
                 "of %" PRId64 " bytes became %d of %" PRId64 " bytes; %" PRId64 " of %" PRId64
-                " records kept; %" PRId64 " ms",
+                " records kept; %" PRId64 " ms, %" PRId64 " throttle wait(s), %zu-byte reads",
                 t->topic, t->partition, st.first_dirty, st.end_offset, st.keys_mapped,
                 st.segments_in, st.bytes_in, st.segments_out, st.bytes_out, st.records_kept,
-                st.records_in, st.run_ms);
+                st.records_in, st.run_ms, st.pace_waits, st.read_chunk);
         checkpoint_write(b);
     } else if (rc == -ESTALE || rc == -ECANCELED) {
         c->stats.discarded++;
@@ -271,8 +271,7 @@ static void resize_threads(gr_broker_t *b)
         return; /* those that started run; at most the old count of cleanings at once */
     }
     gr_logf(&b->log, GR_LOG_INFO, "cleaner", "cleaner threads: %u, were %u", n, c->threads);
-    c->threads = n;
-    cleaner_pass(b); /* new threads take due logs now */
+    c->threads = n; /* new threads take due logs from the next pass */
 }
 
 void gr_cleaner_reconfigure(gr_broker_t *b)

@@ -40,6 +40,8 @@ static const char *const applied_others[] = {"max.connections",
                                              "log.cleaner.dedupe.buffer.size",
                                              "log.cleaner.io.buffer.load.factor",
                                              "log.cleaner.threads",
+                                             "log.cleaner.io.max.bytes.per.second",
+                                             "log.cleaner.io.buffer.size",
                                              NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */
