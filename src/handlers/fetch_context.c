@@ -271,6 +271,8 @@ static void end_incremental(gr_broker_t *b, const gr_fetch_request_t *in,
 void gr_fetch_context_end(gr_broker_t *b, gr_request_t *req, const gr_fetch_request_t *in,
                           gr_fetch_context_t *ctx, gr_fetch_response_t *resp)
 {
+    if (!resp->responses) /* out of memory while building: answered as it is */
+        resp->responses_count = 0;
     if (ctx->mode == GR_FETCH_CONTEXT_NEW)
         end_new(b, req, in, ctx, resp);
     else if (ctx->mode == GR_FETCH_CONTEXT_INCREMENTAL)
