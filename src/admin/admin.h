@@ -146,6 +146,18 @@ int gr_admin_broker_find(gr_admin_t *a, int32_t node_id, gr_admin_broker_t *out)
 int gr_admin_partition_leader(gr_admin_t *a, const char *topic, int32_t partition,
                               gr_admin_broker_t *out);
 /*
+ * Metadata of one topic from the connected broker (requests.c): 0 with
+ * out holding exactly that topic (its error_code may be set), or -1.
+ */
+struct gr_metadata_response;
+int gr_admin_topic_metadata(gr_admin_t *a, gr_str_t topic, struct gr_metadata_response *out);
+/*
+ * ListOffsets v of partition at time ts, as a consumer: 0 with *error
+ * (NONE: *offset set, else *offset -1), or -1 (no answer, printed).
+ */
+int gr_admin_list_offset(gr_admin_t *a, int16_t v, gr_str_t topic, int32_t partition, int64_t ts,
+                         int64_t *offset, int16_t *error);
+/*
  * As gr_admin_partition_leader, printing nothing about the partition:
  * 0 with *error NONE and *out set, or with *error the Kafka error that
  * stopped it (UNKNOWN_TOPIC_OR_PARTITION for a partition the topic does not

@@ -293,26 +293,12 @@ int gr_admin_groups_list_offsets(gr_admin_t *a, part_offsets_t *parts, int n, in
     if (v < 1)
         return -1;
     for (int i = 0; i < n; i++) { /* one request per partition: simple, and n is small */
-        gr_list_offsets_request_t req;
-        gr_list_offsets_request_init(&req);
-        gr_list_offsets_request_list_offsets_topic_t t;
-        gr_list_offsets_request_list_offsets_topic_init(&t);
-        gr_list_offsets_request_list_offsets_partition_t p;
-        gr_list_offsets_request_list_offsets_partition_init(&p);
-        p.partition_index = parts[i].partition;
-        p.timestamp = ts;
-        t.name = parts[i].topic;
-        t.partitions = &p;
-        t.partitions_count = 1;
-        req.replica_id = -1;
-        req.topics = &t;
-        req.topics_count = 1;
-        gr_list_offsets_response_t resp;
-        if (gr_admin_call(a, GR_API_LIST_OFFSETS, v, &req, &resp) || resp.topics_count != 1 ||
-            resp.topics[0].partitions_count != 1)
+        int64_t off;
+        int16_t error;
+        if (gr_admin_list_offset(a, v, parts[i].topic, parts[i].partition, ts, &off, &error))
             return -1;
-        int64_t off = resp.topics[0].partitions[0].error_code ? NO_OFFSET
-                                                              : resp.topics[0].partitions[0].offset;
+        if (error)
+            off = NO_OFFSET;
         if (into_target)
             parts[i].target = off;
         else if (ts == GR_LIST_OFFSETS_TIMESTAMP_EARLIEST)
@@ -430,18 +416,8 @@ static int groups_delete(gr_admin_t *a)
 /* The partitions of topic, into parts (topic, partition filled). Count, or -1. */
 static int topic_partitions(gr_admin_t *a, const char *topic, part_offsets_t *parts, int max)
 {
-    int16_t v = gr_admin_version(a, GR_API_METADATA, METADATA_MAX_V);
-    if (v < 0)
-        return -1;
-    gr_metadata_request_t req;
-    gr_metadata_request_init(&req);
-    gr_metadata_request_metadata_request_topic_t t;
-    gr_metadata_request_metadata_request_topic_init(&t);
-    t.name = gr_str(topic);
-    req.topics = &t;
-    req.topics_count = 1;
     gr_metadata_response_t resp;
-    if (gr_admin_call(a, GR_API_METADATA, v, &req, &resp) || resp.topics_count != 1)
+    if (gr_admin_topic_metadata(a, gr_str(topic), &resp))
         return -1;
     if (resp.topics[0].error_code) {
         gr_admin_report(topic, resp.topics[0].error_code, gr_str(NULL));

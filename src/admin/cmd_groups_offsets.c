@@ -18,12 +18,11 @@
 #include "gen/metadata.h"
 #include "gen/offset_delete.h"
 
-#define OFFSET_DELETE_MAX_V  0
-#define METADATA_TOPIC_MAX_V 12
-#define DELETE_TOPICS_MAX    64
-#define NOT_PROVIDED         (-1) /* Kafka's partition for a topic it could not describe */
-#define STATUS_TEXT_MAX      512
-#define SORT_KEY_MAX         300
+#define OFFSET_DELETE_MAX_V 0
+#define DELETE_TOPICS_MAX   64
+#define NOT_PROVIDED        (-1) /* Kafka's partition for a topic it could not describe */
+#define STATUS_TEXT_MAX     512
+#define SORT_KEY_MAX        300
 
 /* One row of the answer. */
 typedef struct offset_row {
@@ -52,19 +51,8 @@ static int add_topic(gr_admin_t *a, const char *spec, offset_row_t *rows, int at
     }
     if (colon)
         return n;
-    int16_t v = gr_admin_version(a, GR_API_METADATA, METADATA_TOPIC_MAX_V);
-    if (v < 0)
-        return -1;
-    gr_metadata_request_t req;
-    gr_metadata_request_init(&req);
-    gr_metadata_request_metadata_request_topic_t t;
-    gr_metadata_request_metadata_request_topic_init(&t);
-    t.name = gr_str(topic);
-    req.topics = &t;
-    req.topics_count = 1;
-    req.allow_auto_topic_creation = false;
     gr_metadata_response_t md;
-    if (gr_admin_call(a, GR_API_METADATA, v, &req, &md) || md.topics_count != 1)
+    if (gr_admin_topic_metadata(a, gr_str(topic), &md))
         return -1;
     if (md.topics[0].error_code) {
         rows[at] = (offset_row_t){topic, NOT_PROVIDED, md.topics[0].error_code};

@@ -132,27 +132,8 @@ static int list_offset(gr_admin_t *a, offsets_part_t *part, int64_t ts, int16_t 
     int16_t v = gr_admin_version(a, GR_API_LIST_OFFSETS, GET_OFFSETS_LIST_OFFSETS_MAX_V);
     if (v < 1)
         return -1;
-    gr_list_offsets_request_t req;
-    gr_list_offsets_request_init(&req);
-    gr_list_offsets_request_list_offsets_topic_t t;
-    gr_list_offsets_request_list_offsets_topic_init(&t);
-    gr_list_offsets_request_list_offsets_partition_t p;
-    gr_list_offsets_request_list_offsets_partition_init(&p);
-    p.partition_index = part->partition;
-    p.timestamp = ts;
-    t.name = gr_str(part->topic);
-    t.partitions = &p;
-    t.partitions_count = 1;
-    req.replica_id = -1;
-    req.topics = &t;
-    req.topics_count = 1;
-    gr_list_offsets_response_t resp;
-    if (gr_admin_call(a, GR_API_LIST_OFFSETS, v, &req, &resp) || resp.topics_count != 1 ||
-        resp.topics[0].partitions_count != 1)
-        return -1;
-    *error = resp.topics[0].partitions[0].error_code;
-    part->offset = *error ? -1 : resp.topics[0].partitions[0].offset;
-    return 0;
+    return gr_admin_list_offset(a, v, gr_str(part->topic), part->partition, ts, &part->offset,
+                                error);
 }
 
 /* Asks each partition's leader. 0, or 1 when some partition was skipped (printed). */

@@ -35,6 +35,7 @@
 #include "security/session.h"
 #include "share/share_coordinator.h"
 #include "share/share_manager.h"
+#include "handlers/fetch_sessions.h"
 #include "share/share_persister.h"
 #include "txn/txn_coordinator.h"
 
@@ -183,6 +184,13 @@ int gr_broker_init(gr_broker_t *b, struct ev_loop *loop, gr_config_t *config)
         if (b->share_persister)
             b->share_manager = gr_share_manager_new(b, b->share_persister);
         if (!b->share_coordinator || !b->share_persister || !b->share_manager)
+            rc = -ENOMEM;
+    }
+    if (rc == 0) {
+        b->fetch_sessions =
+            gr_fetch_sessions_new(b->config.max_incremental_fetch_session_cache_slots,
+                                  b->config.min_incremental_fetch_session_eviction_ms);
+        if (!b->fetch_sessions)
             rc = -ENOMEM;
     }
     return rc;
@@ -691,6 +699,8 @@ int gr_broker_fini(gr_broker_t *b)
     gr_coordinator_fini(b->groups);
     gr_txn_coordinator_fini(b->txns);
     free_share(b);
+    gr_fetch_sessions_free(b->fetch_sessions);
+    b->fetch_sessions = NULL;
     gr_replication_stop(b);
     gr_zk_member_stop(b); /* a start-up that failed was never stopped */
     gr_controlled_shutdown_fini(b);

@@ -112,6 +112,8 @@ typedef struct gr_config {
     bool delete_topic_enable;
     int32_t message_max_bytes;
     int32_t fetch_max_bytes;
+    int32_t max_incremental_fetch_session_cache_slots; /* fetch sessions kept (KIP-227) */
+    int32_t min_incremental_fetch_session_eviction_ms; /* idle time before one may be evicted */
     char *compression_type;
     int32_t compression_gzip_level;
     int32_t compression_lz4_level;

@@ -123,6 +123,11 @@ static const gr_config_def_t config_table[] = {
     KEY_BOOL("delete.topic.enable", delete_topic_enable, "true"),
     KEY_INT("message.max.bytes", message_max_bytes, "1048588", 0, IMAX),
     KEY_INT("fetch.max.bytes", fetch_max_bytes, "57671680", 1024, IMAX),
+    /* Fetch sessions (KIP-227, handlers/fetch_sessions.h). */
+    KEY_INT("max.incremental.fetch.session.cache.slots", max_incremental_fetch_session_cache_slots,
+            "1000", 0, IMAX),
+    KEY_INT("min.incremental.fetch.session.eviction.ms", min_incremental_fetch_session_eviction_ms,
+            "120000", 0, IMAX),
     KEY_STRING("compression.type", compression_type, "producer", compression_types),
     {.name = "compression.gzip.level",
      .type = GR_CONFIG_INT,

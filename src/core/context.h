@@ -47,6 +47,7 @@ typedef struct gr_producer_ids gr_producer_ids_t;
 typedef struct gr_partition gr_partition_t;
 typedef struct gr_replication gr_replication_t;
 typedef struct gr_share_manager gr_share_manager_t;
+typedef struct gr_fetch_sessions gr_fetch_sessions_t;
 typedef struct gr_controlled_shutdown gr_controlled_shutdown_t;
 typedef struct gr_broker_tls gr_broker_tls_t;
 typedef struct gr_sasl gr_sasl_t;
@@ -180,6 +181,9 @@ struct gr_broker {
     /* Dynamic broker configs were applied to config: apply those read where they are set up
      * (connection limits). May be NULL. */
     void (*on_broker_config_applied)(gr_broker_t *b);
+    /* Fetch sessions (KIP-227, handlers/fetch_sessions.h); from gr_broker_init to gr_broker_fini.
+     */
+    gr_fetch_sessions_t *fetch_sessions;
     /* /config/changes named a quota entity (users/.., clients/..): reload it. May be NULL. */
     void (*on_quota_changed)(gr_broker_t *b, const char *entity_path);
     gr_group_configs_t *group_configs; /* group config overrides (metadata/group_config.h) */

@@ -44,9 +44,10 @@
  * are tagged fields only KRaft voters send each other; a broker's Fetch
  * reads past them, as Kafka's does.
  *
- * Fetch sessions (KIP-227) are not kept: every response has session id 0,
- * which tells clients to send full fetches (sessionless, as Java clients
- * handle). A request naming a session gets FETCH_SESSION_ID_NOT_FOUND.
+ * Fetch sessions (KIP-227, handlers/fetch_context.h): an incremental fetch
+ * is rewritten to every partition of its session before it is read, so it
+ * reads and long-polls as a full one; its response keeps only partitions
+ * with news when it is sent (fetch_respond).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@
 
 #include "core/context.h"
 #include "security/authorizer.h"
+#include "handlers/fetch_context.h"
 #include "handlers/quota_throttle.h"
 #include "handlers/request.h"
 #include "log/log.h"
@@ -83,12 +85,13 @@ struct fetch_op {
     gr_segment_t **held; /* segment references taken by the last build */
     int32_t held_count;
     bool waiting;
-    int32_t replica_id;     /* a follower's broker id, or -1 (a consumer) */
-    bool *denied;           /* per request topic: READ refused; NULL when none is */
-    bool all_denied;        /* every topic refused: nothing to wait for */
-    bool progress_recorded; /* a follower's fetch offsets went to its leaders */
-    int64_t record_bytes;   /* record bytes in the response fetch_build made last */
-    gr_topic_t **topics;    /* per request topic, as the last build found it (or NULL) */
+    int32_t replica_id;         /* a follower's broker id, or -1 (a consumer) */
+    bool *denied;               /* per request topic: READ refused; NULL when none is */
+    bool all_denied;            /* every topic refused: nothing to wait for */
+    bool progress_recorded;     /* a follower's fetch offsets went to its leaders */
+    int64_t record_bytes;       /* record bytes in the response fetch_build made last */
+    gr_topic_t **topics;        /* per request topic, as the last build found it (or NULL) */
+    gr_fetch_context_t session; /* the fetch session this request uses, if any */
 };
 
 static void links_remove(fetch_op_t *op)
@@ -422,6 +425,7 @@ static void count_response(fetch_op_t *op, const gr_fetch_response_t *resp)
 static void fetch_respond(fetch_op_t *op, gr_fetch_response_t *resp)
 {
     count_response(op, resp);
+    gr_fetch_context_end(op->b, op->req, &op->in, &op->session, resp);
     op->b->stats.fetch_record_bytes += (uint64_t)op->record_bytes;
     if (op->replica_id >= 0)
         op->b->stats.follower_fetch_record_bytes += (uint64_t)op->record_bytes;
@@ -561,25 +565,24 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
         return;
     op->b = b;
     op->req = req;
-    op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
-    op->topics = gr_request_alloc_array(req, op->in.topics_count, sizeof(*op->topics));
-    if (!op->held || !op->topics) {
-        gr_request_fail(req, "out of memory");
-        return;
-    }
-    /* Epochs 0 (new session) and -1 (no session) are full fetches, served
-     * sessionless; a later epoch names a session this broker never made. */
-    if (req->api_version >= 7 && op->in.session_epoch != GR_FETCH_SESSION_EPOCH_INITIAL &&
-        op->in.session_epoch != GR_FETCH_SESSION_EPOCH_FINAL) {
-        gr_fetch_response_t resp;
-        gr_fetch_response_init(&resp);
-        resp.error_code = GR_KERR_FETCH_SESSION_ID_NOT_FOUND;
-        gr_request_respond(req, &resp);
-        return;
-    }
     op->replica_id = req->api_version >= REPLICA_STATE_MIN_VERSION ? op->in.replica_state.replica_id
                                                                    : op->in.replica_id;
     gr_fetch_response_t resp;
+    /* Session errors answer the whole request, with no session (id 0). */
+    gr_kerr_t session_err =
+        gr_fetch_context_begin(b, req, op->replica_id >= 0, &op->in, &op->session);
+    if (session_err) {
+        gr_fetch_response_init(&resp);
+        resp.error_code = session_err;
+        gr_request_respond(req, &resp);
+        return;
+    }
+    op->held = gr_request_alloc(req, (size_t)(count_partitions(&op->in) + 1) * sizeof(*op->held));
+    op->topics = gr_request_alloc_array(req, op->in.topics_count, sizeof(*op->topics));
+    if (!op->held || (op->in.topics_count && !op->topics)) {
+        gr_request_fail(req, "out of memory");
+        return;
+    }
     /* Followers need CLUSTER_ACTION (Kafka's rule for replica fetches). */
     if (op->replica_id >= 0 &&
         !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {

@@ -4,9 +4,12 @@
  * meters) and kafka_server_replicafetchermanager_maxlag: the partitions
  * this broker holds, counted over the topic table at scrape time; the ISR
  * counters are replica/'s (bumped when the controller answers a proposal).
+ * Also kafka_server_fetchsessioncache_* (Kafka's FetchSessionCache): the
+ * fetch sessions kept here (handlers/fetch_sessions.h).
  */
 #include <stdbool.h>
 
+#include "handlers/fetch_sessions.h"
 #include "metadata/topics.h"
 #include "observe/metrics_collectors.h"
 #include "observe/prom_text.h"
@@ -40,6 +43,21 @@ static void count_topic(gr_topic_t *t, void *arg)
         c->under_min_isr += p->isr_count < t->settings.min_insync_replicas;
         c->at_min_isr += p->isr_count == t->settings.min_insync_replicas;
     }
+}
+
+/* Kafka's FetchSessionCache gauges and evictions meter. */
+static void collect_fetch_sessions(gr_broker_t *b, gr_writer_t *out)
+{
+    const gr_fetch_sessions_t *c = b->fetch_sessions;
+    gr_prom_gauge(out, "kafka_server_fetchsessioncache_numincrementalfetchsessions",
+                  "Fetch sessions (KIP-227) kept for consumers and followers.",
+                  c ? (double)gr_fetch_sessions_count(c) : 0.0);
+    gr_prom_gauge(out, "kafka_server_fetchsessioncache_numincrementalfetchpartitionscached",
+                  "Partitions in those fetch sessions.",
+                  c ? (double)gr_fetch_sessions_partitions(c) : 0.0);
+    gr_prom_counter(out, "kafka_server_fetchsessioncache_incrementalfetchsessionevictions_total",
+                    "Fetch sessions evicted to make room for new ones.",
+                    c ? gr_fetch_sessions_evictions(c) : 0);
 }
 
 void gr_metrics_collect_replica(gr_broker_t *b, gr_writer_t *out)
@@ -79,4 +97,5 @@ void gr_metrics_collect_replica(gr_broker_t *b, gr_writer_t *out)
                    "high watermark.");
     gr_prom_sample(out, "kafka_server_replicafetchermanager_maxlag", NULL, &client, 1,
                    (double)gr_replica_fetchers_max_lag(b));
+    collect_fetch_sessions(b, out);
 }

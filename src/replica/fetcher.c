@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "gen/fetch.h"
 #include "metadata/cluster_view.h"
 #include "net/peer.h"
 #include "partition/partition.h"
@@ -161,6 +162,11 @@ void fetcher_request_done(gr_fetcher_t *f, int rc)
     fetcher_kick(f);
 }
 
+void fetcher_session_reset(gr_fetcher_t *f)
+{
+    f->session_epoch = GR_FETCH_SESSION_EPOCH_INITIAL;
+}
+
 void fetcher_part_back_off(gr_fetcher_t *f, fetch_part_t *part)
 {
     part->retry_ms = gr_broker_now_ms(f->b) + f->b->config.replica_fetch_backoff_ms;
@@ -215,6 +221,8 @@ static void fetcher_remove(gr_broker_t *b, gr_fetcher_t *f, const gr_partition_t
         return;
     memmove(&f->parts[i], &f->parts[i + 1], sizeof *f->parts * (size_t)(f->count - i - 1));
     f->count--;
+    /* The leader's session would go on reading it: start a new one. */
+    fetcher_session_reset(f);
     if (f->count == 0)
         fetcher_free(b, f);
 }

@@ -16,6 +16,15 @@
  *             they came (offsets, epochs, timestamps and compression kept),
  *             the high watermark follows the leader's (bounded by the log
  *             end), the log start offset too.
+ * Fetch sessions (KIP-227, as Kafka's FetchSessionHandler): the first Fetch
+ * to a leader is a full one (epoch 0) and opens a session; later ones name
+ * only the partitions whose fetch offset, leader epoch, last fetched epoch
+ * or log start changed, or that are new, and forget those no longer
+ * fetched (held back, truncating); the leader answers only partitions with
+ * news. A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH
+ * ...), a failed request or a partition leaving the fetcher starts over
+ * with a full Fetch, which also closes the old session.
+ *
  * A partition error (not leader, fenced or unknown epoch...) holds that
  * partition back for replica.fetch.backoff.ms, a connection failure the
  * whole fetcher; OFFSET_OUT_OF_RANGE goes back to TRUNCATE, or starts the

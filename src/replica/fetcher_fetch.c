@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A fetcher's Fetch (v12, replica_id = this broker): the request for its
- * FETCH partitions, and the response's batches appended as they came. See
- * fetcher.h.
+ * FETCH partitions, full or incremental in the leader's fetch session, and
+ * the response's batches appended as they came. See fetcher.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,21 +19,102 @@
 
 #define FOLLOWER_FETCH_VERSION 12 /* topics by name, flexible, last fetched epoch */
 
-static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req)
+/* The arrays a request points into, freed once it is sent. */
+typedef struct fetch_lists {
+    gr_fetch_request_fetch_partition_t *parts;
+    gr_fetch_request_forgotten_topic_t *forgotten;
+    int32_t *forgotten_parts;
+} fetch_lists_t;
+
+static void lists_free(fetch_lists_t *l)
+{
+    free(l->parts);
+    free(l->forgotten);
+    free(l->forgotten_parts);
+}
+
+/* What this log asks of the leader for part now. */
+static void part_request(const gr_config_t *cfg, const fetch_part_t *part, const gr_partition_t *p,
+                         gr_fetch_request_fetch_partition_t *fp)
+{
+    gr_fetch_request_fetch_partition_init(fp);
+    fp->partition = part->index;
+    fp->current_leader_epoch = part->leader_epoch;
+    fp->fetch_offset = gr_log_end_offset(p->log);
+    fp->last_fetched_epoch = gr_log_latest_epoch(p->log);
+    fp->log_start_offset = gr_log_start_offset(p->log);
+    fp->partition_max_bytes = cfg->replica_fetch_max_bytes;
+}
+
+/* Whether the leader's session already has fp as it is (nothing to send). */
+static bool session_has(const fetch_part_t *part, const gr_fetch_request_fetch_partition_t *fp)
+{
+    return part->in_session && part->sent_leader_epoch == fp->current_leader_epoch &&
+           part->sent_fetch_offset == fp->fetch_offset &&
+           part->sent_last_fetched_epoch == fp->last_fetched_epoch &&
+           part->sent_log_start_offset == fp->log_start_offset;
+}
+
+static void session_put(fetch_part_t *part, const gr_fetch_request_fetch_partition_t *fp)
+{
+    part->in_session = true;
+    part->sent_leader_epoch = fp->current_leader_epoch;
+    part->sent_fetch_offset = fp->fetch_offset;
+    part->sent_last_fetched_epoch = fp->last_fetched_epoch;
+    part->sent_log_start_offset = fp->log_start_offset;
+}
+
+static void forget(gr_fetch_request_t *req, fetch_lists_t *l, int32_t *n, const fetch_part_t *part)
+{
+    gr_fetch_request_forgotten_topic_t *t =
+        req->forgotten_topics_data_count > 0
+            ? &req->forgotten_topics_data[req->forgotten_topics_data_count - 1]
+            : NULL;
+    if (!t || fetcher_new_topic(part, t->topic)) {
+        t = &req->forgotten_topics_data[req->forgotten_topics_data_count++];
+        gr_fetch_request_forgotten_topic_init(t);
+        t->topic = gr_str(part->topic);
+        t->topic_id = part->topic_id;
+        t->partitions = &l->forgotten_parts[*n];
+    }
+    l->forgotten_parts[(*n)++] = part->index;
+    t->partitions_count++;
+}
+
+/*
+ * The Fetch for f's due partitions: all of them in a full fetch; in an
+ * incremental one those the session lacks or has otherwise, and the
+ * session's partitions no longer due as forgotten. Returns how many
+ * partitions the leader will read (0: nothing to fetch) or -ENOMEM.
+ */
+static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req, fetch_lists_t *l)
 {
     const gr_config_t *cfg = &f->b->config;
+    bool full = f->session_epoch == GR_FETCH_SESSION_EPOCH_INITIAL;
     req->topics = calloc((size_t)f->count, sizeof *req->topics);
-    gr_fetch_request_fetch_partition_t *parts = calloc((size_t)f->count, sizeof *parts);
-    if (!req->topics || !parts) {
-        free(parts);
+    req->forgotten_topics_data = calloc((size_t)f->count, sizeof *req->forgotten_topics_data);
+    l->parts = calloc((size_t)f->count, sizeof *l->parts);
+    l->forgotten_parts = calloc((size_t)f->count, sizeof *l->forgotten_parts);
+    l->forgotten = req->forgotten_topics_data;
+    if (!req->topics || !l->parts || !l->forgotten || !l->forgotten_parts)
         return -ENOMEM;
-    }
-    int32_t n = 0;
+    int32_t n = 0, due = 0, forgotten = 0;
     for (int32_t i = 0; i < f->count; i++) {
         fetch_part_t *part = &f->parts[i];
         gr_partition_t *p = fetcher_part_due(f, part, FETCH_PART_FETCH, now);
-        if (!p)
+        if (!p) {
+            if (!full && part->in_session)
+                forget(req, l, &forgotten, part);
+            part->in_session = false;
             continue;
+        }
+        due++;
+        part->in_request = true;
+        gr_fetch_request_fetch_partition_t *fp = &l->parts[n];
+        part_request(cfg, part, p, fp);
+        if (!full && session_has(part, fp))
+            continue; /* the leader reads it from its session */
+        session_put(part, fp);
         gr_fetch_request_fetch_topic_t *t =
             req->topics_count > 0 ? &req->topics[req->topics_count - 1] : NULL;
         if (!t || fetcher_new_topic(part, t->topic)) {
@@ -41,29 +122,20 @@ static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req)
             gr_fetch_request_fetch_topic_init(t);
             t->topic = gr_str(part->topic);
             t->topic_id = part->topic_id;
-            t->partitions = &parts[n];
+            t->partitions = fp;
         }
-        gr_fetch_request_fetch_partition_t *fp = &parts[n];
-        gr_fetch_request_fetch_partition_init(fp);
-        fp->partition = part->index;
-        fp->current_leader_epoch = part->leader_epoch;
-        fp->fetch_offset = gr_log_end_offset(p->log);
-        fp->last_fetched_epoch = gr_log_latest_epoch(p->log);
-        fp->log_start_offset = gr_log_start_offset(p->log);
-        fp->partition_max_bytes = cfg->replica_fetch_max_bytes;
         t->partitions_count++;
-        part->in_request = true;
         n++;
     }
-    if (n == 0)
-        free(parts);
+    if (due == 0 && forgotten > 0)
+        fetcher_session_reset(f); /* unsent: the next Fetch starts a new session */
     req->replica_id = cfg->broker_id;
     req->max_wait_ms = cfg->replica_fetch_wait_max_ms;
     req->min_bytes = cfg->replica_fetch_min_bytes;
     req->max_bytes = cfg->replica_fetch_response_max_bytes;
-    req->session_id = 0;
-    req->session_epoch = GR_FETCH_SESSION_EPOCH_FINAL; /* sessionless */
-    return n;
+    req->session_id = f->session_id;
+    req->session_epoch = f->session_epoch;
+    return due;
 }
 
 /* Whole batches of data at or after from: their byte count (a partial last one is left out). */
@@ -164,14 +236,45 @@ static void apply_partition(gr_fetcher_t *f, fetch_part_t *part, gr_partition_t 
     gr_partition_wake(p);
 }
 
+static bool session_error(int16_t err)
+{
+    return err == GR_KERR_FETCH_SESSION_ID_NOT_FOUND ||
+           err == GR_KERR_INVALID_FETCH_SESSION_EPOCH ||
+           err == GR_KERR_FETCH_SESSION_TOPIC_ID_ERROR;
+}
+
+/* The leader answered the session's request: its next epoch, or a new start. */
+static void session_answered(gr_fetcher_t *f, int32_t session_id)
+{
+    if (f->session_epoch == GR_FETCH_SESSION_EPOCH_INITIAL) {
+        /* 0: the leader kept no session; the next Fetch is full again. */
+        f->session_id = session_id;
+        f->session_epoch = session_id ? 1 : GR_FETCH_SESSION_EPOCH_INITIAL;
+    } else if (session_id != f->session_id) {
+        fetcher_session_reset(f);
+    } else {
+        f->session_epoch = f->session_epoch == INT32_MAX ? 1 : f->session_epoch + 1;
+    }
+}
+
 static void on_fetch(void *opaque, int rc, const void *response)
 {
     gr_fetcher_t *f = opaque;
     if (f->closing)
         return;
     const gr_fetch_response_t *resp = rc == 0 ? response : NULL;
-    if (resp && resp->error_code)
-        rc = -EPROTO;
+    if (resp && resp->error_code) {
+        gr_logf(&f->b->log, GR_LOG_DEBUG, "replica", "fetch session %d with broker %d: %s",
+                f->session_id, f->source, gr_kerr_name((gr_kerr_t)resp->error_code));
+        /* A session error is answered by starting over, at once. */
+        rc = session_error(resp->error_code) ? 0 : -EPROTO;
+        fetcher_session_reset(f);
+        resp = NULL;
+    } else if (resp) {
+        session_answered(f, resp->session_id);
+    } else {
+        fetcher_session_reset(f);
+    }
     for (int32_t t = 0; resp && t < resp->responses_count; t++) {
         const gr_fetch_response_fetchable_topic_response_t *tr = &resp->responses[t];
         for (int32_t i = 0; i < tr->partitions_count; i++) {
@@ -190,15 +293,17 @@ int fetcher_send_fetch(gr_fetcher_t *f, int64_t now)
 {
     gr_fetch_request_t req;
     gr_fetch_request_init(&req);
-    int32_t n = build(f, now, &req);
+    fetch_lists_t lists = {0};
+    int32_t n = build(f, now, &req, &lists);
     int rc = n < 0 ? n : 1;
     if (n > 0)
         rc = gr_peer_send(f->peer, GR_API_FETCH, FOLLOWER_FETCH_VERSION, &req, on_fetch, f);
-    if (n > 0)
-        free(req.topics[0].partitions);
     free(req.topics);
-    if (rc < 0)
+    lists_free(&lists);
+    if (rc < 0) {
         for (int32_t i = 0; i < f->count; i++)
             f->parts[i].in_request = false;
+        fetcher_session_reset(f);
+    }
     return rc;
 }

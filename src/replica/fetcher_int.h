@@ -28,6 +28,12 @@ typedef struct fetch_part {
     bool in_request;  /* named in the request in flight */
     int64_t retry_ms; /* held back until (after an error) */
     int64_t lag;      /* leader's high watermark less this log's end, at the last fetch */
+    /* In the leader's fetch session, with these values as last sent. */
+    bool in_session;
+    int32_t sent_leader_epoch;
+    int64_t sent_fetch_offset;
+    int32_t sent_last_fetched_epoch;
+    int64_t sent_log_start_offset;
 } fetch_part_t;
 
 typedef enum fetcher_request {
@@ -45,9 +51,11 @@ struct gr_fetcher {
     int32_t count, cap;
     fetcher_request_t request;
     bool closing;
-    int64_t retry_ms; /* the whole fetcher backs off (connection trouble) */
-    ev_timer wake;    /* retries once a back-off ends */
-    uint8_t *buf;     /* a copy of a partition's batches, for the append */
+    int64_t retry_ms;      /* the whole fetcher backs off (connection trouble) */
+    ev_timer wake;         /* retries once a back-off ends */
+    int32_t session_id;    /* the leader's fetch session (KIP-227), 0 for none */
+    int32_t session_epoch; /* the next Fetch's: 0 opens a session (closing session_id's) */
+    uint8_t *buf;          /* a copy of a partition's batches, for the append */
     size_t buf_cap;
     struct gr_fetcher *next;
 };
@@ -62,6 +70,8 @@ gr_partition_t *fetcher_part_due(gr_fetcher_t *f, const fetch_part_t *part,
 /* Whether part's topic is another than last (requests group partitions by topic). */
 bool fetcher_new_topic(const fetch_part_t *part, gr_str_t last);
 fetch_part_t *fetcher_part_find(gr_fetcher_t *f, const char *topic, size_t len, int32_t index);
+/* The leader's session no longer matches ours: the next Fetch is a full one. */
+void fetcher_session_reset(gr_fetcher_t *f);
 /* The request ended: kicks the next one. */
 void fetcher_request_done(gr_fetcher_t *f, int rc);
 /* Holds part back for replica.fetch.backoff.ms. */

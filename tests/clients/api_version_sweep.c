@@ -426,24 +426,40 @@ static void sweep_fetch(sweep_t *s)
     }
 }
 
-/* Epochs 0 and -1 are full fetches answered sessionless; later ones name a session. */
+/* Fetch sessions (KIP-227): -1 is sessionless and closes the session named;
+ * 0 opens a session, whose next epoch is 1 and only 1; an unknown id is
+ * FETCH_SESSION_ID_NOT_FOUND. Session errors carry session id 0. */
+static bool fetch_session_call(sweep_t *s, int32_t id, int32_t epoch, gr_fetch_response_t *resp)
+{
+    gr_fetch_request_t req;
+    gr_fetch_request_init(&req);
+    req.replica_id = -1;
+    req.max_wait_ms = 0;
+    req.session_id = id;
+    req.session_epoch = epoch;
+    return call(s, GR_API_FETCH, 7, &req, resp) == 0;
+}
+
 static void sweep_fetch_sessions(sweep_t *s)
 {
-    const int32_t epochs[] = {-1, 0, 5};
-    const int16_t want[] = {0, 0, GR_KERR_FETCH_SESSION_ID_NOT_FOUND};
-    for (int k = 0; k < 3; k++) {
-        gr_fetch_request_t req;
-        gr_fetch_request_init(&req);
-        req.replica_id = -1;
-        req.max_wait_ms = 0;
-        req.session_id = 123;
-        req.session_epoch = epochs[k];
-        gr_fetch_response_t resp;
-        bool ok = call(s, GR_API_FETCH, 7, &req, &resp) == 0 && resp.error_code == want[k] &&
-                  resp.session_id == 0;
-        check(s, ok, "Fetch v7 with session epoch %d answers error %d, session id 0", epochs[k],
-              want[k]);
-    }
+    gr_fetch_response_t resp;
+    bool ok = fetch_session_call(s, 123, -1, &resp) && resp.error_code == 0 && resp.session_id == 0;
+    check(s, ok, "Fetch v7 with session epoch -1 answers sessionless");
+    ok = fetch_session_call(s, 123, 5, &resp) &&
+         resp.error_code == GR_KERR_FETCH_SESSION_ID_NOT_FOUND && resp.session_id == 0;
+    check(s, ok, "Fetch v7 naming an unknown session answers FETCH_SESSION_ID_NOT_FOUND");
+    ok = fetch_session_call(s, 0, 0, &resp) && resp.error_code == 0 && resp.session_id != 0;
+    int32_t id = ok ? resp.session_id : 0;
+    check(s, ok, "Fetch v7 with session epoch 0 opens a session");
+    ok = fetch_session_call(s, id, 2, &resp) &&
+         resp.error_code == GR_KERR_INVALID_FETCH_SESSION_EPOCH && resp.session_id == 0;
+    check(s, ok, "Fetch v7 with the wrong epoch answers INVALID_FETCH_SESSION_EPOCH");
+    ok = fetch_session_call(s, id, 1, &resp) && resp.error_code == 0 && resp.session_id == id;
+    check(s, ok, "Fetch v7 with the next epoch is served in the session");
+    ok = fetch_session_call(s, id, -1, &resp) && resp.error_code == 0 && resp.session_id == 0 &&
+         fetch_session_call(s, id, 2, &resp) &&
+         resp.error_code == GR_KERR_FETCH_SESSION_ID_NOT_FOUND;
+    check(s, ok, "Fetch v7 with session epoch -1 closes the session");
 }
 
 static void sweep_list_offsets(sweep_t *s)

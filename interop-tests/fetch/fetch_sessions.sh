@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Fetch sessions (KIP-227) over raw sockets (py/fetch_sessions_raw.py), by
+# topic name (Fetch v12) and by topic id (v13): epoch 0 opens a session;
+# an incremental fetch naming nothing long-polls and gets only the
+# partition produced to meanwhile; named partitions are answered, forgotten
+# ones not; the wrong epoch, an unknown id and a v12 fetch in a v13 session
+# get Kafka's errors; epoch -1 closes the session.
+. "$(dirname "$0")/../lib/lib.sh"
+gr_require_gregor
+command -v python3 >/dev/null || { gr_note "no python3"; exit 77; }
+
+gr_start_broker
+out=$(gr_prog admin -b "$GR_BOOTSTRAP" create sessions 3 1) || gr_fail "creating sessions: no answer"
+[ "$out" = "sessions NO_ERROR" ] || gr_fail "creating sessions: $out"
+python3 "$GR_INTEROP_DIR/py/fetch_sessions_raw.py" 127.0.0.1 "$GR_PORT" sessions ||
+    gr_fail "fetch sessions are not served as Kafka serves them"
+gr_pass
