@@ -8,7 +8,10 @@
 # a value for broker 1 (gregor-admin asks broker 1 itself, as Kafka's admin
 # client does) lands in /config/brokers/1 and wins there only; removing it gives broker 1 the
 # default back. An alter writes over the stored document: keys another
-# broker wrote meanwhile stay.
+# broker wrote meanwhile stay. num.replica.fetchers=2 set live splits broker
+# 1's partitions followed from broker 0 over two fetchers (one more
+# connection from broker 1 to broker 0), and back to 1 closes it; the
+# replicas still hold the same bytes.
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/../lib/clusterlib.sh"
 cl_require
@@ -63,4 +66,21 @@ retention_is 2 3600000 DYNAMIC_DEFAULT_BROKER_CONFIG || gr_fail "broker 2 took b
 
 brokers_alter --entity-name 1 --delete-config log.retention.ms
 gr_wait_until "$CL_WAIT_S" "broker 1 back to the default" retention_is 1 3600000 DYNAMIC_DEFAULT_BROKER_CONFIG
+
+# Partitions 0..3 led by broker 0 and followed by broker 1: with two
+# fetchers, consecutive partitions go to different ones.
+cl_create_assigned 0 rep 0,1/0,1/0,1/0,1
+conns_1_to_0() { ss -Htnp state established "( dport = :${CL_PORT[0]} )" | grep -c "pid=${CL_PID[1]},"; }
+conns_are() { [ "$(conns_1_to_0)" = "$1" ]; }
+cl_seq_produce rep 200 "$GR_TMP/acked1"
+gr_wait_until 30 "the replicas of rep to hold the same bytes" cl_replicas_equal rep 4 0 1
+before=$(conns_1_to_0); gr_note "$before connection(s) from broker 1 to broker 0"
+brokers_alter --entity-name 1 --add-config num.replica.fetchers=2
+gr_wait_until "$CL_WAIT_S" "a second fetcher from broker 1 to broker 0" conns_are $((before + 1))
+cl_seq_produce rep 200 "$GR_TMP/acked2"
+gr_wait_until 30 "the replicas of rep to hold the same bytes with 2 fetchers" cl_replicas_equal rep 4 0 1
+brokers_alter --entity-name 1 --add-config num.replica.fetchers=1
+gr_wait_until "$CL_WAIT_S" "broker 1 back to one fetcher from broker 0" conns_are "$before"
+cl_seq_produce rep 200 "$GR_TMP/acked3"
+gr_wait_until 30 "the replicas of rep to hold the same bytes with 1 fetcher" cl_replicas_equal rep 4 0 1
 gr_pass

@@ -106,6 +106,10 @@ def step_alter(c, me, topic):
             "the load factor must be in (0, 1)", "a load factor the cleaner cannot use")
     refused(alter(c, me, [("log.cleaner.threads", SET, "0")]), INVALID_CONFIG,
             "Log cleaner threads should be at least 1", "no cleaner thread (Kafka's check)")
+    refused(alter(c, me, [("num.replica.fetchers", SET, "3")]), INVALID_CONFIG,
+            "Dynamic thread count update validation failed for num.replica.fetchers=3, "
+            "value should not be greater than double the current value 1",
+            "3 replica fetchers from 1 (Kafka's check)")
     refused(alter(c, me, [("listener.name.plaintext.max.connections", SET, "2")]), INVALID_CONFIG,
             "Gregor cannot yet apply these configs live: "
             "Set(listener.name.plaintext.max.connections)", "a per-listener connection limit")

@@ -30,6 +30,7 @@
 #include "metadata/topics.h"
 #include "net/server.h"
 #include "replica/controlled_shutdown.h"
+#include "replica/fetcher.h"
 #include "replica/replication.h"
 #include "security/authorizer.h"
 #include "security/session.h"
@@ -382,6 +383,7 @@ static void on_config_applied(gr_broker_t *b)
 {
     gr_conn_limits_apply(b);
     gr_cleaner_reconfigure(b);
+    gr_replica_fetchers_resize(b);
     gr_config_changes_broker_applied(b);
 }
 

@@ -97,6 +97,30 @@ static gr_kerr_t check_cleaner_threads(const gr_broker_t *b, const char *value, 
     return GR_KERR_INVALID_CONFIG;
 }
 
+/* num.replica.fetchers changes as Kafka's DynamicThreadPool checks (with its messages). */
+static gr_kerr_t check_replica_fetchers(const gr_broker_t *b, const char *value, char *msg,
+                                        size_t len)
+{
+    long n = strtol(value, NULL, 10);
+    int current = b->config.num_replica_fetchers;
+    int w = snprintf(msg, len,
+                     "Dynamic thread count update validation failed for num.replica.fetchers=%s, ",
+                     value);
+    size_t at = w > 0 && (size_t)w < len ? (size_t)w : 0;
+    if (n == current)
+        return GR_KERR_NONE;
+    if (n <= 0)
+        snprintf(msg + at, len - at, "value should be at least 1");
+    else if (n < current / 2)
+        snprintf(msg + at, len - at, "value should be at least half the current value %d", current);
+    else if (n > (long)current * 2)
+        snprintf(msg + at, len - at, "value should not be greater than double the current value %d",
+                 current);
+    else
+        return GR_KERR_NONE;
+    return GR_KERR_INVALID_CONFIG;
+}
+
 /*
  * APPEND or SUBTRACT of value (freed) on the level's current list, else the
  * key's default, as Kafka edits the stored entity's list. The new list, or
@@ -184,6 +208,8 @@ static gr_kerr_t edit_any(gr_broker_t *b, gr_str_t name, bool is_default,
     int k = has_nul ? -1 : gr_broker_dynamic_find(key);
     if (!err && k >= 0 && e->set.values[k] && strcmp(key, "log.cleaner.threads") == 0)
         err = check_cleaner_threads(b, e->set.values[k], msg, len);
+    if (!err && k >= 0 && e->set.values[k] && strcmp(key, "num.replica.fetchers") == 0)
+        err = check_replica_fetchers(b, e->set.values[k], msg, len);
     return err;
 }
 

@@ -42,6 +42,7 @@ static const char *const applied_others[] = {"max.connections",
                                              "log.cleaner.threads",
                                              "log.cleaner.io.max.bytes.per.second",
                                              "log.cleaner.io.buffer.size",
+                                             "num.replica.fetchers",
                                              NULL};
 
 /* Keys Kafka changes live that mean nothing in Gregor: refused with why. */

@@ -25,10 +25,16 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-static int32_t fetcher_number(gr_broker_t *b, const gr_partition_t *p)
+/* The fetcher of topic's partition index among num.replica.fetchers. */
+static int32_t fetcher_number_of(const gr_broker_t *b, const char *topic, int32_t index)
 {
     int32_t n = b->config.num_replica_fetchers > 0 ? b->config.num_replica_fetchers : 1;
-    return (int32_t)((name_hash(p->topic->name) + (uint32_t)p->index) % (uint32_t)n);
+    return (int32_t)((name_hash(topic) + (uint32_t)index) % (uint32_t)n);
+}
+
+static int32_t fetcher_number(gr_broker_t *b, const gr_partition_t *p)
+{
+    return fetcher_number_of(b, p->topic->name, p->index);
 }
 
 static int part_cmp(const char *topic, int32_t index, const fetch_part_t *part)
@@ -227,7 +233,8 @@ static void fetcher_remove(gr_broker_t *b, gr_fetcher_t *f, const gr_partition_t
         fetcher_free(b, f);
 }
 
-static int fetcher_insert(gr_fetcher_t *f, const gr_partition_t *p)
+/* A copy of part into f at its place; 0 or -ENOMEM. */
+static int fetcher_insert_part(gr_fetcher_t *f, const fetch_part_t *part)
 {
     if (f->count == f->cap) {
         int32_t cap = f->cap ? f->cap * 2 : 8;
@@ -237,16 +244,46 @@ static int fetcher_insert(gr_fetcher_t *f, const gr_partition_t *p)
         f->parts = parts;
         f->cap = cap;
     }
-    int32_t i = part_slot(f, p->topic->name, p->index);
+    int32_t i = part_slot(f, part->topic, part->index);
     memmove(&f->parts[i + 1], &f->parts[i], sizeof *f->parts * (size_t)(f->count - i));
     f->count++;
-    fetch_part_t *part = &f->parts[i];
-    memset(part, 0, sizeof *part);
-    snprintf(part->topic, sizeof part->topic, "%s", p->topic->name);
-    part->topic_id = p->topic->id;
-    part->index = p->index;
-    part->leader_epoch = p->leader_epoch;
-    part->state = FETCH_PART_TRUNCATE;
+    f->parts[i] = *part;
+    return 0;
+}
+
+static int fetcher_insert(gr_fetcher_t *f, const gr_partition_t *p)
+{
+    fetch_part_t part;
+    memset(&part, 0, sizeof part);
+    snprintf(part.topic, sizeof part.topic, "%s", p->topic->name);
+    part.topic_id = p->topic->id;
+    part.index = p->index;
+    part.leader_epoch = p->leader_epoch;
+    part.state = FETCH_PART_TRUNCATE;
+    return fetcher_insert_part(f, &part);
+}
+
+/*
+ * Moves f's part i to fetcher number of the same leader, state kept (a
+ * response of f's still in flight no longer finds it); both fetchers' next
+ * Fetch opens a new session. 0 or -ENOMEM (the part stays in f).
+ */
+static int fetcher_move(gr_broker_t *b, gr_fetcher_t *f, int32_t i, int32_t number)
+{
+    gr_fetcher_t *to = fetcher_get(b, f->source, number);
+    fetch_part_t part = f->parts[i];
+    part.in_request = false;
+    part.in_session = false;
+    if (!to || fetcher_insert_part(to, &part)) {
+        if (to && to->count == 0)
+            fetcher_free(b, to);
+        return -ENOMEM;
+    }
+    memmove(&f->parts[i], &f->parts[i + 1], sizeof *f->parts * (size_t)(f->count - i - 1));
+    f->count--;
+    fetcher_session_reset(f);
+    fetcher_session_reset(to);
+    fetcher_kick(to);
     return 0;
 }
 
@@ -302,6 +339,33 @@ void gr_replica_follow(gr_broker_t *b, gr_partition_t *p)
     gr_logf(&b->log, GR_LOG_INFO, "replica", "%s-%d: following broker %d at leader epoch %d",
             p->topic->name, p->index, p->leader_id, p->leader_epoch);
     fetcher_kick(f);
+}
+
+void gr_replica_fetchers_resize(gr_broker_t *b)
+{
+    if (!b->replication)
+        return;
+    int moved = 0;
+    /* Fetchers made here go to the head of the list: they are not walked again. */
+    gr_fetcher_t *f = b->replication->fetchers;
+    while (f) {
+        gr_fetcher_t *next = f->next;
+        for (int32_t i = 0; i < f->count;) {
+            int32_t number = fetcher_number_of(b, f->parts[i].topic, f->parts[i].index);
+            if (number == f->number || fetcher_move(b, f, i, number) < 0) {
+                i++;
+                continue;
+            }
+            moved++;
+        }
+        if (f->count == 0)
+            fetcher_free(b, f);
+        f = next;
+    }
+    if (moved)
+        gr_logf(&b->log, GR_LOG_INFO, "replica",
+                "num.replica.fetchers=%d: %d partition(s) moved to another fetcher",
+                b->config.num_replica_fetchers, moved);
 }
 
 void gr_replica_fetchers_stop(gr_broker_t *b)

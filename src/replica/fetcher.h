@@ -57,6 +57,13 @@ void gr_replica_unfollow(gr_broker_t *b, gr_partition_t *p);
  */
 int64_t gr_replica_fetchers_max_lag(const gr_broker_t *b);
 
+/*
+ * Follows a live num.replica.fetchers: each followed partition whose
+ * fetcher number changed moves to that fetcher with its state (truncating
+ * or fetching, lag, back-off); fetchers left empty close their connection.
+ */
+void gr_replica_fetchers_resize(gr_broker_t *b);
+
 /* Frees every fetcher (broker stop). */
 void gr_replica_fetchers_stop(gr_broker_t *b);
 
