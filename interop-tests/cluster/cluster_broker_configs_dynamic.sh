@@ -70,6 +70,8 @@ gr_wait_until "$CL_WAIT_S" "broker 1 back to the default" retention_is 1 3600000
 # Partitions 0..3 led by broker 0 and followed by broker 1: with two
 # fetchers, consecutive partitions go to different ones.
 cl_create_assigned 0 rep 0,1/0,1/0,1/0,1
+gr_wait_until "$CL_WAIT_S" "an ISR of 2 for rep (no AlterPartition left to open a channel)" \
+    cl_isr_size_is rep 2
 conns_1_to_0() { ss -Htnp state established "( dport = :${CL_PORT[0]} )" | grep -c "pid=${CL_PID[1]},"; }
 conns_are() { [ "$(conns_1_to_0)" = "$1" ]; }
 cl_seq_produce rep 200 "$GR_TMP/acked1"

@@ -32,7 +32,7 @@ static void *thread_main(void *opaque)
     gr_worker_slot_t *slot = opaque;
     gr_worker_t *w = slot->pool;
     if (w->name[0])
-        pthread_setname_np(pthread_self(), w->name); /* a name is a help, not a need */
+        (void)pthread_setname_np(pthread_self(), w->name); /* a help to ps, not a need */
     pthread_mutex_lock(&w->lock);
     for (;;) {
         while (!w->todo_head && !w->stopping && slot->index < w->wanted)
