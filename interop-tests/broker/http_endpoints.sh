@@ -13,8 +13,9 @@ command -v promtool >/dev/null || { gr_note "no promtool: skipped"; exit 77; }
 GR_HTTP=1
 gr_start_broker
 gr_wait_broker_started
-gr_broker_run_log_has "INFO  \[http\] serving /metrics /healthz /readyz on http://127.0.0.1:$GR_HTTP_PORT" ||
-    gr_fail "the bound address is not logged"
+# The HTTP listener opens after the Kafka port the start waited for.
+gr_wait_until "$GR_START_DEADLINE_S" "the http address logged" gr_broker_run_log_has \
+    "INFO  \\[http\\] serving /metrics /healthz /readyz on http://127.0.0.1:$GR_HTTP_PORT"
 
 # status PATH [CURL ARGS]: the HTTP status code only.
 status() { gr_http_get "$1" -o /dev/null -w '%{http_code}' "${@:2}"; }

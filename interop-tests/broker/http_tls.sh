@@ -14,8 +14,9 @@ gr_tls_make_certs
 GR_HTTP=https
 mapfile -t tls < <(gr_tls_ssl_overrides)
 gr_start_broker "${tls[@]}"
-gr_broker_run_log_has "INFO  \[http\] serving /metrics /healthz /readyz on https://127.0.0.1:$GR_HTTP_PORT" ||
-    gr_fail "the https address is not logged"
+# The HTTP listener opens after the Kafka port the start waited for.
+gr_wait_until "$GR_START_DEADLINE_S" "the https address logged" gr_broker_run_log_has \
+    "INFO  \\[http\\] serving /metrics /healthz /readyz on https://127.0.0.1:$GR_HTTP_PORT"
 [ "$(gr_http_get /healthz --cacert "$GR_TLS/ca.pem")" = ok ] || gr_fail "/healthz over https"
 gr_http_get /metrics --cacert "$GR_TLS/ca.pem" | grep -q '^# TYPE process_cpu_seconds_total counter' ||
     gr_fail "/metrics over https"

@@ -26,7 +26,7 @@ import {
   Admin, Connection, Consumer, FetchIsolationLevels, ListOffsetTimestamps, Producer, ProduceAcks,
   txnOffsetCommitV3, txnOffsetCommitV4,
 } from '@platformatic/kafka';
-import { baseOptions, bootstrap, check, checkEqual, main, note, readBatches, show, take } from './common.mjs';
+import { baseOptions, bootstrap, check, checkEqual, main, note, readBatches, show, take, until } from './common.mjs';
 
 const TOPIC = 'pk-txn';
 const SOURCE = 'pk-txn-source';
@@ -90,6 +90,9 @@ main(async () => {
   await tx.addOffset(sourced[0]);
   await commitWithMetadata(txnApi, raw, first, sourced[0], 0, 4n);
   await tx.commit();
+  // EndTxn answers once the commit is decided; the markers that make the
+  // offset visible to a read without requireStable follow (as in Kafka).
+  await until('the committed transaction\'s group offset', async () => (await committedOffset(admin)) === 1n, 10).catch(() => {});
   checkEqual(await committedOffset(admin), 1n, 'group offset after the committed transaction');
 
   tx = await first.beginTransaction();
