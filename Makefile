@@ -9,8 +9,8 @@
 #   make package  the Debian package (debian/), see docs/operations.md
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-# Variants ci/test.sh also builds (ci/build-variants.sh): gcc Release and
-# clang (gcc Debug is the sanitizer build).
+# Variants ci/test.sh also builds, beside the normal build's tests
+# (ci/build-variants.sh): gcc Release and clang (gcc Debug is the sanitizer build).
 RELEASE_BUILD ?= build-release
 CLANG_BUILD   ?= build-clang
 FUZZ_BUILD ?= build-fuzz
