@@ -568,6 +568,15 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
     op->replica_id = req->api_version >= REPLICA_STATE_MIN_VERSION ? op->in.replica_state.replica_id
                                                                    : op->in.replica_id;
     gr_fetch_response_t resp;
+    /* Followers need CLUSTER_ACTION (Kafka's rule for replica fetches), checked
+     * before the request may touch a fetch session. */
+    if (op->replica_id >= 0 &&
+        !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
+        gr_fetch_response_init(&resp);
+        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
+        gr_request_respond(req, &resp);
+        return;
+    }
     /* Session errors answer the whole request, with no session (id 0). */
     gr_kerr_t session_err =
         gr_fetch_context_begin(b, req, op->replica_id >= 0, &op->in, &op->session);
@@ -581,14 +590,6 @@ void gr_handle_fetch(gr_broker_t *b, gr_request_t *req)
     op->topics = gr_request_alloc_array(req, op->in.topics_count, sizeof(*op->topics));
     if (!op->held || (op->in.topics_count && !op->topics)) {
         gr_request_fail(req, "out of memory");
-        return;
-    }
-    /* Followers need CLUSTER_ACTION (Kafka's rule for replica fetches). */
-    if (op->replica_id >= 0 &&
-        !gr_authorize_cluster(b, req->session, GR_ACL_OPERATION_CLUSTER_ACTION)) {
-        gr_fetch_response_init(&resp);
-        resp.error_code = GR_KERR_CLUSTER_AUTHORIZATION_FAILED;
-        gr_request_respond(req, &resp);
         return;
     }
     if (op->replica_id < 0 && authorize_topics(op) < 0) {
