@@ -171,6 +171,7 @@ void fetcher_request_done(gr_fetcher_t *f, int rc)
 void fetcher_session_reset(gr_fetcher_t *f)
 {
     f->session_epoch = GR_FETCH_SESSION_EPOCH_INITIAL;
+    f->session_resets++;
 }
 
 void fetcher_part_back_off(gr_fetcher_t *f, fetch_part_t *part)

@@ -270,6 +270,10 @@ static void on_fetch(void *opaque, int rc, const void *response)
         rc = session_error(resp->error_code) ? 0 : -EPROTO;
         fetcher_session_reset(f);
         resp = NULL;
+    } else if (resp && f->sent_resets != f->session_resets) {
+        /* Reset while this Fetch was out (a partition left): the answer's
+         * session lacks that change, so the next Fetch starts over, closing it. */
+        f->session_id = resp->session_id;
     } else if (resp) {
         session_answered(f, resp->session_id);
     } else {
@@ -296,6 +300,7 @@ int fetcher_send_fetch(gr_fetcher_t *f, int64_t now)
     fetch_lists_t lists = {0};
     int32_t n = build(f, now, &req, &lists);
     int rc = n < 0 ? n : 1;
+    f->sent_resets = f->session_resets;
     if (n > 0)
         rc = gr_peer_send(f->peer, GR_API_FETCH, FOLLOWER_FETCH_VERSION, &req, on_fetch, f);
     free(req.topics);

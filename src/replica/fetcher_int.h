@@ -51,11 +51,13 @@ struct gr_fetcher {
     int32_t count, cap;
     fetcher_request_t request;
     bool closing;
-    int64_t retry_ms;      /* the whole fetcher backs off (connection trouble) */
-    ev_timer wake;         /* retries once a back-off ends */
-    int32_t session_id;    /* the leader's fetch session (KIP-227), 0 for none */
-    int32_t session_epoch; /* the next Fetch's: 0 opens a session (closing session_id's) */
-    uint8_t *buf;          /* a copy of a partition's batches, for the append */
+    int64_t retry_ms;        /* the whole fetcher backs off (connection trouble) */
+    ev_timer wake;           /* retries once a back-off ends */
+    int32_t session_id;      /* the leader's fetch session (KIP-227), 0 for none */
+    int32_t session_epoch;   /* the next Fetch's: 0 opens a session (closing session_id's) */
+    uint32_t session_resets; /* fetcher_session_reset calls so far */
+    uint32_t sent_resets;    /* session_resets when the Fetch out was sent */
+    uint8_t *buf;            /* a copy of a partition's batches, for the append */
     size_t buf_cap;
     struct gr_fetcher *next;
 };
