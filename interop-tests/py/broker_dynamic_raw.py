@@ -102,6 +102,8 @@ def step_alter(c, me, topic):
     refused(alter(c, "", [("log.retention.hours", SET, "1")]), INVALID_CONFIG,
             "Cannot update these configs dynamically: Set(log.retention.hours)",
             "log.retention.hours (Kafka changes only log.retention.ms live)")
+    refused(alter(c, "", [("max.connections.per.ip.overrides", SET, "127.0.0.9:abc")]),
+            INVALID_CONFIG, "not host:count", "an override that is not host:count")
     refused(alter(c, "", [("log.cleaner.io.buffer.load.factor", SET, "1.5")]), INVALID_CONFIG,
             "the load factor must be in (0, 1)", "a load factor the cleaner cannot use")
     refused(alter(c, me, [("log.cleaner.threads", SET, "0")]), INVALID_CONFIG,

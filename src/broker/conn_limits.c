@@ -2,6 +2,8 @@
 /* Connection-quota keys into the server's limits: see conn_limits.h. Runs on: loop thread. */
 #include "broker/conn_limits.h"
 
+#include "core/ip_overrides.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
@@ -12,7 +14,6 @@
 #define KEY_MAX_CONNECTIONS "max.connections"
 #define KEY_CREATION_RATE   "max.connection.creation.rate"
 #define KEY_OVERRIDES       "max.connections.per.ip.overrides"
-#define HOST_MAX            256
 
 /* A non-negative int from text; false when it is not one. */
 static bool parse_count(const char *text, uint32_t *out)
@@ -37,31 +38,18 @@ static int resolve(const char *host, uint8_t out[GR_CONN_QUOTA_ADDR_LEN])
     return rc;
 }
 
-/* One "host:count" item (the count after the last ':', so IPv6 literals work). */
+/* One "host:count" item (core/ip_overrides.h), its host resolved. */
 static int parse_override(gr_broker_t *b, const char *item, size_t len, gr_ip_override_t *out)
 {
-    char text[HOST_MAX];
-    if (len >= sizeof text)
-        goto fail;
-    memcpy(text, item, len);
-    text[len] = '\0';
-    char *colon = strrchr(text, ':');
-    if (!colon || colon == text || !parse_count(colon + 1, &out->max))
-        goto fail;
-    *colon = '\0';
-    char *host = text;
-    size_t host_len = strlen(host);
-    if (host[0] == '[' && host[host_len - 1] == ']') {
-        host[host_len - 1] = '\0';
-        host++;
+    char host[GR_IP_OVERRIDE_HOST_MAX];
+    if (gr_ip_override_parse(item, len, host, &out->max)) {
+        gr_logf(&b->log, GR_LOG_ERROR, "config", KEY_OVERRIDES ": '%.*s' is not host:count",
+                (int)len, item);
+        return -EINVAL;
     }
     if (resolve(host, out->addr) == 0)
         return 0;
     gr_logf(&b->log, GR_LOG_ERROR, "config", KEY_OVERRIDES ": cannot resolve %s", host);
-    return -EINVAL;
-fail:
-    gr_logf(&b->log, GR_LOG_ERROR, "config", KEY_OVERRIDES ": '%.*s' is not host:count", (int)len,
-            item);
     return -EINVAL;
 }
 

@@ -300,9 +300,8 @@ static int store_value(gr_config_t *cfg, size_t idx, const char *value, gr_confi
             goto fail;
         }
         if (def->known != NULL && !def->known(value)) {
-            gr_config_seterr(err, errlen,
-                             "invalid value '%s' for configuration %s: not a known version", value,
-                             def->name);
+            gr_config_seterr(err, errlen, "invalid value '%s' for configuration %s: not %s", value,
+                             def->name, def->known_what);
             goto fail;
         }
         {

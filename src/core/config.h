@@ -347,6 +347,7 @@ typedef struct gr_config_def {
     double min_double, max_double; /* inclusive bounds for DOUBLE */
     const char *const *allowed;    /* NULL-terminated valid strings (each list item), or NULL */
     bool (*known)(const char *);   /* STRING: the check of a value no fixed set lists, or NULL */
+    const char *known_what;        /* what known accepts, for the error ("a known version") */
 } gr_config_def_t;
 
 /* What gr_config_entry() reports for one key. */

@@ -10,6 +10,7 @@
  */
 #include "core/config.h"
 #include "core/config_int.h"
+#include "core/ip_overrides.h"
 #include "core/kafka_version.h"
 #include "core/logging.h"
 
@@ -43,10 +44,10 @@ static const char *const log_formats[] = {"text", "json", NULL};
         .name = n, .type = GR_CONFIG_STRING, .default_value = d, .offset = FIELD(f),               \
         .allowed = set                                                                             \
     }
-#define KEY_STRING_CHECKED(n, f, d, check)                                                         \
+#define KEY_STRING_CHECKED(n, f, d, check, what)                                                   \
     {                                                                                              \
         .name = n, .type = GR_CONFIG_STRING, .default_value = d, .offset = FIELD(f),               \
-        .known = check                                                                             \
+        .known = check, .known_what = what                                                         \
     }
 #define KEY_LIST(n, f, d, set)                                                                     \
     {                                                                                              \
@@ -101,7 +102,7 @@ static const gr_config_def_t config_table[] = {
     KEY_STRING("security.inter.broker.protocol", security_inter_broker_protocol, "PLAINTEXT",
                gr_security_protocol_names),
     KEY_STRING_CHECKED("inter.broker.protocol.version", inter_broker_protocol_version, "3.8-IV0",
-                       gr_kafka_version_known),
+                       gr_kafka_version_known, "a known version"),
     KEY_INT("num.network.threads", num_network_threads, "3", 1, IMAX),
     KEY_INT("num.io.threads", num_io_threads, "8", 1, IMAX),
     KEY_INT("background.threads", background_threads, "10", 1, IMAX),
@@ -114,7 +115,8 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("connections.max.idle.ms", connections_max_idle_ms, "600000", LMIN, LMAX),
     KEY_INT("max.connections", max_connections, INT_MAX_TEXT, 0, IMAX),
     KEY_INT("max.connections.per.ip", max_connections_per_ip, INT_MAX_TEXT, 0, IMAX),
-    KEY_STRING("max.connections.per.ip.overrides", max_connections_per_ip_overrides, "", NULL),
+    KEY_STRING_CHECKED("max.connections.per.ip.overrides", max_connections_per_ip_overrides, "",
+                       gr_ip_overrides_known, "host:count[,host:count...]"),
     KEY_INT("max.connection.creation.rate", max_connection_creation_rate, INT_MAX_TEXT, 0, IMAX),
 
     KEY_INT("num.partitions", num_partitions, "1", 1, IMAX),
@@ -183,7 +185,7 @@ static const gr_config_def_t config_table[] = {
     KEY_LONG("log.message.timestamp.after.max.ms", log_message_timestamp_after_max_ms,
              LONG_MAX_TEXT, 0, LMAX),
     KEY_STRING_CHECKED("log.message.format.version", log_message_format_version, "3.0-IV1",
-                       gr_kafka_version_known),
+                       gr_kafka_version_known, "a known version"),
     KEY_BOOL("log.message.downconversion.enable", log_message_downconversion_enable, "true"),
     KEY_BOOL("log.preallocate", log_preallocate, "false"),
     KEY_LONG("log.segment.delete.delay.ms", log_segment_delete_delay_ms, "60000", 0, LMAX),

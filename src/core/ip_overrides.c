@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* max.connections.per.ip.overrides' grammar: see ip_overrides.h. */
+#include "core/ip_overrides.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gr_ip_override_parse(const char *item, size_t len, char host[GR_IP_OVERRIDE_HOST_MAX],
+                         uint32_t *count)
+{
+    if (len >= GR_IP_OVERRIDE_HOST_MAX)
+        return -EINVAL;
+    memcpy(host, item, len);
+    host[len] = '\0';
+    char *colon = strrchr(host, ':');
+    if (!colon || colon == host || !colon[1])
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    long v = strtol(colon + 1, &end, 10);
+    if (errno || *end || v < 0 || v > INT_MAX)
+        return -EINVAL;
+    *count = (uint32_t)v;
+    *colon = '\0';
+    size_t host_len = strlen(host);
+    if (host[0] == '[' && host_len > 1 && host[host_len - 1] == ']') {
+        memmove(host, host + 1, host_len - 2);
+        host[host_len - 2] = '\0';
+    }
+    return host[0] ? 0 : -EINVAL;
+}
+
+bool gr_ip_overrides_known(const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        const char *item = p;
+        size_t item_len = len;
+        while (item_len && (*item == ' ' || *item == '\t'))
+            item++, item_len--;
+        while (item_len && (item[item_len - 1] == ' ' || item[item_len - 1] == '\t'))
+            item_len--;
+        char host[GR_IP_OVERRIDE_HOST_MAX];
+        uint32_t count;
+        if (item_len && gr_ip_override_parse(item, item_len, host, &count))
+            return false;
+        p += len + (p[len] == ',');
+    }
+    return true;
+}
