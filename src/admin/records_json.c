@@ -230,8 +230,10 @@ int gr_admin_records_json_parse(const char *text, size_t len, gr_arena_t *arena,
     int rc = gr_zk_json_parse(text, len, &doc);
     if (rc == -EINVAL)
         return fail(err, errlen, "The input string is not a valid JSON");
-    if (rc)
+    if (rc) {
+        snprintf(err, errlen, "%s", strerror(-rc)); /* out of memory: nothing to blame the file */
         return rc;
+    }
     rc = parse_doc(doc, arena, out, count, err, errlen);
     gr_zk_json_free(doc);
     return rc;

@@ -73,8 +73,14 @@ gr_kerr_t gr_broker_tls_edit(gr_broker_t *b, gr_str_t name, bool is_default, con
     if (c->op == GR_ALTER_CONFIG_OP_DELETE)
         return gr_listener_configs_set(&e->listeners, key, NULL) ? GR_KERR_UNKNOWN_SERVER_ERROR
                                                                  : GR_KERR_NONE;
+    if (c->op == GR_ALTER_CONFIG_OP_APPEND || c->op == GR_ALTER_CONFIG_OP_SUBTRACT) {
+        /* As the other broker keys (configs_broker.c): none of these is a list. */
+        snprintf(msg, len, "Config value %s is not allowed for config key: %s",
+                 c->op == GR_ALTER_CONFIG_OP_APPEND ? "append" : "subtract", key);
+        return GR_KERR_INVALID_CONFIG;
+    }
     if (c->op != GR_ALTER_CONFIG_OP_SET) {
-        snprintf(msg, len, "APPEND and SUBTRACT are only for list configs: %s", key);
+        snprintf(msg, len, "Unknown alter config operation type %d for config %s", c->op, key);
         return GR_KERR_INVALID_REQUEST;
     }
     if (!c->value.ptr || c->value.len < 0) {
