@@ -1,25 +1,30 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The embedded metadata store of single-node mode: the store.h model as an
- * in-memory tree, saved whole to one file after every change.
+ * in-memory tree, kept on disk as a snapshot of the whole tree plus a journal
+ * of the changes saved since (store_local_journal.c).
  *
  * On disk, under the store's directory:
- *   metadata      the tree of persistent nodes (format below)
- *   metadata.tmp  the next version being written; only ever renamed over
- *                 metadata once complete and fsynced, so it is garbage
- *                 whenever it is found at open (a crash mid-write) and removed
- *   lock          flock()ed while open, so two brokers cannot share the store
+ *   metadata          the snapshot: the tree of persistent nodes (format below)
+ *   metadata.journal  the changes since that snapshot, one group per save
+ *   metadata.tmp      the next snapshot being written; only ever renamed over
+ *                     metadata once complete and fsynced, so it is garbage
+ *                     whenever it is found at open (a crash mid-write) and removed
+ *   lock              flock()ed while open, so two brokers cannot share the store
  *
- * A save writes metadata.tmp, fsyncs it, renames it over metadata and fsyncs
- * the directory: metadata is always either the old or the new tree, never a
- * mix. The file is text with binary payloads counted in bytes:
+ * A save appends the changes of its batch to the journal and fdatasyncs it,
+ * until the journal has grown to the snapshot's size (at least JOURNAL_MIN):
+ * then the save writes a new snapshot instead (metadata.tmp, fsync, rename
+ * over metadata, fsync of the directory: metadata is always either the old
+ * or the new tree, never a mix) and empties the journal. So a save costs what
+ * changed, amortised, and a restart reads at most twice the tree. The
+ * snapshot is text with binary payloads counted in bytes:
  *
  *   gregor-metadata-store 1
  *   zxid <last transaction id>
  *   nodes <count>
- *   <path-len> <data-len> <czxid> <mzxid> <pzxid> <ctime> <mtime> <version> <cversion>
- *   <path bytes><data bytes>\n
- *   ... (count node records, parents before children, "/" first)
+ *   <node record> ... (count node records, store_local_int.h; parents before
+ *                      children, "/" first)
  *   crc <crc32 of all bytes above, 8 hex digits>
  *
  * A file that fails any check makes gr_store_local_open() fail with -EIO
@@ -27,7 +32,7 @@
  *
  * Operations. Each call validates and applies its change to the tree. The
  * changes of one loop turn are saved together, once (a burst of thousands
- * costs one write of the tree), before their watch events and then their
+ * costs one journal append), before their watch events and then their
  * completions are queued, in order, on a FIFO drained by an ev_async
  * callback; anything else queued, and every read, first waits for that
  * save. If the save fails every change in it is undone and completes with
@@ -42,9 +47,9 @@
  * Sessions report GR_STORE_SESSION_CONNECTED once, through the queue, and
  * nothing else: nothing here can disconnect or expire.
  *
- * Runs on: the loop thread only. Saves (write + two fsyncs) block it; metadata
- * changes are rare (topic and config changes) and come in bursts that one
- * save covers.
+ * Runs on: the loop thread only. Saves (a write and an fdatasync, or a
+ * snapshot's write and two fsyncs) block it; metadata changes come in
+ * bursts that one save covers.
  */
 #include "metadata/store.h"
 
@@ -65,6 +70,7 @@
 #include <zlib.h>
 
 #include "core/file_read.h"
+#include "metadata/store_local_int.h"
 
 #define STORE_FILE     "metadata"
 #define STORE_TMP_FILE "metadata.tmp"
@@ -73,22 +79,13 @@
 
 /* Largest tree file accepted at load (the metadata of a big cluster is far smaller). */
 #define STORE_FILE_MAX (1024L * 1024 * 1024)
+/* The journal may grow to the snapshot's size, and at least this, before a snapshot replaces it. */
+#define JOURNAL_MIN ((size_t)4 * 1024 * 1024)
 
-typedef struct node node_t;
 typedef struct item item_t;
 typedef struct local_store local_store_t;
 typedef struct local_session local_session_t;
 typedef struct change change_t;
-
-struct node {
-    char *name; /* last path component; "" for the root */
-    node_t *parent;
-    node_t **children; /* sorted by name (strcmp) */
-    size_t nchildren, cap;
-    void *data;
-    size_t len;
-    gr_store_stat_t stat; /* data_length and num_children are filled on output */
-};
 
 typedef enum item_kind {
     ITEM_DATA,     /* get */
@@ -147,7 +144,7 @@ struct change {
     change_t *next;
     change_kind_t kind;
     item_t *item; /* its completion; NULL for a session's ephemeral going */
-    node_t *node;
+    sl_node_t *node;
     char *path;
     gr_store_stat_t old_stat; /* the node's (set) or its parent's (create, delete) */
     void *old_data;           /* set: the data it replaced */
@@ -170,7 +167,7 @@ struct local_store {
     const gr_logger_t *log;
     char *dir;
     int dir_fd, lock_fd;
-    node_t *root;
+    sl_node_t *root;
     int64_t zxid;
     int64_t next_session_id;
     local_session_t *sessions;
@@ -178,6 +175,8 @@ struct local_store {
     size_t queued;
     item_t *watches;                   /* registered watches */
     change_t *changes, **changes_tail; /* applied, not yet saved (see commit()) */
+    sl_journal_t journal;
+    size_t snapshot_size; /* bytes of the last snapshot written or loaded */
     bool draining, closed;
 };
 
@@ -190,146 +189,16 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* ---- tree ----------------------------------------------------------------- */
+/* ---- saving and loading ----------------------------------------------------- */
 
-static node_t *node_new(const char *name, size_t name_len)
-{
-    node_t *n = calloc(1, sizeof(*n));
-
-    if (n == NULL)
-        return NULL;
-    n->name = strndup(name, name_len);
-    if (n->name == NULL) {
-        free(n);
-        return NULL;
-    }
-    return n;
-}
-
-static void node_free(node_t *n)
-{
-    if (n == NULL)
-        return;
-    for (size_t i = 0; i < n->nchildren; i++)
-        node_free(n->children[i]);
-    free(n->children);
-    free(n->data);
-    free(n->name);
-    free(n);
-}
-
-/* Index of the child called name[0..len), or where it would be inserted (*found false). */
-static size_t child_index(const node_t *n, const char *name, size_t len, bool *found)
-{
-    size_t lo = 0, hi = n->nchildren;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *c = n->children[mid]->name;
-        int cmp = strncmp(c, name, len);
-        if (cmp == 0)
-            cmp = c[len] == '\0' ? 0 : 1;
-        if (cmp == 0) {
-            *found = true;
-            return mid;
-        }
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = false;
-    return lo;
-}
-
-/* The node at path[0..len) (a checked path), or NULL. */
-static node_t *lookup_n(local_store_t *ls, const char *path, size_t len)
-{
-    node_t *n = ls->root;
-    size_t i = 1;
-
-    while (i < len && n != NULL) {
-        size_t start = i;
-        bool found;
-        while (i < len && path[i] != '/')
-            i++;
-        size_t idx = child_index(n, path + start, i - start, &found);
-        n = found ? n->children[idx] : NULL;
-        i++;
-    }
-    return n;
-}
-
-static node_t *lookup(local_store_t *ls, const char *path)
-{
-    return lookup_n(ls, path, strlen(path));
-}
-
-static int child_insert(node_t *parent, node_t *child)
-{
-    bool found;
-    size_t idx = child_index(parent, child->name, strlen(child->name), &found);
-
-    assert(!found);
-    if (parent->nchildren == parent->cap) {
-        size_t cap = parent->cap ? parent->cap * 2 : 4;
-        node_t **c = realloc(parent->children, cap * sizeof(*c));
-        if (c == NULL)
-            return -ENOMEM;
-        parent->children = c;
-        parent->cap = cap;
-    }
-    memmove(&parent->children[idx + 1], &parent->children[idx],
-            (parent->nchildren - idx) * sizeof(node_t *));
-    parent->children[idx] = child;
-    parent->nchildren++;
-    child->parent = parent;
-    return 0;
-}
-
-static void child_remove(node_t *parent, node_t *child)
-{
-    bool found;
-    size_t idx = child_index(parent, child->name, strlen(child->name), &found);
-
-    assert(found && parent->children[idx] == child);
-    memmove(&parent->children[idx], &parent->children[idx + 1],
-            (parent->nchildren - idx - 1) * sizeof(node_t *));
-    parent->nchildren--;
-}
-
-static void stat_of(const node_t *n, gr_store_stat_t *out)
+static void stat_of(const sl_node_t *n, gr_store_stat_t *out)
 {
     *out = n->stat;
     out->data_length = (int32_t)n->len;
     out->num_children = (int32_t)n->nchildren;
 }
 
-/* Writes n's absolute path into buf (GR_STORE_PATH_MAX + 1 bytes). */
-static void path_of(const node_t *n, char *buf)
-{
-    const node_t *chain[GR_STORE_PATH_MAX / 2 + 1];
-    size_t depth = 0, used = 0;
-
-    for (; n->parent != NULL; n = n->parent)
-        chain[depth++] = n;
-    if (depth == 0) {
-        strcpy(buf, "/");
-        return;
-    }
-    while (depth > 0) {
-        const node_t *c = chain[--depth];
-        buf[used++] = '/';
-        size_t l = strlen(c->name);
-        memcpy(buf + used, c->name, l);
-        used += l;
-    }
-    buf[used] = '\0';
-}
-
-/* ---- saving and loading ----------------------------------------------------- */
-
-static size_t count_persistent(const node_t *n)
+static size_t count_persistent(const sl_node_t *n)
 {
     size_t c = 1;
 
@@ -339,21 +208,12 @@ static size_t count_persistent(const node_t *n)
     return c;
 }
 
-static void write_node(FILE *f, const node_t *n)
+static void write_node(FILE *f, const sl_node_t *n)
 {
     char path[GR_STORE_PATH_MAX + 1];
-    const gr_store_stat_t *s = &n->stat;
 
-    path_of(n, path);
-    fprintf(f,
-            "%zu %zu %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId32
-            " %" PRId32 "\n",
-            strlen(path), n->len, s->czxid, s->mzxid, s->pzxid, s->ctime, s->mtime, s->version,
-            s->cversion);
-    fwrite(path, 1, strlen(path), f);
-    if (n->len > 0)
-        fwrite(n->data, 1, n->len, f);
-    fputc('\n', f); /* not part of the data: keeps the file readable with less(1) */
+    sl_path_of(n, path);
+    sl_record_write(f, path, n);
     for (size_t i = 0; i < n->nchildren; i++)
         if (n->children[i]->stat.ephemeral_owner == 0)
             write_node(f, n->children[i]);
@@ -374,12 +234,15 @@ static int write_all(int fd, const char *buf, size_t len)
 }
 
 /*
- * Saves the tree (see the file comment). Returns 0 once metadata holds the
- * current tree, or -errno with metadata untouched. A failed directory fsync
- * after the rename is logged, not returned: the file already holds the new
- * tree, and undoing the change in memory would leave memory and disk apart.
+ * Writes the whole tree as the snapshot (see the file comment), then empties
+ * the journal it now covers. Returns 0 once metadata holds the current tree,
+ * or -errno with metadata untouched. A failed directory fsync after the
+ * rename is logged, not returned: the file already holds the new tree, and
+ * undoing the change in memory would leave memory and disk apart. A journal
+ * that cannot be emptied is only stale (its groups are older than the
+ * snapshot's zxid), and the next save is a snapshot again.
  */
-static int save(local_store_t *ls)
+static int save_snapshot(local_store_t *ls)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -421,6 +284,10 @@ static int save(local_store_t *ls)
     if (fsync(ls->dir_fd) < 0)
         gr_logf(ls->log, GR_LOG_ERROR, "store", "fsync of %s failed: %s", ls->dir, strerror(errno));
     free(buf);
+    ls->snapshot_size = len + (size_t)tn;
+    if (ls->journal.fd >= 0 && sl_journal_reset(&ls->journal) < 0)
+        gr_logf(ls->log, GR_LOG_ERROR, "store", "emptying the journal in %s failed: %s", ls->dir,
+                strerror(errno));
     return 0;
 fail:
     gr_logf(ls->log, GR_LOG_ERROR, "store", "saving metadata in %s failed: %s", ls->dir,
@@ -428,6 +295,70 @@ fail:
     unlinkat(ls->dir_fd, STORE_TMP_FILE, 0);
     free(buf);
     return rc;
+}
+
+/*
+ * Writes path's state after the batch to f: its record if it is there and
+ * persistent, a deletion if it is gone, nothing for an ephemeral node.
+ */
+static void journal_entry(local_store_t *ls, FILE *f, const char *path)
+{
+    const sl_node_t *n = sl_lookup(ls->root, path);
+
+    if (n == NULL) {
+        fprintf(f, "%c %zu\n%s\n", SL_JOURNAL_DELETE, strlen(path), path);
+    } else if (n->stat.ephemeral_owner == 0) {
+        fprintf(f, "%c ", SL_JOURNAL_PUT);
+        sl_record_write(f, path, n);
+    }
+}
+
+/*
+ * Appends the batch to the journal as one group: for each change in order,
+ * the state after the batch of the node it touched and, for a creation or a
+ * deletion, of its parent (whose cversion and pzxid moved). Returns 0 or
+ * -errno (the journal then as before).
+ */
+static int save_journal(local_store_t *ls, const change_t *batch)
+{
+    char *buf = NULL, ppath[GR_STORE_PATH_MAX + 1];
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (f == NULL)
+        return -ENOMEM;
+    for (const change_t *c = batch; c != NULL; c = c->next) {
+        if (c->kind == CHANGE_RESULT)
+            continue;
+        journal_entry(ls, f, c->path);
+        if (c->kind != CHANGE_SET) {
+            sl_parent_path(c->path, ppath);
+            journal_entry(ls, f, ppath);
+        }
+    }
+    int rc = ferror(f) ? -ENOMEM : 0;
+    fclose(f);
+    if (rc == 0 && len > 0)
+        rc = sl_journal_append(&ls->journal, ls->zxid, buf, len);
+    free(buf);
+    if (rc < 0)
+        gr_logf(ls->log, GR_LOG_ERROR, "store", "saving metadata changes in %s failed: %s", ls->dir,
+                strerror(-rc));
+    return rc;
+}
+
+/*
+ * Saves the batch: appended to the journal while the journal is smaller
+ * than the snapshot (so a save costs what changed, and replaying at open
+ * stays within twice the snapshot), else as a new snapshot.
+ */
+static int save(local_store_t *ls, const change_t *batch)
+{
+    size_t limit = ls->snapshot_size > JOURNAL_MIN ? ls->snapshot_size : JOURNAL_MIN;
+
+    if (batch != NULL && ls->journal.fd >= 0 && !ls->journal.broken && ls->journal.size < limit)
+        return save_journal(ls, batch);
+    return save_snapshot(ls);
 }
 
 /* Reads one '\n'-terminated line starting at *pos into a bounded buffer. */
@@ -477,62 +408,21 @@ static int parse_tree(local_store_t *ls, const char *buf, size_t len)
         goto corrupt;
     why = "bad node record";
     for (size_t k = 0; k < count; k++) {
-        size_t plen, dlen;
-        gr_store_stat_t st = {0};
-        char path[GR_STORE_PATH_MAX + 1];
-
-        if (!read_line(buf, body, &pos, line, sizeof(line)) ||
-            sscanf(line,
-                   "%zu %zu %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd32
-                   " %" SCNd32,
-                   &plen, &dlen, &st.czxid, &st.mzxid, &st.pzxid, &st.ctime, &st.mtime, &st.version,
-                   &st.cversion) != 9)
+        sl_record_t r;
+        if (sl_record_read(buf, body, &pos, &r) < 0 || (k == 0) != (strcmp(r.path, "/") == 0))
             goto corrupt;
-        if (plen > GR_STORE_PATH_MAX || plen > body - pos || dlen > body - pos - plen)
+        int rc = sl_tree_put(ls->root, &r, true);
+        if (rc == -ENOMEM)
+            return rc;
+        if (rc < 0)
             goto corrupt;
-        memcpy(path, buf + pos, plen);
-        path[plen] = '\0';
-        pos += plen;
-        if (strlen(path) != plen || gr_store_path_check(path) < 0)
-            goto corrupt;
-        node_t *n;
-        if (k == 0) {
-            if (strcmp(path, "/") != 0)
-                goto corrupt;
-            n = ls->root;
-        } else {
-            const char *slash = strrchr(path, '/');
-            node_t *parent = lookup_n(ls, path, slash == path ? 1 : (size_t)(slash - path));
-            bool found;
-            if (parent == NULL)
-                goto corrupt;
-            child_index(parent, slash + 1, strlen(slash + 1), &found);
-            if (found)
-                goto corrupt;
-            n = node_new(slash + 1, strlen(slash + 1));
-            if (n == NULL || child_insert(parent, n) < 0) {
-                node_free(n);
-                return -ENOMEM;
-            }
-        }
-        n->stat = st;
-        if (dlen > 0) {
-            n->data = malloc(dlen);
-            if (n->data == NULL)
-                return -ENOMEM;
-            memcpy(n->data, buf + pos, dlen);
-            n->len = dlen;
-        }
-        pos += dlen;
-        if (pos >= body || buf[pos] != '\n')
-            goto corrupt;
-        pos++;
     }
     if (pos != body) {
         why = "trailing bytes";
         goto corrupt;
     }
     ls->zxid = zxid;
+    ls->snapshot_size = len;
     return 0;
 corrupt:
     gr_logf(ls->log, GR_LOG_ERROR, "store", "%s/%s is corrupt (%s); refusing to start", ls->dir,
@@ -617,7 +507,7 @@ static void item_free(item_t *it)
 }
 
 static void commit(local_store_t *ls);
-static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, node_t *n,
+static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, sl_node_t *n,
                             const char *path, const gr_store_stat_t *old_stat, int64_t old_zxid);
 
 /*
@@ -778,16 +668,6 @@ static void watch_fire(local_store_t *ls, const char *path, watch_kind_t kind,
     }
 }
 
-/* Parent path of a checked path into buf ("/" for top-level nodes). */
-static void parent_path(const char *path, char *buf)
-{
-    const char *slash = strrchr(path, '/');
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-
-    memcpy(buf, path, n);
-    buf[n] = '\0';
-}
-
 /* ---- mutations ---------------------------------------------------------------- */
 
 /*
@@ -796,7 +676,7 @@ static void parent_path(const char *path, char *buf)
  * queued only then. Returns the record, or NULL without memory (nothing
  * recorded: the caller undoes the change).
  */
-static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, node_t *n,
+static change_t *change_add(local_store_t *ls, change_kind_t kind, item_t *it, sl_node_t *n,
                             const char *path, const gr_store_stat_t *old_stat, int64_t old_zxid)
 {
     change_t *c = calloc(1, sizeof *c);
@@ -825,8 +705,8 @@ static void change_undo(local_store_t *ls, change_t *c)
     ls->zxid = c->old_zxid;
     if (c->kind == CHANGE_CREATE) {
         c->node->parent->stat = c->old_stat;
-        child_remove(c->node->parent, c->node);
-        node_free(c->node);
+        sl_child_remove(c->node->parent, c->node);
+        sl_node_free(c->node);
     } else if (c->kind == CHANGE_SET) {
         free(c->node->data);
         c->node->data = c->old_data;
@@ -835,7 +715,8 @@ static void change_undo(local_store_t *ls, change_t *c)
         c->old_data = NULL;
     } else {
         c->node->parent->stat = c->old_stat;
-        int irc = child_insert(c->node->parent, c->node); /* room is there: arrays never shrink */
+        int irc =
+            sl_child_insert(c->node->parent, c->node); /* room is there: arrays never shrink */
         assert(irc == 0);
         (void)irc;
     }
@@ -847,7 +728,7 @@ static void change_done(local_store_t *ls, change_t *c)
     char ppath[GR_STORE_PATH_MAX + 1];
     if (c->kind == CHANGE_RESULT)
         return;
-    parent_path(c->path, ppath);
+    sl_parent_path(c->path, ppath);
     if (c->kind == CHANGE_CREATE) {
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CREATED);
         watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
@@ -855,7 +736,7 @@ static void change_done(local_store_t *ls, change_t *c)
         free(c->old_data);
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_CHANGED);
     } else if (c->kind == CHANGE_DELETE) {
-        node_free(c->node);
+        sl_node_free(c->node);
         watch_fire(ls, c->path, WATCH_DATA, GR_STORE_EVENT_DELETED);
         watch_fire(ls, c->path, WATCH_CHILDREN, GR_STORE_EVENT_DELETED);
         watch_fire(ls, ppath, WATCH_CHILDREN, GR_STORE_EVENT_CHILD);
@@ -883,7 +764,7 @@ static void commit(local_store_t *ls)
         return;
     ls->changes = NULL; /* what commit queues below must not commit again */
     ls->changes_tail = &ls->changes;
-    bool saved = save(ls) == 0;
+    bool saved = save(ls, batch) == 0;
     if (!saved) {
         change_t *rev = NULL;
         for (change_t *c = batch, *next; c != NULL; c = next) {
@@ -918,23 +799,23 @@ static void commit(local_store_t *ls)
 }
 
 /* Unlinks a childless node and records the change (its completion it, may be NULL). */
-static int remove_node(local_store_t *ls, node_t *n, item_t *it)
+static int remove_node(local_store_t *ls, sl_node_t *n, item_t *it)
 {
     char path[GR_STORE_PATH_MAX + 1];
-    node_t *parent = n->parent;
+    sl_node_t *parent = n->parent;
     gr_store_stat_t old_parent = parent->stat;
     int64_t old_zxid = ls->zxid;
 
     assert(n->nchildren == 0);
-    path_of(n, path);
-    child_remove(parent, n);
+    sl_path_of(n, path);
+    sl_child_remove(parent, n);
     ls->zxid++;
     parent->stat.cversion++;
     parent->stat.pzxid = ls->zxid;
     if (change_add(ls, CHANGE_DELETE, it, n, path, &old_parent, old_zxid) == NULL) {
         ls->zxid = old_zxid;
         parent->stat = old_parent;
-        int irc = child_insert(parent, n);
+        int irc = sl_child_insert(parent, n);
         assert(irc == 0);
         (void)irc;
         return -ENOMEM;
@@ -943,10 +824,10 @@ static int remove_node(local_store_t *ls, node_t *n, item_t *it)
 }
 
 /* Deletes every ephemeral node of session id (they are leaves). */
-static void remove_ephemerals(local_store_t *ls, node_t *n, int64_t id)
+static void remove_ephemerals(local_store_t *ls, sl_node_t *n, int64_t id)
 {
     for (size_t i = n->nchildren; i > 0; i--) {
-        node_t *c = n->children[i - 1];
+        sl_node_t *c = n->children[i - 1];
         if (c->stat.ephemeral_owner == id)
             (void)remove_node(ls, c, NULL); /* out of memory: it stays until the restart */
         else
@@ -1003,8 +884,8 @@ static int local_create(gr_store_session_t *base, const char *path, const void *
         return GR_STORE_OK;
     }
 
-    parent_path(it->path, ppath);
-    node_t *parent = lookup(ls, ppath);
+    sl_parent_path(it->path, ppath);
+    sl_node_t *parent = sl_lookup(ls->root, ppath);
     if (parent == NULL) {
         it->rc = GR_STORE_NONODE;
     } else if (parent->stat.ephemeral_owner != 0) {
@@ -1015,19 +896,19 @@ static int local_create(gr_store_session_t *base, const char *path, const void *
                      parent->stat.cversion);
         const char *name = strrchr(it->path, '/') + 1;
         bool found;
-        child_index(parent, name, strlen(name), &found);
+        sl_child_index(parent, name, strlen(name), &found);
         if (found) {
             it->rc = GR_STORE_NODEEXISTS;
         } else {
-            node_t *n = node_new(name, strlen(name));
+            sl_node_t *n = sl_node_new(name, strlen(name));
             if (n != NULL && len > 0) {
                 n->data = malloc(len);
                 if (n->data != NULL)
                     memcpy(n->data, data, len);
                 n->len = len;
             }
-            if (n == NULL || (len > 0 && n->data == NULL) || child_insert(parent, n) < 0) {
-                node_free(n);
+            if (n == NULL || (len > 0 && n->data == NULL) || sl_child_insert(parent, n) < 0) {
+                sl_node_free(n);
                 item_free(it);
                 return GR_STORE_NOMEM;
             }
@@ -1042,8 +923,8 @@ static int local_create(gr_store_session_t *base, const char *path, const void *
             if (change_add(ls, CHANGE_CREATE, it, n, it->path, &old_parent, ls->zxid - 1) == NULL) {
                 ls->zxid--;
                 parent->stat = old_parent;
-                child_remove(parent, n);
-                node_free(n);
+                sl_child_remove(parent, n);
+                sl_node_free(n);
                 item_free(it);
                 return GR_STORE_NOMEM;
             }
@@ -1069,7 +950,7 @@ static int local_get(gr_store_session_t *base, const char *path, gr_store_watch_
     if (it == NULL)
         return GR_STORE_NOMEM;
     it->fn.data = cb;
-    node_t *n = lookup(s->ls, path);
+    sl_node_t *n = sl_lookup(s->ls->root, path);
     if (n == NULL) {
         it->rc = GR_STORE_NONODE;
     } else {
@@ -1104,7 +985,7 @@ static int local_set(gr_store_session_t *base, const char *path, const void *dat
         return GR_STORE_NOMEM;
     it->fn.stat = cb;
     it->mutation = true;
-    node_t *n = lookup(ls, path);
+    sl_node_t *n = sl_lookup(ls->root, path);
     if (n == NULL) {
         it->rc = GR_STORE_NONODE;
     } else if (version != GR_STORE_ANY_VERSION && version != n->stat.version) {
@@ -1159,7 +1040,7 @@ static int local_delete(gr_store_session_t *base, const char *path, int32_t vers
     if (it == NULL)
         return GR_STORE_NOMEM;
     it->fn.done = cb;
-    node_t *n = lookup(ls, path);
+    sl_node_t *n = sl_lookup(ls->root, path);
     if (n == NULL)
         it->rc = GR_STORE_NONODE;
     else if (version != GR_STORE_ANY_VERSION && version != n->stat.version)
@@ -1194,7 +1075,7 @@ static int local_exists(gr_store_session_t *base, const char *path, gr_store_wat
         item_free(it);
         return GR_STORE_NOMEM;
     }
-    node_t *n = lookup(s->ls, path);
+    sl_node_t *n = sl_lookup(s->ls->root, path);
     if (n == NULL) {
         it->rc = GR_STORE_NONODE;
     } else {
@@ -1220,7 +1101,7 @@ static int local_children(gr_store_session_t *base, const char *path, gr_store_w
     if (it == NULL)
         return GR_STORE_NOMEM;
     it->fn.children = cb;
-    node_t *n = lookup(s->ls, path);
+    sl_node_t *n = sl_lookup(s->ls->root, path);
     if (n == NULL) {
         it->rc = GR_STORE_NONODE;
     } else {
@@ -1364,7 +1245,11 @@ static void local_close(gr_store_t *store)
     }
     if (ev_is_active(&ls->wake))
         ev_async_stop(ls->loop, &ls->wake);
-    node_free(ls->root);
+    /* A clean close leaves one file to read at the next open, with no changes to replay. */
+    if (ls->journal.fd >= 0 && ls->journal.size > 0 && ls->changes == NULL)
+        (void)save_snapshot(ls); /* logged; the journal still holds everything */
+    sl_journal_close(&ls->journal);
+    sl_node_free(ls->root);
     ls->root = NULL;
     if (ls->lock_fd >= 0)
         close(ls->lock_fd); /* releases the flock */
@@ -1402,7 +1287,7 @@ int gr_store_local_open(struct ev_loop *loop, const char *dir, const gr_logger_t
     ls->base.ops = &local_ops;
     ls->loop = loop;
     ls->log = log;
-    ls->dir_fd = ls->lock_fd = -1;
+    ls->dir_fd = ls->lock_fd = ls->journal.fd = -1;
     ls->tail = &ls->head;
     ls->changes_tail = &ls->changes;
     ev_async_init(&ls->wake, on_wake);
@@ -1410,7 +1295,7 @@ int gr_store_local_open(struct ev_loop *loop, const char *dir, const gr_logger_t
     /* Session ids from the clock, so ids of a previous run are not reused. */
     ls->next_session_id = now_ms() << 12 | 1;
     ls->dir = strdup(dir);
-    ls->root = node_new("", 0);
+    ls->root = sl_node_new("", 0);
     if (ls->dir == NULL || ls->root == NULL) {
         rc = -ENOMEM;
         goto fail;
@@ -1437,11 +1322,14 @@ int gr_store_local_open(struct ev_loop *loop, const char *dir, const gr_logger_t
     if (unlinkat(ls->dir_fd, STORE_TMP_FILE, 0) == 0)
         gr_logf(log, GR_LOG_WARN, "store", "removed unfinished save %s/%s", dir, STORE_TMP_FILE);
     rc = load(ls, &found);
+    if (rc == 0)
+        rc =
+            sl_journal_open(&ls->journal, ls->dir_fd, dir, log, found ? ls->root : NULL, &ls->zxid);
     if (rc < 0)
         goto fail;
     if (!found) {
         /* Fail now rather than at the first change if the directory is not writable. */
-        rc = save(ls);
+        rc = save(ls, NULL);
         if (rc < 0)
             goto fail;
     }

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -778,6 +780,13 @@ static void local_tear(void *ctx)
     close(fd);
     snprintf(path, sizeof(path), "%s/metadata.tmp", c->dir);
     write_file(path, buf, (size_t)n / 2);
+    /* And half a group at the journal's end: an append the crash cut. */
+    static const char torn[] = "group 999999 40 0badc0de\nP 6 1 1 1 1 1 1 0 0\n/tor";
+    snprintf(path, sizeof(path), "%s/metadata.journal", c->dir);
+    fd = open(path, O_WRONLY | O_APPEND);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, torn, sizeof(torn) - 1), (ssize_t)(sizeof(torn) - 1));
+    close(fd);
 }
 
 static void remove_tree(const char *path)
@@ -893,7 +902,6 @@ static void test_local_failed_save_undone(void **state)
 {
     local_ctx_t *c = local_setup();
     fixture_t fx = {.loop = ev_loop_new(EVFLAG_AUTO)};
-    char path[256];
     result_t r;
     watch_log_t w = {0};
     (void)state;
@@ -904,13 +912,12 @@ static void test_local_failed_save_undone(void **state)
     assert_int_equal(do_create(&fx, fx.s, "/p", "", 0, NULL), GR_STORE_OK);
     assert_int_equal(do_get(&fx, "/a", &w, &r), GR_STORE_OK);
 
-    /* Take the directory away: every save now fails (even for root). */
-    const char *files[] = {"metadata", "lock"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof(path), "%s/%s", c->dir, files[i]);
-        assert_int_equal(unlink(path), 0);
-    }
-    assert_int_equal(rmdir(c->dir), 0);
+    /* Files may not grow any more: every save now fails (journal append or snapshot alike). */
+    struct rlimit fsize;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &fsize), 0);
+    struct rlimit tiny = {.rlim_cur = 1, .rlim_max = fsize.rlim_max};
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &tiny), 0);
 
     assert_int_equal(do_create(&fx, fx.s, "/b", "", 0, NULL), GR_STORE_IO);
     assert_int_equal(do_exists(&fx, fx.s, "/b", NULL, NULL), GR_STORE_NONODE);
@@ -942,6 +949,20 @@ static void test_local_failed_save_undone(void **state)
     assert_int_equal(r.stat.cversion, 2);
     assert_int_equal(w.calls, 0);
 
+    /* Nothing of the failed saves reached the files: a reopened store has the old tree. */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &fsize), 0);
+    gr_store_close(fx.store);
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    assert_int_equal(do_exists(&fx, fx.s, "/b", NULL, NULL), GR_STORE_NONODE);
+    assert_int_equal(do_exists(&fx, fx.s, "/c", NULL, NULL), GR_STORE_NONODE);
+    assert_int_equal(do_exists(&fx, fx.s, "/p", NULL, NULL), GR_STORE_OK);
+    assert_int_equal(do_get(&fx, "/a", NULL, &r), GR_STORE_OK);
+    assert_memory_equal(r.data, "old", 3);
+    assert_int_equal(r.stat.version, 0);
+    /* And it saves again. */
+    assert_int_equal(do_set(&fx, "/a", "new", 0, NULL), GR_STORE_OK);
+
     gr_store_close(fx.store);
     ev_loop_destroy(fx.loop);
     local_teardown(c);
@@ -957,6 +978,141 @@ static void test_rc_names(void **state)
     assert_string_equal(gr_store_rc_name(999), "?");
 }
 
+static off_t file_size(const local_ctx_t *c, const char *name)
+{
+    char path[256];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/%s", c->dir, name);
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/*
+ * A save appends what changed to the journal; the snapshot is rewritten only
+ * once the journal outgrows it, and a reopen replays both.
+ */
+static void test_local_journal(void **state)
+{
+    local_ctx_t *c = local_setup();
+    fixture_t fx = {.loop = ev_loop_new(EVFLAG_AUTO)};
+    static char big[512 * 1024];
+    char path[64];
+    result_t r;
+    (void)state;
+
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    off_t snapshot = file_size(c, "metadata");
+    assert_int_equal(do_create(&fx, fx.s, "/t", "", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_create(&fx, fx.s, "/t/gone", "", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_delete(&fx, fx.s, "/t/gone", 0), GR_STORE_OK);
+    assert_int_equal(file_size(c, "metadata"), snapshot);
+    off_t journal = file_size(c, "metadata.journal");
+    assert_true(journal > 0);
+
+    /* 6 MiB of changes: the journal (at most 4 MiB before a snapshot here) is reset. */
+    memset(big, 'x', sizeof(big));
+    for (int i = 0; i < 12; i++) {
+        snprintf(path, sizeof(path), "/t/n%03d", i);
+        assert_int_equal(do_create(&fx, fx.s, path, "", 0, NULL), GR_STORE_OK);
+        result_t set = {0};
+        assert_int_equal(gr_store_set(fx.s, path, big, sizeof(big), 0, on_stat, &set), GR_STORE_OK);
+        wait_for(&fx, &set.done);
+        assert_int_equal(set.rc, GR_STORE_OK);
+    }
+    assert_true(file_size(c, "metadata") > 4 * 1024 * 1024);
+    assert_true(file_size(c, "metadata.journal") < 12 * (off_t)sizeof(big));
+    gr_store_stat_t before;
+    assert_int_equal(do_exists(&fx, fx.s, "/t", NULL, &before), GR_STORE_OK);
+
+    gr_store_close(fx.store);
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    assert_int_equal(do_children(&fx, "/t", NULL, &r), GR_STORE_OK);
+    assert_int_equal(r.count, 12);
+    assert_int_equal(r.stat.cversion, before.cversion);
+    assert_true(r.stat.pzxid == before.pzxid);
+    for (int i = 0; i < 12; i++) {
+        snprintf(path, sizeof(path), "/t/n%03d", i);
+        gr_store_stat_t st;
+        assert_int_equal(do_exists(&fx, fx.s, path, NULL, &st), GR_STORE_OK);
+        assert_int_equal(st.data_length, (int32_t)sizeof(big));
+        assert_int_equal(st.version, 1);
+    }
+    assert_int_equal(do_exists(&fx, fx.s, "/t/gone", NULL, NULL), GR_STORE_NONODE);
+    gr_store_close(fx.store);
+    ev_loop_destroy(fx.loop);
+    local_teardown(c);
+}
+
+static size_t read_whole(const local_ctx_t *c, const char *name, char *buf, size_t size)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", c->dir, name);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    ssize_t n = read(fd, buf, size);
+    assert_true(n > 0 && (size_t)n < size);
+    close(fd);
+    return (size_t)n;
+}
+
+static void write_whole(const local_ctx_t *c, const char *name, const char *buf, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", c->dir, name);
+    write_file(path, buf, len);
+}
+
+/*
+ * The files as a crash leaves them (a clean close folds the journal into the
+ * snapshot): the journal is replayed; a damaged group with another after it
+ * is not a torn append, and the store refuses to open.
+ */
+static void test_local_journal_replay(void **state)
+{
+    local_ctx_t *c = local_setup();
+    fixture_t fx = {.loop = ev_loop_new(EVFLAG_AUTO)};
+    static char snapshot[4096], journal[4096];
+    result_t r;
+    (void)state;
+
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    assert_int_equal(do_create(&fx, fx.s, "/a", "first", 0, NULL), GR_STORE_OK);
+    assert_int_equal(do_create(&fx, fx.s, "/b", "second", 0, NULL), GR_STORE_OK);
+    size_t slen = read_whole(c, "metadata", snapshot, sizeof(snapshot));
+    size_t jlen = read_whole(c, "metadata.journal", journal, sizeof(journal));
+    gr_store_close(fx.store);
+    assert_int_equal(file_size(c, "metadata.journal"), 0);
+
+    write_whole(c, "metadata", snapshot, slen);
+    write_whole(c, "metadata.journal", journal, jlen);
+    fx.store = local_open(c, fx.loop);
+    assert_int_equal(gr_store_session_open(fx.store, NULL, NULL, &fx.s), GR_STORE_OK);
+    assert_int_equal(do_get(&fx, "/a", NULL, &r), GR_STORE_OK);
+    assert_int_equal(r.len, 5);
+    assert_memory_equal(r.data, "first", 5);
+    assert_int_equal(do_exists(&fx, fx.s, "/b", NULL, NULL), GR_STORE_OK);
+    gr_store_close(fx.store);
+
+    write_whole(c, "metadata", snapshot, slen);
+    char *first = memmem(journal, jlen, "first", 5);
+    assert_non_null(first);
+    first[0] = 'F';
+    write_whole(c, "metadata.journal", journal, jlen);
+    gr_store_t *store = NULL;
+    assert_int_equal(gr_store_local_open(fx.loop, c->dir, NULL, &store), -EIO);
+
+    /* Changes without the snapshot they follow are refused too. */
+    char path[256];
+    snprintf(path, sizeof(path), "%s/metadata", c->dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(gr_store_local_open(fx.loop, c->dir, NULL, &store), -EIO);
+    ev_loop_destroy(fx.loop);
+    local_teardown(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest local_tests[] = {
@@ -964,6 +1120,8 @@ int main(void)
         cmocka_unit_test(test_local_locked),
         cmocka_unit_test(test_local_close_in_callback),
         cmocka_unit_test(test_local_failed_save_undone),
+        cmocka_unit_test(test_local_journal),
+        cmocka_unit_test(test_local_journal_replay),
         cmocka_unit_test(test_rc_names),
     };
     int failed = store_contract_run(&local_backend);
