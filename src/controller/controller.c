@@ -121,23 +121,30 @@ const gr_ctl_broker_t *gr_controller_brokers(const gr_controller_t *c, size_t *c
     return c->active ? c->brokers : NULL;
 }
 
-/* Tells every broker what changed, once no read or write is outstanding. */
+/*
+ * Tells every broker what changed, once no read or write is outstanding:
+ * LeaderAndIsr for the changed partitions to their replicas, UpdateMetadata
+ * with the changed partitions to everyone, both whole to a broker that needs
+ * everything (it just joined). A change of the brokers or of a topic as a
+ * whole (metadata_dirty) sends UpdateMetadata whole to everyone: offline
+ * replicas may have moved in every partition.
+ */
 static void broadcast(gr_controller_t *c)
 {
     bool changed = c->metadata_dirty;
     for (gr_ctl_topic_t *t = c->topics; t && !changed; t = t->next)
         for (int32_t i = 0; i < t->partition_count && !changed; i++)
             changed = t->partitions[i].changed;
-    bool anyone_new = false;
     for (size_t i = 0; i < c->broker_count; i++) {
         gr_ctl_broker_t *br = &c->brokers[i];
-        anyone_new |= br->needs_full;
         if (br->needs_full || changed)
             ctl_send_leader_and_isr(c, br, br->needs_full);
     }
-    if (changed || anyone_new)
-        for (size_t i = 0; i < c->broker_count; i++)
-            ctl_send_update_metadata(c, &c->brokers[i]);
+    for (size_t i = 0; i < c->broker_count; i++) {
+        gr_ctl_broker_t *br = &c->brokers[i];
+        if (br->needs_full || changed)
+            ctl_send_update_metadata(c, br, br->needs_full || c->metadata_dirty);
+    }
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
         for (int32_t i = 0; i < t->partition_count; i++)
             t->partitions[i].changed = false;

@@ -14,6 +14,9 @@
 #include "controller/controller_int.h"
 #include "metadata/store.h"
 
+/* Replicas plus ISR members an election pass holds without allocating. */
+#define ELECT_ISR_ON_STACK 32
+
 /* Registered and not shutting down: may lead, may stay in or join an ISR. */
 static bool is_live(gr_controller_t *c, int32_t id)
 {
@@ -270,8 +273,11 @@ void ctl_elect_all(gr_controller_t *c)
             gr_zk_partition_state_t want;
             if (!p->state_read || p->writing || p->replica_count == 0)
                 continue;
+            /* Every partition is looked at on each pass: no allocation for the usual sizes. */
             int32_t room = p->replica_count + (p->has_state ? p->state.isr_count : 0) + 1;
-            int32_t *isr = malloc(sizeof(int32_t) * (size_t)room);
+            int32_t small[ELECT_ISR_ON_STACK];
+            int32_t *isr =
+                room <= ELECT_ISR_ON_STACK ? small : malloc(sizeof(int32_t) * (size_t)room);
             if (!isr) {
                 ctl_kick_later(c);
                 return;
@@ -279,7 +285,8 @@ void ctl_elect_all(gr_controller_t *c)
             bool unclean;
             if (desired_state(c, t, p, &want, isr, &unclean))
                 (void)ctl_write_state(c, t, i, &want, unclean ? ctl_count_unclean : NULL, c);
-            free(isr);
+            if (isr != small)
+                free(isr);
         }
     }
 }

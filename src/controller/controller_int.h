@@ -43,7 +43,7 @@ void ctl_load_assignment(gr_controller_t *c, const char *name);
 
 /* controller_send.c */
 void ctl_send_leader_and_isr(gr_controller_t *c, gr_ctl_broker_t *br, bool full);
-void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br);
+void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br, bool full);
 void ctl_send_stop_replicas(gr_controller_t *c, gr_ctl_broker_t *br);
 void ctl_broker_drop_peer(gr_ctl_broker_t *br);
 

@@ -273,7 +273,13 @@ static int fill_update_metadata_brokers(gr_controller_t *c, gr_update_metadata_r
     return 0;
 }
 
-void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
+/* Whether UpdateMetadata carries p: all of them in a full one, else the changed ones. */
+static bool update_metadata_wanted(const gr_ctl_partition_t *p, bool full)
+{
+    return full || p->changed;
+}
+
+void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br, bool full)
 {
     gr_arena_t arena;
     gr_arena_init(&arena);
@@ -282,14 +288,17 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
     req.controller_id = c->b->config.broker_id;
     req.controller_epoch = c->epoch;
     req.broker_epoch = br->czxid;
-    req.type = GR_CONTROL_REQUEST_TYPE_FULL;
+    req.type = full ? GR_CONTROL_REQUEST_TYPE_FULL : GR_CONTROL_REQUEST_TYPE_INCREMENTAL;
     int rc = fill_update_metadata_brokers(c, &req, &arena);
-    int32_t topics = 0;
+    int32_t topics = 0, partitions = 0;
     for (gr_ctl_topic_t *t = c->topics; t; t = t->next)
         topics++;
     req.topic_states = gr_arena_alloc(&arena, sizeof *req.topic_states * (size_t)(topics + 1));
     for (gr_ctl_topic_t *t = c->topics; rc == 0 && t; t = t->next) {
-        if (!req.topic_states || t->partition_count == 0)
+        int32_t wanted = 0;
+        for (int32_t i = 0; i < t->partition_count; i++)
+            wanted += update_metadata_wanted(&t->partitions[i], full);
+        if (!req.topic_states || wanted == 0)
             continue;
         gr_update_metadata_request_update_metadata_topic_state_t *ts =
             &req.topic_states[req.topic_states_count++];
@@ -297,19 +306,21 @@ void ctl_send_update_metadata(gr_controller_t *c, gr_ctl_broker_t *br)
         ts->topic_name = str_of(t->name);
         ts->topic_id = t->id;
         ts->partition_states =
-            gr_arena_alloc(&arena, sizeof *ts->partition_states * (size_t)t->partition_count);
+            gr_arena_alloc(&arena, sizeof *ts->partition_states * (size_t)wanted);
         if (!ts->partition_states) {
             rc = -ENOMEM;
             break;
         }
-        ts->partition_states_count = t->partition_count;
         for (int32_t i = 0; i < t->partition_count; i++)
-            fill_update_metadata_state(c, t, i, &ts->partition_states[i], &arena);
+            if (update_metadata_wanted(&t->partitions[i], full))
+                fill_update_metadata_state(
+                    c, t, i, &ts->partition_states[ts->partition_states_count++], &arena);
+        partitions += wanted;
     }
     if (rc || !req.topic_states) {
         br->needs_full = true;
         ctl_kick_later(c);
-    } else {
+    } else if (full || partitions > 0) {
         send_request(c, br, GR_API_UPDATE_METADATA, UPDATE_METADATA_VERSION, &req,
                      on_update_metadata);
     }
