@@ -30,7 +30,9 @@
 # grnp<PID>-zk (ZooKeeper, 10.77.0.2, port 2181) and grnp<PID>-b<I>
 # (broker I, 10.77.0.<10+I>, port 9092); PID is the outer test's, so that
 # concurrent tests never share a name. The host's own namespace is not
-# touched: every interface is created inside these namespaces.
+# touched: every interface is created inside these namespaces. (Only a test
+# killed with SIGKILL leaves its namespaces behind: `ip netns list` shows
+# them, `ip netns del NAME` removes one.)
 # Each endpoint's namespace has an nftables table "inet grcut" whose set
 # "cut" holds the addresses it may not exchange packets with (dropped both
 # ways, silently, as a lost link; established connections stall).
@@ -127,6 +129,7 @@ nn_add_node()
 nn_outer()
 {
     local node rc=0
+    [ "${GR_BROKER_KIND:-gregor}" = gregor ] || nn_skip "needs gregor (running against $GR_BROKER_KIND)"
     [ "$(id -u)" = 0 ] || nn_skip "network namespaces need root"
     command -v ip >/dev/null || nn_skip "no ip (apt-get install iproute2; ci/install-deps.sh does)"
     command -v nft >/dev/null || nn_skip "no nft (apt-get install nftables; ci/install-deps.sh does)"
