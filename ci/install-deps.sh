@@ -7,7 +7,9 @@ set -euo pipefail
 BUILD_PKGS="build-essential cmake pkg-config python3 clang clang-format \
   libev-dev libzookeeper-mt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libssl-dev \
   libpcre2-dev libmicrohttpd-dev"
-TEST_PKGS="librdkafka-dev kcat zookeeper libcmocka-dev python3-kafka nodejs npm openssl prometheus"
+# iproute2 and nftables: the network-partition tests (interop-tests/lib/netnslib.sh).
+TEST_PKGS="librdkafka-dev kcat zookeeper libcmocka-dev python3-kafka nodejs npm openssl prometheus \
+  iproute2 nftables"
 # Building and checking the Debian package (make package, the package test);
 # debian/control's Build-Depends are BUILD_PKGS plus debhelper and help2man.
 # systemd brings systemd-analyze, which verifies the unit.

@@ -9,8 +9,10 @@
 # data/, so `start DIR PORT` again restarts the server with the same znodes and
 # sessions (tests stop and restart ZooKeeper to cause connection loss and, if
 # the outage outlasts a session timeout, session expiry).
-# Without PORT a free loopback port is chosen. Exit 77 if Java or ZooKeeper is
-# not installed (tests treat it as "skip").
+# Without PORT a free loopback port is chosen. GR_ZK_HOST (default 127.0.0.1)
+# is the address it listens on (the network-partition tests run it in a
+# network namespace of their own, on the namespace's address). Exit 77 if
+# Java or ZooKeeper is not installed (tests treat it as "skip").
 set -euo pipefail
 
 ZK_JAR=/usr/share/java/zookeeper.jar
@@ -20,6 +22,7 @@ ZK_CLASSPATH="$ZK_JAR:/usr/share/java/slf4j-simple.jar"
 JAVA=${JAVA:-/usr/bin/java}
 START_DEADLINE_S=${GR_ZK_START_DEADLINE_S:-90}
 STOP_GRACE_S=10
+ZK_HOST=${GR_ZK_HOST:-127.0.0.1}
 
 die() { echo "ci/zookeeper.sh: $*" >&2; exit 1; }
 
@@ -30,11 +33,11 @@ free_port() {
 # Sends a four-letter word; prints the answer (empty if nobody answers).
 four_letter() {
   local port=$1 word=$2
-  python3 - "$port" "$word" <<'EOF' 2>/dev/null || true
+  python3 - "$ZK_HOST" "$port" "$word" <<'EOF' 2>/dev/null || true
 import socket, sys
 try:
-    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
-    s.sendall(sys.argv[2].encode())
+    s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2)
+    s.sendall(sys.argv[3].encode())
     out = b""
     while True:
         chunk = s.recv(4096)
@@ -55,7 +58,7 @@ write_config() {
 tickTime=500
 dataDir=$dir/data
 clientPort=$port
-clientPortAddress=127.0.0.1
+clientPortAddress=$ZK_HOST
 maxClientCnxns=0
 admin.enableServer=false
 4lw.commands.whitelist=ruok,srvr,stat

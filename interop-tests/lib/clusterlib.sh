@@ -25,7 +25,12 @@
 #   cl_kill9_broker I / cl_restart_broker I (stop, then start)
 #   cl_freeze_broker I / cl_thaw_broker I   SIGSTOP / SIGCONT
 #   cl_start_zk / cl_stop_zk           ZooKeeper on the same port and data
-#   cl_addr I                          127.0.0.1:<port of broker I>
+#   cl_addr I                          127.0.0.1:<port of broker I> (or
+#                                      the test's cl_broker_host address)
+#   hooks a test may define: cl_broker_host I (broker I's address),
+#   cl_before_cleanup (run on exit before the brokers stop),
+#   cl_broker_exec I / cl_zk_exec (words to run broker I / ZooKeeper under,
+#   which exec it), CL_ZK_HOST (ZooKeeper's address): netnslib.sh sets them
 #   cl_http_url I                      with GR_HTTP=1 set before the brokers
 #                                      start, each serves its metrics and
 #                                      health endpoints (gregor.http.listener)
@@ -134,6 +139,8 @@
 GR_CLUSTER_REPO=$(cd "$GR_INTEROP_DIR/.." && pwd)
 CL_ZK_DIR=$GR_TMP/zk
 CL_ZK_PORT=
+# ZooKeeper's address (netnslib.sh sets its own, in ZooKeeper's namespace).
+CL_ZK_HOST=${CL_ZK_HOST:-127.0.0.1}
 CL_ZK_CHROOT=/gregor
 CL_ZKCLI=${GR_ZKCLI:-/usr/share/zookeeper/bin/zkCli.sh}
 CL_SESSION_TIMEOUT_MS=${CL_SESSION_TIMEOUT_MS:-6000}
@@ -168,7 +175,9 @@ cl_broker_log() { echo "$GR_TMP/b$1.log"; }
 cl_start_zk()
 {
     local out rc=0
-    out=$(bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" start "$CL_ZK_DIR" ${CL_ZK_PORT:+"$CL_ZK_PORT"} 2>>"$GR_TMP/zk.err") || rc=$?
+    local launch=()
+    ! declare -F cl_zk_exec >/dev/null || read -ra launch < <(cl_zk_exec)
+    out=$(GR_ZK_HOST=$CL_ZK_HOST "${launch[@]}" bash "$GR_CLUSTER_REPO/ci/zookeeper.sh" start "$CL_ZK_DIR" ${CL_ZK_PORT:+"$CL_ZK_PORT"} 2>>"$GR_TMP/zk.err") || rc=$?
     [ $rc != 77 ] || exit 77
     [ $rc = 0 ] || gr_fail "ZooKeeper did not start: $(tail -n 5 "$GR_TMP/zk.err")"
     CL_ZK_PORT=$out
@@ -183,7 +192,14 @@ cl_stop_zk()
 
 cl_zk_alive() { [ -f "$CL_ZK_DIR/zookeeper.pid" ] && gr_alive "$(cat "$CL_ZK_DIR/zookeeper.pid")"; }
 
-cl_addr() { echo "127.0.0.1:${CL_PORT[$1]}"; }
+# Where broker I listens: 127.0.0.1, or what the test's cl_broker_host hook
+# says (netnslib.sh puts each broker on its own address in its own network
+# namespace).
+cl_host()
+{
+    if declare -F cl_broker_host >/dev/null; then cl_broker_host "$1"; else echo 127.0.0.1; fi
+}
+cl_addr() { echo "$(cl_host "$1"):${CL_PORT[$1]}"; }
 cl_http_url() { echo "http://127.0.0.1:${CL_HTTP_PORT[$1]}"; }
 cl_http_get()
 {
@@ -201,9 +217,9 @@ cl_start_broker()
     mkdir -p "$GR_TMP/b$i"
     touch "$log"
     local args=(--override "broker.id=$i"
-        --override "listeners=PLAINTEXT://127.0.0.1:${CL_PORT[$i]}"
+        --override "listeners=PLAINTEXT://$(cl_addr "$i")"
         --override "log.dirs=$GR_TMP/b$i/logs"
-        --override "zookeeper.connect=127.0.0.1:$CL_ZK_PORT$CL_ZK_CHROOT"
+        --override "zookeeper.connect=$CL_ZK_HOST:$CL_ZK_PORT$CL_ZK_CHROOT"
         --override "zookeeper.session.timeout.ms=$CL_SESSION_TIMEOUT_MS"
         --override "zookeeper.connection.timeout.ms=$CL_CONNECTION_TIMEOUT_MS"
         --override "offsets.topic.replication.factor=1")
@@ -221,11 +237,16 @@ cl_start_broker()
         done < <(cl_broker_overrides "$i")
     fi
     [ -z "${CL_RACKS[$i]:-}" ] || args+=(--override "broker.rack=${CL_RACKS[$i]}")
+    # A test may run each broker under a command (netnslib.sh: "ip netns
+    # exec NS"), a function cl_broker_exec BROKER printing its words; it
+    # must exec the broker, so that the PID is the broker's.
+    local launch=()
+    ! declare -F cl_broker_exec >/dev/null || read -ra launch < <(cl_broker_exec "$i")
     echo "=== cluster broker $i start ===" >>"$log"
-    "$GR_BROKER" "${args[@]}" 2>>"$log" </dev/null &
+    "${launch[@]}" "$GR_BROKER" "${args[@]}" 2>>"$log" </dev/null &
     CL_PID[i]=$!
     deadline=$((SECONDS + GR_START_DEADLINE_S))
-    until gr_port_open "${CL_PORT[$i]}"; do
+    until gr_port_open "${CL_PORT[$i]}" "$(cl_host "$i")"; do
         if ! gr_alive "${CL_PID[$i]}"; then
             local rc=0
             wait "${CL_PID[$i]}" || rc=$?
@@ -615,7 +636,7 @@ cl_led_by()
 cl_zk()
 {
     local rc=0 out
-    out=$(timeout "$GR_CMD_TIMEOUT_S" "$CL_ZKCLI" -server "127.0.0.1:$CL_ZK_PORT" "$@" 2>"$GR_TMP/zkcli.err") || rc=$?
+    out=$(timeout "$GR_CMD_TIMEOUT_S" "$CL_ZKCLI" -server "$CL_ZK_HOST:$CL_ZK_PORT" "$@" 2>"$GR_TMP/zkcli.err") || rc=$?
     grep -v -E '^(Connecting to |WATCHER::|WatchedEvent |$)' <<<"$out" || true
     return $rc
 }
@@ -633,9 +654,9 @@ cl_zk_field()
 # minus the asking connection itself).
 cl_zk_clients()
 {
-    "$GR_PYTHON" - "$CL_ZK_PORT" <<'EOF' 2>/dev/null || echo 0
+    "$GR_PYTHON" - "$CL_ZK_HOST" "$CL_ZK_PORT" <<'EOF' 2>/dev/null || echo 0
 import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
 s.sendall(b"stat")
 out = b""
 while True:
@@ -729,5 +750,6 @@ trap 'CL_EXIT_STATUS=$?; set +e
         ! declare -F gm_report >/dev/null || gm_report
         cl_report
     fi
+    ! declare -F cl_before_cleanup >/dev/null || cl_before_cleanup
     cl_cleanup_cluster || { [ $CL_EXIT_STATUS != 0 ] || CL_EXIT_STATUS=1; }
     (exit $CL_EXIT_STATUS); gr_cleanup' EXIT

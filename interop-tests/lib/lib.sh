@@ -149,10 +149,10 @@ open(path, "a").write(port + "\n")
 print(port)' "$GR_TMP/ports"
 }
 
-# True when something accepts TCP connections on 127.0.0.1:$1.
+# True when something accepts TCP connections on 127.0.0.1:$1 (or on $2).
 gr_port_open()
 {
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+    (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null
 }
 
 # True while $1 is a live process (a zombie child counts as gone).

@@ -24,6 +24,11 @@
  * seq_verify checks. message.timeout.ms defaults to 120000 so that records
  * outlive a leader failover; retries are librdkafka's own.
  *
+ * SIGUSR1 stops it early: no record is produced after it, the outstanding
+ * ones are waited for as at the end, and produced= counts the records
+ * handed to librdkafka (seqs 0..produced-1), so that a test can end the
+ * producer as soon as it has seen what it wanted.
+ *
  * Ends when every record has been acknowledged or has permanently failed,
  * printing "seq_producer: topic=T produced=N acked=A failed=F" on stderr
  * (and the first failures' reasons).
@@ -37,6 +42,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +80,15 @@ typedef struct sp_run {
     bool fatal;      /* librdkafka raised a fatal error */
     int write_errno; /* errno of a failed write of the output file, 0 none */
 } sp_run_t;
+
+/* Set by SIGUSR1: a signal handler can only reach a static flag. */
+static volatile sig_atomic_t sp_stop_requested;
+
+static void sp_on_sigusr1(int sig)
+{
+    (void)sig;
+    sp_stop_requested = 1;
+}
 
 /* Delivery report: the acknowledged record's line, or a counted failure. */
 static void sp_on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *msg, void *opaque)
@@ -197,14 +212,17 @@ static int sp_run(sp_run_t *run)
     }
 
     start = rdk_now();
-    for (seq = 0; seq < run->count && !run->fatal && !run->write_errno; seq++) {
+    for (seq = 0; seq < run->count && !run->fatal && !run->write_errno && !sp_stop_requested;
+         seq++) {
         if (run->rate > 0) {
             double due = start + (double)seq / (double)run->rate;
             double ahead;
 
-            while ((ahead = due - rdk_now()) > 0 && !run->fatal)
+            while ((ahead = due - rdk_now()) > 0 && !run->fatal && !sp_stop_requested)
                 rd_kafka_poll(rk, ahead > 0.1 ? SP_POLL_MS : (int)(ahead * 1000) + 1);
         }
+        if (sp_stop_requested)
+            break;
         if (sp_produce_one(run, rk, seq) != 0)
             break;
         rd_kafka_poll(rk, 0);
@@ -221,7 +239,7 @@ static int sp_run(sp_run_t *run)
                 strerror(run->write_errno));
         goto fail;
     }
-    if (run->produced == run->count)
+    if (run->produced == run->count || sp_stop_requested)
         status = 0;
 fail:
     if (conf)
@@ -248,8 +266,13 @@ int main(int argc, char **argv)
         PROG_LONG('r', &run.rate, 0, SP_MAX_RATE),
         PROG_OPT_EXTRA(run.extra, &run.extra_count, SP_MAX_EXTRA),
     };
+    struct sigaction stop = {.sa_handler = sp_on_sigusr1};
     int status;
 
+    if (sigaction(SIGUSR1, &stop, NULL) != 0) {
+        fprintf(stderr, "seq_producer: sigaction: %s\n", strerror(errno));
+        return 1;
+    }
     if (prog_parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), false) < 0 ||
         run.count < 0)
         goto usage;
