@@ -12,6 +12,7 @@ leaf functions of what fit no group.
 """
 import collections
 import re
+import signal
 import subprocess
 import sys
 
@@ -104,6 +105,7 @@ def group(frames):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
     path = sys.argv[1]
     mode = sys.argv[2] if len(sys.argv) > 2 else "loop"
     samples = read_samples(path)
