@@ -81,6 +81,39 @@ static void test_hw_matches_sw(void **state)
     }
 }
 
+/*
+ * Lengths around whole blocks of the hardware path's three interleaved
+ * streams (crc32c.c: 3 x 512 bytes, joined by a shift table), at every
+ * alignment, and one long buffer: a wrong join shows here, not above.
+ */
+static void test_hw_interleaved_blocks(void **state)
+{
+    (void)state;
+    enum { BLOCK = 3 * 512, MAX_BLOCKS = 5, MAX_ALIGN = 8, LONG_LEN = 1 << 20 };
+    static uint8_t buf[LONG_LEN + MAX_ALIGN];
+    uint64_t seed = 0xC0FFEEull;
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)next_rand(&seed);
+
+    for (size_t align = 0; align < MAX_ALIGN; align++) {
+        for (size_t blocks = 1; blocks <= MAX_BLOCKS; blocks++) {
+            for (size_t extra = 0; extra < 24; extra++) {
+                size_t len = blocks * BLOCK - 8 + extra;
+                uint32_t start = (uint32_t)next_rand(&seed);
+                assert_int_equal(gr_crc32c(start, buf + align, len),
+                                 gr_crc32c_sw(start, buf + align, len));
+            }
+        }
+    }
+    for (size_t align = 0; align < MAX_ALIGN; align++)
+        assert_int_equal(gr_crc32c(0, buf + align, LONG_LEN),
+                         gr_crc32c_sw(0, buf + align, LONG_LEN));
+    /* Chaining across a cut inside a block. */
+    uint32_t whole = gr_crc32c(0, buf, 4 * BLOCK);
+    assert_int_equal(gr_crc32c(gr_crc32c(0, buf, BLOCK + 100), buf + BLOCK + 100, 3 * BLOCK - 100),
+                     whole);
+}
+
 /* A bitwise reference, the definition itself, on a few random buffers. */
 static uint32_t crc32c_bitwise(const uint8_t *p, size_t n)
 {
@@ -110,9 +143,8 @@ static void test_against_bitwise(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_vectors),
-        cmocka_unit_test(test_chaining),
-        cmocka_unit_test(test_hw_matches_sw),
+        cmocka_unit_test(test_known_vectors),   cmocka_unit_test(test_chaining),
+        cmocka_unit_test(test_hw_matches_sw),   cmocka_unit_test(test_hw_interleaved_blocks),
         cmocka_unit_test(test_against_bitwise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
