@@ -202,6 +202,12 @@ const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size);
 size_t gr_conn_queued(const gr_conn_t *c);
 /* Response bytes complete but not yet sent. */
 int64_t gr_conn_unsent(const gr_conn_t *c);
+/*
+ * Bytes the connection keeps between requests: its read block and its spare
+ * slots (not counting their arena blocks). 0 for an idle connection (conn.c,
+ * "Idle").
+ */
+size_t gr_conn_buffer_bytes(const gr_conn_t *c);
 /* Whether reading is paused by back-pressure, draining or throttling. */
 bool gr_conn_reading(const gr_conn_t *c);
 
