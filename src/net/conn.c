@@ -455,6 +455,11 @@ void gr_conn_close(gr_conn_t *c, const char *reason)
     close_with(c, GR_LOG_INFO, reason);
 }
 
+void gr_conn_close_at(gr_conn_t *c, gr_log_level_t level, const char *reason)
+{
+    close_with(c, level, reason);
+}
+
 /* --- reading ------------------------------------------------------------ */
 
 static bool may_read(const gr_conn_t *c)
@@ -759,6 +764,8 @@ static void tls_read(gr_conn_t *c)
     int rc = gr_tls_read(c->tls, c->block->data + c->rend, c->block->cap - c->rend, &n);
     if (rc == GR_TLS_OK) {
         c->rend += n;
+        if (c->cfg.on_read)
+            c->cfg.on_read(c, c->cfg.owner);
         pump(c);
     } else if (rc == GR_TLS_WANT_WRITE) {
         c->read_wants_write = true;
@@ -804,8 +811,11 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
         snprintf(why, sizeof why, "read failed: %s", strerror(errno));
         close_with(c, GR_LOG_DEBUG, why);
     } else {
-        if (n > 0)
+        if (n > 0) {
             c->rend += (size_t)n;
+            if (c->cfg.on_read)
+                c->cfg.on_read(c, c->cfg.owner);
+        }
         pump(c);
     }
     leave(c);
