@@ -94,6 +94,10 @@ int gr_conn_limits_config(gr_broker_t *b, gr_server_config_t *scfg)
     int32_t rate = cfg->max_connection_creation_rate;
     scfg->max_creation_rate = rate == INT_MAX ? 0 : rate;
     scfg->max_throttle_sec = cfg->quota_window_size_seconds;
+    /* Kafka's connections.max.idle.ms (10 minutes by default); not a live key. */
+    scfg->max_idle_sec = cfg->connections_max_idle_ms > 0
+                             ? (double)cfg->connections_max_idle_ms / GR_CONN_MS_PER_SEC
+                             : 0;
     const char *text = cfg->max_connections_per_ip_overrides;
     int count = parse_overrides(b, text ? text : "");
     if (count < 0)

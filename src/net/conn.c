@@ -8,6 +8,17 @@
  * the tail to its start) when the connection holds the sole reference, i.e.
  * no live frame points into it; otherwise the tail is copied to a new block.
  *
+ * Idle. Memory follows the requests in progress, not the connections open:
+ * at the end of each pump the read block is released once every byte in it
+ * has been parsed, and the spare slots (each with an arena block) once the
+ * queue is empty. An idle connection holds its gr_conn_t alone, so 10,000
+ * of them cost a few KiB each instead of a 64 KiB block plus a slot arena
+ * per request they pipelined (a spare arena keeps its largest block: a
+ * Metadata response for 100,000 partitions would otherwise stay cached for
+ * the life of the connection). A request-response client allocates a block
+ * and a slot per request; the allocator serves both from what the previous
+ * request freed.
+ *
  * Re-entrancy. depth counts this connection's callbacks on the stack (read
  * and write watchers, the throttle timer, gr_resp_slot_resume). Sending
  * happens only at depth 1 (end of a watcher callback, or of a resumed slot's
@@ -444,6 +455,11 @@ void gr_conn_close(gr_conn_t *c, const char *reason)
     close_with(c, GR_LOG_INFO, reason);
 }
 
+void gr_conn_close_at(gr_conn_t *c, gr_log_level_t level, const char *reason)
+{
+    close_with(c, level, reason);
+}
+
 /* --- reading ------------------------------------------------------------ */
 
 static bool may_read(const gr_conn_t *c)
@@ -644,6 +660,37 @@ static size_t flush(gr_conn_t *c)
 }
 
 /*
+ * An idle connection keeps no buffers (see the file comment, "Idle"): the read
+ * block goes once every byte in it is parsed (the slots of frames still being
+ * handled hold their own references), the spare slots once the queue is empty.
+ */
+static void release_idle(gr_conn_t *c)
+{
+    if (c->block && c->rpos == c->rend) {
+        rblock_put(c->block);
+        c->block = NULL;
+        c->rpos = c->rend = 0;
+    }
+    if (c->head)
+        return;
+    while (c->spare) {
+        gr_resp_slot_t *s = c->spare;
+        c->spare = s->next;
+        gr_arena_fini(&s->arena);
+        free(s);
+    }
+    c->spare_count = 0;
+}
+
+size_t gr_conn_buffer_bytes(const gr_conn_t *c)
+{
+    size_t bytes = c->block ? sizeof(*c->block) + c->block->cap : 0;
+    for (const gr_resp_slot_t *s = c->spare; s; s = s->next)
+        bytes += sizeof(*s); /* and its arena's block, which the arena does not tell */
+    return bytes;
+}
+
+/*
  * Dispatches buffered frames and flushes responses until neither makes
  * progress (a flush may lift back-pressure and let buffered frames through),
  * then sets the read watcher. Terminates: each turn consumes a buffered frame
@@ -661,6 +708,7 @@ static void pump(gr_conn_t *c)
         if (dispatched == 0 && sent == 0)
             break;
     }
+    release_idle(c);
     if (may_read(c)) {
         ev_io_start(c->loop, &c->read_watcher);
         /* Bytes OpenSSL already holds raise no readiness: announce them. */
@@ -716,6 +764,8 @@ static void tls_read(gr_conn_t *c)
     int rc = gr_tls_read(c->tls, c->block->data + c->rend, c->block->cap - c->rend, &n);
     if (rc == GR_TLS_OK) {
         c->rend += n;
+        if (c->cfg.on_read)
+            c->cfg.on_read(c, c->cfg.owner);
         pump(c);
     } else if (rc == GR_TLS_WANT_WRITE) {
         c->read_wants_write = true;
@@ -761,8 +811,11 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
         snprintf(why, sizeof why, "read failed: %s", strerror(errno));
         close_with(c, GR_LOG_DEBUG, why);
     } else {
-        if (n > 0)
+        if (n > 0) {
             c->rend += (size_t)n;
+            if (c->cfg.on_read)
+                c->cfg.on_read(c, c->cfg.owner);
+        }
         pump(c);
     }
     leave(c);

@@ -119,6 +119,8 @@ typedef void (*gr_conn_frame_fn)(gr_conn_t *c, gr_resp_slot_t *slot, const uint8
 typedef void (*gr_conn_session_free_fn)(void *session);
 /* Called once when the connection closes, before it is freed; owner from the config. */
 typedef void (*gr_conn_close_fn)(gr_conn_t *c, void *owner);
+/* The connection read bytes from its socket (the owner's idle tracking); owner from the config. */
+typedef void (*gr_conn_read_fn)(gr_conn_t *c, void *owner);
 /* Where a request's time went, CLOCK_MONOTONIC ns (see "Timing"). */
 typedef struct gr_slot_times {
     int64_t read_ns;     /* the read that completed the frame */
@@ -141,6 +143,7 @@ typedef struct gr_conn_config {
     size_t read_block;         /* read block size; 0: default */
     gr_conn_frame_fn on_frame; /* required */
     gr_conn_close_fn on_close; /* may be NULL */
+    gr_conn_read_fn on_read;   /* may be NULL */
     gr_conn_sent_fn on_sent;   /* may be NULL: then no clock is read */
     void *opaque;              /* passed to on_frame, returned by gr_conn_opaque */
     void *owner;               /* passed to on_close (the server's bookkeeping) */
@@ -165,6 +168,8 @@ gr_conn_t *gr_conn_new(struct ev_loop *loop, int fd, const gr_conn_config_t *cfg
  * Calling it again on a closing connection does nothing.
  */
 void gr_conn_close(gr_conn_t *c, const char *reason);
+/* gr_conn_close with its log line at level (routine closes of many connections: DEBUG). */
+void gr_conn_close_at(gr_conn_t *c, gr_log_level_t level, const char *reason);
 
 /*
  * Graceful close: stops reading; once every queued response is sent, closes
@@ -202,6 +207,12 @@ const char *gr_conn_tls_describe(const gr_conn_t *c, char *buf, size_t size);
 size_t gr_conn_queued(const gr_conn_t *c);
 /* Response bytes complete but not yet sent. */
 int64_t gr_conn_unsent(const gr_conn_t *c);
+/*
+ * Bytes the connection keeps between requests: its read block and its spare
+ * slots (not counting their arena blocks). 0 for an idle connection (conn.c,
+ * "Idle").
+ */
+size_t gr_conn_buffer_bytes(const gr_conn_t *c);
 /* Whether reading is paused by back-pressure, draining or throttling. */
 bool gr_conn_reading(const gr_conn_t *c);
 

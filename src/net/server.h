@@ -21,6 +21,16 @@
  * A listener paused by a limit or a throttle counts as blocked (Kafka's
  * AcceptorBlockedPercent).
  *
+ * Idle connections (connections.max.idle.ms, max_idle_sec): the list of
+ * connections is kept in order of their last read, most recent first (a
+ * read moves its connection to the front, O(1)), so the least recently
+ * active is at the back, as in Kafka's selector. One timer for the whole
+ * server looks only at the back: a connection silent for max_idle_sec with
+ * no request in progress is closed (counted in idle_closed); one with a
+ * request in progress (a long-poll fetch) counts as active now. The timer
+ * is then set for when the new back connection would expire. No timer per
+ * connection and no walk over the list.
+ *
  * States: running (gr_server_init, gr_server_listen) -> stopping
  * (gr_server_stop: listeners closed, connections draining: no new requests
  * read, in-flight ones finish and their responses flush) -> stopped (the last
@@ -65,6 +75,7 @@ typedef struct gr_server_config {
     size_t ip_override_count;
     double max_creation_rate; /* connections a second, broker-wide; 0: no limit */
     double max_throttle_sec;  /* longest single creation-rate delay; 0: 1 s */
+    double max_idle_sec;      /* connections.max.idle.ms in seconds; 0: never closed */
 } gr_server_config_t;
 
 struct gr_server {
@@ -75,10 +86,13 @@ struct gr_server {
     gr_tls_ctx_t *listener_tls[GR_SERVER_MAX_LISTENERS]; /* see gr_server_listen_tls */
     int32_t listener_login_max[GR_SERVER_MAX_LISTENERS]; /* see gr_server_limit_login */
     size_t listener_count;
-    gr_server_conn_t *conns; /* doubly linked, newest first */
+    gr_server_conn_t *conns; /* doubly linked, most recent read first */
+    gr_server_conn_t *conns_tail;
     size_t conn_count;
-    uint64_t accepted;                                   /* connections accepted since init */
-    uint64_t closed;                                     /* connections closed since init */
+    ev_timer idle_timer;  /* at the back connection's expiry (max_idle_sec) */
+    uint64_t idle_closed; /* connections closed for connections.max.idle.ms */
+    uint64_t accepted;    /* connections accepted since init */
+    uint64_t closed;      /* connections closed since init */
     uint32_t listener_conns[GR_SERVER_MAX_LISTENERS];    /* open, per listener */
     uint64_t listener_accepted[GR_SERVER_MAX_LISTENERS]; /* accepted, per listener */
     uint64_t listener_closed[GR_SERVER_MAX_LISTENERS];   /* closed, per listener */

@@ -371,6 +371,57 @@ static void test_echo_many_pipelined(void **state)
     fixture_free(f);
 }
 
+static void resume_echo(gr_resp_slot_t *slot, void *arg);
+
+/*
+ * An idle connection keeps no buffers: neither the read block nor the spare
+ * slots of the requests it pipelined. A partial frame keeps its block.
+ */
+static void test_idle_keeps_no_buffers(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_ECHO, 0); /* the default 64 KiB read block */
+    uint8_t stream[256];
+    size_t n = put_frame(stream, "api-versions");
+    n += put_frame(stream + n, "metadata");
+    n += put_frame(stream + n, "produce");
+    send_bytes(f, stream, n);
+    expect_response(f, "api-versions");
+    expect_response(f, "metadata");
+    expect_response(f, "produce");
+    run_some(f);
+    assert_int_equal(gr_conn_buffer_bytes(f->conn), 0);
+    n = put_frame(stream, "half a frame");
+    send_bytes(f, stream, n / 2);
+    run_some(f);
+    assert_true(gr_conn_buffer_bytes(f->conn) >= GR_CONN_DEFAULT_READ_BLOCK);
+    send_bytes(f, stream + n / 2, n - n / 2);
+    expect_response(f, "half a frame");
+    run_some(f);
+    assert_int_equal(gr_conn_buffer_bytes(f->conn), 0);
+    fixture_free(f);
+}
+
+/* A deferred slot keeps its frame's block; the connection lets go of it when done. */
+static void test_idle_after_deferred(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(MODE_DEFER, 0);
+    uint8_t stream[64];
+    size_t n = put_frame(stream, "later");
+    send_bytes(f, stream, n);
+    run_until(f, frames_at_least, 1);
+    run_some(f);
+    assert_int_equal(gr_conn_buffer_bytes(f->conn), 0); /* the slot holds the block now */
+    gr_resp_slot_t *slot = f->slots[0];
+    f->slots[0] = NULL;
+    gr_resp_slot_resume(slot, resume_echo, "done");
+    expect_response(f, "done");
+    run_some(f);
+    assert_int_equal(gr_conn_buffer_bytes(f->conn), 0);
+    fixture_free(f);
+}
+
 static void test_large_frame_grows(void **state)
 {
     (void)state;
@@ -946,6 +997,8 @@ int main(void)
         cmocka_unit_test(test_split_at_every_byte),
         cmocka_unit_test(test_one_byte_at_a_time),
         cmocka_unit_test(test_echo_many_pipelined),
+        cmocka_unit_test(test_idle_keeps_no_buffers),
+        cmocka_unit_test(test_idle_after_deferred),
         cmocka_unit_test(test_large_frame_grows),
         cmocka_unit_test(test_oversized_frame_closes),
         cmocka_unit_test(test_limit_frame_accepted),

@@ -396,6 +396,49 @@ static void test_fini_with_live_connections(void **state)
     fixture_free(f);
 }
 
+static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents;
+}
+
+/*
+ * connections.max.idle.ms: a silent connection is closed; one with a request
+ * in progress (a long-poll fetch) is not, however long it waits.
+ */
+static void test_idle_connection_closed(void **state)
+{
+    (void)state;
+    fixture_t *f = fixture_new(0);
+    f->srv.cfg.max_idle_sec = 0.1;
+    uint16_t port;
+    assert_int_equal(gr_server_listen(&f->srv, "127.0.0.1", 0, &port), 0);
+    int busy = client(AF_INET, port);
+    run_until_conns(f, 1);
+    f->defer = true;
+    send_frame(busy, "long poll");
+    run_until_frames(f, 1);
+    int silent = client(AF_INET, port);
+    run_until_conns(f, 2);
+    /* A ticker so that a missing idle timer fails the test instead of hanging it. */
+    ev_timer tick;
+    ev_timer_init(&tick, tick_cb, 0.05, 0.05);
+    ev_timer_start(f->loop, &tick);
+    for (int i = 0; i < 200 && gr_server_conn_count(&f->srv) == 2; i++)
+        ev_run(f->loop, EVRUN_ONCE);
+    ev_timer_stop(f->loop, &tick);
+    assert_int_equal(gr_server_conn_count(&f->srv), 1);
+    assert_int_equal(f->srv.idle_closed, 1);
+    assert_int_equal(f->cancels, 0); /* the busy one kept its deferred request */
+    assert_true(log_contains(f, "idle for connections.max.idle.ms"));
+    char byte;
+    assert_int_equal(read(silent, &byte, 1), 0); /* EOF: the broker closed it */
+    close(silent);
+    close(busy);
+    fixture_free(f);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -407,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_graceful_stop),
         cmocka_unit_test(test_stop_deadline_cancels),
         cmocka_unit_test(test_fini_with_live_connections),
+        cmocka_unit_test(test_idle_connection_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
