@@ -5,7 +5,11 @@
 # an incremental fetch naming nothing long-polls and gets only the
 # partition produced to meanwhile; named partitions are answered, forgotten
 # ones not; the wrong epoch, an unknown id and a v12 fetch in a v13 session
-# get Kafka's errors; epoch -1 closes the session.
+# get Kafka's errors; epoch -1 closes the session. Then
+# (py/fetch_sessions_clients_raw.py) the request sequences of the Java
+# client (v16) and franz-go (v18), the fetch order's fairness, a fetch
+# overtaken by its session's next request, and a topic recreated under a
+# new id.
 . "$(dirname "$0")/../lib/lib.sh"
 gr_require_gregor
 command -v python3 >/dev/null || { gr_note "no python3"; exit 77; }
@@ -15,4 +19,10 @@ out=$(gr_prog admin -b "$GR_BOOTSTRAP" create sessions 3 1) || gr_fail "creating
 [ "$out" = "sessions NO_ERROR" ] || gr_fail "creating sessions: $out"
 python3 "$GR_INTEROP_DIR/py/fetch_sessions_raw.py" 127.0.0.1 "$GR_PORT" sessions ||
     gr_fail "fetch sessions are not served as Kafka serves them"
+for t in fair:3 recreated:1; do
+    out=$(gr_prog admin -b "$GR_BOOTSTRAP" create "${t%:*}" "${t#*:}" 1) || gr_fail "creating $t: no answer"
+    [ "$out" = "${t%:*} NO_ERROR" ] || gr_fail "creating $t: $out"
+done
+python3 "$GR_INTEROP_DIR/py/fetch_sessions_clients_raw.py" 127.0.0.1 "$GR_PORT" sessions fair recreated ||
+    gr_fail "fetch sessions driven as the Java client and franz-go drive them differ from Kafka's"
 gr_pass

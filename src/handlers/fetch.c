@@ -380,8 +380,10 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
         op->topics[t] = op->denied && op->denied[t] ? NULL : topic;
         int32_t n = tin->partitions_count;
         tout->partitions = gr_request_alloc_array(req, n, sizeof(*tout->partitions));
-        if (!tout->partitions)
+        if (!tout->partitions) {
+            resp->responses_count = t + 1; /* the topics after are not built */
             return true;
+        }
         tout->partitions_count = n;
         for (int32_t i = 0; i < n; i++) {
             gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
