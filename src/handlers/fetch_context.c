@@ -95,13 +95,6 @@ static gr_kerr_t apply_request(gr_fetch_session_t *s, const gr_fetch_request_t *
     return GR_KERR_NONE;
 }
 
-static bool same_topic(const gr_fetch_session_t *s, const gr_fetch_session_partition_t *a,
-                       const gr_fetch_session_partition_t *b)
-{
-    return s->topic_ids ? memcmp(a->topic_id.b, b->topic_id.b, sizeof a->topic_id.b) == 0
-                        : strcmp(a->topic, b->topic) == 0;
-}
-
 /* The partition at position k of s's fetch order. */
 static gr_fetch_session_partition_t *at(gr_fetch_session_t *s, int32_t k)
 {
@@ -116,7 +109,7 @@ static int32_t count_topics(gr_fetch_session_t *s)
 {
     int32_t n = 0;
     for (int32_t k = 0; k < s->count; k++)
-        n += k == 0 || !same_topic(s, at(s, k), at(s, k - 1));
+        n += at(s, k)->run_start;
     return n;
 }
 
@@ -135,7 +128,7 @@ static gr_kerr_t rewrite_request(gr_request_t *req, gr_fetch_session_t *s, gr_fe
     int32_t t = -1;
     for (int32_t i = 0; i < s->count; i++) {
         gr_fetch_session_partition_t *p = at(s, i);
-        if (i == 0 || !same_topic(s, p, at(s, i - 1))) {
+        if (p->run_start) {
             gr_fetch_request_fetch_topic_t *tout = &out[++t];
             gr_fetch_request_fetch_topic_init(tout);
             tout->topic_id = p->topic_id;

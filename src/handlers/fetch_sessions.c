@@ -321,6 +321,20 @@ static int part_cmp_names(const void *a, const void *b)
 }
 
 /*
+ * Marks where each topic's run starts in the fetch order, so that an idle
+ * incremental fetch groups its partitions by topic without comparing names.
+ */
+static void mark_runs(gr_fetch_session_t *s)
+{
+    for (int32_t k = 0; k < s->count; k++) {
+        gr_fetch_session_partition_t *p = &s->parts[s->order[k]];
+        const gr_fetch_session_partition_t *prev = k ? &s->parts[s->order[k - 1]] : NULL;
+        p->run_start = !prev || part_cmp_key(s->topic_ids, prev, p->topic_id, p->topic,
+                                             p->topic ? strlen(p->topic) : 0, prev->partition) != 0;
+    }
+}
+
+/*
  * Rebuilds s->order from the ranks of s->parts, which are distinct and
  * below ranks (the partition count before settling). 0 or -ENOMEM.
  */
@@ -343,6 +357,7 @@ static int order_rebuild(gr_fetch_session_t *s, int32_t ranks)
             s->parts[s->order[r]].rank = n;
             s->order[n++] = s->order[r];
         }
+    mark_runs(s);
     return 0;
 }
 
@@ -394,4 +409,5 @@ void gr_fetch_session_requeue(gr_fetch_session_t *s, const bool *to_end)
     free(tail);
     for (int32_t k = 0; k < s->count; k++)
         s->parts[s->order[k]].rank = k;
+    mark_runs(s);
 }

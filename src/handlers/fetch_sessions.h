@@ -62,6 +62,7 @@ typedef struct gr_fetch_session_partition {
      * in insertion order (of two equal keys added, the later wins). */
     int32_t rank;
     bool forgotten; /* to be dropped by gr_fetch_session_settle */
+    bool run_start; /* once settled: first of its topic's run in the fetch order */
 } gr_fetch_session_partition_t;
 
 typedef struct gr_fetch_session {

@@ -213,6 +213,18 @@ static void test_fetch_order(void **state)
         assert_int_equal(order_at(s, k), after[k]);
     for (int k = 0; k < 4; k++)
         assert_int_equal(s->parts[s->order[k]].rank, k);
+    assert_true(s->parts[s->order[0]].run_start);
+    assert_false(s->parts[s->order[3]].run_start);
+
+    /* Another topic joins last: a run of its own; then topic 1's partition 1
+     * moves behind it, a third run (a topic listed twice, as Kafka's responses do). */
+    gr_fetch_session_upsert(s, topic(2), NULL, 0, 0);
+    assert_int_equal(gr_fetch_session_settle(s), 0);
+    bool one_to_end[5] = {true, false, false, false, false};
+    gr_fetch_session_requeue(s, one_to_end);
+    const bool runs[] = {true, false, false, true, true};
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(s->parts[s->order[k]].run_start, runs[k]);
     gr_fetch_sessions_free(c);
 }
 
