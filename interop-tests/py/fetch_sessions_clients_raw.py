@@ -11,9 +11,11 @@ fetch_sessions_raw.py and kafka_wire.py):
    session id with epoch 0, which closes that session and opens another;
    partitions it no longer fetches are forgotten, and a session left empty
    is closed (answered with session id 0); it closes a session with epoch
-   -1 and no partitions; a topic recreated under a new id is answered with
-   an error for the old id, and the client's next fetch adds the new id and
-   forgets the old one in one request;
+   -1 and no partitions; a session's partition of a topic deleted is
+   UNKNOWN_TOPIC_OR_PARTITION, INCONSISTENT_TOPIC_ID once the topic is
+   created again under a new id (the session knows the name, as Kafka's
+   does), an id never known UNKNOWN_TOPIC_ID; the client's next fetch adds
+   the new id and forgets the old one in one request;
  - franz-go (kgo source.go: Fetch v18, LastFetchedEpoch and LogStartOffset
    -1, forgotten topics by id): the same sequence, a stale session id sent
    with epoch 0, and, once it gives sessions up, sessionless fetches with
@@ -261,6 +263,11 @@ def recreated_topic(host, port, topic, admin):
     _, sid, got = j.fetch(0, 0, [(old, {0: 0})])
     check(sid != 0 and got[(old, 0)][0] == NONE, "recreated: a session on the topic: %s" % got)
     check(delete_topic(admin.conn, topic) == NONE, "recreated: deleting %s" % topic)
+    err, _, got = j.fetch(sid, 1)
+    perr = got.get((old, 0), (None,))[0]
+    check(err == NONE and perr == UNKNOWN_TOPIC_OR_PARTITION,
+          "recreated: deleted, the session's partition is UNKNOWN_TOPIC_OR_PARTITION (Kafka: "
+          "the session knows its name): %d %s" % (err, got))
     deadline = time.time() + fs.TIMEOUT_S
     err = -1
     while err != NONE and time.time() < deadline:
@@ -270,15 +277,20 @@ def recreated_topic(host, port, topic, admin):
     check(err == NONE, "recreated: creating %s again: %d" % (topic, err))
     new = fs.topic_id_of(admin.conn, topic)
     check(new != old, "recreated: a new topic id")
-    err, _, got = j.fetch(sid, 1)
+    err, _, got = j.fetch(sid, 2)
     perr = got.get((old, 0), (None,))[0]
-    check(err == NONE and perr in (UNKNOWN_TOPIC_ID, INCONSISTENT_TOPIC_ID, UNKNOWN_TOPIC_OR_PARTITION),
-          "recreated: the old id's partition is answered with an error: %d %s" % (err, got))
+    check(err == NONE and perr == INCONSISTENT_TOPIC_ID,
+          "recreated: the old id's partition is INCONSISTENT_TOPIC_ID (Kafka): %d %s" % (err, got))
+    # An id this broker never knew, added to the session: UNKNOWN_TOPIC_ID.
+    stranger = bytes(range(1, 17))
+    err, _, got = j.fetch(sid, 3, [(stranger, {0: 0})])
+    check(err == NONE and got.get((stranger, 0), (None,))[0] == UNKNOWN_TOPIC_ID,
+          "recreated: an unknown id is UNKNOWN_TOPIC_ID: %d %s" % (err, got))
     # Java's 'replaced': the new id added and the old one forgotten at once.
-    err, got_sid, got = j.fetch(sid, 2, [(new, {0: 0})], forgotten=[(old, [0])])
+    err, got_sid, got = j.fetch(sid, 4, [(new, {0: 0})], forgotten=[(old, [0]), (stranger, [0])])
     check(err == NONE and got_sid == sid and list(got) == [(new, 0)] and got[(new, 0)][0] == NONE,
           "recreated: the new id replaces the old one: %d %s" % (err, got))
-    err, _, got = j.fetch(sid, 3)
+    err, _, got = j.fetch(sid, 5)
     check(err == NONE and got == {}, "recreated: then idle: %d %s" % (err, got))
     j.close()
 

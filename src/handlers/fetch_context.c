@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "handlers/fetch_sessions.h"
+#include "metadata/topics.h"
 
 #define TOPIC_IDS_MIN_VERSION 13 /* topics named by id, not name */
 #define SESSIONS_MIN_VERSION  7
@@ -66,17 +67,38 @@ static bool take_response(gr_fetch_session_partition_t *p,
 }
 
 /*
+ * The name of tin's topic as the session keeps it: the request's in a name
+ * session; in a topic-id session the name the id has now, if any (Kafka's
+ * session remembers it, so that a partition of a topic deleted since is
+ * answered UNKNOWN_TOPIC_OR_PARTITION, or INCONSISTENT_TOPIC_ID once a
+ * topic of that name exists again, rather than UNKNOWN_TOPIC_ID).
+ */
+static const char *session_name(gr_broker_t *b, const gr_fetch_session_t *s,
+                                const gr_fetch_request_fetch_topic_t *tin, size_t *len)
+{
+    if (!s->topic_ids) {
+        *len = str_len(tin->topic);
+        return tin->topic.ptr;
+    }
+    const gr_topic_t *topic = b->topics ? gr_topics_find_id(b->topics, tin->topic_id) : NULL;
+    *len = topic ? strlen(topic->name) : 0;
+    return topic ? topic->name : NULL;
+}
+
+/*
  * The request's partitions join or update s, then the forgotten ones leave
  * (Kafka's FetchSession.update, in that order).
  */
-static gr_kerr_t apply_request(gr_fetch_session_t *s, const gr_fetch_request_t *in)
+static gr_kerr_t apply_request(gr_broker_t *b, gr_fetch_session_t *s, const gr_fetch_request_t *in)
 {
     for (int32_t t = 0; t < in->topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
+        size_t len;
+        const char *name = session_name(b, s, tin, &len);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
-            gr_fetch_session_partition_t *p = gr_fetch_session_upsert(
-                s, tin->topic_id, tin->topic.ptr, str_len(tin->topic), pin->partition);
+            gr_fetch_session_partition_t *p =
+                gr_fetch_session_upsert(s, tin->topic_id, name, len, pin->partition);
             if (!p)
                 return GR_KERR_UNKNOWN_SERVER_ERROR;
             take_request(p, pin);
@@ -169,7 +191,7 @@ static gr_kerr_t begin_incremental(gr_broker_t *b, gr_request_t *req, gr_fetch_r
         return GR_KERR_INVALID_FETCH_SESSION_EPOCH;
     if (s->topic_ids != uses_topic_ids(req))
         return GR_KERR_FETCH_SESSION_TOPIC_ID_ERROR;
-    gr_kerr_t err = apply_request(s, in);
+    gr_kerr_t err = apply_request(b, s, in);
     if (err == GR_KERR_NONE && s->count == 0) {
         /* Kafka closes a session left empty and serves the request as it is. */
         gr_fetch_sessions_remove(b->fetch_sessions, s->id);
@@ -246,10 +268,11 @@ static void end_new(gr_broker_t *b, gr_request_t *req, const gr_fetch_request_t 
     for (int32_t t = 0; t < in->topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
         const gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
+        size_t len;
+        const char *name = session_name(b, s, tin, &len);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             gr_fetch_session_partition_t *p =
-                gr_fetch_session_upsert(s, tin->topic_id, tin->topic.ptr, str_len(tin->topic),
-                                        tin->partitions[i].partition);
+                gr_fetch_session_upsert(s, tin->topic_id, name, len, tin->partitions[i].partition);
             if (!p) {
                 gr_fetch_sessions_remove(b->fetch_sessions, s->id);
                 return;

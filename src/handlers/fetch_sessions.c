@@ -275,7 +275,7 @@ gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_
     }
     p = &s->parts[s->count];
     memset(p, 0, sizeof(*p));
-    if (!s->topic_ids) {
+    if (!s->topic_ids || topic) {
         p->topic = malloc(topic_len + 1);
         if (!p->topic)
             return NULL;

@@ -47,7 +47,7 @@ typedef struct gr_fetch_sessions gr_fetch_sessions_t;
 /* One partition of a session: its key, the client's request, what was sent. */
 typedef struct gr_fetch_session_partition {
     gr_uuid_t topic_id; /* the key in a topic-id session */
-    char *topic;        /* the key in a name session (owned), NULL otherwise */
+    char *topic; /* the key in a name session; in a topic-id one its name when known, or NULL */
     int32_t partition;
     int32_t current_leader_epoch;
     int64_t fetch_offset;
@@ -129,8 +129,9 @@ gr_fetch_session_partition_t *gr_fetch_session_find(gr_fetch_session_t *s, gr_uu
 
 /*
  * The partition, added (unsorted, with unknown sent values) when missing;
- * call gr_fetch_session_settle after a batch of these. NULL when out of
- * memory.
+ * call gr_fetch_session_settle after a batch of these. A new partition of
+ * a topic-id session keeps topic (topic_len bytes) as its name unless it
+ * is NULL. NULL when out of memory.
  */
 gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_uuid_t topic_id,
                                                       const char *topic, size_t topic_len,
