@@ -11,7 +11,10 @@
 # consumer's in turn) and replication goes on. Broker 1
 # restarted: broker 0 takes over its partitions (its fetcher toward broker 1
 # goes), broker 1's new fetcher opens a session on broker 0 with a full
-# fetch, and replication goes on, byte for byte.
+# fetch, and replication goes on, byte for byte. A preferred election then
+# moves some leaderships back to broker 1: its fetcher forgets those
+# partitions in its session on broker 0 (an incremental fetch, as Kafka's
+# follower does) instead of starting a new session with a full fetch.
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/../lib/clusterlib.sh"
 cl_require
@@ -35,7 +38,7 @@ sessions_positive() { local n; n=$(sessions_on "$1"); [ "${n:-0}" != 0 ]; }
 
 GR_HTTP=1
 cl_start_cluster 2 replica.fetch.backoff.ms=100 max.incremental.fetch.session.cache.slots=1 \
-    min.incremental.fetch.session.eviction.ms=0
+    min.incremental.fetch.session.eviction.ms=0 gregor.log.levels=replica=DEBUG
 out=$(gr_prog admin -b "$GR_BOOTSTRAP" create $topic $parts 2) || gr_fail "admin create failed: $out"
 [ "$out" = "$topic NO_ERROR" ] || gr_fail "creating $topic: $out"
 cl_wait_all_led $topic $parts
@@ -84,4 +87,19 @@ cl_seq_produce $topic 400 "$GR_TMP/acked2"
 gr_wait_until 30 "the replicas to hold the same bytes after the restart" \
     cl_replicas_equal $topic $parts 0 1
 gr_note "replicas identical, in fetch sessions"
+
+full_fetches() { grep -c "full fetch from broker 0" "$(cl_broker_log 1)"; }
+ops() { local i=$1; shift; timeout "$GR_CMD_TIMEOUT_S" "$GR_PYTHON" "$GR_INTEROP_DIR/py/cluster_ops_raw.py" "$(cl_addr "$i")" "$@"; }
+before=$(full_fetches)
+out=$(ops "$(cl_controller 0)" elect preferred | paste -sd'|') || gr_fail "ElectLeaders: no answer"
+case $out in "top 0"*) ;; *) gr_fail "ElectLeaders PREFERRED answered '$out'" ;; esac
+moved_back() { [ "$(metric 1 kafka_server_replicamanager_leadercount)" != 0 ]; }
+gr_wait_until "$CL_WAIT_S" "broker 1 to lead its preferred partitions again" moved_back
+cl_seq_produce $topic 400 "$GR_TMP/acked3"
+gr_wait_until 30 "the replicas to hold the same bytes after the election" \
+    cl_replicas_equal $topic $parts 0 1
+after=$(full_fetches)
+gr_note "broker 1's full fetches toward broker 0: $before before the election, $after after"
+[ "$after" = "$before" ] ||
+    gr_fail "partitions leaving broker 1's fetcher started a new session (a full fetch) instead of being forgotten"
 gr_pass

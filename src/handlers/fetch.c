@@ -275,8 +275,26 @@ typedef struct fetch_budget {
     int64_t remaining; /* response max_bytes left */
 } fetch_budget_t;
 
-/* Reads one partition into out. Returns true if it carries an error. */
-static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
+/*
+ * The error for a partition of a topic id (v13+) not known here. A fetch
+ * session's partition also carries the name its id had (fetch_context.h):
+ * as in Kafka, a topic deleted since is UNKNOWN_TOPIC_OR_PARTITION, and one
+ * created again under that name (a new id) INCONSISTENT_TOPIC_ID.
+ */
+static gr_kerr_t unknown_id_error(const fetch_op_t *op, const gr_fetch_request_fetch_topic_t *tin)
+{
+    if (tin->topic.len <= 0 || !tin->topic.ptr)
+        return GR_KERR_UNKNOWN_TOPIC_ID;
+    return gr_topics_find(op->b->topics, tin->topic.ptr, (size_t)tin->topic.len)
+               ? GR_KERR_INCONSISTENT_TOPIC_ID
+               : GR_KERR_UNKNOWN_TOPIC_OR_PARTITION;
+}
+
+/*
+ * Reads one partition into out (unknown: the error if its topic is unknown
+ * by id). Returns true if it carries an error.
+ */
+static bool read_partition(fetch_op_t *op, gr_topic_t *topic, gr_kerr_t unknown,
                            const gr_fetch_request_fetch_partition_t *in, fetch_budget_t *budget,
                            gr_fetch_response_partition_data_t *out)
 {
@@ -293,7 +311,7 @@ static bool read_partition(fetch_op_t *op, gr_topic_t *topic,
     gr_partition_t *p = gr_topic_partition(topic, in->partition);
     gr_kerr_t serve = serve_error(op, p);
     if (serve) {
-        out->error_code = version >= 13 && !topic ? GR_KERR_UNKNOWN_TOPIC_ID : serve;
+        out->error_code = version >= 13 && !topic ? unknown : serve;
         return true;
     }
     out->error_code = gr_partition_check_leader_epoch(p, in->current_leader_epoch);
@@ -378,10 +396,13 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
         tout->topic_id = tin->topic_id;
         gr_topic_t *topic = find_topic(b, req->api_version, tin);
         op->topics[t] = op->denied && op->denied[t] ? NULL : topic;
+        gr_kerr_t unknown = topic ? GR_KERR_NONE : unknown_id_error(op, tin);
         int32_t n = tin->partitions_count;
         tout->partitions = gr_request_alloc_array(req, n, sizeof(*tout->partitions));
-        if (!tout->partitions)
+        if (!tout->partitions) {
+            resp->responses_count = t + 1; /* the topics after are not built */
             return true;
+        }
         tout->partitions_count = n;
         for (int32_t i = 0; i < n; i++) {
             gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
@@ -389,7 +410,7 @@ static bool fetch_build(fetch_op_t *op, gr_fetch_response_t *resp, bool final)
             if (op->denied && op->denied[t])
                 deny_partition(&tin->partitions[i], pout);
             else
-                any_error |= read_partition(op, topic, &tin->partitions[i], &budget, pout);
+                any_error |= read_partition(op, topic, unknown, &tin->partitions[i], &budget, pout);
         }
     }
     op->record_bytes = budget.total;

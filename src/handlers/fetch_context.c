@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "handlers/fetch_sessions.h"
+#include "metadata/topics.h"
 
 #define TOPIC_IDS_MIN_VERSION 13 /* topics named by id, not name */
 #define SESSIONS_MIN_VERSION  7
@@ -65,66 +66,91 @@ static bool take_response(gr_fetch_session_partition_t *p,
     return news;
 }
 
-/* The request's partitions join or update s; the forgotten ones leave. */
-static gr_kerr_t apply_request(gr_fetch_session_t *s, const gr_fetch_request_t *in)
+/*
+ * The name of tin's topic as the session keeps it: the request's in a name
+ * session; in a topic-id session the name the id has now, if any (Kafka's
+ * session remembers it, so that a partition of a topic deleted since is
+ * answered UNKNOWN_TOPIC_OR_PARTITION, or INCONSISTENT_TOPIC_ID once a
+ * topic of that name exists again, rather than UNKNOWN_TOPIC_ID).
+ */
+static const char *session_name(gr_broker_t *b, const gr_fetch_session_t *s,
+                                const gr_fetch_request_fetch_topic_t *tin, size_t *len)
+{
+    if (!s->topic_ids) {
+        *len = str_len(tin->topic);
+        return tin->topic.ptr;
+    }
+    const gr_topic_t *topic = b->topics ? gr_topics_find_id(b->topics, tin->topic_id) : NULL;
+    *len = topic ? strlen(topic->name) : 0;
+    return topic ? topic->name : NULL;
+}
+
+/*
+ * The request's partitions join or update s, then the forgotten ones leave
+ * (Kafka's FetchSession.update, in that order).
+ */
+static gr_kerr_t apply_request(gr_broker_t *b, gr_fetch_session_t *s, const gr_fetch_request_t *in)
 {
     for (int32_t t = 0; t < in->topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
+        size_t len;
+        const char *name = session_name(b, s, tin, &len);
         for (int32_t i = 0; i < tin->partitions_count; i++) {
             const gr_fetch_request_fetch_partition_t *pin = &tin->partitions[i];
-            gr_fetch_session_partition_t *p = gr_fetch_session_upsert(
-                s, tin->topic_id, tin->topic.ptr, str_len(tin->topic), pin->partition);
+            gr_fetch_session_partition_t *p =
+                gr_fetch_session_upsert(s, tin->topic_id, name, len, pin->partition);
             if (!p)
                 return GR_KERR_UNKNOWN_SERVER_ERROR;
             take_request(p, pin);
         }
     }
-    gr_fetch_session_settle(s);
+    if (gr_fetch_session_settle(s))
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
     for (int32_t t = 0; t < in->forgotten_topics_data_count; t++) {
         const gr_fetch_request_forgotten_topic_t *f = &in->forgotten_topics_data[t];
         for (int32_t i = 0; i < f->partitions_count; i++)
             gr_fetch_session_forget(s, f->topic_id, f->topic.ptr, str_len(f->topic),
                                     f->partitions[i]);
     }
-    gr_fetch_session_settle(s);
+    if (gr_fetch_session_settle(s))
+        return GR_KERR_UNKNOWN_SERVER_ERROR;
     return GR_KERR_NONE;
 }
 
-static bool same_topic(const gr_fetch_session_t *s, const gr_fetch_session_partition_t *a,
-                       const gr_fetch_session_partition_t *b)
+/* The partition at position k of s's fetch order. */
+static gr_fetch_session_partition_t *at(gr_fetch_session_t *s, int32_t k)
 {
-    return s->topic_ids ? memcmp(a->topic_id.b, b->topic_id.b, sizeof a->topic_id.b) == 0
-                        : strcmp(a->topic, b->topic) == 0;
+    return &s->parts[s->order[k]];
 }
 
-/* Counts the topics of s (its partitions are sorted, a topic's together). */
-static int32_t count_topics(const gr_fetch_session_t *s)
+/*
+ * Counts the topic runs of s's fetch order: a topic whose partitions are
+ * apart in it is listed once per run, as Kafka's responses do.
+ */
+static int32_t count_topics(gr_fetch_session_t *s)
 {
     int32_t n = 0;
-    for (int32_t i = 0; i < s->count; i++)
-        n += i == 0 || !same_topic(s, &s->parts[i], &s->parts[i - 1]);
+    for (int32_t k = 0; k < s->count; k++)
+        n += at(s, k)->run_start;
     return n;
 }
 
 /*
- * Rewrites in->topics to every partition of s, names copied into req's
- * arena (s may be gone by the time a waiting fetch answers); ctx->named
- * marks those the request named.
+ * Rewrites in->topics to every partition of s in fetch order, names copied
+ * into req's arena (s may be gone by the time a waiting fetch answers).
  */
-static gr_kerr_t rewrite_request(gr_request_t *req, gr_fetch_session_t *s, gr_fetch_request_t *in,
-                                 gr_fetch_context_t *ctx)
+static gr_kerr_t rewrite_request(gr_request_t *req, gr_fetch_session_t *s, gr_fetch_request_t *in)
 {
     int32_t topics = count_topics(s);
     gr_fetch_request_fetch_topic_t *out = gr_request_alloc_array(req, topics, sizeof(*out));
     gr_fetch_request_fetch_partition_t *parts =
         gr_request_alloc_array(req, s->count, sizeof(*parts));
-    ctx->named = gr_request_alloc_array(req, s->count, sizeof(*ctx->named));
-    if ((topics && !out) || (s->count && (!parts || !ctx->named)))
+    if ((topics && !out) || (s->count && !parts))
         return GR_KERR_UNKNOWN_SERVER_ERROR;
     int32_t t = -1;
     for (int32_t i = 0; i < s->count; i++) {
-        gr_fetch_session_partition_t *p = &s->parts[i];
-        if (i == 0 || !same_topic(s, p, p - 1)) {
+        gr_fetch_session_partition_t *p = at(s, i);
+        if (p->run_start) {
             gr_fetch_request_fetch_topic_t *tout = &out[++t];
             gr_fetch_request_fetch_topic_init(tout);
             tout->topic_id = p->topic_id;
@@ -148,8 +174,6 @@ static gr_kerr_t rewrite_request(gr_request_t *req, gr_fetch_session_t *s, gr_fe
         pin->log_start_offset = p->log_start_offset;
         pin->partition_max_bytes = p->max_bytes;
         out[t].partitions_count++;
-        ctx->named[i] = p->named;
-        p->named = false;
     }
     in->topics = out;
     in->topics_count = topics;
@@ -167,9 +191,14 @@ static gr_kerr_t begin_incremental(gr_broker_t *b, gr_request_t *req, gr_fetch_r
         return GR_KERR_INVALID_FETCH_SESSION_EPOCH;
     if (s->topic_ids != uses_topic_ids(req))
         return GR_KERR_FETCH_SESSION_TOPIC_ID_ERROR;
-    gr_kerr_t err = apply_request(s, in);
+    gr_kerr_t err = apply_request(b, s, in);
+    if (err == GR_KERR_NONE && s->count == 0) {
+        /* Kafka closes a session left empty and serves the request as it is. */
+        gr_fetch_sessions_remove(b->fetch_sessions, s->id);
+        return GR_KERR_NONE;
+    }
     if (err == GR_KERR_NONE)
-        err = rewrite_request(req, s, in, ctx);
+        err = rewrite_request(req, s, in);
     if (err) { /* the session no longer matches what the client thinks */
         gr_fetch_sessions_remove(b->fetch_sessions, s->id);
         return err;
@@ -178,6 +207,7 @@ static gr_kerr_t begin_incremental(gr_broker_t *b, gr_request_t *req, gr_fetch_r
     gr_fetch_sessions_touch(b->fetch_sessions, s, gr_broker_now_ms(b));
     ctx->mode = GR_FETCH_CONTEXT_INCREMENTAL;
     ctx->session_id = s->id;
+    ctx->epoch = s->epoch;
     return GR_KERR_NONE;
 }
 
@@ -207,76 +237,116 @@ static int32_t count_partitions(const gr_fetch_request_t *in)
     return n;
 }
 
-/* A full fetch's new session, of its request and what its response sent. */
+/* Whether resp answers every partition of in (not cut short by a lack of memory). */
+static bool complete(const gr_fetch_request_t *in, const gr_fetch_response_t *resp)
+{
+    if (!resp->responses || resp->responses_count != in->topics_count)
+        return false;
+    for (int32_t t = 0; t < in->topics_count; t++)
+        if (!resp->responses[t].partitions ||
+            resp->responses[t].partitions_count != in->topics[t].partitions_count)
+            return false;
+    return true;
+}
+
+/*
+ * A full fetch's new session, of its request and what its response sent;
+ * none (session id 0) unless the response is whole, for a session missing
+ * partitions would never send them.
+ */
 static void end_new(gr_broker_t *b, gr_request_t *req, const gr_fetch_request_t *in,
                     const gr_fetch_context_t *ctx, gr_fetch_response_t *resp)
 {
-    if (!b->fetch_sessions)
+    resp->session_id = 0;
+    if (!b->fetch_sessions || !complete(in, resp))
         return;
     int64_t now = gr_broker_now_ms(b);
     gr_fetch_session_t *s = gr_fetch_sessions_create(
         b->fetch_sessions, ctx->follower, uses_topic_ids(req), count_partitions(in), now);
     if (!s)
         return;
-    for (int32_t t = 0; t < in->topics_count && t < resp->responses_count; t++) {
+    for (int32_t t = 0; t < in->topics_count; t++) {
         const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
         const gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
-        for (int32_t i = 0; i < tin->partitions_count && i < tout->partitions_count; i++) {
+        size_t len;
+        const char *name = session_name(b, s, tin, &len);
+        for (int32_t i = 0; i < tin->partitions_count; i++) {
             gr_fetch_session_partition_t *p =
-                gr_fetch_session_upsert(s, tin->topic_id, tin->topic.ptr, str_len(tin->topic),
-                                        tin->partitions[i].partition);
+                gr_fetch_session_upsert(s, tin->topic_id, name, len, tin->partitions[i].partition);
             if (!p) {
                 gr_fetch_sessions_remove(b->fetch_sessions, s->id);
                 return;
             }
             take_request(p, &tin->partitions[i]);
             take_response(p, &tout->partitions[i]);
-            p->named = false;
         }
     }
-    gr_fetch_session_settle(s);
+    if (gr_fetch_session_settle(s)) {
+        gr_fetch_sessions_remove(b->fetch_sessions, s->id);
+        return;
+    }
     gr_fetch_sessions_touch(b->fetch_sessions, s, now);
     resp->session_id = s->id;
 }
 
-/* Keeps, in place, only the partitions (and topics) with something to say. */
-static void end_incremental(gr_broker_t *b, const gr_fetch_request_t *in,
-                            const gr_fetch_context_t *ctx, gr_fetch_response_t *resp)
+/*
+ * Keeps, in place, only the partitions (and topics) with something to
+ * say. The response follows the rewritten request, which is s's fetch
+ * order as it still is (the epoch is unchanged, so no request has edited
+ * s since), so its partitions are matched by position, not looked up.
+ * Those that carry records then move to the end of the fetch order.
+ */
+static void filter_response(gr_request_t *req, gr_fetch_session_t *s, gr_fetch_response_t *resp)
 {
-    resp->session_id = ctx->session_id;
-    gr_fetch_session_t *s =
-        b->fetch_sessions ? gr_fetch_sessions_find(b->fetch_sessions, ctx->session_id) : NULL;
+    bool *to_end = gr_request_alloc_array(req, s->count, sizeof(*to_end));
     int32_t k = 0, topics = 0;
-    for (int32_t t = 0; t < resp->responses_count && t < in->topics_count; t++) {
-        const gr_fetch_request_fetch_topic_t *tin = &in->topics[t];
+    for (int32_t t = 0; t < resp->responses_count; t++) {
         gr_fetch_response_fetchable_topic_response_t *tout = &resp->responses[t];
         int32_t kept = 0;
-        for (int32_t i = 0; i < tout->partitions_count; i++, k++) {
+        for (int32_t i = 0; i < tout->partitions_count && k < s->count; i++, k++) {
             gr_fetch_response_partition_data_t *pout = &tout->partitions[i];
-            gr_fetch_session_partition_t *p =
-                s ? gr_fetch_session_find(s, tin->topic_id, tin->topic.ptr, str_len(tin->topic),
-                                          pout->partition_index)
-                  : NULL;
-            bool news = !p || take_response(p, pout);
-            if (news || (ctx->named && ctx->named[k]))
+            gr_fetch_session_partition_t *p = at(s, k);
+            /* A mismatch cannot happen (s is as the request was rewritten); sent if it does. */
+            if (p->partition != pout->partition_index || take_response(p, pout))
                 tout->partitions[kept++] = *pout;
+            if (to_end)
+                to_end[k] = pout->records.len > 0;
         }
         tout->partitions_count = kept;
         if (kept)
             resp->responses[topics++] = *tout;
     }
     resp->responses_count = topics;
+    if (to_end)
+        gr_fetch_session_requeue(s, to_end);
+}
+
+static void end_incremental(gr_broker_t *b, gr_request_t *req, const gr_fetch_context_t *ctx,
+                            gr_fetch_response_t *resp)
+{
+    resp->session_id = ctx->session_id;
+    gr_fetch_session_t *s =
+        b->fetch_sessions ? gr_fetch_sessions_find(b->fetch_sessions, ctx->session_id) : NULL;
+    if (!s)
+        return; /* closed or evicted meanwhile: every partition goes */
+    if (s->epoch != ctx->epoch) {
+        /* A later request of the session came first (Kafka: a duplicate). */
+        resp->error_code = GR_KERR_INVALID_FETCH_SESSION_EPOCH;
+        resp->responses_count = 0;
+        return;
+    }
+    filter_response(req, s, resp);
 }
 
 void gr_fetch_context_end(gr_broker_t *b, gr_request_t *req, const gr_fetch_request_t *in,
-                          gr_fetch_context_t *ctx, gr_fetch_response_t *resp)
+                          const gr_fetch_context_t *ctx, gr_fetch_response_t *resp)
 {
     if (!resp->responses) /* out of memory while building: answered as it is */
         resp->responses_count = 0;
     if (ctx->mode == GR_FETCH_CONTEXT_NEW)
         end_new(b, req, in, ctx, resp);
     else if (ctx->mode == GR_FETCH_CONTEXT_INCREMENTAL)
-        end_incremental(b, in, ctx, resp);
+        end_incremental(b, req, ctx, resp);
     else
         resp->session_id = 0;
 }

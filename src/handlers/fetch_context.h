@@ -14,15 +14,20 @@
  *            version does (FETCH_SESSION_TOPIC_ID_ERROR). The request's
  *            partitions update or join it, ForgottenTopicsData leaves it,
  *            and the request is rewritten to every partition of the
- *            session, so reading and long-polling work as for a full fetch.
- *            The response then keeps only partitions with something to say:
- *            records, an error, a preferred read replica, a new high
- *            watermark, last stable offset or log start offset, or named
- *            in this request.
+ *            session, in its fetch order, so reading and long-polling work
+ *            as for a full fetch. The response then keeps only partitions
+ *            with something to say: records, an error, a preferred read
+ *            replica, a diverging epoch, a new high watermark, last stable
+ *            offset or log start offset (as Kafka, a partition the request
+ *            named with nothing new is left out); those with records move
+ *            to the end of the fetch order. A session the request empties
+ *            is closed and the fetch served sessionless (session id 0).
  * Fetch before v7 has no sessions.
  *
  * A waiting fetch holds the session's id, not the session: it may be
- * evicted or closed meanwhile, and the response then goes unfiltered.
+ * evicted or closed meanwhile, and the response then goes unfiltered. If
+ * the session took a later request meanwhile (its epoch moved on), the
+ * answer is INVALID_FETCH_SESSION_EPOCH with no partitions, as Kafka's.
  *
  * Runs on: loop thread.
  */
@@ -45,8 +50,8 @@ typedef enum gr_fetch_context_mode {
 typedef struct gr_fetch_context {
     gr_fetch_context_mode_t mode;
     int32_t session_id; /* INCREMENTAL's session */
+    int32_t epoch;      /* INCREMENTAL: the session's next epoch after this request */
     bool follower;      /* a replica's fetch: its session is privileged */
-    bool *named;        /* INCREMENTAL: per partition of the rewritten request */
 } gr_fetch_context_t;
 
 /*
@@ -63,6 +68,6 @@ gr_kerr_t gr_fetch_context_begin(gr_broker_t *b, gr_request_t *req, bool followe
  * resp->session_id.
  */
 void gr_fetch_context_end(gr_broker_t *b, gr_request_t *req, const gr_fetch_request_t *in,
-                          gr_fetch_context_t *ctx, gr_fetch_response_t *resp);
+                          const gr_fetch_context_t *ctx, gr_fetch_response_t *resp);
 
 #endif

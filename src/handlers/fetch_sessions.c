@@ -7,7 +7,10 @@
  * thousand, so making room (a linear scan for the eviction candidates) and
  * inserting (a memmove) cost little next to the full fetch that asks for it.
  * A session's partitions are an array sorted by key: upserts append, and
- * settle sorts once per request rather than once per partition.
+ * settle sorts once per request rather than once per partition. The fetch
+ * order is a second array, of indices into the first, rebuilt by settle
+ * (ranks are positions in it, so that takes one pass, no sort) and
+ * rotated by requeue; an idle incremental fetch changes neither.
  *
  * Runs on: loop thread.
  */
@@ -56,6 +59,7 @@ static void session_free(gr_fetch_session_t *s)
     for (int32_t i = 0; i < s->count; i++)
         free(s->parts[i].topic);
     free(s->parts);
+    free(s->order);
     free(s);
 }
 
@@ -257,8 +261,8 @@ gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_
     gr_fetch_session_partition_t *p =
         gr_fetch_session_find(s, topic_id, topic, topic_len, partition);
     if (p) {
+        s->forgotten -= p->forgotten;
         p->forgotten = false;
-        p->named = true;
         return p;
     }
     if (s->count == s->cap) {
@@ -271,14 +275,14 @@ gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_
     }
     p = &s->parts[s->count];
     memset(p, 0, sizeof(*p));
-    if (!s->topic_ids) {
+    if (!s->topic_ids || topic) {
         p->topic = malloc(topic_len + 1);
         if (!p->topic)
             return NULL;
         memcpy(p->topic, topic, topic_len);
         p->topic[topic_len] = '\0';
     }
-    s->count++;
+    p->rank = s->count++; /* settled ranks are below sorted_count <= count */
     p->topic_id = topic_id;
     p->partition = partition;
     p->current_leader_epoch = -1;
@@ -287,8 +291,6 @@ gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_
     p->high_watermark = -1;
     p->last_stable_offset = -1;
     p->sent_log_start_offset = -1;
-    p->seq = ++s->next_seq;
-    p->named = true;
     return p;
 }
 
@@ -297,8 +299,10 @@ void gr_fetch_session_forget(gr_fetch_session_t *s, gr_uuid_t topic_id, const ch
 {
     gr_fetch_session_partition_t *p =
         gr_fetch_session_find(s, topic_id, topic, topic_len, partition);
-    if (p)
+    if (p && !p->forgotten) {
         p->forgotten = true;
+        s->forgotten++;
+    }
 }
 
 /* qsort's order over whole partitions: the key, then insertion order. */
@@ -306,18 +310,62 @@ static int part_cmp_ids(const void *a, const void *b)
 {
     const gr_fetch_session_partition_t *x = a, *y = b;
     int d = part_cmp_key(true, x, y->topic_id, NULL, 0, y->partition);
-    return d ? d : (x->seq < y->seq ? -1 : 1);
+    return d ? d : (x->rank < y->rank ? -1 : 1);
 }
 
 static int part_cmp_names(const void *a, const void *b)
 {
     const gr_fetch_session_partition_t *x = a, *y = b;
     int d = part_cmp_key(false, x, y->topic_id, y->topic, strlen(y->topic), y->partition);
-    return d ? d : (x->seq < y->seq ? -1 : 1);
+    return d ? d : (x->rank < y->rank ? -1 : 1);
 }
 
-void gr_fetch_session_settle(gr_fetch_session_t *s)
+/*
+ * Marks where each topic's run starts in the fetch order, so that an idle
+ * incremental fetch groups its partitions by topic without comparing names.
+ */
+static void mark_runs(gr_fetch_session_t *s)
 {
+    for (int32_t k = 0; k < s->count; k++) {
+        gr_fetch_session_partition_t *p = &s->parts[s->order[k]];
+        const gr_fetch_session_partition_t *prev = k ? &s->parts[s->order[k - 1]] : NULL;
+        p->run_start = !prev || part_cmp_key(s->topic_ids, prev, p->topic_id, p->topic,
+                                             p->topic ? strlen(p->topic) : 0, prev->partition) != 0;
+    }
+}
+
+/*
+ * Rebuilds s->order from the ranks of s->parts, which are distinct and
+ * below ranks (the partition count before settling). 0 or -ENOMEM.
+ */
+static int order_rebuild(gr_fetch_session_t *s, int32_t ranks)
+{
+    if (ranks > s->order_cap) {
+        int32_t *order = realloc(s->order, (size_t)ranks * sizeof(*order));
+        if (!order)
+            return -ENOMEM;
+        s->order = order;
+        s->order_cap = ranks;
+    }
+    for (int32_t r = 0; r < ranks; r++)
+        s->order[r] = -1;
+    for (int32_t i = 0; i < s->count; i++)
+        s->order[s->parts[i].rank] = i;
+    int32_t n = 0;
+    for (int32_t r = 0; r < ranks; r++)
+        if (s->order[r] >= 0) {
+            s->parts[s->order[r]].rank = n;
+            s->order[n++] = s->order[r];
+        }
+    mark_runs(s);
+    return 0;
+}
+
+int gr_fetch_session_settle(gr_fetch_session_t *s)
+{
+    if (s->sorted_count == s->count && s->forgotten == 0)
+        return 0; /* an idle incremental fetch: nothing to redo */
+    int32_t ranks = s->count;
     if (s->sorted_count < s->count)
         qsort(s->parts, (size_t)s->count, sizeof(*s->parts),
               s->topic_ids ? part_cmp_ids : part_cmp_names);
@@ -336,4 +384,30 @@ void gr_fetch_session_settle(gr_fetch_session_t *s)
     }
     s->count = out;
     s->sorted_count = out;
+    s->forgotten = 0;
+    return order_rebuild(s, ranks);
+}
+
+void gr_fetch_session_requeue(gr_fetch_session_t *s, const bool *to_end)
+{
+    int32_t moved = 0;
+    for (int32_t k = 0; k < s->count; k++)
+        moved += to_end[k];
+    if (moved == 0)
+        return;
+    int32_t *tail = malloc((size_t)moved * sizeof(*tail));
+    if (!tail)
+        return;
+    int32_t kept = 0, m = 0;
+    for (int32_t k = 0; k < s->count; k++) {
+        if (to_end[k])
+            tail[m++] = s->order[k];
+        else
+            s->order[kept++] = s->order[k];
+    }
+    memcpy(&s->order[kept], tail, (size_t)moved * sizeof(*tail));
+    free(tail);
+    for (int32_t k = 0; k < s->count; k++)
+        s->parts[s->order[k]].rank = k;
+    mark_runs(s);
 }

@@ -10,6 +10,11 @@
  * (Fetch v13+) or by name; and its partitions, sorted by (topic, partition),
  * each with what the client last asked (fetch offset, max bytes, ...) and
  * what was last sent (high watermark, last stable offset, log start).
+ * Partitions are read in the session's fetch order, which is not the key
+ * order: a new partition joins at the end, and one that returned records
+ * moves to the end (Kafka's order: the consumer or follower that cannot
+ * take every partition's data in one response gets the others' next, so no
+ * partition starves behind a busy one).
  *
  * The cache holds at most max.incremental.fetch.session.cache.slots
  * sessions. When it is full, a new session may take the place of (Kafka's
@@ -42,7 +47,7 @@ typedef struct gr_fetch_sessions gr_fetch_sessions_t;
 /* One partition of a session: its key, the client's request, what was sent. */
 typedef struct gr_fetch_session_partition {
     gr_uuid_t topic_id; /* the key in a topic-id session */
-    char *topic;        /* the key in a name session (owned), NULL otherwise */
+    char *topic; /* the key in a name session; in a topic-id one its name when known, or NULL */
     int32_t partition;
     int32_t current_leader_epoch;
     int64_t fetch_offset;
@@ -53,9 +58,11 @@ typedef struct gr_fetch_session_partition {
     int64_t high_watermark;
     int64_t last_stable_offset;
     int64_t sent_log_start_offset;
-    uint32_t seq;   /* order of insertion: of two equal keys the later wins */
+    /* Place in the fetch order once settled; added since: after all those,
+     * in insertion order (of two equal keys added, the later wins). */
+    int32_t rank;
     bool forgotten; /* to be dropped by gr_fetch_session_settle */
-    bool named;     /* named by the request being applied (set by upsert) */
+    bool run_start; /* once settled: first of its topic's run in the fetch order */
 } gr_fetch_session_partition_t;
 
 typedef struct gr_fetch_session {
@@ -69,7 +76,9 @@ typedef struct gr_fetch_session {
     int32_t count;
     int32_t cap;
     int32_t sorted_count;
-    uint32_t next_seq;
+    int32_t forgotten; /* partitions marked forgotten since the last settle */
+    int32_t *order;    /* indices into parts in fetch order (once settled) */
+    int32_t order_cap;
     /* As of the last touch (Kafka evaluates eviction sets there). */
     int32_t touched_size;
     bool evictable_by_all;
@@ -120,8 +129,9 @@ gr_fetch_session_partition_t *gr_fetch_session_find(gr_fetch_session_t *s, gr_uu
 
 /*
  * The partition, added (unsorted, with unknown sent values) when missing;
- * call gr_fetch_session_settle after a batch of these. NULL when out of
- * memory.
+ * call gr_fetch_session_settle after a batch of these. A new partition of
+ * a topic-id session keeps topic (topic_len bytes) as its name unless it
+ * is NULL. NULL when out of memory.
  */
 gr_fetch_session_partition_t *gr_fetch_session_upsert(gr_fetch_session_t *s, gr_uuid_t topic_id,
                                                       const char *topic, size_t topic_len,
@@ -133,8 +143,18 @@ void gr_fetch_session_forget(gr_fetch_session_t *s, gr_uuid_t topic_id, const ch
 
 /*
  * Sorts what upsert added, keeps the last of equal keys, and drops what
- * was forgotten: afterwards every partition is sorted and findable.
+ * was forgotten: afterwards every partition is sorted and findable, and
+ * s->order lists them in fetch order (the added ones last). Does nothing
+ * when nothing was added or forgotten. 0, or -ENOMEM (then s must be
+ * dropped: its order is lost).
  */
-void gr_fetch_session_settle(gr_fetch_session_t *s);
+int gr_fetch_session_settle(gr_fetch_session_t *s);
+
+/*
+ * Moves the partitions at the fetch-order positions marked in to_end
+ * (s->count of them) to the end of the fetch order, each group keeping its
+ * order. Without memory nothing moves (the order is only fairness).
+ */
+void gr_fetch_session_requeue(gr_fetch_session_t *s, const bool *to_end);
 
 #endif

@@ -172,6 +172,30 @@ void fetcher_session_reset(gr_fetcher_t *f)
 {
     f->session_epoch = GR_FETCH_SESSION_EPOCH_INITIAL;
     f->session_resets++;
+    f->departed_count = 0; /* the full Fetch leaves them out of the new session */
+}
+
+void fetcher_session_depart(gr_fetcher_t *f, const fetch_part_t *part)
+{
+    if (!part->in_session)
+        return;
+    if (f->session_epoch == GR_FETCH_SESSION_EPOCH_INITIAL) {
+        /* A full Fetch out with it makes a session that has it: start over after it. */
+        if (f->request == FETCHER_FETCH)
+            fetcher_session_reset(f);
+        return;
+    }
+    if (f->departed_count == f->departed_cap) {
+        int32_t cap = f->departed_cap ? f->departed_cap * 2 : 8;
+        fetch_part_t *departed = realloc(f->departed, sizeof *departed * (size_t)cap);
+        if (!departed) {
+            fetcher_session_reset(f); /* a new session leaves it out as well */
+            return;
+        }
+        f->departed = departed;
+        f->departed_cap = cap;
+    }
+    f->departed[f->departed_count++] = *part;
 }
 
 void fetcher_part_back_off(gr_fetcher_t *f, fetch_part_t *part)
@@ -216,6 +240,7 @@ static void fetcher_free(gr_broker_t *b, gr_fetcher_t *f)
     ev_timer_stop(b->loop, &f->wake);
     gr_peer_free(f->peer); /* its callback sees closing */
     free(f->parts);
+    free(f->departed);
     free(f->buf);
     free(f);
 }
@@ -226,10 +251,10 @@ static void fetcher_remove(gr_broker_t *b, gr_fetcher_t *f, const gr_partition_t
     int32_t i = part_slot(f, p->topic->name, p->index);
     if (i >= f->count || part_cmp(p->topic->name, p->index, &f->parts[i]) != 0)
         return;
+    /* The leader's session would go on reading it: forget it there. */
+    fetcher_session_depart(f, &f->parts[i]);
     memmove(&f->parts[i], &f->parts[i + 1], sizeof *f->parts * (size_t)(f->count - i - 1));
     f->count--;
-    /* The leader's session would go on reading it: start a new one. */
-    fetcher_session_reset(f);
     if (f->count == 0)
         fetcher_free(b, f);
 }
@@ -266,8 +291,8 @@ static int fetcher_insert(gr_fetcher_t *f, const gr_partition_t *p)
 
 /*
  * Moves f's part i to fetcher number of the same leader, state kept (a
- * response of f's still in flight no longer finds it); both fetchers' next
- * Fetch opens a new session. 0 or -ENOMEM (the part stays in f).
+ * response of f's still in flight no longer finds it): f's session forgets
+ * it, to's adds it. 0 or -ENOMEM (the part stays in f).
  */
 static int fetcher_move(gr_broker_t *b, gr_fetcher_t *f, int32_t i, int32_t number)
 {
@@ -280,10 +305,9 @@ static int fetcher_move(gr_broker_t *b, gr_fetcher_t *f, int32_t i, int32_t numb
             fetcher_free(b, to);
         return -ENOMEM;
     }
+    fetcher_session_depart(f, &f->parts[i]);
     memmove(&f->parts[i], &f->parts[i + 1], sizeof *f->parts * (size_t)(f->count - i - 1));
     f->count--;
-    fetcher_session_reset(f);
-    fetcher_session_reset(to);
     fetcher_kick(to);
     return 0;
 }

@@ -52,7 +52,8 @@ static bool session_has(const fetch_part_t *part, const gr_fetch_request_fetch_p
     return part->in_session && part->sent_leader_epoch == fp->current_leader_epoch &&
            part->sent_fetch_offset == fp->fetch_offset &&
            part->sent_last_fetched_epoch == fp->last_fetched_epoch &&
-           part->sent_log_start_offset == fp->log_start_offset;
+           part->sent_log_start_offset == fp->log_start_offset &&
+           part->sent_max_bytes == fp->partition_max_bytes;
 }
 
 static void session_put(fetch_part_t *part, const gr_fetch_request_fetch_partition_t *fp)
@@ -62,6 +63,7 @@ static void session_put(fetch_part_t *part, const gr_fetch_request_fetch_partiti
     part->sent_fetch_offset = fp->fetch_offset;
     part->sent_last_fetched_epoch = fp->last_fetched_epoch;
     part->sent_log_start_offset = fp->log_start_offset;
+    part->sent_max_bytes = fp->partition_max_bytes;
 }
 
 static void forget(gr_fetch_request_t *req, fetch_lists_t *l, int32_t *n, const fetch_part_t *part)
@@ -81,20 +83,34 @@ static void forget(gr_fetch_request_t *req, fetch_lists_t *l, int32_t *n, const 
     t->partitions_count++;
 }
 
+/* f's departed partitions, forgotten unless back in f and in this request. */
+static void forget_departed(gr_fetcher_t *f, gr_fetch_request_t *req, fetch_lists_t *l, int32_t *n)
+{
+    for (int32_t i = 0; i < f->departed_count; i++) {
+        const fetch_part_t *d = &f->departed[i];
+        const fetch_part_t *back = fetcher_part_find(f, d->topic, strlen(d->topic), d->index);
+        if (!back || !back->in_request)
+            forget(req, l, n, d);
+    }
+    f->departed_count = 0;
+}
+
 /*
  * The Fetch for f's due partitions: all of them in a full fetch; in an
- * incremental one those the session lacks or has otherwise, and the
- * session's partitions no longer due as forgotten. Returns how many
- * partitions the leader will read (0: nothing to fetch) or -ENOMEM.
+ * incremental one those the session lacks or has otherwise, and as
+ * forgotten the session's partitions no longer due or gone from f.
+ * Returns how many partitions the leader will read (0: nothing to fetch)
+ * or -ENOMEM.
  */
 static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req, fetch_lists_t *l)
 {
     const gr_config_t *cfg = &f->b->config;
     bool full = f->session_epoch == GR_FETCH_SESSION_EPOCH_INITIAL;
     req->topics = calloc((size_t)f->count, sizeof *req->topics);
-    req->forgotten_topics_data = calloc((size_t)f->count, sizeof *req->forgotten_topics_data);
+    size_t forgettable = (size_t)f->count + (size_t)f->departed_count;
+    req->forgotten_topics_data = calloc(forgettable, sizeof *req->forgotten_topics_data);
     l->parts = calloc((size_t)f->count, sizeof *l->parts);
-    l->forgotten_parts = calloc((size_t)f->count, sizeof *l->forgotten_parts);
+    l->forgotten_parts = calloc(forgettable, sizeof *l->forgotten_parts);
     l->forgotten = req->forgotten_topics_data;
     if (!req->topics || !l->parts || !l->forgotten || !l->forgotten_parts)
         return -ENOMEM;
@@ -127,6 +143,12 @@ static int32_t build(gr_fetcher_t *f, int64_t now, gr_fetch_request_t *req, fetc
         t->partitions_count++;
         n++;
     }
+    if (full && due > 0)
+        gr_logf(&f->b->log, GR_LOG_DEBUG, "replica",
+                "full fetch from broker %d: %d partitions, a new fetch session", f->source, due);
+    if (!full)
+        forget_departed(f, req, l, &forgotten);
+    f->departed_count = 0;
     if (due == 0 && forgotten > 0)
         fetcher_session_reset(f); /* unsent: the next Fetch starts a new session */
     req->replica_id = cfg->broker_id;

@@ -34,6 +34,7 @@ typedef struct fetch_part {
     int64_t sent_fetch_offset;
     int32_t sent_last_fetched_epoch;
     int64_t sent_log_start_offset;
+    int32_t sent_max_bytes;
 } fetch_part_t;
 
 typedef enum fetcher_request {
@@ -57,7 +58,12 @@ struct gr_fetcher {
     int32_t session_epoch;   /* the next Fetch's: 0 opens a session (closing session_id's) */
     uint32_t session_resets; /* fetcher_session_reset calls so far */
     uint32_t sent_resets;    /* session_resets when the Fetch out was sent */
-    uint8_t *buf;            /* a copy of a partition's batches, for the append */
+    /* Partitions that left f (leadership moved, replica removed) while in the
+     * leader's session: the next incremental Fetch forgets them, as Kafka's
+     * follower does, rather than starting a new session with all the others. */
+    fetch_part_t *departed;
+    int32_t departed_count, departed_cap;
+    uint8_t *buf; /* a copy of a partition's batches, for the append */
     size_t buf_cap;
     struct gr_fetcher *next;
 };
@@ -74,6 +80,8 @@ bool fetcher_new_topic(const fetch_part_t *part, gr_str_t last);
 fetch_part_t *fetcher_part_find(gr_fetcher_t *f, const char *topic, size_t len, int32_t index);
 /* The leader's session no longer matches ours: the next Fetch is a full one. */
 void fetcher_session_reset(gr_fetcher_t *f);
+/* part leaves f: forgotten by the next incremental Fetch if the leader's session has it. */
+void fetcher_session_depart(gr_fetcher_t *f, const fetch_part_t *part);
 /* The request ended: kicks the next one. */
 void fetcher_request_done(gr_fetcher_t *f, int rc);
 /* Holds part back for replica.fetch.backoff.ms. */

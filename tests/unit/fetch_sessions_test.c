@@ -173,13 +173,68 @@ static void test_evicts_stale(void **state)
     gr_fetch_sessions_free(c);
 }
 
+/* The partition at fetch-order position k. */
+static int32_t order_at(const gr_fetch_session_t *s, int32_t k)
+{
+    return s->parts[s->order[k]].partition;
+}
+
+/*
+ * Kafka's fetch order: the request's order for a new session, new
+ * partitions last, updated ones in place, forgotten ones gone, and those
+ * requeued (they returned records) moved to the back in their order.
+ */
+static void test_fetch_order(void **state)
+{
+    (void)state;
+    gr_fetch_sessions_t *c = gr_fetch_sessions_new(1, EVICTION_MS);
+    gr_fetch_session_t *s = gr_fetch_sessions_create(c, false, true, 0, 0);
+    const int32_t first[] = {3, 1, 2, 0};
+    for (int i = 0; i < 4; i++)
+        gr_fetch_session_upsert(s, topic(1), NULL, 0, first[i]);
+    assert_int_equal(gr_fetch_session_settle(s), 0);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(order_at(s, k), first[k]);
+    assert_int_equal(s->parts[0].partition, 0); /* still sorted by key for lookups */
+
+    bool to_end[4] = {true, false, true, false}; /* 3 and 2 returned records */
+    gr_fetch_session_requeue(s, to_end);
+    const int32_t requeued[] = {1, 0, 3, 2};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(order_at(s, k), requeued[k]);
+
+    gr_fetch_session_upsert(s, topic(1), NULL, 0, 5); /* joins last */
+    gr_fetch_session_upsert(s, topic(1), NULL, 0, 0); /* updated in place */
+    gr_fetch_session_forget(s, topic(1), NULL, 0, 3);
+    assert_int_equal(gr_fetch_session_settle(s), 0);
+    const int32_t after[] = {1, 0, 2, 5};
+    assert_int_equal(s->count, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(order_at(s, k), after[k]);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(s->parts[s->order[k]].rank, k);
+    assert_true(s->parts[s->order[0]].run_start);
+    assert_false(s->parts[s->order[3]].run_start);
+
+    /* Another topic joins last: a run of its own; then topic 1's partition 1
+     * moves behind it, a third run (a topic listed twice, as Kafka's responses do). */
+    gr_fetch_session_upsert(s, topic(2), NULL, 0, 0);
+    assert_int_equal(gr_fetch_session_settle(s), 0);
+    bool one_to_end[5] = {true, false, false, false, false};
+    gr_fetch_session_requeue(s, one_to_end);
+    const bool runs[] = {true, false, false, true, true};
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(s->parts[s->order[k]].run_start, runs[k]);
+    gr_fetch_sessions_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ids_and_epochs),   cmocka_unit_test(test_no_slots),
         cmocka_unit_test(test_partitions_by_id), cmocka_unit_test(test_partitions_by_name),
         cmocka_unit_test(test_evicts_smaller),   cmocka_unit_test(test_privileged),
-        cmocka_unit_test(test_evicts_stale),
+        cmocka_unit_test(test_evicts_stale),     cmocka_unit_test(test_fetch_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
