@@ -32,7 +32,8 @@ def metadata(port, timeout=5.0):
     does not answer: {"controller": id, "brokers": set of live ids, "led":
     {topic: partitions with a live leader}, "by_leader": {broker id:
     partitions it leads}, "short_isr": partitions whose ISR is smaller than
-    their replica list}. A leader is live when the
+    their replica list, "not_preferred": partitions led by another broker
+    than the first of their replicas}. A leader is live when the
     answer lists it among the brokers (a killed leader stays named on its
     partitions until the controller moves them)."""
     client = b"bench"
@@ -69,7 +70,7 @@ def metadata(port, timeout=5.0):
         take(">i")
         string()
     controller = take(">i")
-    leaders, by_leader, short = {}, {}, 0
+    leaders, by_leader, short, moved = {}, {}, 0, 0
     for _ in range(take(">i")):
         take(">h")
         name = string()
@@ -78,6 +79,7 @@ def metadata(port, timeout=5.0):
         for _ in range(take(">i")):
             err, _, leader = take(">hii")
             replicas = take(">i")
+            moved += replicas > 0 and struct.unpack_from(">i", data, pos)[0] != leader
             pos += 4 * replicas
             isr = take(">i")
             pos += 4 * isr
@@ -86,7 +88,7 @@ def metadata(port, timeout=5.0):
             short += isr < replicas
         leaders[name] = led
     return {"controller": controller, "brokers": brokers, "led": leaders, "by_leader": by_leader,
-            "short_isr": short}
+            "short_isr": short, "not_preferred": moved}
 
 
 def metadata_leaders(port, timeout=5.0):
