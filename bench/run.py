@@ -9,7 +9,8 @@ usage: bench/run.py --build DIR [--scenario NAME[,NAME...]] [--runs N]
                     [--quick] [--out DIR]
 
 Scenarios: produce, consume, latency, ceiling, startup, group, replication, tls,
-partitions, share (all by default). --quick shrinks every size tenfold, for trying the harness.
+partitions, share, metrics, scale (all by default). --quick shrinks every size
+tenfold, for trying the harness.
 """
 import argparse
 import datetime

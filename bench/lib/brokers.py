@@ -164,10 +164,9 @@ class Cluster:
         self.brokers = []
         self.state_py = os.path.join(repo, "interop-tests", "py", "cluster_state.py")
 
-    def start(self, overrides=()):
-        """Starts ZooKeeper, then the brokers, and waits until every broker
-        reports all n brokers and the same controller. Raises Unavailable
-        without Java or ZooKeeper (Debian's zookeeper package)."""
+    def start(self, overrides=(), each=None):
+        """Starts ZooKeeper, then the brokers (start_brokers). Raises
+        Unavailable without Java or ZooKeeper (Debian's zookeeper package)."""
         res = subprocess.run(["bash", os.path.join(self.repo, "ci", "zookeeper.sh"), "start",
                               self.zk_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              timeout=START_DEADLINE_S + 30)
@@ -177,15 +176,22 @@ class Cluster:
             raise RuntimeError(f"ZooKeeper did not start ({res.returncode}): "
                                f"{res.stderr.decode().strip()[-300:]}")
         self.zk_port = int(res.stdout.decode().split()[-1])
+        self.start_brokers(overrides, each)
+
+    def start_brokers(self, overrides=(), each=None):
+        """Starts the n brokers (again, on the same ports and log dirs, after
+        stop()), each with overrides and each(i)'s, and waits until every
+        broker reports all n brokers and the same controller."""
         for i in range(self.n):
-            d = os.path.join(self.tmp, f"b{i}")
-            os.makedirs(d)
-            b = Broker("gregor", self.paths, log_dir=d)
-            self.brokers.append(b)
-            b.start(overrides=[f"broker.id={i}",
-                               f"zookeeper.connect=127.0.0.1:{self.zk_port}/gregor",
-                               "zookeeper.session.timeout.ms=6000",
-                               "offsets.topic.replication.factor=1", *overrides])
+            if i == len(self.brokers):
+                d = os.path.join(self.tmp, f"b{i}")
+                os.makedirs(d)
+                self.brokers.append(Broker("gregor", self.paths, log_dir=d))
+            self.brokers[i].start(overrides=[f"broker.id={i}",
+                                             f"zookeeper.connect=127.0.0.1:{self.zk_port}/gregor",
+                                             "zookeeper.session.timeout.ms=6000",
+                                             "offsets.topic.replication.factor=1", *overrides,
+                                             *(each(i) if each else ())])
         want = " ".join(str(i) for i in range(self.n))
         self.wait(lambda: all(self.state(b, "brokers") == want for b in self.brokers) and
                   len({self.state(b, "controller") for b in self.brokers}) == 1,

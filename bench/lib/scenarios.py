@@ -17,6 +17,7 @@ import time
 from brokers import Broker, Cluster, Unavailable, run_client
 import metrics_cost
 import partitions
+import scale
 import share
 import stats
 import tls
@@ -521,4 +522,5 @@ SCENARIOS = {
     "partitions": lambda bench: partitions.scenario_partitions(bench, row),
     "share": lambda bench: share.scenario_share(bench, row, order, gregor_api_keys),
     "metrics": lambda bench: metrics_cost.scenario_metrics(bench, row, order),
+    "scale": lambda bench: scale.scenario_scale(bench, row),
 }

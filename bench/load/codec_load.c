@@ -7,11 +7,14 @@
  * Usage:
  *   bench_codec_load MODE -b host:port -t topic [options]
  *
- *   create   -p partitions            create the topic (CreateTopics)
+ *   create   -p partitions [-R replicas]  create the topic (CreateTopics)
  *   produce  -p partitions -c conns -d depth -s record_size -r records_per_batch
  *            -B total_bytes [-a acks] append batches to every partition
  *   fetch    -p partitions -c conns -F partition_max_bytes
  *            read every partition from offset 0 to its high watermark
+ *   metadata -n requests              Metadata v12 for all topics, one request
+ *            at a time (-t is ignored); each timed from the write of the
+ *            request to its decoded answer
  *
  * Connection k owns partitions k, k+c, k+2c, ...; produce keeps `depth`
  * requests in flight on each connection (one batch per request, partitions
@@ -23,7 +26,9 @@
  * Last stdout line:
  *   {"mode":M,"bytes":B,"seconds":S,"requests":N}
  * (create: {"mode":"create","partitions":P,"error":E}, E 0 or 36 for a
- * topic that already existed)
+ * topic that already existed; metadata: {"mode":"metadata","topics":T,
+ * "partitions":P,"led":L,"seconds":median,"min":S,"max":S,"requests":N}, L the
+ * partitions answered without error and with a leader, in the last answer)
  * where bytes are record-batch bytes (request payload for produce, response
  * records for fetch). Exit status: 0 success, 1 a broker error or a broken
  * response, 2 bad usage.
@@ -41,6 +46,7 @@
 
 #include "gen/create_topics.h"
 #include "gen/fetch.h"
+#include "gen/metadata.h"
 #include "gen/produce.h"
 #include "protocol/kerr.h"
 #include "protocol/records.h"
@@ -50,13 +56,15 @@
 #define LOAD_PRODUCE_VERSION    9
 #define LOAD_FETCH_VERSION      11
 #define LOAD_CREATE_VERSION     4
+#define LOAD_METADATA_VERSION   12 /* what current Java clients send */
+#define LOAD_MAX_METADATA_CALLS 1000
 #define LOAD_MAX_CONNS          64
 #define LOAD_CREATE_TIMEOUT_MS  120000
 #define LOAD_PRODUCE_TIMEOUT_MS 30000
 #define LOAD_FETCH_WAIT_MS      500
 #define LOAD_CORRELATION_POS    8 /* size(4) api_key(2) api_version(2) */
 
-typedef enum load_mode { LOAD_CREATE, LOAD_PRODUCE, LOAD_FETCH } load_mode_t;
+typedef enum load_mode { LOAD_CREATE, LOAD_PRODUCE, LOAD_FETCH, LOAD_METADATA } load_mode_t;
 
 typedef struct load_opts {
     load_mode_t mode;
@@ -70,6 +78,8 @@ typedef struct load_opts {
     long long total_bytes;
     int acks;
     int fetch_bytes;
+    int replicas;
+    int calls;
 } load_opts_t;
 
 /* One connection (socket, correlation counter, response buffer) and its totals. */
@@ -366,7 +376,7 @@ static int load_create(const load_opts_t *o)
     gr_create_topics_request_creatable_topic_init(&t);
     t.name = gr_str(o->topic);
     t.num_partitions = o->partitions;
-    t.replication_factor = 1;
+    t.replication_factor = (int16_t)o->replicas;
     req.topics = &t;
     req.topics_count = 1;
     req.timeout_ms = LOAD_CREATE_TIMEOUT_MS;
@@ -382,6 +392,65 @@ static int load_create(const load_opts_t *o)
            resp.topics[0].error_code);
     rc = 0;
 out:
+    load_wire_close(&wire);
+    return rc;
+}
+
+static int load_compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Counts the partitions of resp and those served with no error and a leader. */
+static void load_metadata_count(const gr_metadata_response_t *resp, long *partitions /* out */,
+                                long *led /* out */)
+{
+    *partitions = *led = 0;
+    for (int32_t i = 0; i < resp->topics_count; i++)
+        for (int32_t j = 0; j < resp->topics[i].partitions_count; j++) {
+            const gr_metadata_response_metadata_response_partition_t *p =
+                &resp->topics[i].partitions[j];
+
+            (*partitions)++;
+            *led += p->error_code == GR_KERR_NONE && p->leader_id >= 0;
+        }
+}
+
+/* Times o->calls Metadata requests for all topics; prints the summary. 0 or 1. */
+static int load_metadata(const load_opts_t *o)
+{
+    load_wire_t wire;
+    gr_metadata_request_t req;
+    gr_metadata_response_t resp;
+    double *took = calloc((size_t)o->calls, sizeof(*took));
+    long partitions = 0, led = 0;
+    int rc = 1;
+
+    if (load_wire_open(&wire, o->hostport) != 0 || !took)
+        goto out;
+    gr_metadata_request_init(&req);
+    req.topics_null = true;
+    req.allow_auto_topic_creation = false;
+    for (int i = 0; i < o->calls; i++) {
+        double t0 = load_now();
+
+        if (load_wire_call(&wire, GR_API_METADATA, LOAD_METADATA_VERSION, &req, &resp) != 0) {
+            fprintf(stderr, "codec_load: metadata request failed\n");
+            goto out;
+        }
+        took[i] = load_now() - t0;
+    }
+    load_metadata_count(&resp, &partitions, &led);
+    qsort(took, (size_t)o->calls, sizeof(*took), load_compare_double);
+    printf("{\"mode\":\"metadata\",\"topics\":%d,\"partitions\":%ld,\"led\":%ld,"
+           "\"seconds\":%.6f,\"min\":%.6f,\"max\":%.6f,\"requests\":%d}\n",
+           resp.topics_count, partitions, led, took[o->calls / 2], took[0], took[o->calls - 1],
+           o->calls);
+    rc = 0;
+out:
+    free(took);
     load_wire_close(&wire);
     return rc;
 }
@@ -433,9 +502,10 @@ static int load_run(const load_opts_t *o)
 
 static int load_usage(void)
 {
-    fprintf(stderr, "usage: bench_codec_load create|produce|fetch -b host:port -t topic "
-                    "[-p partitions] [-c conns] [-d depth] [-s record_size] "
-                    "[-r records_per_batch] [-B total_bytes] [-a acks] [-F fetch_bytes]\n");
+    fprintf(stderr, "usage: bench_codec_load create|produce|fetch|metadata -b host:port "
+                    "[-t topic] [-p partitions] [-R replicas] [-c conns] [-d depth] "
+                    "[-s record_size] [-r records_per_batch] [-B total_bytes] [-a acks] "
+                    "[-F fetch_bytes] [-n requests]\n");
     return 2;
 }
 
@@ -448,7 +518,9 @@ int main(int argc, char **argv)
                      .batch_records = 64,
                      .total_bytes = 1LL << 30,
                      .acks = 1,
-                     .fetch_bytes = 4 << 20};
+                     .fetch_bytes = 4 << 20,
+                     .replicas = 1,
+                     .calls = 1};
     int opt;
 
     if (argc < 2)
@@ -459,10 +531,12 @@ int main(int argc, char **argv)
         o.mode = LOAD_PRODUCE;
     else if (strcmp(argv[1], "fetch") == 0)
         o.mode = LOAD_FETCH;
+    else if (strcmp(argv[1], "metadata") == 0)
+        o.mode = LOAD_METADATA;
     else
         return load_usage();
     optind = 2;
-    while ((opt = getopt(argc, argv, "b:t:p:c:d:s:r:B:a:F:")) != -1) {
+    while ((opt = getopt(argc, argv, "b:t:p:c:d:s:r:B:a:F:R:n:")) != -1) {
         switch (opt) {
         case 'b':
             o.hostport = optarg;
@@ -494,15 +568,26 @@ int main(int argc, char **argv)
         case 'F':
             o.fetch_bytes = atoi(optarg);
             break;
+        case 'R':
+            o.replicas = atoi(optarg);
+            break;
+        case 'n':
+            o.calls = atoi(optarg);
+            break;
         default:
             return load_usage();
         }
     }
-    if (!o.hostport || !o.topic || o.partitions <= 0 || o.conns <= 0 || o.conns > LOAD_MAX_CONNS ||
+    if (o.mode == LOAD_METADATA && !o.topic)
+        o.topic = "";
+    if (!o.hostport || !o.topic || o.partitions <= 0 || o.replicas <= 0 || o.calls <= 0 ||
+        o.calls > LOAD_MAX_METADATA_CALLS || o.conns <= 0 || o.conns > LOAD_MAX_CONNS ||
         o.depth <= 0 || o.record_size <= 0 || o.batch_records <= 0 || o.total_bytes <= 0 ||
         o.fetch_bytes <= 0 || (o.acks != 0 && o.acks != 1 && o.acks != -1))
         return load_usage();
     if (o.mode == LOAD_CREATE)
         return load_create(&o) == 0 ? 0 : 1;
+    if (o.mode == LOAD_METADATA)
+        return load_metadata(&o);
     return load_run(&o);
 }
