@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log/flush_set.h"
 #include "log/io.h"
 #include "log/producer_state.h"
 #include "protocol/records.h"
@@ -141,6 +142,8 @@ typedef struct gr_log_open_args {
     int64_t high_watermark;   /* from replication-offset-checkpoint; -1: log end offset
                                  (the single-node choice) */
     int64_t now_ms;           /* wall clock, for segment.ms and flush.ms */
+    gr_log_flush_set_t *flush_set; /* NULL: none; kept: must outlive the log. flush.ms is
+                                      applied only through a set's ticks (flush_set.h) */
 } gr_log_open_args_t;
 
 /* What gr_log_open did (recovery is observable through these). */
@@ -369,8 +372,8 @@ int gr_log_reset_to(gr_log_t *log, int64_t offset);
 int gr_log_flush(gr_log_t *log);
 
 /*
- * Applies flush.ms without an append (the broker calls this from its
- * periodic log.flush.scheduler tick over all logs). Returns 1 if it flushed,
+ * Applies flush.ms without an append (gr_log_flush_set_run calls this for
+ * the logs of its set). Returns 1 if it flushed,
  * 0 if not needed, or -errno.
  */
 int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms);

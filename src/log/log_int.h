@@ -354,7 +354,12 @@ struct gr_log {
 
     int64_t unflushed_messages;
     int64_t last_flush_ms;
-    int64_t last_now_ms;
+    int64_t last_now_ms; /* the latest "now" seen; log_now() folds in the flush set's */
+
+    /* Membership of the flush set (flush_set.h), NULL when opened without one. */
+    gr_log_flush_set_t *flush_set;
+    gr_log_t *flush_prev, *flush_next;
+    bool in_flush_set;
     bool dir_dirty;    /* segments created since the directory was last fsynced */
     bool epochs_dirty; /* leader-epoch-checkpoint written without fsync since the last flush */
 
@@ -374,6 +379,12 @@ struct gr_log {
     bool clean_failed;             /* undecodable data met: not cleaned again until restart */
     struct gr_clean_job *cleaning; /* in flight, or NULL */
 };
+
+/* flush_set.c: joins log's flush set if it has one, a finite flush.ms and
+ * unflushed data (no-op otherwise, or when already in). */
+void gr_log_flush_set_join(gr_log_t *log);
+/* flush_set.c: leaves it (no-op when not in). */
+void gr_log_flush_set_leave(gr_log_t *log);
 
 /* log.c: removes seg (already out of log->segs) as retention does. 0 or -errno. */
 int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);

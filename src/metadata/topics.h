@@ -100,6 +100,7 @@ typedef struct gr_topics {
      * groups' regex subscriptions resolve again when it has moved). */
     uint64_t generation;
     gr_topics_checkpoints_t checkpoints;
+    gr_log_flush_set_t flush_set; /* the open logs with data awaiting flush.ms */
 } gr_topics_t;
 
 int gr_topics_init(gr_topics_t *t);
