@@ -89,7 +89,8 @@ static ssize_t log_find_segment(const gr_log_t *log, int64_t offset)
 static int log_push_segment(gr_log_t *log, gr_segment_t *seg)
 {
     if (log->nsegs == log->segs_cap) {
-        size_t cap = log->segs_cap ? log->segs_cap * 2 : 8;
+        /* Most logs keep one or two segments; 2 pointers cost malloc's minimum. */
+        size_t cap = log->segs_cap ? log->segs_cap * 2 : 2;
         gr_segment_t **n = realloc(log->segs, cap * sizeof *n);
         if (!n)
             return -ENOMEM;
@@ -488,8 +489,7 @@ static void log_free(gr_log_t *log)
     free(log->segs);
     gr_epoch_cache_fini(&log->epochs);
     gr_producer_state_fini(&log->producers);
-    free(log->dir);
-    free(log->topic);
+    free(log->dir); /* log->topic shares its allocation */
     free(log);
 }
 
@@ -512,10 +512,13 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
     if (!log)
         return -ENOMEM;
     int rc = -ENOMEM;
-    log->dir = strdup(dir);
-    log->topic = strdup(topic);
-    if (!log->dir || !log->topic)
+    /* One allocation for both strings: a malloc per partition less. */
+    size_t dir_size = strlen(dir) + 1, topic_size = strlen(topic) + 1;
+    log->dir = malloc(dir_size + topic_size);
+    if (!log->dir)
         goto fail;
+    memcpy(log->dir, dir, dir_size);
+    log->topic = memcpy(log->dir + dir_size, topic, topic_size);
     log->partition = partition;
     log->config = *cfg;
     log->io = args->io ? args->io : gr_io_default();

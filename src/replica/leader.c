@@ -25,8 +25,12 @@ int gr_replica_lead(gr_broker_t *b, gr_partition_t *p, int32_t previous_epoch, b
 {
     int64_t now = gr_broker_now_ms(b);
     bool same_epoch = was_leader && previous_epoch == p->leader_epoch;
-    gr_follower_t *next = calloc((size_t)p->replica_count + 1, sizeof *next);
-    if (!next)
+    int32_t others = 0;
+    for (int32_t i = 0; i < p->replica_count; i++)
+        others += p->replicas[i] != p->leader_id;
+    /* Exactly the followers: none (no allocation) for a partition without replicas elsewhere. */
+    gr_follower_t *next = others ? calloc((size_t)others, sizeof *next) : NULL;
+    if (others && !next)
         return -ENOMEM;
     int32_t n = 0;
     for (int32_t i = 0; i < p->replica_count; i++) {
