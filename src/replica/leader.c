@@ -100,7 +100,8 @@ static void check_partition(gr_broker_t *b, gr_partition_t *p, int64_t now)
     if (!gr_partition_led_by(p, b->config.broker_id) || p->proposed_isr || p->isr_count <= 1)
         return;
     int64_t leo = gr_log_end_offset(p->log);
-    int32_t *isr = malloc(sizeof(int32_t) * (size_t)p->isr_count);
+    int32_t small[16]; /* no malloc per partition per check for the usual ISR sizes */
+    int32_t *isr = p->isr_count <= 16 ? small : malloc(sizeof(int32_t) * (size_t)p->isr_count);
     if (!isr)
         return;
     int32_t n = 0;
@@ -113,7 +114,8 @@ static void check_partition(gr_broker_t *b, gr_partition_t *p, int64_t now)
     }
     if (n < p->isr_count)
         gr_replica_propose_isr(b, p, isr, n);
-    free(isr);
+    if (isr != small)
+        free(isr);
 }
 
 static void check_topic(gr_topic_t *topic, void *arg)
