@@ -13,10 +13,13 @@
 
 #include "core/context.h"
 #include "log/log.h"
+#include "log_manager/heap_trim.h"
 #include "metadata/topics.h"
 
 #define GR_MS_PER_SEC     1000.0
 #define GR_FLUSH_TICK_SEC 1.0
+/* Free heap worth returning to the OS at a checkpoint tick (heap_trim.h). */
+#define GR_HEAP_TRIM_MIN_FREE (8u << 20)
 
 static void enforce_retention(gr_topic_t *topic, void *arg)
 {
@@ -69,6 +72,7 @@ static void on_checkpoint_timer(struct ev_loop *loop, ev_timer *w, int revents)
     int rc = gr_topics_checkpoint(b);
     if (rc)
         gr_logf(&b->log, GR_LOG_ERROR, "log", "writing checkpoints failed: %s", strerror(-rc));
+    gr_heap_trim(b, GR_HEAP_TRIM_MIN_FREE); /* the garbage of bursts since the last tick */
 }
 
 static void start_timer(gr_broker_t *b, ev_timer *t, void (*cb)(struct ev_loop *, ev_timer *, int),
