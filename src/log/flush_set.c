@@ -49,8 +49,8 @@ void gr_log_flush_set_leave(gr_log_t *log)
     set->count--;
 }
 
-size_t gr_log_flush_set_run(gr_log_flush_set_t *set, int64_t now_ms, gr_log_flush_error_fn *on_error,
-                            void *arg)
+size_t gr_log_flush_set_run(gr_log_flush_set_t *set, int64_t now_ms,
+                            gr_log_flush_error_fn *on_error, void *arg)
 {
     if (now_ms > set->now_ms)
         set->now_ms = now_ms;

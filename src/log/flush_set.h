@@ -43,8 +43,8 @@ void gr_log_flush_set_init(gr_log_flush_set_t *set);
  * flush.ms has passed since their last flush (gr_log_maybe_flush), calling
  * on_error (may be NULL) for each that fails. Returns how many it flushed.
  */
-size_t gr_log_flush_set_run(gr_log_flush_set_t *set, int64_t now_ms, gr_log_flush_error_fn *on_error,
-                            void *arg);
+size_t gr_log_flush_set_run(gr_log_flush_set_t *set, int64_t now_ms,
+                            gr_log_flush_error_fn *on_error, void *arg);
 
 /* Logs in the set now. */
 size_t gr_log_flush_set_count(const gr_log_flush_set_t *set);
