@@ -89,7 +89,8 @@ static ssize_t log_find_segment(const gr_log_t *log, int64_t offset)
 static int log_push_segment(gr_log_t *log, gr_segment_t *seg)
 {
     if (log->nsegs == log->segs_cap) {
-        size_t cap = log->segs_cap ? log->segs_cap * 2 : 8;
+        /* Most logs keep one or two segments; 2 pointers cost malloc's minimum. */
+        size_t cap = log->segs_cap ? log->segs_cap * 2 : 2;
         gr_segment_t **n = realloc(log->segs, cap * sizeof *n);
         if (!n)
             return -ENOMEM;
@@ -112,10 +113,22 @@ static int log_write_epochs(gr_log_t *log)
     return rc;
 }
 
+/*
+ * The latest wall clock known: the log's own (its last append, retention or
+ * flush), or its flush set's last tick, which keeps an idle log's "now"
+ * within a second without visiting it (flush_set.h).
+ */
+static int64_t log_now(gr_log_t *log)
+{
+    if (log->flush_set && log->flush_set->now_ms > log->last_now_ms)
+        log->last_now_ms = log->flush_set->now_ms;
+    return log->last_now_ms;
+}
+
 /* Queues path for unlinking at due_ms (now if the delay is 0). */
 static void log_pending_add(gr_log_t *log, const char *path, int64_t due_ms)
 {
-    if (due_ms <= log->last_now_ms || log->npending == SIZE_MAX)
+    if (due_ms <= log_now(log) || log->npending == SIZE_MAX)
         goto now;
     if (log->npending == log->pending_cap) {
         size_t cap = log->pending_cap ? log->pending_cap * 2 : 8;
@@ -161,11 +174,10 @@ static int log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_m
     static const char *const exts[] = {".log", ".index", ".timeindex", GR_TXN_INDEX_SUFFIX};
     int rc = gr_segment_mark_deleted(seg);
     char path[GR_PATH_MAX];
+    int64_t now = log_now(log);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
         snprintf(path, sizeof path, "%s%s" DELETED_SUFFIX, seg->path, exts[i]);
-        log_pending_add(log, path,
-                        delay_ms > INT64_MAX - log->last_now_ms ? INT64_MAX
-                                                                : log->last_now_ms + delay_ms);
+        log_pending_add(log, path, delay_ms > INT64_MAX - now ? INT64_MAX : now + delay_ms);
     }
     gr_segment_detach(seg);
     return rc;
@@ -467,6 +479,7 @@ fail:
 
 static void log_free(gr_log_t *log)
 {
+    gr_log_flush_set_leave(log); /* a freed log is never in a set */
     if (log->cleaning)
         log->cleaning->log = NULL; /* its output is discarded when it returns */
     for (size_t i = 0; i < log->nsegs; i++)
@@ -476,8 +489,7 @@ static void log_free(gr_log_t *log)
     free(log->segs);
     gr_epoch_cache_fini(&log->epochs);
     gr_producer_state_fini(&log->producers);
-    free(log->dir);
-    free(log->topic);
+    free(log->dir); /* log->topic shares its allocation */
     free(log);
 }
 
@@ -500,16 +512,20 @@ int gr_log_open(const gr_log_config_t *cfg, const char *dir, const gr_log_open_a
     if (!log)
         return -ENOMEM;
     int rc = -ENOMEM;
-    log->dir = strdup(dir);
-    log->topic = strdup(topic);
-    if (!log->dir || !log->topic)
+    /* One allocation for both strings: a malloc per partition less. */
+    size_t dir_size = strlen(dir) + 1, topic_size = strlen(topic) + 1;
+    log->dir = malloc(dir_size + topic_size);
+    if (!log->dir)
         goto fail;
+    memcpy(log->dir, dir, dir_size);
+    log->topic = memcpy(log->dir + dir_size, topic, topic_size);
     log->partition = partition;
     log->config = *cfg;
     log->io = args->io ? args->io : gr_io_default();
     log->fds = args->fds;
     log->last_now_ms = args->now_ms;
     log->last_flush_ms = args->now_ms;
+    log->flush_set = args->flush_set;
     log->clean_first_dirty = -1;
     gr_epoch_cache_init(&log->epochs);
     gr_producer_state_init(&log->producers);
@@ -618,6 +634,10 @@ int gr_log_delete(gr_log_t *log)
 void gr_log_set_config(gr_log_t *log, const gr_log_config_t *cfg)
 {
     log->config = *cfg;
+    if (cfg->flush_ms == INT64_MAX)
+        gr_log_flush_set_leave(log);
+    else
+        gr_log_flush_set_join(log); /* data appended while flush.ms was infinite */
 }
 
 const gr_log_config_t *gr_log_config(const gr_log_t *log)
@@ -906,8 +926,13 @@ static int log_append(gr_log_t *log, uint8_t *batches, size_t len, bool assign,
         out->records = (int32_t)records;
     }
 
-    /* Flush policy. */
+    /* Flush policy. A log that had nothing unflushed starts its flush.ms
+     * period now rather than at its last flush (the nothing in between was
+     * as good as flushed); it joins the flush set for the tick to finish. */
+    if (leo <= log->recovery_point && now_ms - log->last_flush_ms >= log->config.flush_ms)
+        log->last_flush_ms = now_ms;
     log->unflushed_messages += records;
+    gr_log_flush_set_join(log);
     bool flushed = false;
     if (log->unflushed_messages >= log->config.flush_messages ||
         (log->config.flush_ms != INT64_MAX &&
@@ -958,7 +983,8 @@ int gr_log_flush(gr_log_t *log)
         return rc;
     log->recovery_point = gr_log_end_offset(log);
     log->unflushed_messages = 0;
-    log->last_flush_ms = log->last_now_ms;
+    log->last_flush_ms = log_now(log);
+    gr_log_flush_set_leave(log);
     return 0;
 }
 
@@ -966,12 +992,12 @@ int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms)
 {
     if (now_ms > log->last_now_ms)
         log->last_now_ms = now_ms;
-    if (log->config.flush_ms == INT64_MAX || now_ms - log->last_flush_ms < log->config.flush_ms)
-        return 0;
-    if (log->recovery_point == gr_log_end_offset(log)) {
-        log->last_flush_ms = now_ms;
+    if (log->config.flush_ms == INT64_MAX || log->recovery_point >= gr_log_end_offset(log)) {
+        gr_log_flush_set_leave(log); /* clean (e.g. truncated), or flush.ms turned off */
         return 0;
     }
+    if (now_ms - log->last_flush_ms < log->config.flush_ms)
+        return 0;
     int rc = gr_log_flush(log);
     return rc < 0 ? rc : 1;
 }
@@ -1267,7 +1293,7 @@ static int log_start_over(gr_log_t *log, int64_t offset)
     log_push_segment(log, seg); /* cannot fail: capacity >= 1 */
     int rc = gr_segment_create_files(seg);
     seg->active = true;
-    seg->created_ms = log->last_now_ms;
+    seg->created_ms = log_now(log);
     log->log_start_offset = offset;
     log->dir_dirty = true;
     return rc;
@@ -1329,7 +1355,7 @@ int gr_log_truncate_to(gr_log_t *log, int64_t offset)
         if (rc >= 0 && pos < seg->size)
             rc = gr_segment_truncate(seg, pos, h.base_offset);
         if (rc >= 0)
-            rc = gr_segment_activate(seg, log->last_now_ms);
+            rc = gr_segment_activate(seg, log_now(log));
         gr_segment_put(seg);
     }
     return log_after_truncation(log, rc);

@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log/flush_set.h"
 #include "log/io.h"
 #include "log/producer_state.h"
 #include "protocol/records.h"
@@ -133,14 +134,16 @@ typedef struct gr_log gr_log_t;
  * has been put, since the last put closes the segment's fd through them.
  */
 typedef struct gr_log_open_args {
-    const gr_io_ops_t *io;    /* NULL: gr_io_default(); kept (see above) */
-    gr_fd_cache_t *fds;       /* required; kept (see above) */
-    bool clean_shutdown;      /* the dir's clean-shutdown marker was present */
-    int64_t recovery_point;   /* from recovery-point-offset-checkpoint; -1 unknown */
-    int64_t log_start_offset; /* from log-start-offset-checkpoint; -1 unknown */
-    int64_t high_watermark;   /* from replication-offset-checkpoint; -1: log end offset
-                                 (the single-node choice) */
-    int64_t now_ms;           /* wall clock, for segment.ms and flush.ms */
+    const gr_io_ops_t *io;         /* NULL: gr_io_default(); kept (see above) */
+    gr_fd_cache_t *fds;            /* required; kept (see above) */
+    bool clean_shutdown;           /* the dir's clean-shutdown marker was present */
+    int64_t recovery_point;        /* from recovery-point-offset-checkpoint; -1 unknown */
+    int64_t log_start_offset;      /* from log-start-offset-checkpoint; -1 unknown */
+    int64_t high_watermark;        /* from replication-offset-checkpoint; -1: log end offset
+                                      (the single-node choice) */
+    int64_t now_ms;                /* wall clock, for segment.ms and flush.ms */
+    gr_log_flush_set_t *flush_set; /* NULL: none (flush.ms is then checked at appends
+                                      only); kept: must outlive the log (flush_set.h) */
 } gr_log_open_args_t;
 
 /* What gr_log_open did (recovery is observable through these). */
@@ -210,7 +213,10 @@ typedef struct gr_log_append_info {
  * epoch in the leader-epoch cache. Rolls a new segment first when the batch
  * would not fit (segment.bytes), segment.ms has passed, or an index is full;
  * adds sparse index entries every index.interval.bytes; applies flush.messages
- * and flush.ms. append_time is the broker's "now" in ms.
+ * and flush.ms (a log with nothing unflushed before starts its flush.ms period
+ * at this append; data left unflushed puts the log in its flush set, whose
+ * tick flushes it once flush.ms has passed). append_time is the broker's
+ * "now" in ms.
  * On a write failure the segment is cut back to its previous end, so no part
  * of the batches is visible or indexed. If the write succeeds but the flush
  * policy's fsync fails, the batches ARE appended (out is filled, offsets
@@ -369,8 +375,8 @@ int gr_log_reset_to(gr_log_t *log, int64_t offset);
 int gr_log_flush(gr_log_t *log);
 
 /*
- * Applies flush.ms without an append (the broker calls this from its
- * periodic log.flush.scheduler tick over all logs). Returns 1 if it flushed,
+ * Applies flush.ms without an append (gr_log_flush_set_run calls this for
+ * the logs of its set). Returns 1 if it flushed,
  * 0 if not needed, or -errno.
  */
 int gr_log_maybe_flush(gr_log_t *log, int64_t now_ms);

@@ -255,6 +255,73 @@ int gr_log_dir_write_checkpoint(gr_log_dir_t *d, const char *name,
     return rc;
 }
 
+/* Room before the lines for "<version>\n<count>\n", filled in at the write. */
+#define CHECKPOINT_HEADER_ROOM 32
+/* FNV-1a, 64 bits: tells an unchanged checkpoint from a changed one. */
+#define FNV_OFFSET_BASIS 14695981039346656037ULL
+#define FNV_PRIME        1099511628211ULL
+
+void gr_checkpoint_text_add(gr_checkpoint_text_t *t, const char *topic, int32_t partition,
+                            int64_t offset)
+{
+    size_t need = strlen(topic) + 2 * 24 + 1; /* two numbers, separators, newline, NUL */
+    if (t->err)
+        return;
+    size_t used = t->len ? t->len : CHECKPOINT_HEADER_ROOM;
+    if (t->cap < used + need) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < used + need)
+            cap *= 2;
+        char *buf = realloc(t->buf, cap);
+        if (!buf) {
+            t->err = -ENOMEM;
+            return;
+        }
+        t->buf = buf;
+        t->cap = cap;
+        t->len = used;
+    }
+    t->len += (size_t)snprintf(t->buf + t->len, t->cap - t->len, "%s %" PRId32 " %" PRId64 "\n",
+                               topic, partition, offset);
+    t->count++;
+}
+
+void gr_checkpoint_text_fini(gr_checkpoint_text_t *t)
+{
+    free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+int gr_log_dir_write_checkpoint_text(gr_log_dir_t *d, const char *name, gr_checkpoint_text_t *t,
+                                     uint64_t *last_hash)
+{
+    char header[CHECKPOINT_HEADER_ROOM], file[DIR_PATH_MAX];
+    if (t->err) {
+        *last_hash = 0;
+        return t->err;
+    }
+    if (!t->buf) {
+        t->buf = malloc(CHECKPOINT_HEADER_ROOM);
+        if (!t->buf)
+            return -ENOMEM;
+        t->len = t->cap = CHECKPOINT_HEADER_ROOM;
+    }
+    size_t hlen =
+        (size_t)snprintf(header, sizeof header, "%d\n%zu\n", CHECKPOINT_VERSION, t->count);
+    char *start = t->buf + CHECKPOINT_HEADER_ROOM - hlen;
+    memcpy(start, header, hlen);
+    size_t len = t->len - CHECKPOINT_HEADER_ROOM + hlen;
+    uint64_t hash = FNV_OFFSET_BASIS;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ (uint8_t)start[i]) * FNV_PRIME;
+    if (hash == *last_hash)
+        return 0;
+    dir_file(d, name, file, sizeof file);
+    int rc = gr_io_write_file_atomic(d->io, file, start, len);
+    *last_hash = rc < 0 ? 0 : hash;
+    return rc < 0 ? rc : 1;
+}
+
 int64_t gr_checkpoint_find(const gr_checkpoint_entry_t *entries, size_t count, const char *topic,
                            int32_t partition, int64_t dflt)
 {

@@ -89,6 +89,34 @@ int gr_log_dir_read_checkpoint(gr_log_dir_t *d, const char *name,
 /* Writes it atomically (tmp, fsync, rename, fsync dir). 0 or -errno. */
 int gr_log_dir_write_checkpoint(gr_log_dir_t *d, const char *name,
                                 const gr_checkpoint_entry_t *entries, size_t count);
+/*
+ * A checkpoint file built line by line, as text: what a line costs is its
+ * ~20 bytes, not a gr_checkpoint_entry_t (264), so writing the checkpoints
+ * of 100,000 partitions needs a few MB, not hundreds. Zero-initialise;
+ * gr_checkpoint_text_fini frees it.
+ */
+typedef struct gr_checkpoint_text {
+    char *buf; /* room for the header, then the lines */
+    size_t len, cap;
+    size_t count; /* lines */
+    int err;      /* the first -ENOMEM met; the text is then unusable */
+} gr_checkpoint_text_t;
+
+/* Adds the line "<topic> <partition> <offset>". */
+void gr_checkpoint_text_add(gr_checkpoint_text_t *t, const char *topic, int32_t partition,
+                            int64_t offset);
+void gr_checkpoint_text_fini(gr_checkpoint_text_t *t);
+
+/*
+ * Writes t as checkpoint file name, like gr_log_dir_write_checkpoint, unless
+ * its content hashes to *last_hash (that content is already the file's):
+ * then nothing is written. On a write, *last_hash becomes the new content's
+ * hash; on a failure it is reset (the next call writes). Returns 1 written,
+ * 0 unchanged, or -errno (t->err included).
+ */
+int gr_log_dir_write_checkpoint_text(gr_log_dir_t *d, const char *name, gr_checkpoint_text_t *t,
+                                     uint64_t *last_hash);
+
 /* Finds topic/partition in entries; returns its offset or dflt. */
 int64_t gr_checkpoint_find(const gr_checkpoint_entry_t *entries, size_t count, const char *topic,
                            int32_t partition, int64_t dflt);

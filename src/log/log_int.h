@@ -69,40 +69,42 @@ typedef struct gr_txn_index {
 } gr_txn_index_t;
 
 struct gr_segment {
-    int refs; /* the log's own (while in a log) + readers' */
     gr_fd_cache_t *cache;
     const gr_io_ops_t *io;
     char *path; /* "<dir>/<20-digit base offset>", no extension */
     int64_t base_offset;
     int64_t size;        /* bytes of valid batches in .log */
     int64_t next_offset; /* offset after the last batch; base_offset if empty */
-    bool active;
-    bool detached; /* out of its log (deleted, or the log closed): readers only,
-                      off the LRU, fd closed by the last put */
+    int refs;            /* the log's own (while in a log) + readers' */
+    int fd;              /* .log, -1 when closed */
 
-    int fd; /* .log, -1 when closed */
+    /* The flags, together: one per partition's active segment adds up. */
+    bool active;
+    bool detached;      /* out of its log (deleted, or the log closed): readers only,
+                           off the LRU, fd closed by the last put */
+    bool in_lru;        /* on the fd cache's LRU (lru_prev/lru_next) */
+    bool index_loaded;  /* oidx/tidx below are in memory */
+    bool oidx_unsynced; /* .index changed since its last fsync */
+    bool tidx_unsynced; /* .timeindex changed since its last fsync */
+    bool max_ts_known;  /* max_timestamp below is known */
+    bool unflushed;     /* bytes written since the last fsync */
+
     gr_segment_t *lru_prev, *lru_next;
-    bool in_lru;
 
     /* In-memory indexes; loaded lazily for inactive segments. */
-    bool index_loaded;
     gr_offset_entry_t *oidx;
     size_t oidx_count, oidx_cap, oidx_written, oidx_on_disk;
     gr_time_entry_t *tidx;
     size_t tidx_count, tidx_cap, tidx_written, tidx_on_disk;
     int64_t bytes_since_index;
-    bool oidx_unsynced, tidx_unsynced; /* file changed since its last fsync */
 
     /* Largest batch max timestamp and the last offset of its batch. */
-    bool max_ts_known;
     int64_t max_timestamp;
     int64_t offset_of_max_timestamp;
 
     /* Rolling by segment.ms (active segment). */
     int64_t first_batch_timestamp; /* -1: none or unknown */
     int64_t created_ms;
-
-    bool unflushed; /* bytes written since the last fsync */
 
     gr_txn_index_t txns;
 };
@@ -354,7 +356,12 @@ struct gr_log {
 
     int64_t unflushed_messages;
     int64_t last_flush_ms;
-    int64_t last_now_ms;
+    int64_t last_now_ms; /* the latest "now" seen; log_now() folds in the flush set's */
+
+    /* Membership of the flush set (flush_set.h), NULL when opened without one. */
+    gr_log_flush_set_t *flush_set;
+    gr_log_t *flush_prev, *flush_next;
+    bool in_flush_set;
     bool dir_dirty;    /* segments created since the directory was last fsynced */
     bool epochs_dirty; /* leader-epoch-checkpoint written without fsync since the last flush */
 
@@ -374,6 +381,12 @@ struct gr_log {
     bool clean_failed;             /* undecodable data met: not cleaned again until restart */
     struct gr_clean_job *cleaning; /* in flight, or NULL */
 };
+
+/* flush_set.c: joins log's flush set if it has one, a finite flush.ms and
+ * unflushed data (no-op otherwise, or when already in). */
+void gr_log_flush_set_join(gr_log_t *log);
+/* flush_set.c: leaves it (no-op when not in). */
+void gr_log_flush_set_leave(gr_log_t *log);
 
 /* log.c: removes seg (already out of log->segs) as retention does. 0 or -errno. */
 int gr_log_discard_segment(gr_log_t *log, gr_segment_t *seg, int64_t delay_ms);

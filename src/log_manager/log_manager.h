@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The log manager (Kafka's LogManager): the periodic work every partition
- * log here needs, walking the topic table on the loop thread.
+ * log here needs, on the loop thread.
  *
  *  - retention: every log.retention.check.interval.ms, each log deletes the
  *    segments past its retention (gr_log_enforce_retention);
- *  - flush: every second, each log flushes when flush.ms says it is due
- *    (gr_log_maybe_flush);
+ *  - flush: every second, the logs holding unflushed data under a finite
+ *    flush.ms (the topic table's flush set, log/flush_set.h) flush when it
+ *    says they are due; the others are not visited;
  *  - checkpoints: every log.flush.offset.checkpoint.interval.ms, the
  *    recovery-point, log-start and replication checkpoints
  *    (gr_topics_checkpoint);

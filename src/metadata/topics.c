@@ -42,6 +42,7 @@ int gr_topics_init(gr_topics_t *t)
 {
     t->bucket_count = TOPICS_BUCKETS;
     t->count = 0;
+    gr_log_flush_set_init(&t->flush_set);
     t->buckets = calloc(t->bucket_count, sizeof(*t->buckets));
     t->id_buckets = calloc(t->bucket_count, sizeof(*t->id_buckets));
     return t->buckets && t->id_buckets ? 0 : -ENOMEM;
@@ -169,6 +170,7 @@ int gr_topic_partition_open(gr_broker_t *b, gr_topic_t *topic, int32_t index)
         .fds = b->fds,
         .clean_shutdown = gr_log_dir_was_clean(b->log_dir),
         .now_ms = gr_broker_now_ms(b),
+        .flush_set = &b->topics->flush_set,
     };
     /* A leader alone in its ISR moves the high watermark to the log end at once (partition.h). */
     gr_topics_checkpoints_find(b->topics, topic->name, index, &args);

@@ -89,6 +89,9 @@ struct gr_topic {
  */
 typedef struct gr_topics_checkpoints {
     struct gr_checkpoint_table *recovery, *start, *high_watermark;
+    /* What each file last written holds (FNV-1a; 0 unknown): an unchanged
+     * file is not rewritten (log/log_dir.h, gr_log_dir_write_checkpoint_text). */
+    uint64_t written_hash[3];
 } gr_topics_checkpoints_t;
 
 typedef struct gr_topics {
@@ -100,6 +103,7 @@ typedef struct gr_topics {
      * groups' regex subscriptions resolve again when it has moved). */
     uint64_t generation;
     gr_topics_checkpoints_t checkpoints;
+    gr_log_flush_set_t flush_set; /* the open logs with data awaiting flush.ms */
 } gr_topics_t;
 
 int gr_topics_init(gr_topics_t *t);

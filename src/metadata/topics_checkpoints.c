@@ -120,68 +120,41 @@ int gr_topics_checkpoints_keep(gr_topics_t *t, const char *topic, int32_t index,
 
 /* ---- writing -------------------------------------------------------------- */
 
-/* The lines of one file being built. */
-typedef struct entry_list {
-    gr_checkpoint_entry_t *items;
-    size_t count, cap;
-    int err;
-} entry_list_t;
-
-static void list_add(entry_list_t *l, const char *topic, int32_t partition, int64_t offset)
-{
-    if (l->err)
-        return;
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        gr_checkpoint_entry_t *items = realloc(l->items, cap * sizeof *items);
-        if (!items) {
-            l->err = -ENOMEM;
-            return;
-        }
-        l->items = items;
-        l->cap = cap;
-    }
-    gr_checkpoint_entry_t *e = &l->items[l->count++];
-    snprintf(e->topic, sizeof e->topic, "%s", topic);
-    e->partition = partition;
-    e->offset = offset;
-}
-
 static void collect_open_logs(gr_topic_t *topic, void *arg)
 {
-    entry_list_t *lists = arg;
+    gr_checkpoint_text_t *texts = arg;
     for (int32_t i = 0; i < topic->partition_count; i++) {
         gr_log_t *log = topic->partitions[i].log;
         if (!log)
             continue;
-        list_add(&lists[0], topic->name, i, gr_log_recovery_point(log));
-        list_add(&lists[1], topic->name, i, gr_log_start_offset(log));
-        list_add(&lists[2], topic->name, i, gr_log_high_watermark(log));
+        gr_checkpoint_text_add(&texts[0], topic->name, i, gr_log_recovery_point(log));
+        gr_checkpoint_text_add(&texts[1], topic->name, i, gr_log_start_offset(log));
+        gr_checkpoint_text_add(&texts[2], topic->name, i, gr_log_high_watermark(log));
     }
 }
 
 static void collect_kept(const char *topic, int32_t partition, int64_t offset, void *arg)
 {
-    list_add(arg, topic, partition, offset);
+    gr_checkpoint_text_add(arg, topic, partition, offset);
 }
 
 int gr_topics_checkpoint(gr_broker_t *b)
 {
-    entry_list_t lists[CHECKPOINT_KINDS] = {{0}};
+    gr_checkpoint_text_t texts[CHECKPOINT_KINDS] = {{0}};
+    gr_topics_checkpoints_t *c = &b->topics->checkpoints;
     gr_checkpoint_table_t **tables[CHECKPOINT_KINDS];
-    tables_of(&b->topics->checkpoints, tables);
-    gr_topics_foreach(b->topics, collect_open_logs, lists);
+    tables_of(c, tables);
+    gr_topics_foreach(b->topics, collect_open_logs, texts);
     int rc = 0;
     for (int k = 0; k < CHECKPOINT_KINDS; k++) {
         if (*tables[k])
-            gr_checkpoint_table_foreach(*tables[k], collect_kept, &lists[k]);
-        if (!rc)
-            rc = lists[k].err;
+            gr_checkpoint_table_foreach(*tables[k], collect_kept, &texts[k]);
+        int wrc = rc ? 0
+                     : gr_log_dir_write_checkpoint_text(b->log_dir, checkpoint_files[k], &texts[k],
+                                                        &c->written_hash[k]);
+        if (wrc < 0)
+            rc = wrc;
+        gr_checkpoint_text_fini(&texts[k]);
     }
-    for (int k = 0; k < CHECKPOINT_KINDS && !rc; k++)
-        rc = gr_log_dir_write_checkpoint(b->log_dir, checkpoint_files[k], lists[k].items,
-                                         lists[k].count);
-    for (int k = 0; k < CHECKPOINT_KINDS; k++)
-        free(lists[k].items);
     return rc;
 }

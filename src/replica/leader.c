@@ -25,8 +25,12 @@ int gr_replica_lead(gr_broker_t *b, gr_partition_t *p, int32_t previous_epoch, b
 {
     int64_t now = gr_broker_now_ms(b);
     bool same_epoch = was_leader && previous_epoch == p->leader_epoch;
-    gr_follower_t *next = calloc((size_t)p->replica_count + 1, sizeof *next);
-    if (!next)
+    int32_t others = 0;
+    for (int32_t i = 0; i < p->replica_count; i++)
+        others += p->replicas[i] != p->leader_id;
+    /* Exactly the followers: none (no allocation) for a partition without replicas elsewhere. */
+    gr_follower_t *next = others ? calloc((size_t)others, sizeof *next) : NULL;
+    if (others && !next)
         return -ENOMEM;
     int32_t n = 0;
     for (int32_t i = 0; i < p->replica_count; i++) {
@@ -96,7 +100,8 @@ static void check_partition(gr_broker_t *b, gr_partition_t *p, int64_t now)
     if (!gr_partition_led_by(p, b->config.broker_id) || p->proposed_isr || p->isr_count <= 1)
         return;
     int64_t leo = gr_log_end_offset(p->log);
-    int32_t *isr = malloc(sizeof(int32_t) * (size_t)p->isr_count);
+    int32_t small[16]; /* no malloc per partition per check for the usual ISR sizes */
+    int32_t *isr = p->isr_count <= 16 ? small : malloc(sizeof(int32_t) * (size_t)p->isr_count);
     if (!isr)
         return;
     int32_t n = 0;
@@ -109,7 +114,8 @@ static void check_partition(gr_broker_t *b, gr_partition_t *p, int64_t now)
     }
     if (n < p->isr_count)
         gr_replica_propose_isr(b, p, isr, n);
-    free(isr);
+    if (isr != small)
+        free(isr);
 }
 
 static void check_topic(gr_topic_t *topic, void *arg)

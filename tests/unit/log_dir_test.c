@@ -192,6 +192,68 @@ static void test_checkpoint_round_trip(void **state)
     }
 }
 
+/* Builds the text of e[0..n) with e[0]'s offset replaced by first_offset. */
+static void checkpoint_text_of(gr_checkpoint_text_t *t, const gr_checkpoint_entry_t *e, size_t n,
+                               int64_t first_offset)
+{
+    for (size_t i = 0; i < n; i++)
+        gr_checkpoint_text_add(t, e[i].topic, e[i].partition, i ? e[i].offset : first_offset);
+}
+
+/* Written as text, and not rewritten while its content is unchanged. */
+static void test_checkpoint_text(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(gr_log_dir_open(f->root, NULL, &f->d), 0);
+    gr_checkpoint_entry_t e[2] = {{"my-topic", 0, 42}, {"a.b_c-d", 12, 1234567890123LL}};
+    uint64_t hash = 0;
+    gr_checkpoint_text_t t = {0};
+    assert_int_equal(gr_log_dir_write_checkpoint_text(f->d, GR_CHECKPOINT_LOG_START, &t, &hash), 1);
+    char *text = slurp(f->root, "log-start-offset-checkpoint");
+    assert_string_equal(text, "0\n0\n");
+    free(text);
+    gr_checkpoint_text_fini(&t);
+
+    checkpoint_text_of(&t, e, 2, 42);
+    assert_int_equal(gr_log_dir_write_checkpoint_text(f->d, GR_CHECKPOINT_LOG_START, &t, &hash), 1);
+    gr_checkpoint_text_fini(&t);
+    text = slurp(f->root, "log-start-offset-checkpoint");
+    assert_string_equal(text, "0\n2\nmy-topic 0 42\na.b_c-d 12 1234567890123\n");
+    free(text);
+    /* Unchanged: not written (the file, edited behind its back, stays so). */
+    spit(f->root, "log-start-offset-checkpoint", "edited");
+    checkpoint_text_of(&t, e, 2, 42);
+    assert_int_equal(gr_log_dir_write_checkpoint_text(f->d, GR_CHECKPOINT_LOG_START, &t, &hash), 0);
+    gr_checkpoint_text_fini(&t);
+    text = slurp(f->root, "log-start-offset-checkpoint");
+    assert_string_equal(text, "edited");
+    free(text);
+    checkpoint_text_of(&t, e, 2, 43);
+    assert_int_equal(gr_log_dir_write_checkpoint_text(f->d, GR_CHECKPOINT_LOG_START, &t, &hash), 1);
+    gr_checkpoint_text_fini(&t);
+    text = slurp(f->root, "log-start-offset-checkpoint");
+    assert_string_equal(text, "0\n2\nmy-topic 0 43\na.b_c-d 12 1234567890123\n");
+    free(text);
+
+    /* Many lines of the longest names grow the buffer; read back whole. */
+    char topic[GR_TOPIC_NAME_MAX + 1];
+    memset(topic, 'x', GR_TOPIC_NAME_MAX);
+    topic[GR_TOPIC_NAME_MAX] = '\0';
+    for (int32_t i = 0; i < 1000; i++)
+        gr_checkpoint_text_add(&t, topic, i, INT64_MAX - i);
+    assert_int_equal(gr_log_dir_write_checkpoint_text(f->d, GR_CHECKPOINT_REPLICATION, &t, &hash),
+                     1);
+    gr_checkpoint_text_fini(&t);
+    gr_checkpoint_entry_t *got;
+    size_t n;
+    assert_int_equal(gr_log_dir_read_checkpoint(f->d, GR_CHECKPOINT_REPLICATION, &got, &n), 0);
+    assert_int_equal(n, 1000);
+    assert_string_equal(got[999].topic, topic);
+    assert_int_equal(got[999].partition, 999);
+    assert_int_equal(got[999].offset, INT64_MAX - 999);
+    free(got);
+}
+
 /* Fails every fsync: an atomic write must leave the old file in place. */
 static int failing_fsync(void *ctx, int fd)
 {
@@ -313,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clean_shutdown_marker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_meta_properties, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checkpoint_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checkpoint_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checkpoint_write_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_partitions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parse_name, setup, teardown),

@@ -1245,6 +1245,61 @@ static void test_flush_policy(void **state)
     assert_int_equal(gr_log_maybe_flush(f->log, 7500), 0); /* nothing new */
 }
 
+/*
+ * The flush set holds only the logs with data awaiting flush.ms: a tick
+ * flushes the due ones, and a log that is clean, has flush.ms off, or was
+ * closed or deleted is not in it (the tick never visits it, nor a freed log).
+ */
+static void test_flush_set(void **state)
+{
+    fixture_t *f = *state;
+    gr_log_flush_set_t set;
+    gr_log_flush_set_init(&set);
+    f->cfg.flush_ms = 1000;
+    f->args.flush_set = &set;
+    open_log(f);
+    char dir[sizeof f->root + 16];
+    gr_log_t *other;
+    snprintf(dir, sizeof dir, "%s/other-0", f->root);
+    assert_int_equal(gr_log_open(&f->cfg, dir, &f->args, &other, NULL), 0);
+    assert_int_equal(gr_log_flush_set_count(&set), 0); /* both opened clean */
+    assert_int_equal(gr_log_flush_set_run(&set, 3000, NULL, NULL), 0);
+
+    append(f, 1, 8, 0, 0, 5000); /* clean until now: flush.ms counts from here */
+    assert_int_equal(gr_log_flush_set_count(&set), 1);
+    assert_int_equal(gr_log_flush_set_run(&set, 5900, NULL, NULL), 0);
+    assert_int_equal(gr_log_recovery_point(f->log), 0);
+    assert_int_equal(gr_log_flush_set_run(&set, 6000, NULL, NULL), 1);
+    assert_int_equal(gr_log_recovery_point(f->log), 1);
+    assert_int_equal(gr_log_flush_set_count(&set), 0);
+
+    /* flush.ms off: appended data stays out; turned back on, the log joins. */
+    f->cfg.flush_ms = INT64_MAX;
+    gr_log_set_config(f->log, &f->cfg);
+    append(f, 1, 8, 0, 0, 7000);
+    assert_int_equal(gr_log_flush_set_count(&set), 0);
+    f->cfg.flush_ms = 500;
+    gr_log_set_config(f->log, &f->cfg);
+    assert_int_equal(gr_log_flush_set_count(&set), 1);
+    assert_int_equal(gr_log_flush_set_run(&set, 7100, NULL, NULL), 1); /* 1100 ms since 6000 */
+    assert_int_equal(gr_log_recovery_point(f->log), 2);
+
+    /* Closed or deleted while in the set: out of it (ASan sees any later touch). */
+    append(f, 1, 8, 0, 0, 8000);
+    gr_log_set_config(other, &f->cfg);
+    uint8_t buf[512];
+    size_t len = build_batch(buf, 1, 8, 0, 1);
+    gr_log_append_info_t info;
+    assert_int_equal(gr_log_append(other, buf, len, 0, 8000, &info), 0);
+    assert_int_equal(gr_log_flush_set_count(&set), 2);
+    assert_int_equal(gr_log_delete(other), 0);
+    assert_int_equal(gr_log_flush_set_count(&set), 1);
+    assert_int_equal(gr_log_close(f->log), 0);
+    f->log = NULL;
+    assert_int_equal(gr_log_flush_set_count(&set), 0);
+    assert_int_equal(gr_log_flush_set_run(&set, 9000, NULL, NULL), 0);
+}
+
 static void test_partition_metadata_and_delete(void **state)
 {
     fixture_t *f = *state;
@@ -1331,6 +1386,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_io_fault_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_io_fault_every_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flush_policy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flush_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partition_metadata_and_delete, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_leftovers, setup, teardown),
     };
