@@ -775,7 +775,12 @@ static void tls_read(gr_conn_t *c)
         c->rend += n;
         got += n;
     } while (c->rend < c->block->cap && gr_tls_pending(c->tls));
-    /* Frames read before a close or an error are handled first, as plaintext's would be. */
+    /* A failed session takes no more I/O: frames read before the error go with it. */
+    if (rc < 0) {
+        close_with(c, rc == -EPROTO ? GR_LOG_WARN : GR_LOG_DEBUG, gr_tls_error(c->tls));
+        return;
+    }
+    /* Frames read before a close_notify are handled first, as plaintext's would be. */
     if (got > 0) {
         if (c->cfg.on_read)
             c->cfg.on_read(c, c->cfg.owner);
@@ -788,8 +793,6 @@ static void tls_read(gr_conn_t *c)
         ev_io_start(c->loop, &c->write_watcher);
     } else if (rc == GR_TLS_CLOSED) {
         close_with(c, GR_LOG_DEBUG, "peer closed the connection");
-    } else if (rc < 0) {
-        close_with(c, rc == -EPROTO ? GR_LOG_WARN : GR_LOG_DEBUG, gr_tls_error(c->tls));
     }
 }
 
