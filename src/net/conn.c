@@ -753,27 +753,46 @@ static void tls_handshake_step(gr_conn_t *c)
     }
 }
 
-/* Reads decrypted bytes into the read block, then dispatches as plaintext does. */
+/*
+ * Reads decrypted bytes into the read block, then dispatches as plaintext does.
+ * With read-ahead (tls.c) one read() brings many small TLS records into
+ * OpenSSL, so SSL_read goes on while OpenSSL holds bytes and the block has
+ * room: one wake-up per socketful, not two read()s per record. What stays
+ * in OpenSSL when the block fills or reading pauses is announced by pump.
+ */
 static void tls_read(gr_conn_t *c)
 {
     if (prepare_block(c) < 0) {
         close_with(c, GR_LOG_ERROR, "out of memory for the read buffer");
         return;
     }
-    size_t n;
-    int rc = gr_tls_read(c->tls, c->block->data + c->rend, c->block->cap - c->rend, &n);
-    if (rc == GR_TLS_OK) {
+    size_t got = 0, n;
+    int rc;
+    do {
+        rc = gr_tls_read(c->tls, c->block->data + c->rend, c->block->cap - c->rend, &n);
+        if (rc != GR_TLS_OK)
+            break;
         c->rend += n;
+        got += n;
+    } while (c->rend < c->block->cap && gr_tls_pending(c->tls));
+    /* A failed session takes no more I/O: frames read before the error go with it. */
+    if (rc < 0) {
+        close_with(c, rc == -EPROTO ? GR_LOG_WARN : GR_LOG_DEBUG, gr_tls_error(c->tls));
+        return;
+    }
+    /* Frames read before a close_notify are handled first, as plaintext's would be. */
+    if (got > 0) {
         if (c->cfg.on_read)
             c->cfg.on_read(c, c->cfg.owner);
         pump(c);
-    } else if (rc == GR_TLS_WANT_WRITE) {
+        if (c->closing)
+            return;
+    }
+    if (rc == GR_TLS_WANT_WRITE) {
         c->read_wants_write = true;
         ev_io_start(c->loop, &c->write_watcher);
     } else if (rc == GR_TLS_CLOSED) {
         close_with(c, GR_LOG_DEBUG, "peer closed the connection");
-    } else if (rc < 0) {
-        close_with(c, rc == -EPROTO ? GR_LOG_WARN : GR_LOG_DEBUG, gr_tls_error(c->tls));
     }
 }
 

@@ -28,6 +28,9 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+/* OpenSSL's read buffer with read-ahead: a socketful of small records per read(). */
+#define GR_TLS_READ_AHEAD_BYTES (64 * 1024)
+
 /* Binds session caches to Gregor, so a session is not resumed by another server. */
 static const unsigned char session_id_context[] = "gregor";
 
@@ -337,6 +340,14 @@ gr_tls_ctx_t *gr_tls_ctx_new_server(const gr_tls_config_t *cfg, char *err, size_
     if (!ctx)
         return NULL;
     ctx->server = true;
+    /*
+     * Clients send each small record as its own TLS record: without
+     * read-ahead OpenSSL reads every one with two read()s (header, body).
+     * gr_conn's tls_read drains what one read() brings. Server side only:
+     * the peer and admin clients read one SSL_read per wake-up.
+     */
+    SSL_CTX_set_read_ahead(ctx->ssl, 1);
+    SSL_CTX_set_default_read_buffer_len(ctx->ssl, GR_TLS_READ_AHEAD_BYTES);
     if (load_keystore(ctx->ssl, cfg, err, errlen) < 0)
         goto fail;
     ctx->has_keystore = true;
