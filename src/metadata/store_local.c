@@ -219,20 +219,6 @@ static void write_node(FILE *f, const sl_node_t *n)
             write_node(f, n->children[i]);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -errno;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /*
  * Writes the whole tree as the snapshot (see the file comment), then empties
  * the journal it now covers. Returns 0 once metadata holds the current tree,
@@ -269,9 +255,9 @@ static int save_snapshot(local_store_t *ls)
         rc = -errno;
         goto fail;
     }
-    rc = write_all(fd, buf, len);
+    rc = sl_write_all(fd, buf, len);
     if (rc == 0)
-        rc = write_all(fd, trailer, (size_t)tn);
+        rc = sl_write_all(fd, trailer, (size_t)tn);
     if (rc == 0 && fsync(fd) < 0)
         rc = -errno;
     if (close(fd) < 0 && rc == 0)

@@ -73,6 +73,9 @@ int sl_tree_put(sl_node_t *root, const sl_record_t *r, bool must_be_new);
 /* Removes the node at path and everything under it, if there. */
 void sl_tree_drop(sl_node_t *root, const char *path);
 
+/* Writes all of buf to fd (retrying short writes). Returns 0 or -errno. */
+int sl_write_all(int fd, const char *buf, size_t len);
+
 /* ---- journal (store_local_journal.c) ---- */
 
 typedef struct sl_journal {

@@ -181,20 +181,6 @@ int sl_journal_open(sl_journal_t *j, int dir_fd, const char *dir, const gr_logge
     return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -errno;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Puts the file back to j->size after a failed append, or marks it broken. */
 static void take_back(sl_journal_t *j)
 {
@@ -211,9 +197,9 @@ int sl_journal_append(sl_journal_t *j, int64_t zxid, const char *payload, size_t
 
     if (j->fd < 0 || j->broken)
         return -EIO;
-    int rc = write_all(j->fd, head, (size_t)hn);
+    int rc = sl_write_all(j->fd, head, (size_t)hn);
     if (rc == 0)
-        rc = write_all(j->fd, payload, len);
+        rc = sl_write_all(j->fd, payload, len);
     if (rc == 0 && fdatasync(j->fd) < 0)
         rc = -errno;
     if (rc < 0) {

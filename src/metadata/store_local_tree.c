@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "metadata/store_local_int.h"
 
@@ -247,4 +248,18 @@ void sl_tree_drop(sl_node_t *root, const char *path)
         return;
     sl_child_remove(n->parent, n);
     sl_node_free(n);
+}
+
+int sl_write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
