@@ -48,6 +48,10 @@ JAVA_VERSION, FRANZ_VERSION, NAMES_VERSION = 16, 18, 12
 LONG_POLL_MS = 15000
 
 
+# How long the overtaken fetch is given to be parked before the next one goes.
+OVERTAKE_AFTER_S = 0.5
+
+
 def fetch_request(version, sid, epoch, topics, forgotten, max_bytes, max_wait):
     """topics: [(key, {partition: offset})]; forgotten: [(key, [partition])]."""
     key = (lambda w, k: w.uuid(k)) if version >= 13 else (lambda w, k: w.str(k))
@@ -231,6 +235,10 @@ def duplicate(host, port, tid, producer, topic):
     ends = log_ends(a, tid, (0, 1, 2))
     _, sid, _ = a.fetch(0, 0, [(tid, dict(ends))])
     want = a.send(sid, 1, LONG_POLL_MS)
+    # b's request must reach the broker after a's is parked: on two
+    # connections made readable in one loop turn the broker may read b's
+    # first, and b's epoch 2 would then be the wrong one.
+    time.sleep(OVERTAKE_AFTER_S)
     err, _, _ = b.fetch(sid, 2)
     check(err == NONE, "duplicate: the next epoch is served while the first waits: %d" % err)
     fs.produce(producer, topic, 0, b"wake")
