@@ -28,6 +28,6 @@ raw dup || gr_fail "retry after SIGKILL (state rebuilt from the log) was not rec
 
 # One block claimed per broker run, in Kafka's node layout.
 block='{"version":1,"broker":0,"block_start":"2000","block_end":"2999"}'
-grep -qaF "$block" "$GR_TMP/logs/__gregor_metadata/metadata" ||
+python3 "$GR_INTEROP_DIR/py/store_nodes.py" "$GR_TMP/logs/__gregor_metadata" | grep -qaF "$block" ||
     gr_fail "the store does not hold $block at /latest_producer_id_block"
 gr_pass

@@ -31,7 +31,7 @@ void gr_heap_trim(gr_broker_t *b, size_t min_free_bytes)
     int64_t t0 = gr_clock_mono_ns();
     (void)malloc_trim(0); /* 1 released, 0 nothing to release: both fine */
     int64_t t1 = gr_clock_mono_ns();
-    gr_logf(&b->log, GR_LOG_DEBUG, "heap",
+    gr_logf(&b->log, GR_LOG_DEBUG, "log",
             "%zu bytes free in the heap: returned its free pages to the OS in %" PRId64 " ms",
             before.fordblks, (t1 - t0) / GR_NS_PER_MS);
 }
