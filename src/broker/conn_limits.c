@@ -53,6 +53,21 @@ static int parse_override(gr_broker_t *b, const char *item, size_t len, gr_ip_ov
     return -EINVAL;
 }
 
+typedef struct overrides_fill {
+    gr_broker_t *b;
+    gr_ip_override_t *list;
+    size_t count;
+} overrides_fill_t;
+
+static int fill_override(const char *item, size_t len, void *arg)
+{
+    overrides_fill_t *f = arg;
+    int rc = parse_override(f->b, item, len, &f->list[f->count]);
+    if (rc == 0)
+        f->count++;
+    return rc;
+}
+
 /* Parses the comma-separated overrides into b->ip_overrides. Returns their count or -errno. */
 static int parse_overrides(gr_broker_t *b, const char *text)
 {
@@ -63,25 +78,9 @@ static int parse_overrides(gr_broker_t *b, const char *text)
     if (!list)
         return -ENOMEM;
     b->ip_overrides = list;
-    size_t count = 0;
-    const char *p = text;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        const char *item = p;
-        size_t item_len = len;
-        while (item_len && (*item == ' ' || *item == '\t'))
-            item++, item_len--;
-        while (item_len && (item[item_len - 1] == ' ' || item[item_len - 1] == '\t'))
-            item_len--;
-        if (item_len) {
-            int rc = parse_override(b, item, item_len, &list[count]);
-            if (rc)
-                return rc;
-            count++;
-        }
-        p += len + (p[len] == ',');
-    }
-    return (int)count;
+    overrides_fill_t fill = {.b = b, .list = list};
+    int rc = gr_ip_overrides_each(text, fill_override, &fill);
+    return rc ? rc : (int)fill.count;
 }
 
 int gr_conn_limits_config(gr_broker_t *b, gr_server_config_t *scfg)

@@ -32,7 +32,7 @@ int gr_ip_override_parse(const char *item, size_t len, char host[GR_IP_OVERRIDE_
     return host[0] ? 0 : -EINVAL;
 }
 
-bool gr_ip_overrides_known(const char *list)
+int gr_ip_overrides_each(const char *list, gr_ip_override_item_fn *fn, void *arg)
 {
     for (const char *p = list; *p;) {
         size_t len = strcspn(p, ",");
@@ -42,11 +42,23 @@ bool gr_ip_overrides_known(const char *list)
             item++, item_len--;
         while (item_len && (item[item_len - 1] == ' ' || item[item_len - 1] == '\t'))
             item_len--;
-        char host[GR_IP_OVERRIDE_HOST_MAX];
-        uint32_t count;
-        if (item_len && gr_ip_override_parse(item, item_len, host, &count))
-            return false;
+        int rc = item_len ? fn(item, item_len, arg) : 0;
+        if (rc)
+            return rc;
         p += len + (p[len] == ',');
     }
-    return true;
+    return 0;
+}
+
+static int check_item(const char *item, size_t len, void *arg)
+{
+    char host[GR_IP_OVERRIDE_HOST_MAX];
+    uint32_t count;
+    (void)arg;
+    return gr_ip_override_parse(item, len, host, &count);
+}
+
+bool gr_ip_overrides_known(const char *list)
+{
+    return gr_ip_overrides_each(list, check_item, NULL) == 0;
 }

@@ -27,4 +27,12 @@ int gr_ip_override_parse(const char *item, size_t len, char host[GR_IP_OVERRIDE_
 /* Whether every item of the list parses (empty items are skipped). */
 bool gr_ip_overrides_known(const char *list);
 
+typedef int gr_ip_override_item_fn(const char *item, size_t len, void *arg);
+/*
+ * Calls fn on each comma-separated item of list, blanks around it trimmed,
+ * empty items skipped. Stops at fn's first non-zero return and returns it; 0
+ * when every item was taken.
+ */
+int gr_ip_overrides_each(const char *list, gr_ip_override_item_fn *fn, void *arg);
+
 #endif
