@@ -29,6 +29,9 @@
 #include "metadata/topics_int.h"
 
 #define CHECKPOINT_KINDS 3
+_Static_assert(CHECKPOINT_KINDS ==
+                   sizeof(((gr_topics_checkpoints_t *)0)->written_hash) / sizeof(uint64_t),
+               "a written_hash per checkpoint file");
 
 static const char *const checkpoint_files[CHECKPOINT_KINDS] = {
     GR_CHECKPOINT_RECOVERY_POINT,

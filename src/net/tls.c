@@ -348,6 +348,9 @@ gr_tls_ctx_t *gr_tls_ctx_new_server(const gr_tls_config_t *cfg, char *err, size_
      */
     SSL_CTX_set_read_ahead(ctx->ssl, 1);
     SSL_CTX_set_default_read_buffer_len(ctx->ssl, GR_TLS_READ_AHEAD_BYTES);
+    /* An idle connection keeps no buffer (gr_conn's own are freed too): else each would
+     * hold the 64 KiB read-ahead buffer for its whole life. */
+    SSL_CTX_set_mode(ctx->ssl, SSL_MODE_RELEASE_BUFFERS);
     if (load_keystore(ctx->ssl, cfg, err, errlen) < 0)
         goto fail;
     ctx->has_keystore = true;
